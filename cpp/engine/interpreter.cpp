@@ -1,0 +1,69 @@
+#include "interpreter.hpp"
+
+namespace slowstart {
+
+void Interpreter::feed_line(std::string_view line) {
+  ++line_;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  tokenize(line, tokens_);
+  if (is_ignored(tokens_)) return;
+  Problem p = parse_command(tokens_, cmd_);
+  if (!p) p = apply(pool_, cmd_);
+  if (p) {
+    ++rejected_;
+    sink_.diagnostic(line_, *p);
+    return;
+  }
+  std::int32_t winner = kNone;
+  if (cmd_.op == Op::Weights) {
+    sink_.output(line_, pool_.weights_line());
+  } else if (cmd_.op == Op::Pick) {
+    winner = pool_.pick();
+    sink_.output(line_, winner == kNone ? std::string_view("NONE")
+                                        : std::string_view(pool_.backend(winner).name));
+  }
+  sink_.executed(line_, cmd_.op, pool_, winner);
+}
+
+void Interpreter::feed_text(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    feed_line(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+namespace {
+
+class CollectingSink : public ScriptSink {
+ public:
+  explicit CollectingSink(bool timeline) : timeline_(timeline) {}
+  void output(std::uint64_t line, std::string_view text) override {
+    result.output.push_back({line, std::string(text)});
+  }
+  void diagnostic(std::uint64_t line, std::string_view message) override {
+    result.diagnostics.push_back({line, std::string(message)});
+  }
+  void executed(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner) override {
+    if (timeline_) recorder.record(line, op, pool, winner);
+  }
+  RunResult result;
+  TimelineRecorder recorder;
+
+ private:
+  bool timeline_;
+};
+
+}  // namespace
+
+RunResult run_script(std::string_view script, const RunOptions& options) {
+  CollectingSink sink(options.timeline);
+  Interpreter interpreter(sink);
+  interpreter.feed_text(script);
+  sink.result.timeline = sink.recorder.take();
+  return std::move(sink.result);
+}
+
+}  // namespace slowstart

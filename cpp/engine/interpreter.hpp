@@ -1,0 +1,72 @@
+// The script interpreter: feeds lines through the parser into the pool and
+// reports output lines and diagnostics, each tagged with its 1-based source
+// line, to a sink. Lines can be fed one at a time (the CLI streams stdin) or
+// as a whole text (run_script).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "command.hpp"
+#include "pool.hpp"
+#include "timeline.hpp"
+
+namespace slowstart {
+
+class ScriptSink {
+ public:
+  virtual ~ScriptSink() = default;
+  virtual void output(std::uint64_t line, std::string_view text) = 0;
+  virtual void diagnostic(std::uint64_t line, std::string_view message) = 0;
+  // Called after every executed line; `winner` is meaningful for PICK only.
+  virtual void executed(std::uint64_t /*line*/, Op /*op*/, const Pool& /*pool*/,
+                        std::int32_t /*winner*/) {}
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(ScriptSink& sink) : sink_(sink) {}
+
+  // One line without its '\n'; a trailing '\r' (CR LF line end) is dropped.
+  void feed_line(std::string_view line);
+  // A whole text: split on '\n'. A last line without '\n' counts.
+  void feed_text(std::string_view text);
+
+  std::uint64_t lines() const { return line_; }
+  std::uint64_t rejected() const { return rejected_; }
+  const Pool& pool() const { return pool_; }
+
+ private:
+  ScriptSink& sink_;
+  Pool pool_;
+  Command cmd_;
+  std::vector<std::string_view> tokens_;
+  std::uint64_t line_ = 0;
+  std::uint64_t rejected_ = 0;
+};
+
+struct OutputLine {
+  std::uint64_t line;
+  std::string text;
+};
+
+struct Diagnostic {
+  std::uint64_t line;
+  std::string message;
+};
+
+struct RunResult {
+  std::vector<OutputLine> output;
+  std::vector<Diagnostic> diagnostics;
+  Timeline timeline;
+};
+
+struct RunOptions {
+  bool timeline = true;
+};
+
+// Runs a whole script and collects everything it produced.
+RunResult run_script(std::string_view script, const RunOptions& options = {});
+
+}  // namespace slowstart

@@ -1,0 +1,39 @@
+// Smooth weighted round-robin (nginx's scheduler) over effective weights.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace slowstart {
+
+inline constexpr std::int32_t kNone = -1;
+
+// One pick over n backends in pool order. weights[i] is backend i's effective
+// weight (0 for DOWN or still at the bottom of its ramp); scores[i] is its
+// long-lived smooth-WRR score. Backends with weight 0 do not take part and
+// their scores are untouched. Returns the winner's index, or kNone (and
+// changes nothing) when no backend takes part.
+//
+// Allocation-free and branch-light: this is the loop every simulated request
+// runs through.
+inline std::int32_t smooth_pick(const std::int64_t* weights,
+                                std::int64_t* scores, std::size_t n) {
+  std::int32_t best = kNone;
+  std::int64_t best_score = 0;
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t w = weights[i];
+    if (w <= 0) continue;
+    const std::int64_t s = scores[i] + w;
+    scores[i] = s;
+    total += w;
+    // Strictly greater: a tie stays with the earliest backend in the pool.
+    if (best == kNone || s > best_score) {
+      best = static_cast<std::int32_t>(i);
+      best_score = s;
+    }
+  }
+  if (best != kNone) scores[best] -= total;
+  return best;
+}
+
+}  // namespace slowstart

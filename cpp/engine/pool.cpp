@@ -1,0 +1,111 @@
+#include "pool.hpp"
+
+#include <algorithm>
+
+#include "ramp.hpp"
+
+namespace slowstart {
+
+std::int64_t Pool::effective(const Backend& b) const {
+  return b.up ? ramp_weight(b.target, b.ramp, b.joined, now_) : 0;
+}
+
+void Pool::replace(std::vector<PoolEntry> entries) {
+  std::vector<Backend> backends;
+  backends.reserve(entries.size());
+  std::unordered_map<std::string, std::uint32_t> index;
+  index.reserve(entries.size());
+  for (auto& e : entries) {
+    index.emplace(e.name, static_cast<std::uint32_t>(backends.size()));
+    backends.push_back(Backend{std::move(e.name), e.weight, 0, now_, true});
+  }
+  backends_ = std::move(backends);
+  index_ = std::move(index);
+  weights_.assign(backends_.size(), 0);
+  scores_.assign(backends_.size(), 0);
+  for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
+  by_name_.clear();
+  by_name_valid_ = false;
+}
+
+void Pool::set_now(std::int64_t now) {
+  if (now == now_) return;
+  now_ = now;
+  for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
+}
+
+void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
+  auto it = index_.find(name);
+  std::size_t i;
+  if (it != index_.end()) {
+    i = it->second;  // in place: keeps its position
+    backends_[i] = Backend{std::move(name), target, ramp, now_, true};
+  } else {
+    i = backends_.size();
+    index_.emplace(name, static_cast<std::uint32_t>(i));
+    backends_.push_back(Backend{std::move(name), target, ramp, now_, true});
+    weights_.push_back(0);
+    scores_.push_back(0);
+    if (by_name_valid_) {
+      // Keep the sorted index sorted: O(n) insert beats an O(n log n) re-sort
+      // when a script alternates ADD and WEIGHTS on a large pool.
+      auto pos = std::lower_bound(
+          by_name_.begin(), by_name_.end(), backends_[i].name,
+          [&](std::uint32_t j, const std::string& n) { return backends_[j].name < n; });
+      by_name_.insert(pos, static_cast<std::uint32_t>(i));
+    }
+  }
+  scores_[i] = 0;
+  refresh(i);
+}
+
+bool Pool::contains(std::string_view name) const {
+  return index_.find(std::string(name)) != index_.end();
+}
+
+bool Pool::down(std::string_view name) {
+  auto it = index_.find(std::string(name));
+  if (it == index_.end()) return false;
+  backends_[it->second].up = false;
+  refresh(it->second);
+  return true;
+}
+
+bool Pool::up(std::string_view name, std::int64_t ramp) {
+  auto it = index_.find(std::string(name));
+  if (it == index_.end()) return false;
+  Backend& b = backends_[it->second];
+  b.up = true;
+  b.ramp = ramp;
+  b.joined = now_;
+  scores_[it->second] = 0;
+  refresh(it->second);
+  return true;
+}
+
+const std::vector<std::uint32_t>& Pool::by_name() const {
+  if (!by_name_valid_) {
+    by_name_.resize(backends_.size());
+    for (std::size_t i = 0; i < by_name_.size(); ++i) by_name_[i] = static_cast<std::uint32_t>(i);
+    std::sort(by_name_.begin(), by_name_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return backends_[a].name < backends_[b].name;  // std::string compares bytes
+    });
+    by_name_valid_ = true;
+  }
+  return by_name_;
+}
+
+std::string Pool::weights_line() const {
+  std::string out;
+  bool first = true;
+  for (std::uint32_t i : by_name()) {
+    if (!first) out += ' ';
+    first = false;
+    out += backends_[i].name;
+    out += '=';
+    out += std::to_string(weights_[i]);
+  }
+  return out;
+}
+
+}  // namespace slowstart

@@ -1,0 +1,114 @@
+#include "validate.hpp"
+
+#include "limits.hpp"
+
+namespace slowstart {
+
+std::string_view quantity_name(Quantity q) {
+  switch (q) {
+    case Quantity::Weight: return "weight";
+    case Quantity::Ramp: return "ramp";
+    case Quantity::Time: return "time";
+  }
+  return "value";
+}
+
+std::int64_t quantity_limit(Quantity q) {
+  return q == Quantity::Weight ? kMaxWeight : kMaxTime;
+}
+
+static std::string not_an_integer(std::string_view shown, Quantity q) {
+  return std::string(quantity_name(q)) + " must be a non-negative integer, got " + quote(shown);
+}
+
+static std::string over_limit(std::string_view shown, Quantity q) {
+  return std::string(quantity_name(q)) + " must be at most " +
+         std::to_string(quantity_limit(q)) + ", got " + quote(shown);
+}
+
+Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
+  if (token.empty()) return not_an_integer(token, q);
+  const std::int64_t limit = quantity_limit(q);
+  std::int64_t value = 0;
+  bool over = false;
+  for (char c : token) {
+    if (c < '0' || c > '9') return not_an_integer(token, q);
+    // Saturate instead of overflowing; keep scanning so that "99x" is
+    // reported as not an integer rather than as too large.
+    if (!over) {
+      value = value * 10 + (c - '0');
+      if (value > limit) over = true;
+    }
+  }
+  if (over) return over_limit(token, q);
+  out = value;
+  return std::nullopt;
+}
+
+Problem check_quantity(std::int64_t value, Quantity q) {
+  if (value < 0) return not_an_integer(std::to_string(value), q);
+  if (value > quantity_limit(q)) return over_limit(std::to_string(value), q);
+  return std::nullopt;
+}
+
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  std::size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) n = 2;
+  else if (c == 0xE0) n = 3, lo = 0xA0;
+  else if (c >= 0xE1 && c <= 0xEC) n = 3;
+  else if (c == 0xED) n = 3, hi = 0x9F;  // no UTF-16 surrogates
+  else if (c >= 0xEE && c <= 0xEF) n = 3;
+  else if (c == 0xF0) n = 4, lo = 0x90;
+  else if (c >= 0xF1 && c <= 0xF3) n = 4;
+  else if (c == 0xF4) n = 4, hi = 0x8F;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  return n;
+}
+
+static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
+
+Problem check_name(std::string_view name) {
+  if (name.empty()) return std::string("backend name is empty");
+  for (std::size_t i = 0; i < name.size();) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c == '=') return "backend name must not contain '=', got " + quote(name);
+    if (c == ' ' || c == '\t') return "backend name must not contain blanks, got " + quote(name);
+    if (is_control(c)) return "backend name must not contain control characters, got " + quote(name);
+    const std::size_t n = utf8_sequence_length(name, i);
+    if (n == 0) return "backend name must be valid UTF-8, got " + quote(name);
+    i += n;
+  }
+  return std::nullopt;
+}
+
+std::string quote(std::string_view token) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  std::size_t i = 0;
+  while (i < token.size() && i < kMaxQuoted) {
+    const unsigned char c = static_cast<unsigned char>(token[i]);
+    const std::size_t n = utf8_sequence_length(token, i);
+    if (n == 0 || (n == 1 && is_control(c))) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+      ++i;
+    } else {
+      out.append(token.substr(i, n));
+      i += n;
+    }
+  }
+  if (i < token.size()) out += "...";
+  out += '\'';
+  return out;
+}
+
+}  // namespace slowstart

@@ -1,0 +1,38 @@
+// The SPEC's rules for names and numbers, and the wording of their
+// diagnostics. The script parser and the imperative API both go through
+// these, so a bad value gets the same message from every front end.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace slowstart {
+
+// A problem with a line or an argument; empty means "fine".
+using Problem = std::optional<std::string>;
+
+enum class Quantity { Weight, Ramp, Time };
+
+// "weight", "ramp" or "time", as used in messages.
+std::string_view quantity_name(Quantity q);
+std::int64_t quantity_limit(Quantity q);
+
+// A plain decimal integer (digits only, no sign) within the quantity's limit.
+Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out);
+// The same limits for a value that is already a number.
+Problem check_quantity(std::int64_t value, Quantity q);
+
+// A backend name: a non-empty run of non-blank bytes, no '=', valid UTF-8,
+// no control characters (they would corrupt the output lines).
+Problem check_name(std::string_view name);
+
+// 'token' for a message: control bytes and bytes that are not valid UTF-8
+// are written as \xNN, and anything past kMaxQuoted bytes becomes "...".
+// Diagnostics are therefore always printable UTF-8.
+std::string quote(std::string_view token);
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+
+}  // namespace slowstart
