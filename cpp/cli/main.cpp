@@ -4,16 +4,15 @@
 //
 // Exit status: 0 when every line was accepted, 1 when any line was rejected,
 // 2 when the script could not be read or the arguments are wrong.
-// Input is streamed line by line, so a script of any length runs in memory
+// Input is streamed in chunks, so a script of any length runs in memory
 // proportional to its longest line and its pool.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iostream>
-#include <string>
 #include <string_view>
 
-#include "../engine/interpreter.hpp"
+#include "engine/interpreter.hpp"
+#include "engine/text_sink.hpp"
 
 #ifndef SLOWSTART_VERSION
 #define SLOWSTART_VERSION "0.0.0"
@@ -35,27 +34,30 @@ constexpr const char* kUsage =
     "  -h, --help     show this help\n"
     "  --version      show the version\n";
 
-class StdioSink : public slowstart::ScriptSink {
- public:
-  void output(std::uint64_t, std::string_view text) override {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fputc('\n', stdout);
-  }
-  void diagnostic(std::uint64_t line, std::string_view message) override {
-    std::fprintf(stderr, "line %llu: %.*s\n", static_cast<unsigned long long>(line),
-                 static_cast<int>(message.size()), message.data());
-  }
-};
+void drain(std::string& text, FILE* to) {
+  std::fwrite(text.data(), 1, text.size(), to);
+  text.clear();
+}
 
-int run(std::istream& in) {
-  StdioSink sink;
+int run(FILE* in) {
+  slowstart::TextSink sink;
   slowstart::Interpreter interpreter(sink);
-  std::string line;
-  while (std::getline(in, line)) interpreter.feed_line(line);
-  if (in.bad()) {
-    std::fprintf(stderr, "slowstart: read error\n");
+  static char buffer[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0) {
+    interpreter.feed_chunk(std::string_view(buffer, n));
+    // Diagnostics first so that an interleaved terminal shows each one near
+    // the output around it; each stream's own order is what matters.
+    drain(sink.err, stderr);
+    drain(sink.out, stdout);
+  }
+  if (std::ferror(in)) {
+    std::fprintf(stderr, "slowstart: read error: %s\n", std::strerror(errno));
     return 2;
   }
+  interpreter.finish();
+  drain(sink.err, stderr);
+  drain(sink.out, stdout);
   std::fflush(stdout);
   return interpreter.rejected() > 0 ? 1 : 0;
 }
@@ -63,13 +65,9 @@ int run(std::istream& in) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
-  static char out_buffer[1 << 16];
-  std::setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
-
   const char* path = nullptr;
   for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
+    const std::string_view arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -79,20 +77,22 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "slowstart: unknown option '%s'\n%s", argv[i], kUsage);
+      std::fprintf(stderr, "slowstart: unknown option '%s'\n\n%s", argv[i], kUsage);
       return 2;
     }
     if (path) {
-      std::fprintf(stderr, "slowstart: one script at a time\n%s", kUsage);
+      std::fprintf(stderr, "slowstart: one script at a time\n\n%s", kUsage);
       return 2;
     }
     path = argv[i];
   }
-  if (!path || std::string_view(path) == "-") return run(std::cin);
-  std::ifstream file(path, std::ios::binary);
+  if (!path || std::string_view(path) == "-") return run(stdin);
+  FILE* file = std::fopen(path, "rb");
   if (!file) {
     std::fprintf(stderr, "slowstart: cannot open '%s': %s\n", path, std::strerror(errno));
     return 2;
   }
-  return run(file);
+  const int status = run(file);
+  std::fclose(file);
+  return status;
 }

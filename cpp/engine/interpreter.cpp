@@ -35,6 +35,32 @@ void Interpreter::feed_text(std::string_view text) {
   }
 }
 
+void Interpreter::feed_chunk(std::string_view chunk) {
+  std::size_t start = 0;
+  while (start < chunk.size()) {
+    const std::size_t end = chunk.find('\n', start);
+    if (end == std::string_view::npos) {
+      pending_.append(chunk.substr(start));
+      return;
+    }
+    if (pending_.empty()) {
+      feed_line(chunk.substr(start, end - start));
+    } else {
+      pending_.append(chunk.substr(start, end - start));
+      feed_line(pending_);
+      pending_.clear();
+    }
+    start = end + 1;
+  }
+}
+
+void Interpreter::finish() {
+  if (!pending_.empty()) {
+    feed_line(pending_);
+    pending_.clear();
+  }
+}
+
 namespace {
 
 class CollectingSink : public ScriptSink {

@@ -32,6 +32,10 @@ class Interpreter {
   void feed_line(std::string_view line);
   // A whole text: split on '\n'. A last line without '\n' counts.
   void feed_text(std::string_view text);
+  // Streaming: text in chunks of any size (a line may span chunks). Call
+  // finish() after the last chunk to run a final line that has no '\n'.
+  void feed_chunk(std::string_view chunk);
+  void finish();
 
   std::uint64_t lines() const { return line_; }
   std::uint64_t rejected() const { return rejected_; }
@@ -42,6 +46,7 @@ class Interpreter {
   Pool pool_;
   Command cmd_;
   std::vector<std::string_view> tokens_;
+  std::string pending_;  // the start of a line whose '\n' has not come yet
   std::uint64_t line_ = 0;
   std::uint64_t rejected_ = 0;
 };

@@ -1,0 +1,143 @@
+// Whole scripts through run_script: output, line numbers, diagnostics, and
+// that a rejected line changes nothing.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/interpreter.hpp"
+
+using namespace slowstart;
+
+namespace {
+
+std::string out_text(const RunResult& r) {
+  std::string s;
+  for (const auto& o : r.output) s += std::to_string(o.line) + ":" + o.text + "\n";
+  return s;
+}
+
+std::string diag_text(const RunResult& r) {
+  std::string s;
+  for (const auto& d : r.diagnostics) s += "line " + std::to_string(d.line) + ": " + d.message + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST(Interpreter, SpecWorkedExample) {
+  const auto r = run_script(
+      "POOL a=5 b=1 c=1\nPICK\nPICK\nADD d=10 20\nWEIGHTS\nNOW 5\nWEIGHTS\nPICK\nDOWN a\nPICK\npick\n");
+  EXPECT_EQ(out_text(r), "2:a\n3:a\n5:a=5 b=1 c=1 d=0\n7:a=5 b=1 c=1 d=2\n8:b\n10:c\n");
+  EXPECT_EQ(diag_text(r), "line 11: unknown command 'pick' (use PICK)\n");
+}
+
+TEST(Interpreter, CrLfTabsCommentsAndBlankLines) {
+  const auto r = run_script("# setup\r\n\r\n\tPOOL\t a=1  \t b=2\r\n   # note\nWEIGHTS\r\n");
+  EXPECT_EQ(out_text(r), "5:a=1 b=2\n");
+  EXPECT_TRUE(r.diagnostics.empty());
+}
+
+TEST(Interpreter, LastLineWithoutNewlineCounts) {
+  EXPECT_EQ(out_text(run_script("POOL a=1\nPICK")), "2:a\n");
+}
+
+TEST(Interpreter, EmptyPoolWeightsIsAnEmptyLine) {
+  EXPECT_EQ(out_text(run_script("WEIGHTS\nPOOL\nWEIGHTS\nPICK\n")), "1:\n3:\n4:NONE\n");
+}
+
+TEST(Interpreter, RejectedPoolLeavesTheOldPool) {
+  const auto r = run_script("POOL a=1 b=1\nPICK\nPOOL x=1 x=2\nPOOL y=1 z=oops\nPICK\nWEIGHTS\n");
+  // a won pick 1 (a -1, b 1); pick 2 continues the same scores: b.
+  EXPECT_EQ(out_text(r), "2:a\n5:b\n6:a=1 b=1\n");
+  EXPECT_EQ(diag_text(r),
+            "line 3: duplicate backend name 'x' in POOL\n"
+            "line 4: weight must be a non-negative integer, got 'oops'\n");
+}
+
+TEST(Interpreter, RejectedAddAndUpChangeNoScoreAndNoClock) {
+  const auto r = run_script(
+      "POOL a=1 b=1\nPICK\nADD a=x 5\nUP a -3\nUP nobody 3\nDOWN nobody\nNOW -1\nNOW 1.5\nPICK\nWEIGHTS\n");
+  EXPECT_EQ(out_text(r), "2:a\n9:b\n10:a=1 b=1\n");
+  EXPECT_EQ(diag_text(r),
+            "line 3: weight must be a non-negative integer, got 'x'\n"
+            "line 4: ramp must be a non-negative integer, got '-3'\n"
+            "line 5: no backend named 'nobody'\n"
+            "line 6: no backend named 'nobody'\n"
+            "line 7: time must be a non-negative integer, got '-1'\n"
+            "line 8: time must be a non-negative integer, got '1.5'\n");
+}
+
+TEST(Interpreter, ArgumentCounts) {
+  const auto r = run_script("NOW\nNOW 1 2\nADD a=1\nADD a=1 2 3\nDOWN\nUP a\nPICK now\nWEIGHTS x\n");
+  EXPECT_EQ(diag_text(r),
+            "line 1: missing argument (usage: NOW <seconds>)\n"
+            "line 2: unexpected argument '2' (usage: NOW <seconds>)\n"
+            "line 3: missing argument (usage: ADD <name>=<weight> <ramp>)\n"
+            "line 4: unexpected argument '3' (usage: ADD <name>=<weight> <ramp>)\n"
+            "line 5: missing argument (usage: DOWN <name>)\n"
+            "line 6: missing argument (usage: UP <name> <ramp>)\n"
+            "line 7: unexpected argument 'now' (usage: PICK)\n"
+            "line 8: unexpected argument 'x' (usage: WEIGHTS)\n");
+}
+
+TEST(Interpreter, KeywordHints) {
+  const auto r = run_script("pick\nWeights\nPOOl a=1\nSHUFFLE\n");
+  EXPECT_EQ(diag_text(r),
+            "line 1: unknown command 'pick' (use PICK)\n"
+            "line 2: unknown command 'Weights' (use WEIGHTS)\n"
+            "line 3: unknown command 'POOl' (use POOL)\n"
+            "line 4: unknown command 'SHUFFLE'\n");
+}
+
+TEST(Interpreter, RampingBackendAtJoinGetsNothing) {
+  const auto r = run_script("POOL a=1\nNOW 50\nADD b=1000000 10\nPICK\nPICK\nNOW 60\nWEIGHTS\n");
+  EXPECT_EQ(out_text(r), "4:a\n5:a\n7:a=1 b=1000000\n");
+}
+
+TEST(Interpreter, DiagnosticsAreAlwaysPrintable) {
+  const std::string garbage("\x01\x02\xff\xfe POOL \x80=1", 14);
+  const auto r = run_script(garbage + "\nPOOL a\xff=1\n");
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].message, "unknown command '\\x01\\x02\\xff\\xfe'");
+  EXPECT_EQ(r.diagnostics[1].message, "backend name must be valid UTF-8, got 'a\\xff'");
+}
+
+TEST(Timeline, StepsBlocksAndWinners) {
+  const auto r = run_script("POOL a=2 b=1\n# c\nPICK\nADD c=10 10\nNOW 5\nbad\nPICK\nDOWN a\nWEIGHTS\n");
+  const Timeline& t = r.timeline;
+  ASSERT_EQ(t.names, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 3, 4, 5, 7, 8, 9}));
+  EXPECT_EQ(t.step_now, (std::vector<std::int64_t>{0, 0, 0, 5, 5, 5, 5}));
+  // pick at 3: a=2 b=1 -> a. pick at 7: a 2-3+2=1, b 1+1=2, c 0+5=5 -> c.
+  EXPECT_EQ(t.step_winner, (std::vector<std::int32_t>{kNotAPick, 0, kNotAPick, kNotAPick, 2,
+                                                      kNotAPick, kNotAPick}));
+  // New blocks after POOL, ADD, NOW, DOWN; PICK and WEIGHTS reuse the last.
+  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{0, 0, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(t.block_start, (std::vector<std::uint32_t>{0, 2, 5, 8}));
+  EXPECT_EQ(t.cell_weight, (std::vector<std::int64_t>{2, 1, 2, 1, 0, 2, 1, 5, 0, 1, 5}));
+  EXPECT_EQ(t.cell_up, (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_FALSE(t.truncated);
+}
+
+TEST(Timeline, Optional) {
+  RunOptions o;
+  o.timeline = false;
+  EXPECT_TRUE(run_script("POOL a=1\nPICK\n", o).timeline.step_line.empty());
+}
+
+#include "engine/text_sink.hpp"
+
+TEST(Interpreter, ChunksOfAnySizeGiveTheSameBytes) {
+  const std::string script =
+      "POOL a=5 b=1 c=1\r\nPICK\nPICK\nADD d=10 20\nWEIGHTS\nNOW 5\nWEIGHTS\nPICK\nDOWN a\nPICK\npick";
+  const std::string expected_out = "a\na\na=5 b=1 c=1 d=0\na=5 b=1 c=1 d=2\nb\nc\n";
+  for (std::size_t size : {1u, 2u, 3u, 7u, 64u}) {
+    TextSink sink;
+    Interpreter in(sink);
+    for (std::size_t i = 0; i < script.size(); i += size) in.feed_chunk(std::string_view(script).substr(i, size));
+    in.finish();
+    EXPECT_EQ(sink.out, expected_out) << size;
+    EXPECT_EQ(sink.err, "line 11: unknown command 'pick' (use PICK)\n") << size;
+    EXPECT_EQ(in.lines(), 11u);
+  }
+}
