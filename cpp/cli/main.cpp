@@ -13,26 +13,11 @@
 
 #include "engine/interpreter.hpp"
 #include "engine/text_sink.hpp"
-
-#ifndef SLOWSTART_VERSION
-#define SLOWSTART_VERSION "0.0.0"
-#endif
+#include "usage.hpp"
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: slowstart [FILE | -]\n"
-    "\n"
-    "Runs a slow-start script (POOL, NOW, ADD, DOWN, UP, WEIGHTS, PICK) and\n"
-    "prints the WEIGHTS and PICK output on stdout. Each rejected line gets a\n"
-    "diagnostic on stderr starting 'line N: ' and changes nothing.\n"
-    "Reads standard input when FILE is missing or '-'.\n"
-    "\n"
-    "Exit status: 0 all lines accepted, 1 some line rejected, 2 cannot run.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help     show this help\n"
-    "  --version      show the version\n";
+using slowstart::cli::kUsage;
 
 void drain(std::string& text, FILE* to) {
   std::fwrite(text.data(), 1, text.size(), to);
@@ -73,7 +58,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (arg == "--version") {
-      std::printf("slowstart %s\n", SLOWSTART_VERSION);
+      std::printf("slowstart %s\n", slowstart::cli::kVersion);
       return 0;
     }
     if (arg.size() > 1 && arg[0] == '-') {

@@ -1,0 +1,27 @@
+// The CLI's help text and version, shared by the native CLI and (through the
+// WASM module) the Node CLI so that both print the same bytes.
+#pragma once
+
+#ifndef SLOWSTART_VERSION
+#define SLOWSTART_VERSION "0.0.0"
+#endif
+
+namespace slowstart::cli {
+
+inline constexpr const char* kVersion = SLOWSTART_VERSION;
+
+inline constexpr const char* kUsage =
+    "usage: slowstart [FILE | -]\n"
+    "\n"
+    "Runs a slow-start script (POOL, NOW, ADD, DOWN, UP, WEIGHTS, PICK) and\n"
+    "prints the WEIGHTS and PICK output on stdout. Each rejected line gets a\n"
+    "diagnostic on stderr starting 'line N: ' and changes nothing.\n"
+    "Reads standard input when FILE is missing or '-'.\n"
+    "\n"
+    "Exit status: 0 all lines accepted, 1 some line rejected, 2 cannot run.\n"
+    "\n"
+    "options:\n"
+    "  -h, --help     show this help\n"
+    "  --version      show the version\n";
+
+}  // namespace slowstart::cli

@@ -1,0 +1,75 @@
+// Types of the embind module built from cpp/wasm/bindings.cpp. Low level:
+// use the typed API in web/api instead.
+
+export interface RawTimeline {
+  names: string[];
+  stepLine: Uint32Array;
+  stepNow: Float64Array;
+  stepWinner: Int32Array;
+  stepBlock: Uint32Array;
+  blockStart: Uint32Array;
+  cellBackend: Uint32Array;
+  cellUp: Uint8Array;
+  cellWeight: Float64Array;
+  truncated: boolean;
+}
+
+export interface RawRun {
+  outputText: string;
+  outputLines: Uint32Array;
+  diagnosticText: string;
+  diagnosticLines: Uint32Array;
+  timeline?: RawTimeline;
+}
+
+interface Deletable {
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface RawTextRunner extends Deletable {
+  feed(chunk: string | Uint8Array): void;
+  finish(): void;
+  takeOutput(): string;
+  takeDiagnostics(): string;
+  rejected(): number;
+}
+
+export interface RawBalancer extends Deletable {
+  setPool(names: string[], weights: string[]): void;
+  setNow(seconds: string): void;
+  add(name: string, weight: string, ramp: string): void;
+  down(name: string): void;
+  up(name: string, ramp: string): void;
+  now(): number;
+  size(): number;
+  name(index: number): string;
+  weightsLine(): string;
+  weights(): Float64Array;
+  pick(): number;
+  pickMany(n: number): Int32Array;
+}
+
+export interface EngineModule {
+  version: string;
+  usage: string;
+  /** The module's linear memory (it only ever grows). */
+  HEAP8: Int8Array;
+  run(script: string | Uint8Array, withTimeline: boolean): RawRun;
+  TextRunner: { new (): RawTextRunner };
+  Balancer: { new (): RawBalancer };
+}
+
+export interface EngineOptions {
+  locateFile?: (path: string, prefix: string) => string;
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  instantiateWasm?: (
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance) => void,
+  ) => WebAssembly.Exports | {};
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+  onAbort?: (what: unknown) => void;
+}
+
+export default function createEngine(options?: EngineOptions): Promise<EngineModule>;

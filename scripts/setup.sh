@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs whatever this machine lacks to build, run and test slowstart, and
+# nothing it already has: Debian packages (compilers, GoogleTest, Google
+# Benchmark, clang for the fuzzer, Emscripten, Chromium) and the npm
+# dependencies. Safe to run again; a no-op when all is there.
+source "$(dirname "$0")/lib.sh"
+
+need=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+have cmake || need+=(cmake)
+have g++ || need+=(g++)
+have make || need+=(make)
+have_pkg libgtest-dev || need+=(libgtest-dev)
+have_pkg libgmock-dev || need+=(libgmock-dev)
+have_pkg libbenchmark-dev || need+=(libbenchmark-dev)
+have clang++ || need+=(clang)
+have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
+have em++ || need+=(emscripten)
+have chromium || need+=(chromium)
+have gzip || need+=(gzip)
+
+if ((${#need[@]})); then
+  step "Installing Debian packages: ${need[*]}"
+  if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; else SUDO=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q "${need[@]}"
+fi
+
+# npm ci when node_modules is missing or older than the lock file.
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  step "Installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+fi

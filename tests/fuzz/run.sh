@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target with clang++ (ASan + UBSan + LeakSanitizer) and
+# runs it for a bounded time.
+#
+#   tests/fuzz/run.sh [SECONDS]      fuzz for SECONDS (default 20)
+#   tests/fuzz/run.sh --selftest     check that LeakSanitizer reports a leak
+#
+# Environment:
+#   FUZZ_OUT_DIR   where the binary, the working corpus and crash artifacts go
+#                  (default: <repo>/build)
+#   FUZZ_CXX       the compiler (default: clang++; g++ has no libFuzzer)
+#   FUZZ_JOBS      passed as -jobs/-workers when > 1 (default 1)
+#   SLOWSTART_FUZZ_STRICT_C1=1   also reject C1 controls (U+0080..U+009F) in
+#                  output and diagnostics (see fuzz_interpreter.cpp)
+# Exit status: 0 when the run found nothing, non-zero otherwise. A crashing
+# input is saved as $FUZZ_OUT_DIR/fuzz_artifacts/crash-* (or leak-*, timeout-*,
+# oom-*); reproduce with: $FUZZ_OUT_DIR/fuzz_interpreter <artifact>
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${FUZZ_OUT_DIR:-$root/build}
+cxx=${FUZZ_CXX:-clang++}
+bin=$out/fuzz_interpreter
+
+selftest=0
+secs=20
+case "${1:-}" in
+  --selftest) selftest=1 ;;
+  "") ;;
+  *[!0-9]*) echo "usage: $0 [SECONDS] | --selftest" >&2; exit 2 ;;
+  *) secs=$1 ;;
+esac
+
+mkdir -p "$out"
+cd "$root"
+
+# Rebuild only when a source is newer than the binary (ctest runs this often).
+sources=(cpp/engine/*.cpp cpp/engine/*.hpp tests/fuzz/fuzz_interpreter.cpp "$here/run.sh")
+rebuild=0
+if [[ ! -x $bin ]]; then rebuild=1; else
+  for s in "${sources[@]}"; do [[ $s -nt $bin ]] && { rebuild=1; break; }; done
+fi
+if (( rebuild )); then
+  echo "run.sh: compiling $bin" >&2
+  "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I cpp cpp/engine/*.cpp tests/fuzz/fuzz_interpreter.cpp -o "$bin.tmp"
+  mv -f "$bin.tmp" "$bin"
+fi
+
+# Leak detection is on by default for ASan on x86-64 Linux; say so explicitly
+# so that an inherited ASAN_OPTIONS cannot silently turn it off.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=0:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+
+artifacts=$out/fuzz_artifacts
+corpus=$out/fuzz_corpus     # grows between runs; safe to delete
+seeds=$out/fuzz_seeds       # rebuilt each run from the checked-in seeds
+mkdir -p "$artifacts" "$corpus"
+rm -rf "$seeds"; mkdir -p "$seeds"
+cp "$here"/seeds/* "$seeds"/
+shopt -s nullglob
+for c in "$root"/tests/cases/*.txt; do cp "$c" "$seeds/case_$(basename "$c")"; done
+shopt -u nullglob
+
+if (( selftest )); then
+  # Must FAIL with a LeakSanitizer report; we succeed only if it does.
+  log=$out/fuzz_selftest.log
+  if SLOWSTART_FUZZ_SELFTEST=leak "$bin" -runs=50 -detect_leaks=1 \
+       -artifact_prefix="$out/fuzz_selftest_" "$seeds" >"$log" 2>&1; then
+    echo "run.sh --selftest: the deliberate leak was NOT reported; leak detection is off" >&2
+    exit 1
+  fi
+  if grep -q "ERROR: LeakSanitizer: detected memory leaks" "$log"; then
+    rm -f "$out"/fuzz_selftest_leak-*
+    echo "run.sh --selftest: LeakSanitizer is active (deliberate leak reported)"
+    exit 0
+  fi
+  echo "run.sh --selftest: the run failed, but not with a leak report; see $log" >&2
+  exit 1
+fi
+
+jobs=${FUZZ_JOBS:-1}
+extra=()
+if (( jobs > 1 )); then extra=(-jobs="$jobs" -workers="$jobs"); fi
+
+exec "$bin" \
+  -max_total_time="$secs" \
+  -max_len=4096 \
+  -rss_limit_mb=2048 \
+  -timeout=10 \
+  -detect_leaks=1 \
+  -dict="$here/slowstart.dict" \
+  -artifact_prefix="$artifacts/" \
+  -print_final_stats=1 \
+  "${extra[@]}" \
+  "$corpus" "$seeds"

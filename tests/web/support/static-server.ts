@@ -1,0 +1,65 @@
+// A tiny static file server for browser tests, so each test sets its own
+// headers (a strict Content-Security-Policy above all).
+import { createServer, type Server } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+};
+
+export interface StaticServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `root` on 127.0.0.1 (a free port). `pages` maps paths to inline
+ * HTML; `headers` are added to every response.
+ */
+export async function serveStatic(
+  root: string,
+  options: { headers?: Record<string, string>; pages?: Record<string, string> } = {},
+): Promise<StaticServer> {
+  const base = resolve(root);
+  const server: Server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    for (const [k, v] of Object.entries(options.headers ?? {})) res.setHeader(k, v);
+    const page = options.pages?.[path];
+    if (page !== undefined) {
+      res.setHeader('content-type', TYPES['.html']);
+      res.end(page);
+      return;
+    }
+    let file = normalize(join(base, path));
+    if (!file.startsWith(base)) {
+      res.statusCode = 403;
+      res.end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.setHeader('content-type', TYPES[extname(file)] ?? 'application/octet-stream');
+      res.end(body);
+    } catch {
+      res.statusCode = 404;
+      res.end('not found');
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}

@@ -1,0 +1,155 @@
+import type { EngineModule, RawBalancer } from '../wasm/engine.mjs';
+import type { BackendWeight, PoolEntry, Whole } from './types.js';
+
+// Safety net for callers who forget dispose(): the C++ object is freed when
+// the JS wrapper is collected. dispose() is still the way to free it now.
+const finalizer = new FinalizationRegistry<RawBalancer>((raw) => {
+  if (!raw.isDeleted()) raw.delete();
+});
+
+/** Decimal text of a whole number; anything else is passed as written so the engine rejects it with the script's message. */
+export function wholeText(value: Whole): string {
+  return typeof value === 'bigint' ? value.toString() : String(value);
+}
+
+/**
+ * An imperative slow-start balancer: the script commands as methods.
+ *
+ * Every method checks its arguments exactly as the command language does and
+ * throws an `Error` with the same message a script line would get; a call
+ * that throws changes nothing. Free it with {@link Balancer.dispose} (or a
+ * `using` declaration).
+ */
+export class Balancer {
+  #raw: RawBalancer | null;
+  #names: string[] | null = null; // pool order, cached between changes
+
+  /** @internal Use {@link SlowStart.createBalancer}. */
+  constructor(module: EngineModule) {
+    this.#raw = new module.Balancer();
+    finalizer.register(this, this.#raw, this);
+  }
+
+  get #b(): RawBalancer {
+    if (!this.#raw) throw new Error('this Balancer has been disposed');
+    return this.#raw;
+  }
+
+  #changed(): void {
+    this.#names = null;
+  }
+
+  /** POOL: replace the whole pool (all UP, no ramp, score 0). `[]` empties it. */
+  setPool(entries: readonly PoolEntry[] | Readonly<Record<string, number | bigint>>): this {
+    const list: PoolEntry[] = Array.isArray(entries)
+      ? (entries as PoolEntry[])
+      : Object.entries(entries).map(([name, weight]) => ({ name, weight }));
+    this.#b.setPool(
+      list.map((e) => String(e.name)),
+      list.map((e) => wholeText(e.weight)),
+    );
+    this.#changed();
+    return this;
+  }
+
+  /** NOW: set the clock, in whole seconds (0 … 10^12). */
+  setNow(seconds: Whole): this {
+    this.#b.setNow(wholeText(seconds));
+    this.#changed();
+    return this;
+  }
+
+  /** The clock, in seconds. */
+  get now(): number {
+    return this.#b.now();
+  }
+
+  /** ADD: join now with a ramp (seconds; 0 = none). An existing name is replaced in place. */
+  add(name: string, weight: Whole, ramp: Whole = 0): this {
+    this.#b.add(String(name), wholeText(weight), wholeText(ramp));
+    this.#changed();
+    return this;
+  }
+
+  /** DOWN: take a backend out (it keeps its place and its score). */
+  down(name: string): this {
+    this.#b.down(String(name));
+    this.#changed();
+    return this;
+  }
+
+  /** UP: bring a backend back, ramping from now, with score 0. */
+  up(name: string, ramp: Whole = 0): this {
+    this.#b.up(String(name), wholeText(ramp));
+    this.#changed();
+    return this;
+  }
+
+  /** Backend names in pool order (the order `pickMany` indices refer to). */
+  names(): readonly string[] {
+    if (!this.#names) {
+      const b = this.#b;
+      const n = b.size();
+      this.#names = Array.from({ length: n }, (_, i) => b.name(i));
+    }
+    return this.#names;
+  }
+
+  /** Effective weights in pool order. */
+  poolWeights(): Float64Array {
+    return this.#b.weights();
+  }
+
+  /** WEIGHTS: every backend's effective weight, sorted by name (byte order). */
+  weights(): BackendWeight[] {
+    const text = this.#b.weightsLine();
+    if (text === '') return [];
+    return text.split(' ').map((pair) => {
+      const eq = pair.lastIndexOf('=');
+      return { name: pair.slice(0, eq), weight: Number(pair.slice(eq + 1)) };
+    });
+  }
+
+  /** WEIGHTS exactly as the command prints it. */
+  weightsLine(): string {
+    return this.#b.weightsLine();
+  }
+
+  /** PICK: the winner's name, or `null` when no backend takes part (the CLI's `NONE`). */
+  pick(): string | null {
+    const i = this.#b.pick();
+    return i < 0 ? null : this.names()[i];
+  }
+
+  /**
+   * `n` picks in one call, for traffic simulation: winners' pool indices
+   * (see {@link names}), -1 where no backend took part.
+   */
+  pickMany(n: number): Int32Array {
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`count must be a non-negative integer, got '${String(n)}'`);
+    return this.#b.pickMany(n);
+  }
+
+  /** Frees the engine object. Further calls throw; a second dispose does nothing. */
+  dispose(): void {
+    if (!this.#raw) return;
+    finalizer.unregister(this);
+    this.#raw.delete();
+    this.#raw = null;
+  }
+
+  /** True once {@link dispose} has run. */
+  get disposed(): boolean {
+    return this.#raw === null;
+  }
+}
+
+// `using b = slowstart.createBalancer()` where the runtime has Symbol.dispose.
+const dispose = (Symbol as { dispose?: symbol }).dispose;
+if (dispose) {
+  Object.defineProperty(Balancer.prototype, dispose, {
+    value(this: Balancer) {
+      this.dispose();
+    },
+  });
+}

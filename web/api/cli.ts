@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * The Node CLI, `npx slowstart FILE`: byte for byte the native
+ * `build/slowstart`. The engine formats every line (TextRunner uses the same
+ * C++ sink as the native CLI); this file only moves bytes and sets the exit
+ * status. Input is streamed, so memory stays flat on any script length.
+ */
+import { createReadStream } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { once } from 'node:events';
+import { loadSlowStart } from './node.js';
+
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+};
+
+async function write(stream: Writable, text: string): Promise<void> {
+  if (text !== '' && !stream.write(text)) await once(stream, 'drain');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const engine = (await loadSlowStart()).module;
+  let path: string | undefined;
+  for (const arg of argv) {
+    if (arg === '-h' || arg === '--help') {
+      await write(process.stdout, engine.usage);
+      return 0;
+    }
+    if (arg === '--version') {
+      await write(process.stdout, `slowstart ${engine.version}\n`);
+      return 0;
+    }
+    if (arg.length > 1 && arg.startsWith('-')) {
+      await write(process.stderr, `slowstart: unknown option '${arg}'\n\n${engine.usage}`);
+      return 2;
+    }
+    if (path !== undefined) {
+      await write(process.stderr, `slowstart: one script at a time\n\n${engine.usage}`);
+      return 2;
+    }
+    path = arg;
+  }
+
+  const input: Readable = path === undefined || path === '-' ? process.stdin : createReadStream(path);
+  const runner = new engine.TextRunner();
+  try {
+    try {
+      for await (const chunk of input) {
+        runner.feed(chunk as Uint8Array); // raw bytes: no UTF-8 decoding on the way in
+        await write(process.stderr, runner.takeDiagnostics());
+        await write(process.stdout, runner.takeOutput());
+      }
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const reason = (err.code && ERRNO_TEXT[err.code]) ?? err.message;
+      const what = err.syscall === 'open' ? `cannot open '${path}'` : 'read error';
+      await write(process.stderr, `slowstart: ${what}: ${reason}\n`);
+      return 2;
+    }
+    runner.finish();
+    await write(process.stderr, runner.takeDiagnostics());
+    await write(process.stdout, runner.takeOutput());
+    return runner.rejected() > 0 ? 1 : 0;
+  } finally {
+    runner.delete();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

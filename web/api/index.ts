@@ -1,0 +1,33 @@
+/**
+ * slowstart: load-balancer slow start in WebAssembly.
+ *
+ * ```ts
+ * import { loadSlowStart } from 'slowstart';
+ * const slowstart = await loadSlowStart();
+ * const { output, diagnostics } = slowstart.run('POOL a=5 b=1\nPICK\n');
+ * ```
+ *
+ * This is the browser (and bundler) entry; Node resolves `node.ts` instead,
+ * which has the same exports.
+ */
+import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
+import { SlowStart } from './slowstart.js';
+
+export { SlowStart } from './slowstart.js';
+export { Balancer } from './balancer.js';
+export { Timeline } from './timeline.js';
+export type * from './types.js';
+export type { EngineOptions } from '../wasm/engine.mjs';
+
+let shared: Promise<SlowStart> | undefined;
+
+/**
+ * Loads the engine (about 40 KB gzipped, fetched next to this module). With
+ * no options the module is loaded once and shared; with options (e.g.
+ * `wasmBinary` or `locateFile`) you get a fresh instance.
+ */
+export function loadSlowStart(options?: EngineOptions): Promise<SlowStart> {
+  if (options) return createEngine(options).then((m) => new SlowStart(m));
+  shared ??= createEngine().then((m) => new SlowStart(m));
+  return shared;
+}

@@ -1,0 +1,29 @@
+/**
+ * The Node entry: the same API as the browser entry, but the .wasm file is
+ * read from disk (Emscripten's web build fetches it, and Node's fetch cannot
+ * read file: URLs).
+ */
+import { readFile } from 'node:fs/promises';
+import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
+import { SlowStart } from './slowstart.js';
+
+export { SlowStart } from './slowstart.js';
+export { Balancer } from './balancer.js';
+export { Timeline } from './timeline.js';
+export type * from './types.js';
+export type { EngineOptions } from '../wasm/engine.mjs';
+
+const wasmUrl = new URL('../wasm/engine.wasm', import.meta.url);
+let shared: Promise<SlowStart> | undefined;
+
+async function create(options: EngineOptions = {}): Promise<SlowStart> {
+  const wasmBinary = options.wasmBinary ?? (await readFile(wasmUrl));
+  return new SlowStart(await createEngine({ ...options, wasmBinary }));
+}
+
+/** Loads the engine. With no options the instance is shared. */
+export function loadSlowStart(options?: EngineOptions): Promise<SlowStart> {
+  if (options) return create(options);
+  shared ??= create();
+  return shared;
+}

@@ -1,0 +1,63 @@
+import type { Timeline } from './timeline.js';
+
+/** One line printed by WEIGHTS or PICK. */
+export interface OutputLine {
+  /** 1-based line of the script that printed it. */
+  line: number;
+  /** The text, exactly as the CLI prints it (without the newline). */
+  text: string;
+}
+
+/** Why a line was rejected. A rejected line changes nothing. */
+export interface Diagnostic {
+  /** 1-based line of the script. */
+  line: number;
+  /** The message, as the CLI prints it after `line N: `. */
+  message: string;
+}
+
+/** A backend's state at one step of the timeline. */
+export interface BackendSnapshot {
+  /** Stable id for the whole run: an index into {@link Timeline.names}. */
+  id: number;
+  name: string;
+  /** False while the backend is DOWN. */
+  up: boolean;
+  /** Effective weight after the line ran (0 when DOWN). */
+  weight: number;
+}
+
+/** What a PICK step chose: a backend id, `null` for NONE, `undefined` when the step was not a PICK. */
+export type StepWinner = number | null | undefined;
+
+/** Everything {@link SlowStart.run} produced. */
+export interface RunResult {
+  output: OutputLine[];
+  diagnostics: Diagnostic[];
+  /** Present unless `run(script, { timeline: false })`. */
+  timeline?: Timeline;
+}
+
+export interface RunOptions {
+  /** Record the timeline (default true). Turn off for the fastest run. */
+  timeline?: boolean;
+}
+
+/** A pool entry: a backend name and its configured weight. */
+export interface PoolEntry {
+  name: string;
+  weight: number | bigint;
+}
+
+/** A backend's name and current effective weight. */
+export interface BackendWeight {
+  name: string;
+  weight: number;
+}
+
+/**
+ * A whole number, given as a number or bigint (or, for callers without
+ * types, decimal text). It is checked exactly like the same value in a
+ * script: `-1`, `1.5`, `NaN` throw the script's message.
+ */
+export type Whole = number | bigint | string;
