@@ -1,0 +1,177 @@
+// The typed API against hand-worked cases from the SPEC, its error paths and
+// disposal. Expected values are worked by hand, never taken from the engine.
+import { describe, expect, it } from 'vitest';
+import { slowstart, loadSlowStart } from '../support/engine.js';
+
+const WORKED_EXAMPLE = [
+  'POOL a=5 b=1 c=1',
+  'PICK',
+  'PICK',
+  'ADD d=10 20',
+  'WEIGHTS',
+  'NOW 5',
+  'WEIGHTS',
+  'PICK',
+  'DOWN a',
+  'PICK',
+  'pick',
+].join('\n');
+
+describe('run()', () => {
+  it('gives the SPEC worked example, each line tagged with its source line', () => {
+    const r = slowstart.run(WORKED_EXAMPLE);
+    expect(r.output).toEqual([
+      { line: 2, text: 'a' },
+      { line: 3, text: 'a' },
+      { line: 5, text: 'a=5 b=1 c=1 d=0' },
+      { line: 7, text: 'a=5 b=1 c=1 d=2' },
+      { line: 8, text: 'b' },
+      { line: 10, text: 'c' },
+    ]);
+    expect(r.diagnostics).toEqual([{ line: 11, message: "unknown command 'pick' (use PICK)" }]);
+  });
+
+  it('keeps an empty WEIGHTS line as one output line', () => {
+    expect(slowstart.run('WEIGHTS\nPICK').output).toEqual([
+      { line: 1, text: '' },
+      { line: 2, text: 'NONE' },
+    ]);
+    expect(slowstart.run('').output).toEqual([]);
+    expect(slowstart.run('# nothing\n\n').diagnostics).toEqual([]);
+  });
+
+  it('takes UTF-8 bytes as well as text', () => {
+    const bytes = new TextEncoder().encode('POOL caf\u00e9=1 b=1\r\nPICK\r\nPICK\r\n');
+    expect(slowstart.run(bytes).output.map((o) => o.text)).toEqual(['caf\u00e9', 'b']);
+    const bad = new Uint8Array([...new TextEncoder().encode('POOL a'), 0xff, ...new TextEncoder().encode('=1\n')]);
+    expect(slowstart.run(bad).diagnostics).toEqual([
+      { line: 1, message: "backend name must be valid UTF-8, got 'a\\xff'" },
+    ]);
+  });
+
+  it('records a timeline the chart can draw: clock, weights, winners', () => {
+    const { timeline } = slowstart.run('POOL a=1\nADD b=10 20\nNOW 10\nPICK\nPICK\nDOWN a\nPICK');
+    expect(timeline).toBeDefined();
+    const t = timeline!;
+    expect(t.names).toEqual(['a', 'b']);
+    expect(Array.from(t.stepLine)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(Array.from(t.stepNow)).toEqual([0, 0, 10, 10, 10, 10, 10]);
+    // at NOW 10, b = 10*10/20 = 5. Pick 1: a 1, b 5 -> b (b 5-6 = -1).
+    // Pick 2: a 2, b 4 -> b (b -2). After DOWN a: b alone -> b.
+    expect([t.winner(3), t.winner(4), t.winner(6), t.winner(0)]).toEqual([1, 1, 1, undefined]);
+    expect(t.pool(2)).toEqual([
+      { id: 0, name: 'a', up: true, weight: 1 },
+      { id: 1, name: 'b', up: true, weight: 5 },
+    ]);
+    expect(t.pool(5)[0]).toEqual({ id: 0, name: 'a', up: false, weight: 0 });
+    expect(t.stepAtLine(4)).toBe(3);
+    expect(t.truncated).toBe(false);
+    expect(slowstart.run('POOL a=1', { timeline: false }).timeline).toBeUndefined();
+  });
+
+  it('reports NONE as a null winner in the timeline', () => {
+    const t = slowstart.run('PICK').timeline!;
+    expect(t.winner(0)).toBeNull();
+  });
+});
+
+describe('Balancer', () => {
+  it('follows nginx smooth WRR: 5/1/1 gives a a b a c a a', () => {
+    using b = slowstart.createBalancer();
+    b.setPool({ a: 5, b: 1, c: 1 });
+    const names = b.names();
+    expect(Array.from(b.pickMany(7), (i) => names[i]).join(' ')).toBe('a a b a c a a');
+    expect(b.pick()).toBe('a'); // the cycle starts again
+  });
+
+  it('ramps an added backend and reports WEIGHTS sorted by name', () => {
+    const b = slowstart.createBalancer();
+    b.setPool([
+      { name: 'web2', weight: 3 },
+      { name: 'web1', weight: 1 },
+    ]);
+    b.add('canary', 10, 20).setNow(15);
+    expect(b.weights()).toEqual([
+      { name: 'canary', weight: 7 }, // 10*15/20 = 7.5 -> 7
+      { name: 'web1', weight: 1 },
+      { name: 'web2', weight: 3 },
+    ]);
+    expect(b.weightsLine()).toBe('canary=7 web1=1 web2=3');
+    expect(Array.from(b.poolWeights())).toEqual([3, 1, 7]);
+    expect(b.names()).toEqual(['web2', 'web1', 'canary']);
+    expect(b.now).toBe(15);
+    b.down('web2').down('web1').down('canary');
+    expect(b.pick()).toBeNull();
+    expect(Array.from(b.pickMany(2))).toEqual([-1, -1]);
+    b.dispose();
+  });
+
+  it('accepts bigint and the largest values without overflow', () => {
+    using b = slowstart.createBalancer();
+    b.setPool([{ name: 'a', weight: 1_000_000n }]);
+    b.add('b', 1_000_000, 10n ** 12n);
+    b.setNow(10n ** 12n - 1n);
+    expect(b.weightsLine()).toBe('a=1000000 b=999999');
+  });
+
+  it('throws the script messages for bad arguments and changes nothing', () => {
+    using b = slowstart.createBalancer();
+    b.setPool({ a: 1 });
+    const cases: Array<[() => unknown, string]> = [
+      [() => b.setNow(-1), "time must be a non-negative integer, got '-1'"],
+      [() => b.setNow(1.5), "time must be a non-negative integer, got '1.5'"],
+      [() => b.setNow(Number.NaN), "time must be a non-negative integer, got 'NaN'"],
+      [() => b.setNow(1e21), "time must be a non-negative integer, got '1e+21'"],
+      [() => b.setNow(10 ** 12 + 1), "time must be at most 1000000000000, got '1000000000001'"],
+      [() => b.add('x', 1_000_001), "weight must be at most 1000000, got '1000001'"],
+      [() => b.add('x=y', 1), "backend name must not contain '=', got 'x=y'"],
+      [() => b.add('', 1), 'backend name is empty'],
+      [() => b.add('x', 1, -3), "ramp must be a non-negative integer, got '-3'"],
+      [() => b.down('nobody'), "no backend named 'nobody'"],
+      [() => b.up('nobody', 1), "no backend named 'nobody'"],
+      [
+        () =>
+          b.setPool([
+            { name: 'x', weight: 1 },
+            { name: 'x', weight: 2 },
+          ]),
+        "duplicate backend name 'x' in POOL",
+      ],
+      [() => b.setPool({ 'two words': 1 }), "backend name must not contain blanks, got 'two words'"],
+      [() => b.pickMany(-1), "count must be a non-negative integer, got '-1'"],
+    ];
+    for (const [call, message] of cases) expect(call).toThrow(new Error(message));
+    expect(b.weightsLine()).toBe('a=1');
+    expect(b.now).toBe(0);
+    expect(b.pick()).toBe('a'); // still usable after errors
+  });
+
+  it('is disposed deterministically, twice is harmless, and use after dispose throws', () => {
+    const b = slowstart.createBalancer();
+    b.setPool({ a: 1 });
+    expect(b.disposed).toBe(false);
+    b.dispose();
+    b.dispose();
+    expect(b.disposed).toBe(true);
+    expect(() => b.pick()).toThrow(/disposed/);
+  });
+
+  it('supports `using` through Symbol.dispose', () => {
+    let escaped: ReturnType<typeof slowstart.createBalancer> | undefined;
+    {
+      using b = slowstart.createBalancer();
+      escaped = b;
+    }
+    expect(escaped.disposed).toBe(true);
+  });
+});
+
+describe('loadSlowStart()', () => {
+  it('shares one instance by default and makes a fresh one with options', async () => {
+    expect(await loadSlowStart()).toBe(slowstart);
+    const fresh = await loadSlowStart({ print: () => {} });
+    expect(fresh).not.toBe(slowstart);
+    expect(fresh.run('POOL a=1\nPICK').output[0].text).toBe('a');
+    expect(fresh.version).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
