@@ -145,7 +145,7 @@ Problem apply(Pool& pool, Command& cmd) {
     case Op::Add:
       if (!pool.contains(cmd.name) && pool.size() >= kMaxBackends)
         return "a pool holds at most " + std::to_string(kMaxBackends) + " backends";
-      pool.add(std::move(cmd.name), cmd.weight, cmd.seconds);
+      pool.add(cmd.name, cmd.weight, cmd.seconds);  // a copy: sinks still read cmd.name
       return std::nullopt;
     case Op::Down:
       if (!pool.down(cmd.name)) return "no backend named " + quote(cmd.name);

@@ -14,6 +14,7 @@ void Interpreter::feed_line(std::string_view line) {
     sink_.diagnostic(line_, *p);
     return;
   }
+  sink_.applied(line_, cmd_, pool_);
   std::int32_t winner = kNone;
   if (cmd_.op == Op::Weights) {
     sink_.output(line_, pool_.weights_line());
@@ -87,6 +88,7 @@ class CollectingSink : public ScriptSink {
 RunResult run_script(std::string_view script, const RunOptions& options) {
   CollectingSink sink(options.timeline);
   Interpreter interpreter(sink);
+  interpreter.set_rules(options.rules);
   interpreter.feed_text(script);
   sink.result.timeline = sink.recorder.take();
   return std::move(sink.result);

@@ -22,6 +22,9 @@ class ScriptSink {
   // Called after every executed line; `winner` is meaningful for PICK only.
   virtual void executed(std::uint64_t /*line*/, Op /*op*/, const Pool& /*pool*/,
                         std::int32_t /*winner*/) {}
+  // Called after a line's command was applied to the pool, before executed().
+  // `cmd.name` is valid for ADD, DOWN and UP (POOL's entries are in the pool).
+  virtual void applied(std::uint64_t /*line*/, const Command& /*cmd*/, const Pool& /*pool*/) {}
 };
 
 class Interpreter {
@@ -36,6 +39,9 @@ class Interpreter {
   // finish() after the last chunk to run a final line that has no '\n'.
   void feed_chunk(std::string_view chunk);
   void finish();
+
+  // Other rules than the SPEC's (see rules.hpp); nullptr restores them.
+  void set_rules(Rules* rules) { pool_.set_rules(rules); }
 
   std::uint64_t lines() const { return line_; }
   std::uint64_t rejected() const { return rejected_; }
@@ -69,6 +75,7 @@ struct RunResult {
 
 struct RunOptions {
   bool timeline = true;
+  Rules* rules = nullptr;  // nullptr: the SPEC's rules
 };
 
 // Runs a whole script and collects everything it produced.

@@ -7,7 +7,14 @@
 namespace slowstart {
 
 std::int64_t Pool::effective(const Backend& b) const {
-  return b.up ? ramp_weight(b.target, b.ramp, b.joined, now_) : 0;
+  if (!b.up) return 0;
+  if (rules_) return rules_->effective_weight(b, now_);
+  return ramp_weight(b.target, b.ramp, b.joined, now_);
+}
+
+void Pool::set_rules(Rules* rules) {
+  rules_ = rules;
+  for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
 }
 
 void Pool::replace(std::vector<PoolEntry> entries) {
@@ -17,7 +24,7 @@ void Pool::replace(std::vector<PoolEntry> entries) {
   index.reserve(entries.size());
   for (auto& e : entries) {
     index.emplace(e.name, static_cast<std::uint32_t>(backends.size()));
-    backends.push_back(Backend{std::move(e.name), e.weight, 0, now_, true});
+    backends.push_back(Backend{std::move(e.name), e.weight, 0, now_, true, Joined::Pool});
   }
   backends_ = std::move(backends);
   index_ = std::move(index);
@@ -39,11 +46,11 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
   std::size_t i;
   if (it != index_.end()) {
     i = it->second;  // in place: keeps its position
-    backends_[i] = Backend{std::move(name), target, ramp, now_, true};
+    backends_[i] = Backend{std::move(name), target, ramp, now_, true, Joined::Add};
   } else {
     i = backends_.size();
     index_.emplace(name, static_cast<std::uint32_t>(i));
-    backends_.push_back(Backend{std::move(name), target, ramp, now_, true});
+    backends_.push_back(Backend{std::move(name), target, ramp, now_, true, Joined::Add});
     weights_.push_back(0);
     scores_.push_back(0);
     if (by_name_valid_) {
@@ -59,8 +66,11 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
   refresh(i);
 }
 
-bool Pool::contains(std::string_view name) const {
-  return index_.find(std::string(name)) != index_.end();
+bool Pool::contains(std::string_view name) const { return find(name) >= 0; }
+
+std::int64_t Pool::find(std::string_view name) const {
+  auto it = index_.find(std::string(name));
+  return it == index_.end() ? -1 : static_cast<std::int64_t>(it->second);
 }
 
 bool Pool::down(std::string_view name) {
@@ -78,6 +88,7 @@ bool Pool::up(std::string_view name, std::int64_t ramp) {
   b.up = true;
   b.ramp = ramp;
   b.joined = now_;
+  b.how = Joined::Up;
   scores_[it->second] = 0;
   refresh(it->second);
   return true;

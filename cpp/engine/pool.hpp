@@ -13,8 +13,12 @@
 #include <vector>
 
 #include "pick.hpp"
+#include "rules.hpp"
 
 namespace slowstart {
+
+// How a backend last (re)joined: some balancers ramp only on recovery.
+enum class Joined : std::uint8_t { Pool, Add, Up };
 
 struct Backend {
   std::string name;
@@ -22,6 +26,7 @@ struct Backend {
   std::int64_t ramp = 0;
   std::int64_t joined = 0;
   bool up = true;
+  Joined how = Joined::Pool;
 };
 
 struct PoolEntry {
@@ -42,12 +47,19 @@ class Pool {
   bool up(std::string_view name, std::int64_t ramp);
   // PICK: the winner's index in pool order, or kNone.
   std::int32_t pick() {
+    if (rules_) return rules_->pick(backends_.data(), weights_.data(), scores_.data(), size());
     return smooth_pick(weights_.data(), scores_.data(), weights_.size());
   }
+
+  // Replaces the SPEC's rules (nullptr: back to them). Not owned; it must
+  // outlive its use. Weights are recomputed with the new rules at once.
+  void set_rules(Rules* rules);
 
   std::int64_t now() const { return now_; }
   std::size_t size() const { return backends_.size(); }
   bool contains(std::string_view name) const;
+  // The position of a backend, or -1.
+  std::int64_t find(std::string_view name) const;
   const Backend& backend(std::size_t i) const { return backends_[i]; }
   std::int64_t weight(std::size_t i) const { return weights_[i]; }
   std::int64_t score(std::size_t i) const { return scores_[i]; }
@@ -68,6 +80,7 @@ class Pool {
   mutable std::vector<std::uint32_t> by_name_;
   mutable bool by_name_valid_ = true;
   std::int64_t now_ = 0;
+  Rules* rules_ = nullptr;
 };
 
 }  // namespace slowstart

@@ -1,0 +1,78 @@
+// Traffic simulation: what share of requests each backend really gets while
+// it ramps, and what happens to a cold backend under least-request.
+//
+// A script's POOL, NOW, ADD, DOWN and UP lines become a scenario in
+// continuous time (each change happens at the clock its NOW set). Requests
+// arrive at a fixed rate; each is routed with the weights at its arrival
+// time. Optionally every backend serves requests with a few workers and a
+// service time that starts `cold_factor` times slower after it (re)joins and
+// warms up linearly over `warmup` seconds, so queues, outstanding requests
+// and latency can be measured. WEIGHTS and PICK lines are ignored here; bad
+// lines get the script's usual diagnostics and change nothing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "curves.hpp"
+#include "interpreter.hpp"
+
+namespace slowstart {
+
+enum class Policy {
+  SmoothWrr,     // the SPEC's pick over the curve's weights
+  LeastRequest,  // Envoy: weight / (active + 1)^bias, slow-start factor on top
+};
+
+struct ServiceModel {
+  bool enabled = false;       // off: routing only (no latency, no outstanding)
+  double base_ms = 200.0;     // a warm backend's service time
+  double cold_factor = 5.0;   // service time multiplier the moment it joins
+  double warmup = 30.0;       // seconds to decay linearly to base_ms
+  std::uint32_t workers = 128;  // requests a backend serves at once (FIFO queue beyond)
+};
+
+struct TrafficOptions {
+  double rps = 1000.0;      // requests per second
+  double duration = 0.0;    // seconds from 0; 0 = until 10 s after the last ramp ends
+  double bucket = 1.0;      // width of a reporting bucket, seconds
+  Curve curve;              // weights: linear / envoy / haproxy at a resolution
+  Policy policy = Policy::SmoothWrr;
+  bool slow_start = true;   // false: ramps are ignored (full weight at once)
+  double bias = 1.0;        // least-request's active-request bias
+  ServiceModel service;
+};
+
+// Limits that keep one simulation bounded in time and memory.
+inline constexpr double kMaxSimRequests = 2e8;
+inline constexpr std::size_t kMaxSimCells = 20'000'000;  // buckets x backends
+
+struct TrafficResult {
+  std::vector<std::string> names;  // backend ids, as in the timeline
+  double bucket = 1.0;             // bucket k covers [k * bucket, (k+1) * bucket)
+  std::size_t buckets = 0;
+  // Per bucket and backend, index [k * names.size() + id]:
+  std::vector<std::uint32_t> requests;   // requests routed to it
+  std::vector<double> outstanding;       // mean in flight, seen by each arrival
+  std::vector<double> latency_ms;        // mean latency of those requests (0 if none)
+  std::vector<std::uint32_t> unrouted;   // per bucket: requests with no backend (NONE)
+  std::vector<std::uint32_t> total;      // per bucket: all requests
+  std::vector<Diagnostic> diagnostics;   // the script's rejected lines
+  double duration = 0.0;
+
+  double share(std::size_t k, std::size_t id) const {
+    const std::uint32_t t = total[k];
+    return t ? static_cast<double>(requests[k * names.size() + id]) / t : 0.0;
+  }
+};
+
+// Checks options (same wording style as the script's diagnostics).
+Problem check_traffic_options(const TrafficOptions& options);
+
+// Runs the simulation. Throws nothing; a bad option is reported by
+// check_traffic_options, which simulate() calls first (on a problem the
+// result has no buckets and the problem as a diagnostic on line 0).
+TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options);
+
+}  // namespace slowstart

@@ -1,0 +1,122 @@
+// The traffic simulation against nginx-mod's published measurement, the
+// weight-1 jump, and the least-request trap.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engine/traffic.hpp"
+
+using namespace slowstart;
+
+namespace {
+// Two weight-1 peers; B joins with a 30 s ramp (nginx-mod's experiment).
+constexpr const char* kNginxMod = "POOL a=1\nADD b=1 30\n";
+
+double share_at(const TrafficResult& r, double t, std::size_t id) {
+  return 100.0 * r.share(static_cast<std::size_t>(t / r.bucket), id);
+}
+}  // namespace
+
+TEST(Traffic, ReproducesNginxModMeasurementAtResolution100) {
+  TrafficOptions o;
+  o.rps = 1000;
+  o.duration = 40;
+  o.bucket = 0.5;  // a sample: the half second after each mark
+  o.curve.resolution = 100;
+  const auto r = simulate_traffic(kNginxMod, o);
+  ASSERT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.names, (std::vector<std::string>{"a", "b"}));
+  // nginx-mod measured B at 3.5 %, 25.0 %, 49.5 %, 50.0 %.
+  EXPECT_NEAR(share_at(r, 1, 1), 3.5, 0.5);
+  EXPECT_NEAR(share_at(r, 10, 1), 25.0, 0.5);
+  EXPECT_NEAR(share_at(r, 29, 1), 49.5, 0.5);
+  EXPECT_NEAR(share_at(r, 31, 1), 50.0, 0.5);
+}
+
+TEST(Traffic, WeightOneJumpsAtResolutionOne) {
+  TrafficOptions o;
+  o.rps = 1000;
+  o.duration = 40;
+  const auto r = simulate_traffic(kNginxMod, o);
+  // Integer weights: 1 * e / 30 rounds down to 0 for the whole window...
+  for (double t = 0; t < 30; t += 1) EXPECT_EQ(share_at(r, t, 1), 0.0) << t;
+  // ...then B jumps straight to half the traffic.
+  EXPECT_DOUBLE_EQ(share_at(r, 30, 1), 50.0);
+  EXPECT_DOUBLE_EQ(share_at(r, 35, 1), 50.0);
+}
+
+TEST(Traffic, CountsEveryRequestOnce) {
+  TrafficOptions o;
+  o.rps = 100;
+  o.duration = 10;
+  const auto r = simulate_traffic("POOL a=3 b=1\nNOW 5\nDOWN a\nDOWN b\n", o);
+  ASSERT_EQ(r.buckets, 10u);
+  // 100 requests a second; 3:1 while both are up; none routed after NOW 5.
+  EXPECT_EQ(r.total[0], 100u);
+  EXPECT_EQ(r.requests[0 * 2 + 0], 75u);
+  EXPECT_EQ(r.requests[0 * 2 + 1], 25u);
+  EXPECT_EQ(r.unrouted[4], 0u);
+  EXPECT_EQ(r.unrouted[5], 100u);
+}
+
+TEST(Traffic, BadLinesAreDiagnosedAndOptionsChecked) {
+  TrafficOptions o;
+  o.duration = 1;
+  const auto r = simulate_traffic("POOL a=1\nADD b=x 3\n", o);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].line, 2u);
+  o.rps = 0;
+  EXPECT_EQ(simulate_traffic("POOL a=1", o).diagnostics.at(0).message, "rps must be a number above 0");
+  o.rps = 1e7;
+  o.duration = 1e3;
+  EXPECT_NE(simulate_traffic("POOL a=1", o).diagnostics.at(0).message.find("too large"), std::string::npos);
+}
+
+// The least-request trap: four warm backends, a fifth joins cold at 10 s.
+// Warm: 200 ms per request, 128 workers; cold: 5x slower, warming over 30 s.
+namespace {
+TrafficResult trap(bool slow_start) {
+  TrafficOptions o;
+  o.rps = 2000;
+  o.duration = 50;
+  o.bucket = 0.25;
+  o.policy = Policy::LeastRequest;
+  o.slow_start = slow_start;
+  o.curve.resolution = 100;
+  o.service.enabled = true;
+  return simulate_traffic("POOL a=1 b=1 c=1 d=1\nNOW 10\nADD e=1 30\n", o);
+}
+
+double peak_latency(const TrafficResult& r, std::size_t id) {
+  double peak = 0;
+  for (std::size_t k = 0; k < r.buckets; ++k) peak = std::max(peak, r.latency_ms[k * r.names.size() + id]);
+  return peak;
+}
+}  // namespace
+
+TEST(Traffic, LeastRequestWithoutRampHammersTheColdHost) {
+  const auto r = trap(false);
+  const std::size_t e = 4, first = static_cast<std::size_t>(10 / 0.25);
+  // Idle means attractive: more than its fair fifth right after joining.
+  EXPECT_GT(r.share(first, e), 0.20);
+  // It piles up more outstanding requests than it has workers: a queue...
+  double peak_out = 0;
+  for (std::size_t k = first; k < first + 40; ++k) peak_out = std::max(peak_out, r.outstanding[k * 5 + e]);
+  EXPECT_GT(peak_out, 128.0);
+  // ...so its latency climbs far past even its cold service time (1 s).
+  EXPECT_GT(peak_latency(r, e), 1500.0);
+  // The warm hosts never notice.
+  EXPECT_LT(peak_latency(r, 0), 201.0);
+}
+
+TEST(Traffic, LeastRequestWithRampProtectsTheColdHost) {
+  const auto slow = trap(true), fast = trap(false);
+  const std::size_t e = 4, first = static_cast<std::size_t>(10 / 0.25);
+  for (std::size_t k = first; k < first + 20; ++k) EXPECT_LT(slow.share(k, e), 0.20) << k;
+  // No queue: latency stays within the cold service time (1 s)...
+  EXPECT_LE(peak_latency(slow, e), 1000.0 + 1e-6);
+  // ...which is well under half of the unramped peak.
+  EXPECT_LT(peak_latency(slow, e) * 1.8, peak_latency(fast, e));
+  // And once warm, both converge to the fair share.
+  EXPECT_NEAR(slow.share(static_cast<std::size_t>(45 / 0.25), e), 0.20, 0.01);
+}
