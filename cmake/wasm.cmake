@@ -1,35 +1,49 @@
-# The WebAssembly module: the same engine sources, plus the embind file.
-# Flags verified with Debian's Emscripten 3.1.6 (see docs/BUILDING.md):
+# The WebAssembly modules: the same engine sources plus a thin embind file
+# each. `engine` (run, Balancer, the Node CLI's streaming runner) is what
+# every page loads; `lab` (traffic simulation, ramp curves, rules written in
+# JavaScript) is loaded only by the views that need it, so the engine stays
+# small.
+#
+# Flags verified with Debian's Emscripten 3.1.6 (docs/ARCHITECTURE.md):
 #  - DYNAMIC_EXECUTION=0: no eval/new Function, so the glue runs under a CSP
 #    of script-src 'self' 'wasm-unsafe-eval';
 #  - ENVIRONMENT=web,worker: the Node entry passes the .wasm bytes itself
 #    (the node environment breaks ES-module loading in 3.1.6);
 #  - native wasm exceptions, so engine errors become JS Errors.
-add_executable(slowstart_wasm cpp/wasm/bindings.cpp)
-target_link_libraries(slowstart_wasm PRIVATE slowstart_engine)
-target_compile_definitions(slowstart_wasm PRIVATE SLOWSTART_VERSION="${PROJECT_VERSION}")
-set_target_properties(slowstart_wasm PROPERTIES
-  OUTPUT_NAME engine
-  SUFFIX ".mjs"
-  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_SOURCE_DIR}/web/wasm)
-target_link_options(slowstart_wasm PRIVATE
+set(SLOWSTART_WASM_LINK_OPTIONS
   -lembind
   -sMODULARIZE=1
   -sEXPORT_ES6=1
-  -sEXPORT_NAME=createEngine
   -sENVIRONMENT=web,worker
   -sALLOW_MEMORY_GROWTH=1
   -sDYNAMIC_EXECUTION=0
   -sFILESYSTEM=0
   -sINCOMING_MODULE_JS_API=[locateFile,wasmBinary,instantiateWasm,print,printErr,onAbort])
+
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
-  # -Oz -flto: the smallest build (about 27 KB + 13 KB gzipped here, against
-  # 33 + 13 at -O3); the pick loop is simple enough that speed is unchanged
-  # (docs/PERFORMANCE.md). Target options come after CMake's -O3, so they win.
+  # -Oz -flto: the smallest build (about 27 KB + 13 KB gzipped for the engine,
+  # against 33 + 13 at -O3). Target options come after CMake's -O3, so they win.
   target_compile_options(slowstart_engine PRIVATE -Oz -flto)
-  target_compile_options(slowstart_wasm PRIVATE -Oz -flto)
-  target_link_options(slowstart_wasm PRIVATE -Oz -flto)
+  list(APPEND SLOWSTART_WASM_LINK_OPTIONS -Oz -flto)
 endif()
-add_custom_command(TARGET slowstart_wasm POST_BUILD
-  COMMAND ${CMAKE_COMMAND} -E copy_if_different
-          ${CMAKE_SOURCE_DIR}/cpp/wasm/engine.d.mts ${CMAKE_SOURCE_DIR}/web/wasm/engine.d.mts)
+
+function(slowstart_wasm_module target name export_name)
+  add_executable(${target} ${ARGN})
+  target_link_libraries(${target} PRIVATE slowstart_engine)
+  target_compile_definitions(${target} PRIVATE SLOWSTART_VERSION="${PROJECT_VERSION}")
+  if(CMAKE_BUILD_TYPE STREQUAL "Release")
+    target_compile_options(${target} PRIVATE -Oz -flto)
+  endif()
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME ${name}
+    SUFFIX ".mjs"
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_SOURCE_DIR}/web/wasm)
+  target_link_options(${target} PRIVATE ${SLOWSTART_WASM_LINK_OPTIONS} -sEXPORT_NAME=${export_name})
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different
+            ${CMAKE_SOURCE_DIR}/cpp/wasm/${name}.d.mts ${CMAKE_SOURCE_DIR}/web/wasm/${name}.d.mts)
+endfunction()
+
+slowstart_wasm_module(slowstart_wasm engine createEngine cpp/wasm/bindings.cpp)
+slowstart_wasm_module(slowstart_lab_wasm lab createLab
+  cpp/wasm/lab_bindings.cpp cpp/cli/simulate_command.cpp)

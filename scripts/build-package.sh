@@ -6,5 +6,5 @@ step "Building the npm package (dist/)"
 rm -rf dist/api dist/wasm
 npx tsc -p tsconfig.build.json
 mkdir -p dist/wasm
-cp web/wasm/engine.mjs web/wasm/engine.wasm web/wasm/engine.d.mts dist/wasm/
+cp web/wasm/engine.mjs web/wasm/engine.wasm web/wasm/engine.d.mts web/wasm/lab.mjs web/wasm/lab.wasm web/wasm/lab.d.mts dist/wasm/
 chmod +x dist/api/cli.js

@@ -13,7 +13,11 @@
 
 #include "engine/interpreter.hpp"
 #include "engine/text_sink.hpp"
+#include "simulate_command.hpp"
 #include "usage.hpp"
+
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -47,9 +51,35 @@ int run(FILE* in) {
   return interpreter.rejected() > 0 ? 1 : 0;
 }
 
+slowstart::Problem read_script(const std::string& path, std::string& text) {
+  FILE* in = stdin;
+  if (!path.empty() && path != "-") {
+    in = std::fopen(path.c_str(), "rb");
+    if (!in) return "cannot open '" + path + "': " + std::strerror(errno);
+  }
+  static char buffer[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(in);
+  const int error = errno;
+  if (in != stdin) std::fclose(in);
+  if (failed) return std::string("read error: ") + std::strerror(error);
+  return std::nullopt;
+}
+
+int simulate(int argc, char** argv) {
+  std::string out, err;
+  const int status = slowstart::cli::run_simulate(std::vector<std::string>(argv + 2, argv + argc),
+                                                  read_script, out, err);
+  drain(err, stderr);
+  drain(out, stdout);
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "simulate") return simulate(argc, argv);
   const char* path = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];

@@ -1,3 +1,4 @@
+#include "decimal.hpp"
 #include "balancer.hpp"
 
 #include <unordered_set>
@@ -46,7 +47,7 @@ void Balancer::set_pool(const std::vector<std::pair<std::string, std::int64_t>>&
   texts.reserve(entries.size());
   for (const auto& [name, weight] : entries) {
     check(check_quantity(weight, Quantity::Weight));
-    texts.emplace_back(name, std::to_string(weight));
+    texts.emplace_back(name, decimal(weight));
   }
   set_pool_text(texts);
 }
@@ -76,7 +77,7 @@ void Balancer::add_text(std::string_view name, std::string_view weight, std::str
 void Balancer::add(std::string_view name, std::int64_t weight, std::int64_t ramp) {
   check(check_quantity(weight, Quantity::Weight));
   check(check_quantity(ramp, Quantity::Ramp));
-  add_text(name, std::to_string(weight), std::to_string(ramp));
+  add_text(name, decimal(weight), decimal(ramp));
 }
 
 void Balancer::down(std::string_view name) {
@@ -96,7 +97,7 @@ void Balancer::up_text(std::string_view name, std::string_view ramp) {
 
 void Balancer::up(std::string_view name, std::int64_t ramp) {
   check(check_quantity(ramp, Quantity::Ramp));
-  up_text(name, std::to_string(ramp));
+  up_text(name, decimal(ramp));
 }
 
 std::vector<std::pair<std::string, std::int64_t>> Balancer::weights() const {

@@ -1,3 +1,4 @@
+#include "decimal.hpp"
 #include "command.hpp"
 
 #include <unordered_set>
@@ -96,7 +97,7 @@ Problem parse_command(const std::vector<std::string_view>& tokens, Command& out)
   switch (k->op) {
     case Op::Pool: {
       if (args > kMaxBackends)
-        return "a pool holds at most " + std::to_string(kMaxBackends) + " backends";
+        return "a pool holds at most " + decimal(kMaxBackends) + " backends";
       out.entries.clear();
       out.entries.reserve(args);
       std::unordered_set<std::string_view> seen;
@@ -144,7 +145,7 @@ Problem apply(Pool& pool, Command& cmd) {
       return std::nullopt;
     case Op::Add:
       if (!pool.contains(cmd.name) && pool.size() >= kMaxBackends)
-        return "a pool holds at most " + std::to_string(kMaxBackends) + " backends";
+        return "a pool holds at most " + decimal(kMaxBackends) + " backends";
       pool.add(cmd.name, cmd.weight, cmd.seconds);  // a copy: sinks still read cmd.name
       return std::nullopt;
     case Op::Down:

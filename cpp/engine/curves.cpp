@@ -1,3 +1,4 @@
+#include "decimal.hpp"
 #include "curves.hpp"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ std::string_view curve_name(CurveKind kind) {
 
 Problem check_curve(const Curve& c) {
   if (c.resolution != 1 && c.resolution != 16 && c.resolution != 100 && c.resolution != 1000)
-    return "resolution must be 1, 16, 100 or 1000, got '" + std::to_string(c.resolution) + "'";
+    return "resolution must be 1, 16, 100 or 1000, got '" + decimal(c.resolution) + "'";
   if (!(c.aggression > 0.0) || !std::isfinite(c.aggression))
     return std::string("aggression must be a number above 0");
   if (!(c.min_weight_percent >= 0.0 && c.min_weight_percent <= 100.0))

@@ -7,6 +7,7 @@ void Interpreter::feed_line(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   tokenize(line, tokens_);
   if (is_ignored(tokens_)) return;
+  if (Rules* rules = pool_.rules()) rules->begin_line(line_);
   Problem p = parse_command(tokens_, cmd_);
   if (!p) p = apply(pool_, cmd_);
   if (p) {

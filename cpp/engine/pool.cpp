@@ -1,3 +1,4 @@
+#include "decimal.hpp"
 #include "pool.hpp"
 
 #include <algorithm>
@@ -114,7 +115,7 @@ std::string Pool::weights_line() const {
     first = false;
     out += backends_[i].name;
     out += '=';
-    out += std::to_string(weights_[i]);
+    append_decimal(out, weights_[i]);
   }
   return out;
 }

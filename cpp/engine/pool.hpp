@@ -54,6 +54,7 @@ class Pool {
   // Replaces the SPEC's rules (nullptr: back to them). Not owned; it must
   // outlive its use. Weights are recomputed with the new rules at once.
   void set_rules(Rules* rules);
+  Rules* rules() const { return rules_; }
 
   std::int64_t now() const { return now_; }
   std::size_t size() const { return backends_.size(); }

@@ -21,6 +21,8 @@ class Rules {
   // weight 0): update scores[] and return the winner's index, or kNone.
   virtual std::int32_t pick(const Backend* backends, const std::int64_t* weights,
                             std::int64_t* scores, std::size_t n) = 0;
+  // The script line about to run, so rules can say where something went wrong.
+  virtual void begin_line(std::uint64_t /*line*/) {}
 };
 
 }  // namespace slowstart

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "decimal.hpp"
 #include "interpreter.hpp"
 
 namespace slowstart {
@@ -18,7 +19,7 @@ class TextSink : public ScriptSink {
   }
   void diagnostic(std::uint64_t line, std::string_view message) override {
     err += "line ";
-    err += std::to_string(line);
+    append_decimal(err, static_cast<std::int64_t>(line));
     err += ": ";
     err.append(message);
     err += '\n';

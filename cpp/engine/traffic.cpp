@@ -1,3 +1,4 @@
+#include "decimal.hpp"
 #include "traffic.hpp"
 
 #include <algorithm>
@@ -270,7 +271,7 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   const double requests = o.duration * o.rps;
   const double buckets = std::ceil(o.duration / o.bucket);
   if (requests > kMaxSimRequests) {
-    r.diagnostics.push_back({0, "simulation too large: " + std::to_string(static_cast<long long>(requests)) +
+    r.diagnostics.push_back({0, "simulation too large: " + decimal(static_cast<std::int64_t>(requests)) +
                                     " requests (at most 200000000); lower rps or duration"});
     return r;
   }

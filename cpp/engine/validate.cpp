@@ -1,3 +1,4 @@
+#include "decimal.hpp"
 #include "validate.hpp"
 
 #include "limits.hpp"
@@ -23,7 +24,7 @@ static std::string not_an_integer(std::string_view shown, Quantity q) {
 
 static std::string over_limit(std::string_view shown, Quantity q) {
   return std::string(quantity_name(q)) + " must be at most " +
-         std::to_string(quantity_limit(q)) + ", got " + quote(shown);
+         decimal(quantity_limit(q)) + ", got " + quote(shown);
 }
 
 Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
@@ -46,8 +47,8 @@ Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
 }
 
 Problem check_quantity(std::int64_t value, Quantity q) {
-  if (value < 0) return not_an_integer(std::to_string(value), q);
-  if (value > quantity_limit(q)) return over_limit(std::to_string(value), q);
+  if (value < 0) return not_an_integer(decimal(value), q);
+  if (value > quantity_limit(q)) return over_limit(decimal(value), q);
   return std::nullopt;
 }
 

@@ -14,88 +14,17 @@
 #include "engine/balancer.hpp"
 #include "engine/interpreter.hpp"
 #include "cli/usage.hpp"
+#include "js_interop.hpp"
 #include "engine/text_sink.hpp"
 
 using emscripten::val;
 using namespace slowstart;
+using namespace slowstart::wasm;
 
 namespace {
 
-[[noreturn]] void throw_js(const char* message) {
-  val::global("Error").new_(std::string(message)).throw_();
-  __builtin_unreachable();
-}
-
-// Calls f, turning any C++ exception into a JS Error.
-template <typename F>
-auto guarded(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    throw_js("out of memory");
-  } catch (const std::exception& e) {
-    throw_js(e.what());
-  }
-}
-
-// A copy of v as a new JS typed array of the given type (e.g. "Float64Array").
-template <typename T>
-val typed_copy(const char* type, const std::vector<T>& v) {
-  return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
-
-std::vector<double> to_doubles(const std::vector<std::int64_t>& v) {
-  return std::vector<double>(v.begin(), v.end());  // |values| <= 10^12: exact
-}
-
-std::vector<std::uint32_t> to_u32(const std::vector<std::uint64_t>& v) {
-  return std::vector<std::uint32_t>(v.begin(), v.end());
-}
-
-val timeline_to_js(const Timeline& t) {
-  val o = val::object();
-  o.set("names", val::array(t.names));
-  o.set("stepLine", typed_copy("Uint32Array", to_u32(t.step_line)));
-  o.set("stepNow", typed_copy("Float64Array", to_doubles(t.step_now)));
-  o.set("stepWinner", typed_copy("Int32Array", t.step_winner));
-  o.set("stepBlock", typed_copy("Uint32Array", t.step_block));
-  o.set("blockStart", typed_copy("Uint32Array", t.block_start));
-  o.set("cellBackend", typed_copy("Uint32Array", t.cell_backend));
-  o.set("cellUp", typed_copy("Uint8Array", t.cell_up));
-  o.set("cellWeight", typed_copy("Float64Array", to_doubles(t.cell_weight)));
-  o.set("truncated", t.truncated);
-  return o;
-}
-
-// run(script): output and diagnostics as '\n'-joined text plus a line-number
-// array each, and the timeline. Names never contain '\n' and diagnostics
-// never contain control characters, so the join is lossless.
 val run(const std::string& script, bool with_timeline) {
-  return guarded([&] {
-    RunOptions options;
-    options.timeline = with_timeline;
-    RunResult r = run_script(script, options);
-    std::string out, err;
-    std::vector<std::uint32_t> out_lines, err_lines;
-    out_lines.reserve(r.output.size());
-    for (const auto& o : r.output) {
-      if (!out_lines.empty()) out += '\n';
-      out += o.text;
-      out_lines.push_back(static_cast<std::uint32_t>(o.line));
-    }
-    for (const auto& d : r.diagnostics) {
-      if (!err_lines.empty()) err += '\n';
-      err += d.message;
-      err_lines.push_back(static_cast<std::uint32_t>(d.line));
-    }
-    val o = val::object();
-    o.set("outputText", out);
-    o.set("outputLines", typed_copy("Uint32Array", out_lines));
-    o.set("diagnosticText", err);
-    o.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
-    if (with_timeline) o.set("timeline", timeline_to_js(r.timeline));
-    return o;
-  });
+  return run_to_js(script, with_timeline, nullptr);
 }
 
 // Streams a script in the CLI's exact text format (used by the Node CLI).

@@ -5,10 +5,10 @@
  * C++ sink as the native CLI); this file only moves bytes and sets the exit
  * status. Input is streamed, so memory stays flat on any script length.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
-import { loadSlowStart } from './node.js';
+import { loadLab, loadSlowStart } from './node.js';
 
 const ERRNO_TEXT: Record<string, string> = {
   ENOENT: 'No such file or directory',
@@ -21,7 +21,29 @@ async function write(stream: Writable, text: string): Promise<void> {
   if (text !== '' && !stream.write(text)) await once(stream, 'drain');
 }
 
+function errnoText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return (err.code && ERRNO_TEXT[err.code]) ?? err.message;
+}
+
+/** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
+async function simulate(args: string[]): Promise<number> {
+  const lab = (await loadLab()).module;
+  const read = (path: string): Uint8Array | string => {
+    try {
+      return readFileSync(path === '' || path === '-' ? 0 : path);
+    } catch (e) {
+      return path === '' || path === '-' ? `read error: ${errnoText(e)}` : `cannot open '${path}': ${errnoText(e)}`;
+    }
+  };
+  const { out, err, status } = lab.simulateCommand(args, read);
+  await write(process.stderr, err);
+  await write(process.stdout, out);
+  return status;
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'simulate') return simulate(argv.slice(1));
   const engine = (await loadSlowStart()).module;
   let path: string | undefined;
   for (const arg of argv) {
@@ -54,10 +76,8 @@ async function main(argv: string[]): Promise<number> {
         await write(process.stdout, runner.takeOutput());
       }
     } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      const reason = (err.code && ERRNO_TEXT[err.code]) ?? err.message;
-      const what = err.syscall === 'open' ? `cannot open '${path}'` : 'read error';
-      await write(process.stderr, `slowstart: ${what}: ${reason}\n`);
+      const what = (e as NodeJS.ErrnoException).syscall === 'open' ? `cannot open '${path}'` : 'read error';
+      await write(process.stderr, `slowstart: ${what}: ${errnoText(e)}\n`);
       return 2;
     }
     runner.finish();

@@ -12,10 +12,13 @@
  */
 import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
 import { SlowStart } from './slowstart.js';
+import { Lab } from './lab.js';
 
 export { SlowStart } from './slowstart.js';
 export { Balancer } from './balancer.js';
 export { Timeline } from './timeline.js';
+export { Lab, Traffic } from './lab.js';
+export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';
 
@@ -30,4 +33,17 @@ export function loadSlowStart(options?: EngineOptions): Promise<SlowStart> {
   if (options) return createEngine(options).then((m) => new SlowStart(m));
   shared ??= createEngine().then((m) => new SlowStart(m));
   return shared;
+}
+
+let sharedLab: Promise<Lab> | undefined;
+
+/**
+ * Loads the lab module (traffic simulation, ramp curves): a separate ~58 KB
+ * gzipped download, fetched only when a page needs it.
+ */
+export function loadLab(options?: EngineOptions): Promise<Lab> {
+  const load = () => import('../wasm/lab.mjs').then((m) => m.default(options)).then((m) => new Lab(m));
+  if (options) return load();
+  sharedLab ??= load();
+  return sharedLab;
 }

@@ -1,0 +1,48 @@
+// `slowstart simulate`: argument parsing and output formatting, shared by the
+// native CLI and the Node CLI (through the WASM module) so both print the
+// same bytes. Only file reading differs between the two.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/traffic.hpp"
+#include "engine/validate.hpp"
+
+namespace slowstart::cli {
+
+extern const char* const kSimulateUsage;
+
+struct SimulateArgs {
+  TrafficOptions options;
+  std::string path;  // empty or "-": standard input
+  bool csv = false;
+  bool help = false;
+};
+
+// Parses the arguments after "simulate".
+Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& out);
+
+// The report: a table of shares (and, with the service model, outstanding
+// requests and latency) per bucket, or CSV with one row per bucket and
+// backend.
+std::string format_simulation(const TrafficResult& result, const SimulateArgs& args);
+
+// Diagnostics in the CLI's "line N: ..." form (line 0: an option problem).
+std::string format_diagnostics(const TrafficResult& result);
+
+}  // namespace slowstart::cli
+
+#include <functional>
+
+namespace slowstart::cli {
+
+// Reads a script: path "" or "-" means standard input. Returns a problem
+// text such as "cannot open 'x': No such file or directory".
+using ScriptReader = std::function<Problem(const std::string& path, std::string& text)>;
+
+// The whole subcommand. Returns the exit status: 0 fine, 1 some script line
+// was rejected, 2 bad options, unreadable script or a simulation too large.
+int run_simulate(const std::vector<std::string>& args, const ScriptReader& read, std::string& out,
+                 std::string& err);
+
+}  // namespace slowstart::cli

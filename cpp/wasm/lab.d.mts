@@ -1,0 +1,54 @@
+// Types of the lab module built from cpp/wasm/lab_bindings.cpp. Low level:
+// use the typed API in web/api instead.
+import type { EngineOptions, RawRun } from './engine.mjs';
+
+export interface RawCurve {
+  kind?: 'linear' | 'envoy' | 'haproxy';
+  resolution?: number;
+  aggression?: number;
+  minWeightPercent?: number;
+}
+
+export interface RawTrafficOptions {
+  rps?: number;
+  duration?: number;
+  bucket?: number;
+  curve?: RawCurve;
+  policy?: 'wrr' | 'least-request';
+  slowStart?: boolean;
+  bias?: number;
+  service?: boolean | { baseMs?: number; coldFactor?: number; warmup?: number; workers?: number };
+}
+
+export interface RawTraffic {
+  names: string[];
+  bucket: number;
+  buckets: number;
+  duration: number;
+  requests: Uint32Array;
+  outstanding: Float64Array;
+  latencyMs: Float64Array;
+  unrouted: Uint32Array;
+  total: Uint32Array;
+  diagnosticText: string;
+  diagnosticLines: Uint32Array;
+}
+
+/** Rules for a script run: a ramp curve, or JS functions (a learner's code). */
+export type RawRules =
+  | { curve: RawCurve }
+  | {
+      effective: (target: number, ramp: number, joined: number, now: number, name: string, line: number) => number;
+      pick: (names: string[], weights: Float64Array, scores: Float64Array, up: Uint8Array, line: number) => number;
+    };
+
+export interface LabModule {
+  runWithRules(script: string | Uint8Array, withTimeline: boolean, rules: RawRules): RawRun;
+  simulate(script: string | Uint8Array, options: RawTrafficOptions): RawTraffic;
+  simulateCommand(
+    args: string[],
+    read: (path: string) => Uint8Array | string,
+  ): { out: string; err: string; status: number };
+}
+
+export default function createLab(options?: EngineOptions): Promise<LabModule>;

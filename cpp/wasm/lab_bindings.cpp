@@ -1,0 +1,126 @@
+// The lab module's embind file: the traffic simulation
+// (cpp/engine/traffic.*), `slowstart simulate` for the Node CLI, and script
+// runs with other rules (ramp curves, or a learner's JavaScript). A separate,
+// lazily loaded module, so that the engine every page loads stays small.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/simulate_command.hpp"
+#include "engine/traffic.hpp"
+#include "js_interop.hpp"
+#include "js_rules.hpp"
+
+#include <memory>
+
+using emscripten::val;
+using namespace slowstart;
+using namespace slowstart::wasm;
+
+namespace {
+
+TrafficOptions traffic_from_js(const val& o) {
+  TrafficOptions t;
+  auto num = [&](const char* key, double& out) {
+    if (val v = o[key]; !v.isUndefined()) out = v.as<double>();
+  };
+  num("rps", t.rps);
+  num("duration", t.duration);
+  num("bucket", t.bucket);
+  num("bias", t.bias);
+  t.curve = curve_from_js(o["curve"]);
+  if (val p = o["policy"]; !p.isUndefined()) {
+    const std::string policy = p.as<std::string>();
+    if (policy == "wrr") t.policy = Policy::SmoothWrr;
+    else if (policy == "least-request") t.policy = Policy::LeastRequest;
+    else throw Error("policy must be wrr or least-request, got " + quote(policy));
+  }
+  if (val s = o["slowStart"]; !s.isUndefined()) t.slow_start = s.as<bool>();
+  if (val s = o["service"]; !s.isUndefined() && !s.isNull() && !(s.isFalse())) {
+    t.service.enabled = true;
+    if (s.isTrue()) return t;
+    auto snum = [&](const char* key, double& out) {
+      if (val v = s[key]; !v.isUndefined()) out = v.as<double>();
+    };
+    snum("baseMs", t.service.base_ms);
+    snum("coldFactor", t.service.cold_factor);
+    snum("warmup", t.service.warmup);
+    double workers = t.service.workers;
+    snum("workers", workers);
+    t.service.workers = workers >= 1 && workers <= 10'000 ? static_cast<std::uint32_t>(workers) : 0;
+  }
+  return t;
+}
+
+// simulate(script, options): the traffic simulation's columns.
+val simulate(const std::string& script, val options) {
+  return guarded([&] {
+    const TrafficOptions o = traffic_from_js(options);
+    if (Problem p = check_traffic_options(o)) throw Error(*p);
+    const TrafficResult r = simulate_traffic(script, o);
+    std::string err;
+    std::vector<std::uint32_t> err_lines;
+    for (const auto& d : r.diagnostics) {
+      if (d.line == 0) throw Error(d.message);  // an option problem or too large
+      if (!err_lines.empty()) err += '\n';
+      err += d.message;
+      err_lines.push_back(static_cast<std::uint32_t>(d.line));
+    }
+    val out = val::object();
+    out.set("names", val::array(r.names));
+    out.set("bucket", r.bucket);
+    out.set("buckets", static_cast<double>(r.buckets));
+    out.set("duration", r.duration);
+    out.set("requests", typed_copy("Uint32Array", r.requests));
+    out.set("outstanding", typed_copy("Float64Array", r.outstanding));
+    out.set("latencyMs", typed_copy("Float64Array", r.latency_ms));
+    out.set("unrouted", typed_copy("Uint32Array", r.unrouted));
+    out.set("total", typed_copy("Uint32Array", r.total));
+    out.set("diagnosticText", err);
+    out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
+    return out;
+  });
+}
+
+// `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
+// script's bytes or throws; the result is {out, err, status}.
+val simulate_command(val args, val read) {
+  return guarded([&] {
+    const auto list = emscripten::vecFromJSArray<std::string>(args);
+    std::string out, err;
+    const int status = cli::run_simulate(
+        list,
+        [&](const std::string& path, std::string& text) -> Problem {
+          val r = read(path);
+          if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();  // a problem
+          text = r.as<std::string>();  // Uint8Array: raw bytes
+          return std::nullopt;
+        },
+        out, err);
+    val o = val::object();
+    o.set("out", out);
+    o.set("err", err);
+    o.set("status", status);
+    return o;
+  });
+}
+
+// A script run with other rules: {curve: {...}} or {effective, pick}.
+val run_with_rules(const std::string& script, bool with_timeline, val rules) {
+  return guarded([&] {
+    std::unique_ptr<Rules> custom;
+    if (val c = rules["curve"]; !c.isUndefined()) custom = std::make_unique<CurveRules>(curve_from_js(c));
+    else custom = std::make_unique<JsRules>(rules["effective"], rules["pick"]);
+    return run_to_js(script, with_timeline, custom.get());
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(slowstart_lab) {
+  emscripten::function("runWithRules", &run_with_rules);
+  emscripten::function("simulate", &simulate);
+  emscripten::function("simulateCommand", &simulate_command);
+}

@@ -1,0 +1,137 @@
+import type { LabModule, RawTraffic } from '../wasm/lab.mjs';
+import { toDiagnostics, toRunResult } from './run-result.js';
+import type { Diagnostic, RunOptions, RunResult } from './types.js';
+
+/** A ramp curve and the integer resolution weights are kept at. */
+export interface Curve {
+  /** `linear` (the SPEC, NGINX Plus), `envoy` or `haproxy`. Default `linear`. */
+  kind?: 'linear' | 'envoy' | 'haproxy';
+  /** Internal weight scale: 1 (the SPEC's integers), 16, 100 or 1000. Default 1. */
+  resolution?: 1 | 16 | 100 | 1000;
+  /** Envoy: the curve's aggression (1 is linear; above 1 starts faster). Default 1. */
+  aggression?: number;
+  /** Envoy: the ramp never gives less than this percent of the target. Default 10. */
+  minWeightPercent?: number;
+}
+
+/** The service model: how long requests take, and how much longer while cold. */
+export interface ServiceModel {
+  /** A warm backend's service time, ms. Default 200. */
+  baseMs?: number;
+  /** Service time multiplier the moment a backend (re)joins. Default 5. */
+  coldFactor?: number;
+  /** Seconds for a cold backend's service time to decay to normal. Default 30. */
+  warmup?: number;
+  /** Requests a backend serves at once; more wait in a FIFO queue. Default 128. */
+  workers?: number;
+}
+
+export interface TrafficOptions {
+  /** Requests per second, arriving at a fixed rate. Default 1000. */
+  rps?: number;
+  /** Seconds to simulate from 0. Default: until 10 s after the last ramp ends. */
+  duration?: number;
+  /** Width of a bucket in seconds; bucket k covers [k·bucket, (k+1)·bucket). Default 1. */
+  bucket?: number;
+  curve?: Curve;
+  /** `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's weight / (active + 1)^bias. */
+  policy?: 'wrr' | 'least-request';
+  /** false: ignore the ramps (full weight at once). Default true. */
+  slowStart?: boolean;
+  /** Least-request's active-request bias. Default 1. */
+  bias?: number;
+  /** Model service times (outstanding requests and latency). Default off. */
+  service?: boolean | ServiceModel;
+}
+
+/** What a traffic simulation measured, per bucket and backend. */
+export class Traffic {
+  /** Backend names by id. */
+  readonly names: readonly string[];
+  readonly bucket: number;
+  readonly buckets: number;
+  readonly duration: number;
+  /** Requests routed, at [bucket × names.length + id]. */
+  readonly requests: Uint32Array;
+  /** Mean outstanding requests (service model), same layout. */
+  readonly outstanding: Float64Array;
+  /** Mean latency in ms of the requests that arrived in the bucket (service model), same layout. */
+  readonly latencyMs: Float64Array;
+  /** Requests with no backend to take them, per bucket. */
+  readonly unrouted: Uint32Array;
+  /** All requests, per bucket. */
+  readonly total: Uint32Array;
+  /** The script's rejected lines (they changed nothing). */
+  readonly diagnostics: Diagnostic[];
+
+  /** @internal */
+  constructor(raw: RawTraffic) {
+    this.names = raw.names;
+    this.bucket = raw.bucket;
+    this.buckets = raw.buckets;
+    this.duration = raw.duration;
+    this.requests = raw.requests;
+    this.outstanding = raw.outstanding;
+    this.latencyMs = raw.latencyMs;
+    this.unrouted = raw.unrouted;
+    this.total = raw.total;
+    this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines);
+  }
+
+  /** Backend `id`'s share (0…1) of bucket `k`'s requests. */
+  share(k: number, id: number): number {
+    const t = this.total[k];
+    return t ? this.requests[k * this.names.length + id] / t : 0;
+  }
+
+  /** Start time of bucket `k`, in seconds. */
+  time(k: number): number {
+    return k * this.bucket;
+  }
+}
+
+/**
+ * A learner's rules, for the implement-it-yourself mode. Both are called by
+ * the engine; whatever they return is floored to an integer.
+ * @internal
+ */
+export interface ScriptRules {
+  effective(target: number, ramp: number, joined: number, now: number, name: string, line: number): number;
+  pick(names: string[], weights: Float64Array, scores: Float64Array, up: Uint8Array, line: number): number;
+}
+
+/** The lab: traffic simulation, ramp curves and other rules. Get one with `loadLab()`. */
+export class Lab {
+  readonly #module: LabModule;
+
+  /** @internal */
+  constructor(module: LabModule) {
+    this.#module = module;
+  }
+
+  /**
+   * Runs a script with a ramp curve instead of the SPEC's rule. WEIGHTS then
+   * prints internal weights (target × resolution × the curve's factor).
+   */
+  run(script: string | Uint8Array, curve: Curve, options: RunOptions = {}): RunResult {
+    return toRunResult(this.#module.runWithRules(script, options.timeline ?? true, { curve }));
+  }
+
+  /** @internal Runs a script with JavaScript rules. */
+  runWithRules(script: string | Uint8Array, rules: ScriptRules, options: RunOptions = {}): RunResult {
+    return toRunResult(this.#module.runWithRules(script, options.timeline ?? true, rules));
+  }
+
+  /**
+   * Simulates traffic through the script's scenario. Bad options throw; bad
+   * script lines are in `diagnostics` and change nothing.
+   */
+  simulate(script: string | Uint8Array, options: TrafficOptions = {}): Traffic {
+    return new Traffic(this.#module.simulate(script, options));
+  }
+
+  /** @internal The raw module, for the CLI. */
+  get module(): LabModule {
+    return this.#module;
+  }
+}

@@ -1,0 +1,25 @@
+import type { RawRun } from '../wasm/engine.mjs';
+import { Timeline } from './timeline.js';
+import type { Diagnostic, OutputLine, RunResult } from './types.js';
+
+/** Pairs '\n'-joined text with its line numbers (the engine's bulk format). */
+export function numberedLines<T>(text: string, numbers: Uint32Array, make: (line: number, text: string) => T): T[] {
+  if (numbers.length === 0) return [];
+  // The engine joins with '\n', which no output line or message contains.
+  const parts = text.split('\n');
+  const out = new Array<T>(numbers.length);
+  for (let i = 0; i < numbers.length; i++) out[i] = make(numbers[i], parts[i]);
+  return out;
+}
+
+export function toDiagnostics(text: string, numbers: Uint32Array): Diagnostic[] {
+  return numberedLines(text, numbers, (line, message) => ({ line, message }));
+}
+
+/** The typed result of a raw run. */
+export function toRunResult(raw: RawRun): RunResult {
+  const output: OutputLine[] = numberedLines(raw.outputText, raw.outputLines, (line, text) => ({ line, text }));
+  const result: RunResult = { output, diagnostics: toDiagnostics(raw.diagnosticText, raw.diagnosticLines) };
+  if (raw.timeline) result.timeline = new Timeline(raw.timeline);
+  return result;
+}
