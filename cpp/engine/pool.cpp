@@ -63,7 +63,7 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
       by_name_.insert(pos, static_cast<std::uint32_t>(i));
     }
   }
-  scores_[i] = 0;
+  scores_[i] = rules_ ? rules_->score_on_join(backends_[i], scores_[i]) : 0;
   refresh(i);
 }
 
@@ -90,7 +90,7 @@ bool Pool::up(std::string_view name, std::int64_t ramp) {
   b.ramp = ramp;
   b.joined = now_;
   b.how = Joined::Up;
-  scores_[it->second] = 0;
+  scores_[it->second] = rules_ ? rules_->score_on_join(b, scores_[it->second]) : 0;
   refresh(it->second);
   return true;
 }

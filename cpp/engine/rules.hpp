@@ -21,6 +21,9 @@ class Rules {
   // weight 0): update scores[] and return the winner's index, or kNone.
   virtual std::int32_t pick(const Backend* backends, const std::int64_t* weights,
                             std::int64_t* scores, std::size_t n) = 0;
+  // The score a backend (re)joining with ADD or UP starts with. The SPEC's
+  // answer is 0; it is a rule here so that a learner's code can get it wrong.
+  virtual std::int64_t score_on_join(const Backend& /*b*/, std::int64_t /*old_score*/) { return 0; }
   // The script line about to run, so rules can say where something went wrong.
   virtual void begin_line(std::uint64_t /*line*/) {}
 };

@@ -17,13 +17,18 @@ namespace slowstart::wasm {
 // into C++: it records problems itself and returns a safe value.
 class JsRules : public Rules {
  public:
-  JsRules(val effective, val pick) : effective_(std::move(effective)), pick_(std::move(pick)) {}
+  JsRules(val effective, val pick, val on_join)
+      : effective_(std::move(effective)), pick_(std::move(pick)), on_join_(std::move(on_join)) {}
   void begin_line(std::uint64_t line) override { line_ = static_cast<double>(line); }
   std::int64_t effective_weight(const Backend& b, std::int64_t now) override {
     const double w = effective_(static_cast<double>(b.target), static_cast<double>(b.ramp),
                                 static_cast<double>(b.joined), static_cast<double>(now), b.name, line_)
                          .as<double>();
     return clamp(w);
+  }
+  std::int64_t score_on_join(const Backend& b, std::int64_t old_score) override {
+    if (on_join_.isUndefined()) return 0;
+    return clamp(on_join_(b.name, static_cast<double>(old_score), line_).as<double>());
   }
   std::int32_t pick(const Backend* backends, const std::int64_t* weights, std::int64_t* scores,
                     std::size_t n) override {
@@ -54,7 +59,7 @@ class JsRules : public Rules {
     if (v < -9e15) return static_cast<std::int64_t>(-9e15);
     return static_cast<std::int64_t>(v);
   }
-  val effective_, pick_;
+  val effective_, pick_, on_join_;
   double line_ = 0;
 };
 

@@ -40,6 +40,8 @@ export type RawRules =
   | {
       effective: (target: number, ramp: number, joined: number, now: number, name: string, line: number) => number;
       pick: (names: string[], weights: Float64Array, scores: Float64Array, up: Uint8Array, line: number) => number;
+      /** The score a backend (re)joining with ADD or UP starts with (default 0). */
+      onJoin?: (name: string, oldScore: number, line: number) => number;
     };
 
 export interface LabModule {

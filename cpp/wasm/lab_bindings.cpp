@@ -112,7 +112,7 @@ val run_with_rules(const std::string& script, bool with_timeline, val rules) {
   return guarded([&] {
     std::unique_ptr<Rules> custom;
     if (val c = rules["curve"]; !c.isUndefined()) custom = std::make_unique<CurveRules>(curve_from_js(c));
-    else custom = std::make_unique<JsRules>(rules["effective"], rules["pick"]);
+    else custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);
     return run_to_js(script, with_timeline, custom.get());
   });
 }

@@ -98,6 +98,8 @@ export class Traffic {
 export interface ScriptRules {
   effective(target: number, ramp: number, joined: number, now: number, name: string, line: number): number;
   pick(names: string[], weights: Float64Array, scores: Float64Array, up: Uint8Array, line: number): number;
+  /** The score a backend (re)joining with ADD or UP starts with; without it, 0. */
+  onJoin?(name: string, oldScore: number, line: number): number;
 }
 
 /** The lab: traffic simulation, ramp curves and other rules. Get one with `loadLab()`. */

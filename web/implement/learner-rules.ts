@@ -1,0 +1,155 @@
+/**
+ * The shape of the code a learner writes in the implement-it-yourself mode,
+ * and the adapter that lets the engine call it. The engine keeps everything
+ * else (parsing, the pool, the commands, diagnostics, printing).
+ */
+import type { ScriptRules } from '../api/lab.js';
+
+/** A backend as the learner's pick sees it, in pool order. */
+export interface PickBackend {
+  name: string;
+  up: boolean;
+  weight: number;
+  score: number;
+}
+
+/** What the learner writes. */
+export interface LearnerRules {
+  /** The effective weight of an UP backend: a whole number. */
+  effectiveWeight(target: number, ramp: number, joined: number, now: number): number;
+  /** Updates `score`s and returns the winner (the backend or its index), or null for NONE. */
+  pick(backends: PickBackend[]): PickBackend | number | null | undefined;
+  /** Sets the score of a backend that (re)joins with ADD or UP. */
+  onJoin?(backend: { name: string; score: number }): void;
+}
+
+/** Something the learner's code did wrong that is not just different output. */
+export interface CodeProblem {
+  /** Script line being run. */
+  line: number;
+  /** Line of the learner's code, when known. */
+  codeLine?: number;
+  message: string;
+}
+
+const CODE_LINE = /<anonymous>:(\d+):\d+/;
+/** Lines `new Function` adds before the body ("function anonymous(\n) {\n"). */
+export const FUNCTION_PREAMBLE_LINES = 2;
+
+/** The learner's line from an exception thrown inside code made by `compileLearnerCode`. */
+export function learnerLine(error: unknown): number | undefined {
+  const m = CODE_LINE.exec(String((error as Error | undefined)?.stack ?? ''));
+  return m ? Number(m[1]) - FUNCTION_PREAMBLE_LINES : undefined;
+}
+
+/**
+ * Compiles a learner's source into rules. Needs eval (`new Function`), so it
+ * runs in a worker. Throws the SyntaxError, or an Error naming a missing
+ * function.
+ */
+export function compileLearnerCode(source: string): LearnerRules {
+  const factory = new Function(
+    `${source}\n;return {` +
+      ` effectiveWeight: typeof effectiveWeight === 'function' ? effectiveWeight : undefined,` +
+      ` pick: typeof pick === 'function' ? pick : undefined,` +
+      ` onJoin: typeof onJoin === 'function' ? onJoin : undefined };`,
+  ) as () => Partial<LearnerRules>;
+  const rules = factory();
+  if (!rules.effectiveWeight) throw new Error('define a function effectiveWeight(target, ramp, joined, now)');
+  if (!rules.pick) throw new Error('define a function pick(backends)');
+  return rules as LearnerRules;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Wraps learner rules for the engine. Nothing the learner does can throw into
+ * the engine: exceptions and bad return values are recorded (the first one
+ * is what the learner needs) and a safe value is used instead.
+ */
+export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => void): {
+  rules: ScriptRules;
+  problems: CodeProblem[];
+} {
+  const problems: CodeProblem[] = [];
+  let lastLine = -1;
+  const at = (line: number) => {
+    if (line !== lastLine) {
+      lastLine = line;
+      onLine?.(line);
+    }
+  };
+  const fail = (line: number, message: string, error?: unknown) => {
+    if (problems.length < 20) problems.push({ line, codeLine: learnerLine(error), message });
+  };
+  const thrown = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : `threw ${describe(e)}`);
+
+  const script: ScriptRules = {
+    effective(target, ramp, joined, now, name, line) {
+      at(line);
+      let w: unknown;
+      try {
+        w = rules.effectiveWeight(target, ramp, joined, now);
+      } catch (e) {
+        fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name}: ${thrown(e)}`, e);
+        return 0;
+      }
+      if (typeof w !== 'number' || !Number.isInteger(w)) {
+        fail(
+          line,
+          `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ` +
+            `a weight must be a whole number (round down)`,
+        );
+        return typeof w === 'number' && Number.isFinite(w) ? Math.floor(w) : 0;
+      }
+      return w;
+    },
+    pick(names, weights, scores, up, line) {
+      at(line);
+      const backends: PickBackend[] = names.map((name, i) => ({
+        name,
+        up: up[i] === 1,
+        weight: weights[i],
+        score: scores[i],
+      }));
+      let r: unknown;
+      try {
+        r = rules.pick(backends);
+      } catch (e) {
+        fail(line, `pick: ${thrown(e)}`, e);
+        return -1;
+      }
+      backends.forEach((b, i) => {
+        if (typeof b.score === 'number' && Number.isFinite(b.score)) scores[i] = b.score;
+        else fail(line, `pick left ${b.name}'s score as ${describe(b.score)}: a score must be a number`);
+      });
+      if (r === null || r === undefined || r === -1) return -1;
+      if (typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < backends.length) return r;
+      const index = backends.indexOf(r as PickBackend);
+      if (index >= 0) return index;
+      const byName = backends.findIndex((b) => b.name === (r as PickBackend)?.name || b.name === r);
+      if (byName >= 0) return byName;
+      fail(line, `pick returned ${describe(r)}: return a backend, its index, or null for NONE`);
+      return -1;
+    },
+    onJoin(name, oldScore, line) {
+      at(line);
+      const backend = { name, score: oldScore };
+      if (!rules.onJoin) return oldScore;
+      try {
+        rules.onJoin(backend);
+      } catch (e) {
+        fail(line, `onJoin for ${name}: ${thrown(e)}`, e);
+        return oldScore;
+      }
+      if (typeof backend.score !== 'number' || !Number.isFinite(backend.score)) {
+        fail(line, `onJoin left ${name}'s score as ${describe(backend.score)}: a score must be a number`);
+        return oldScore;
+      }
+      return backend.score;
+    },
+  };
+  return { rules: script, problems };
+}
