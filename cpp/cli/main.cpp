@@ -34,11 +34,14 @@ int run(FILE* in) {
   static char buffer[1 << 16];
   std::size_t n;
   while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0) {
-    interpreter.feed_chunk(std::string_view(buffer, n));
-    // Diagnostics first so that an interleaved terminal shows each one near
-    // the output around it; each stream's own order is what matters.
-    drain(sink.err, stderr);
-    drain(sink.out, stdout);
+    std::string_view rest(buffer, n);
+    while (!rest.empty()) {
+      rest.remove_prefix(interpreter.feed_chunk(rest));
+      // Diagnostics first so that an interleaved terminal shows each one
+      // near the output around it; each stream's own order is what matters.
+      drain(sink.err, stderr);
+      drain(sink.out, stdout);
+    }
   }
   if (std::ferror(in)) {
     std::fprintf(stderr, "slowstart: read error: %s\n", std::strerror(errno));

@@ -37,13 +37,13 @@ void Interpreter::feed_text(std::string_view text) {
   }
 }
 
-void Interpreter::feed_chunk(std::string_view chunk) {
+std::size_t Interpreter::feed_chunk(std::string_view chunk) {
   std::size_t start = 0;
   while (start < chunk.size()) {
     const std::size_t end = chunk.find('\n', start);
     if (end == std::string_view::npos) {
       pending_.append(chunk.substr(start));
-      return;
+      return chunk.size();
     }
     if (pending_.empty()) {
       feed_line(chunk.substr(start, end - start));
@@ -53,7 +53,9 @@ void Interpreter::feed_chunk(std::string_view chunk) {
       pending_.clear();
     }
     start = end + 1;
+    if (sink_.full()) return start;
   }
+  return chunk.size();
 }
 
 void Interpreter::finish() {

@@ -25,6 +25,10 @@ class ScriptSink {
   // Called after a line's command was applied to the pool, before executed().
   // `cmd.name` is valid for ADD, DOWN and UP (POOL's entries are in the pool).
   virtual void applied(std::uint64_t /*line*/, const Command& /*cmd*/, const Pool& /*pool*/) {}
+  // True when the sink wants its caller to drain it before more lines run;
+  // feed_chunk() then stops early (see there). Keeps memory bounded when a
+  // few lines print a lot (WEIGHTS on a 100,000-backend pool).
+  virtual bool full() const { return false; }
 };
 
 class Interpreter {
@@ -37,7 +41,9 @@ class Interpreter {
   void feed_text(std::string_view text);
   // Streaming: text in chunks of any size (a line may span chunks). Call
   // finish() after the last chunk to run a final line that has no '\n'.
-  void feed_chunk(std::string_view chunk);
+  // Returns how many bytes were taken: all of them, unless the sink became
+  // full() after a line; then feed the rest again once it is drained.
+  std::size_t feed_chunk(std::string_view chunk);
   void finish();
 
   // Other rules than the SPEC's (see rules.hpp); nullptr restores them.

@@ -33,7 +33,7 @@ void Pool::replace(std::vector<PoolEntry> entries) {
   scores_.assign(backends_.size(), 0);
   for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
   by_name_.clear();
-  by_name_valid_ = false;
+  by_name_sorted_ = 0;
 }
 
 void Pool::set_now(std::int64_t now) {
@@ -54,14 +54,6 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
     backends_.push_back(Backend{std::move(name), target, ramp, now_, true, Joined::Add});
     weights_.push_back(0);
     scores_.push_back(0);
-    if (by_name_valid_) {
-      // Keep the sorted index sorted: O(n) insert beats an O(n log n) re-sort
-      // when a script alternates ADD and WEIGHTS on a large pool.
-      auto pos = std::lower_bound(
-          by_name_.begin(), by_name_.end(), backends_[i].name,
-          [&](std::uint32_t j, const std::string& n) { return backends_[j].name < n; });
-      by_name_.insert(pos, static_cast<std::uint32_t>(i));
-    }
   }
   scores_[i] = rules_ ? rules_->score_on_join(backends_[i], scores_[i]) : 0;
   refresh(i);
@@ -96,14 +88,16 @@ bool Pool::up(std::string_view name, std::int64_t ramp) {
 }
 
 const std::vector<std::uint32_t>& Pool::by_name() const {
-  if (!by_name_valid_) {
-    by_name_.resize(backends_.size());
-    for (std::size_t i = 0; i < by_name_.size(); ++i) by_name_[i] = static_cast<std::uint32_t>(i);
-    std::sort(by_name_.begin(), by_name_.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return backends_[a].name < backends_[b].name;  // std::string compares bytes
-    });
-    by_name_valid_ = true;
-  }
+  if (by_name_sorted_ == backends_.size()) return by_name_;
+  const auto less = [&](std::uint32_t a, std::uint32_t b) {
+    return backends_[a].name < backends_[b].name;  // std::string compares bytes
+  };
+  for (std::size_t i = by_name_.size(); i < backends_.size(); ++i)
+    by_name_.push_back(static_cast<std::uint32_t>(i));
+  const auto middle = by_name_.begin() + static_cast<std::ptrdiff_t>(by_name_sorted_);
+  std::sort(middle, by_name_.end(), less);
+  std::inplace_merge(by_name_.begin(), middle, by_name_.end(), less);
+  by_name_sorted_ = by_name_.size();
   return by_name_;
 }
 

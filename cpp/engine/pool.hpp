@@ -78,8 +78,11 @@ class Pool {
   std::vector<std::int64_t> weights_;  // cached effective weight, per backend
   std::vector<std::int64_t> scores_;   // smooth-WRR score, per backend
   std::unordered_map<std::string, std::uint32_t> index_;  // name -> position
+  // Sorted lazily: by_name_[0, by_name_sorted_) is sorted; new backends are
+  // appended and merged in on the next by_name(). ADD stays O(1) and WEIGHTS
+  // O(n + k log k) for k new names, whatever order names arrive in.
   mutable std::vector<std::uint32_t> by_name_;
-  mutable bool by_name_valid_ = true;
+  mutable std::size_t by_name_sorted_ = 0;
   std::int64_t now_ = 0;
   Rules* rules_ = nullptr;
 };

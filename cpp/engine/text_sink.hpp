@@ -24,8 +24,12 @@ class TextSink : public ScriptSink {
     err.append(message);
     err += '\n';
   }
+  // Asks the interpreter to pause once this much text is waiting.
+  bool full() const override { return out.size() + err.size() >= limit; }
+
   std::string out;  // for stdout; the caller drains it as it likes
   std::string err;  // for stderr
+  std::size_t limit = 1 << 16;
 };
 
 }  // namespace slowstart

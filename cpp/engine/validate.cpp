@@ -76,6 +76,12 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 
 static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
 
+// U+0080 ... U+009F (C1 controls, e.g. NEL and CSI) are encoded 0xC2 0x80-0x9F.
+static bool is_c1_control(std::string_view s, std::size_t i, std::size_t n) {
+  return n == 2 && static_cast<unsigned char>(s[i]) == 0xC2 &&
+         static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+}
+
 Problem check_name(std::string_view name) {
   if (name.empty()) return std::string("backend name is empty");
   for (std::size_t i = 0; i < name.size();) {
@@ -85,6 +91,8 @@ Problem check_name(std::string_view name) {
     if (is_control(c)) return "backend name must not contain control characters, got " + quote(name);
     const std::size_t n = utf8_sequence_length(name, i);
     if (n == 0) return "backend name must be valid UTF-8, got " + quote(name);
+    if (is_c1_control(name, i, n))
+      return "backend name must not contain control characters, got " + quote(name);
     i += n;
   }
   return std::nullopt;
@@ -96,7 +104,8 @@ std::string quote(std::string_view token) {
   std::size_t i = 0;
   while (i < token.size() && i < kMaxQuoted) {
     const unsigned char c = static_cast<unsigned char>(token[i]);
-    const std::size_t n = utf8_sequence_length(token, i);
+    std::size_t n = utf8_sequence_length(token, i);
+    if (is_c1_control(token, i, n)) n = 0;  // escape both bytes
     if (n == 0 || (n == 1 && is_control(c))) {
       out += "\\x";
       out += kHex[c >> 4];

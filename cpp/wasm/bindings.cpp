@@ -31,9 +31,11 @@ val run(const std::string& script, bool with_timeline) {
 class TextRunner {
  public:
   TextRunner() : interpreter_(sink_) {}
-  // A chunk of bytes (a Uint8Array is passed through unchanged).
-  void feed(const std::string& chunk) {
-    guarded([&] { interpreter_.feed_chunk(chunk); });
+  // A chunk of bytes (a Uint8Array is passed through unchanged). Returns how
+  // many bytes were taken: less than all when 64 KiB of text is waiting;
+  // drain it with take*() and feed the rest again.
+  double feed(const std::string& chunk) {
+    return guarded([&] { return static_cast<double>(interpreter_.feed_chunk(chunk)); });
   }
   void finish() {
     guarded([&] { interpreter_.finish(); });

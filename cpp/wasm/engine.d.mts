@@ -28,7 +28,8 @@ interface Deletable {
 }
 
 export interface RawTextRunner extends Deletable {
-  feed(chunk: string | Uint8Array): void;
+  /** Returns how many bytes were taken; feed the rest after draining. */
+  feed(chunk: string | Uint8Array): number;
   finish(): void;
   takeOutput(): string;
   takeDiagnostics(): string;

@@ -141,3 +141,17 @@ TEST(Interpreter, ChunksOfAnySizeGiveTheSameBytes) {
     EXPECT_EQ(in.lines(), 11u);
   }
 }
+
+TEST(Interpreter, AFullSinkPausesTheChunkAndTheRestResumes) {
+  TextSink sink;
+  sink.limit = 10;  // pause as soon as 10 bytes wait
+  Interpreter in(sink);
+  const std::string chunk = "POOL alpha=1 beta=1\nWEIGHTS\nPICK\nPICK\n";
+  // WEIGHTS prints 16 bytes: the interpreter stops right after its line.
+  const std::size_t taken = in.feed_chunk(chunk);
+  EXPECT_EQ(taken, chunk.find("PICK"));
+  EXPECT_EQ(sink.out, "alpha=1 beta=1\n");
+  sink.out.clear();
+  EXPECT_EQ(in.feed_chunk(std::string_view(chunk).substr(taken)), chunk.size() - taken);
+  EXPECT_EQ(sink.out, "alpha\nbeta\n");
+}

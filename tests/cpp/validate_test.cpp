@@ -51,6 +51,10 @@ TEST(Name, Rules) {
   EXPECT_EQ(*check_name("a\xff"), "backend name must be valid UTF-8, got 'a\\xff'");
   EXPECT_TRUE(check_name("\xed\xa0\x80"));  // a UTF-16 surrogate is not UTF-8
   EXPECT_TRUE(check_name("\xc0\xaf"));      // overlong
+  // C1 controls (U+0080-U+009F) would put NEL or CSI into the output.
+  EXPECT_EQ(*check_name("a\xc2\x9b" "31m"),
+            "backend name must not contain control characters, got 'a\\xc2\\x9b31m'");
+  EXPECT_FALSE(check_name("\xc2\xa0" "x"));  // U+00A0 (no-break space) is not a control
 }
 
 TEST(Quote, EscapesAndTruncates) {

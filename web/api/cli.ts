@@ -71,9 +71,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     try {
       for await (const chunk of input) {
-        runner.feed(chunk as Uint8Array); // raw bytes: no UTF-8 decoding on the way in
-        await write(process.stderr, runner.takeDiagnostics());
-        await write(process.stdout, runner.takeOutput());
+        // Raw bytes: no UTF-8 decoding on the way in. The engine pauses when
+        // 64 KiB of text waits, so memory stays flat however much is printed.
+        let rest = chunk as Uint8Array;
+        while (rest.length > 0) {
+          rest = rest.subarray(runner.feed(rest));
+          await write(process.stderr, runner.takeDiagnostics());
+          await write(process.stdout, runner.takeOutput());
+        }
       }
     } catch (e) {
       const what = (e as NodeJS.ErrnoException).syscall === 'open' ? `cannot open '${path}'` : 'read error';

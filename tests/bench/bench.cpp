@@ -1,0 +1,281 @@
+// Native benchmarks (Google Benchmark): picks per second at several pool
+// sizes, and a generated 1,000,000-line mixed script through the interpreter.
+//
+//   build/slowstart_bench                          run everything
+//   build/slowstart_bench --benchmark_filter=Pick  only the pick benchmarks
+//   build/slowstart_bench --write-script=FILE      write the 1M-line script
+//                                                  (the exact bytes the
+//                                                  Script benchmarks run) and exit
+//
+// Every pick benchmark also reports `allocs_per_pick`, counted by a global
+// operator new replacement that counts only inside the timed loop; it must
+// be 0 (tests/cpp/robustness_test.cpp asserts the same).
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/balancer.hpp"
+#include "engine/interpreter.hpp"
+#include "engine/text_sink.hpp"
+#include "gen_script.hpp"
+
+// ---------------------------------------------------------------------------
+// Allocation counting (only while g_counting is set).
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<std::uint64_t> g_allocs{0};
+void* counted(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocs.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n ? n : 1);
+}
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (void* p = counted(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  if (void* p = counted(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+// (Over-aligned new/delete keep their defaults: the engine never uses them,
+// and the library versions pair with each other.)
+
+namespace {
+
+class CountAllocations {
+ public:
+  CountAllocations() {
+    g_allocs.store(0);
+    g_counting.store(true);
+  }
+  ~CountAllocations() { g_counting.store(false); }
+  std::uint64_t stop() {
+    g_counting.store(false);
+    return g_allocs.load();
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Pools.
+
+// Weights 1 + (i * 7919) % 97: the same pool tests/bench/bench.mjs gives the
+// WASM module and the JS libraries, so PickMany/<n> is comparable with it.
+std::vector<std::pair<std::string, std::int64_t>> static_entries(std::int64_t n) {
+  std::vector<std::pair<std::string, std::int64_t>> e;
+  e.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) e.emplace_back("b" + std::to_string(i), 1 + (i * 7919) % 97);
+  return e;
+}
+
+// The same pool, plus a slow start in progress: every 10th backend re-joined
+// with UP and a 60 s ramp at t=0, the clock at t=30 (half way up), and every
+// 50th one DOWN. (At the size of 3, backend 0 ramps.)
+void make_ramping(slowstart::Balancer& b, std::int64_t n) {
+  b.set_pool(static_entries(n));
+  for (std::int64_t i = 0; i < n; i += 10) b.up("b" + std::to_string(i), 60);
+  for (std::int64_t i = 5; i < n; i += 50) b.down("b" + std::to_string(i));
+  b.set_now(30);
+}
+
+void report_picks(benchmark::State& state, std::uint64_t picks, std::uint64_t allocs) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(picks));
+  state.counters["allocs_per_pick"] =
+      benchmark::Counter(picks ? static_cast<double>(allocs) / static_cast<double>(picks) : 0);
+  if (allocs != 0) state.SkipWithError("a pick allocated memory");
+}
+
+// One Balancer::pick() per iteration.
+void BM_Pick(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  slowstart::Balancer b;
+  make_ramping(b, n);
+  std::int64_t sum = 0;
+  CountAllocations count;
+  for (auto _ : state) {
+    sum += b.pick();
+  }
+  const std::uint64_t allocs = count.stop();
+  benchmark::DoNotOptimize(sum);
+  report_picks(state, state.iterations(), allocs);
+}
+
+// pick_many in batches of 1024 per iteration.
+constexpr std::size_t kBatch = 1024;
+
+void pick_many_loop(benchmark::State& state, slowstart::Balancer& b) {
+  std::vector<std::int32_t> out(kBatch);
+  CountAllocations count;
+  for (auto _ : state) {
+    b.pick_many(kBatch, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  const std::uint64_t allocs = count.stop();
+  report_picks(state, state.iterations() * kBatch, allocs);
+}
+
+void BM_PickMany(benchmark::State& state) {
+  slowstart::Balancer b;
+  b.set_pool(static_entries(state.range(0)));
+  pick_many_loop(state, b);
+}
+
+void BM_PickMany_Ramping(benchmark::State& state) {
+  slowstart::Balancer b;
+  make_ramping(b, state.range(0));
+  pick_many_loop(state, b);
+}
+
+// The cost of a clock tick during a slow start (NOW refreshes the cached
+// effective weights), per backend.
+void BM_SetNow_Ramping(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  slowstart::Balancer b;
+  make_ramping(b, n);
+  std::int64_t t = 30;
+  for (auto _ : state) {
+    b.set_now(t);
+    t = t == 60 ? 0 : t + 1;
+  }
+  state.SetItemsProcessed(state.iterations() * n);  // backends refreshed per second
+}
+
+#define POOL_SIZES Arg(3)->Arg(100)->Arg(1000)->Arg(10000)
+BENCHMARK(BM_Pick)->POOL_SIZES;
+BENCHMARK(BM_PickMany)->POOL_SIZES;
+BENCHMARK(BM_PickMany_Ramping)->POOL_SIZES;
+BENCHMARK(BM_SetNow_Ramping)->POOL_SIZES;
+
+// ---------------------------------------------------------------------------
+// The 1,000,000-line mixed script.
+
+constexpr std::uint64_t kScriptLines = 1'000'000;
+constexpr std::uint64_t kScriptSeed = 1;
+
+const slowstart_bench::GeneratedScript& script() {
+  static const auto g = slowstart_bench::generate_mixed_script(kScriptLines, kScriptSeed);
+  return g;
+}
+
+class NullSink : public slowstart::ScriptSink {
+ public:
+  void output(std::uint64_t, std::string_view text) override { bytes += text.size(); }
+  void diagnostic(std::uint64_t, std::string_view) override { ++diagnostics; }
+  std::uint64_t bytes = 0, diagnostics = 0;
+};
+
+void report_script(benchmark::State& state) {
+  const auto& g = script();
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(g.stats.lines));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(g.text.size()));
+  state.counters["lines"] = static_cast<double>(g.stats.lines);
+}
+
+// The engine alone: parse + apply + pick, nothing kept.
+void BM_Script_Interpreter_NullSink(benchmark::State& state) {
+  const auto& g = script();
+  for (auto _ : state) {
+    NullSink sink;
+    slowstart::Interpreter in(sink);
+    in.feed_text(g.text);
+    if (in.rejected() != g.stats.diagnostics || in.lines() != g.stats.lines)
+      state.SkipWithError("unexpected line or diagnostic count");
+    benchmark::DoNotOptimize(sink.bytes);
+  }
+  report_script(state);
+}
+
+// What the CLIs do minus the I/O: 64 KiB chunks into the shared TextSink,
+// drained after each chunk.
+void BM_Script_Chunked_TextSink(benchmark::State& state) {
+  const auto& g = script();
+  const std::string_view text = g.text;
+  for (auto _ : state) {
+    slowstart::TextSink sink;
+    slowstart::Interpreter in(sink);
+    std::size_t bytes = 0;
+    for (std::size_t at = 0; at < text.size(); at += 65536) {
+      in.feed_chunk(text.substr(at, 65536));
+      bytes += sink.out.size() + sink.err.size();
+      sink.out.clear();
+      sink.err.clear();
+    }
+    in.finish();
+    benchmark::DoNotOptimize(bytes);
+  }
+  report_script(state);
+}
+
+// run_script: everything collected, as the WASM module's run() does.
+void BM_Script_RunScript(benchmark::State& state) {
+  const auto& g = script();
+  const bool timeline = state.range(0) != 0;
+  for (auto _ : state) {
+    slowstart::RunResult r = slowstart::run_script(g.text, {.timeline = timeline});
+    if (r.output.size() != g.stats.outputs || r.diagnostics.size() != g.stats.diagnostics)
+      state.SkipWithError("unexpected output or diagnostic count");
+    state.counters["timeline_steps"] = static_cast<double>(r.timeline.step_line.size());
+    state.counters["timeline_cells"] = static_cast<double>(r.timeline.cell_backend.size());
+    benchmark::DoNotOptimize(r);
+  }
+  report_script(state);
+}
+
+BENCHMARK(BM_Script_Interpreter_NullSink)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Script_Chunked_TextSink)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Script_RunScript)->ArgName("timeline")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+int write_script(const char* path) {
+  const auto& g = script();
+  std::FILE* f = std::fopen(path, "wb");
+  if (!f || std::fwrite(g.text.data(), 1, g.text.size(), f) != g.text.size() || std::fclose(f) != 0) {
+    std::fprintf(stderr, "slowstart_bench: cannot write '%s'\n", path);
+    return 2;
+  }
+  const auto& s = g.stats;
+  std::printf(
+      "wrote %s: %llu lines, %zu bytes, seed %llu; expect %llu output lines (%llu PICK, "
+      "%llu WEIGHTS), %llu diagnostics, %llu ignored lines\n",
+      path, static_cast<unsigned long long>(s.lines), g.text.size(),
+      static_cast<unsigned long long>(kScriptSeed), static_cast<unsigned long long>(s.outputs),
+      static_cast<unsigned long long>(s.picks), static_cast<unsigned long long>(s.weights),
+      static_cast<unsigned long long>(s.diagnostics), static_cast<unsigned long long>(s.ignored));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    constexpr std::string_view kOpt = "--write-script=";
+    const std::string_view arg = argv[i];
+    if (arg.substr(0, kOpt.size()) == kOpt) return write_script(argv[i] + kOpt.size());
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("script", std::to_string(kScriptLines) + " lines, seed " +
+                                            std::to_string(kScriptSeed) +
+                                            " (tests/bench/gen_script.hpp)");
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
