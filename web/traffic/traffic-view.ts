@@ -1,0 +1,273 @@
+// The Traffic view: what the script's scenario means for real requests.
+//  - Share of requests over time, stacked, under a chosen ramp curve and
+//    weight resolution (the granularity problem made visible).
+//  - The least-request trap: the same scenario with cold backends, side by
+//    side without and with slow start.
+// Opt-in and lazy: the lab module (the simulation) loads the first time the
+// view is shown. The script's own output is not affected.
+import type { Lab, Traffic } from '../api/index.js';
+import { h, setText } from '../runner/dom.js';
+import { seriesClasses } from '../runner/palette.js';
+import { BucketChart, type BucketSeries } from './bucket-chart.js';
+import { DEFAULT_SETTINGS, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
+
+export interface TrafficViewOptions {
+  /** Loads the lab module (called once, when first needed). */
+  lab: () => Promise<Lab>;
+  /** Heading level of the view's sections (default 3). */
+  headingLevel?: 2 | 3 | 4 | 5 | 6;
+}
+
+/** At most this many simulated requests per run keeps the page interactive. */
+export const MAX_INTERACTIVE_REQUESTS = 3_000_000;
+
+/** A bucket width giving 80 to 200 buckets: 0.25, 0.5, 1, 2, 5, 10 s... */
+export function chooseBucket(duration: number): number {
+  for (const b of [0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]) if (duration / b <= 200) return b;
+  return Math.ceil(duration / 200 / 3600) * 3600;
+}
+
+function sharesOf(t: Traffic): { series: BucketSeries[]; rest: Float64Array } {
+  const series = t.names.map((name, id) => {
+    const values = new Float64Array(t.buckets);
+    for (let k = 0; k < t.buckets; k++) values[k] = t.share(k, id);
+    return { id, name, values };
+  });
+  const rest = new Float64Array(t.buckets);
+  for (let k = 0; k < t.buckets; k++) rest[k] = t.total[k] ? t.unrouted[k] / t.total[k] : 0;
+  return { series, rest };
+}
+
+function latencyOf(t: Traffic): BucketSeries[] {
+  const n = t.names.length;
+  return t.names.map((name, id) => {
+    const values = new Float64Array(t.buckets);
+    for (let k = 0; k < t.buckets; k++) values[k] = t.latencyMs[k * n + id];
+    return { id, name, values };
+  });
+}
+
+function peak(t: Traffic): { id: number; ms: number } {
+  let best = { id: -1, ms: 0 };
+  const n = t.names.length;
+  for (let k = 0; k < t.buckets; k++)
+    for (let id = 0; id < n; id++) if (t.latencyMs[k * n + id] > best.ms) best = { id, ms: t.latencyMs[k * n + id] };
+  return best;
+}
+
+class TrapSide {
+  readonly share: BucketChart;
+  readonly latency: BucketChart;
+  readonly summary: HTMLParagraphElement;
+  constructor(parent: HTMLElement, title: string, level: number) {
+    const doc = parent.ownerDocument;
+    const box = h(doc, 'section', { class: 'ss-trap-side' });
+    box.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
+    box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Share of requests' }));
+    this.share = new BucketChart(box, `${title}: share of requests over time`, 150);
+    box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Mean latency of the requests that arrived, per backend' }));
+    this.latency = new BucketChart(box, `${title}: mean latency over time`, 150);
+    this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
+    box.append(this.summary);
+    parent.append(box);
+  }
+}
+
+export class TrafficView {
+  readonly element: HTMLElement;
+  readonly #options: TrafficViewOptions;
+  readonly #controls: TrafficControls;
+  readonly #status: HTMLParagraphElement;
+  readonly #shareChart: BucketChart;
+  readonly #legend: HTMLUListElement;
+  readonly #without: TrapSide;
+  readonly #with: TrapSide;
+  readonly #trapNote: HTMLParagraphElement;
+  #lab: Promise<Lab> | null = null;
+  #script = '';
+  #visible = false;
+  #stale = true;
+  #generation = 0;
+
+  constructor(parent: HTMLElement, options: TrafficViewOptions) {
+    const doc = parent.ownerDocument;
+    this.#options = options;
+    const level = options.headingLevel ?? 3;
+    const heading = (text: string, l = level) => h(doc, `h${l}` as 'h3', { class: 'ss-traffic-heading', text });
+    this.element = h(doc, 'div', { class: 'ss-traffic' });
+    this.element.append(
+      h(doc, 'p', {
+        class: 'ss-traffic-intro',
+        text:
+          'The script as a scenario in real time: requests arrive at a steady rate and each goes to the backend ' +
+          'the balancer picks at that instant. WEIGHTS and PICK lines are not used here.',
+      }),
+    );
+    this.#controls = new TrafficControls(this.element, DEFAULT_SETTINGS, () => this.#changed());
+    this.#status = h(doc, 'p', { class: 'ss-traffic-status', attrs: { role: 'status' } });
+    this.element.append(heading('Share of requests'), this.#status);
+    this.#shareChart = new BucketChart(this.element, 'Share of requests per backend over time', 210);
+    this.#legend = h(doc, 'ul', { class: 'ss-traffic-legend', attrs: { 'aria-label': 'Backends' } });
+    this.element.append(this.#legend);
+    this.element.append(
+      h(doc, 'p', {
+        class: 'ss-chart-note',
+        text:
+          'Resolution ×1 is the SPEC\'s integer weights: a weight-1 backend can only be 0 or 1, so it jumps from no ' +
+          'traffic to its full share at the end of its ramp. ×100 is what nginx-mod does (a 0–100 factor).',
+      }),
+    );
+
+    this.element.append(heading('The least-request trap'));
+    this.element.append(
+      h(doc, 'p', {
+        class: 'ss-traffic-intro',
+        text:
+          'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
+          'they warm up. Each backend serves 128 requests at once; more wait in line. Least request sends the most ' +
+          'to the host with the fewest requests in flight, and a host that just joined has none.',
+      }),
+    );
+    this.element.append(this.#controls.trapControls(doc, () => this.#changed()));
+    const sides = h(doc, 'div', { class: 'ss-trap' });
+    this.#without = new TrapSide(sides, 'Without slow start', level + 1);
+    this.#with = new TrapSide(sides, 'With slow start', level + 1);
+    this.element.append(sides);
+    this.#trapNote = h(doc, 'p', { class: 'ss-chart-note' });
+    this.element.append(this.#trapNote);
+    parent.append(this.element);
+  }
+
+  /** The script to simulate; simulated now if the view is visible, else when shown. */
+  update(script: string): void {
+    this.#script = script;
+    this.#stale = true;
+    if (this.#visible) void this.#run();
+  }
+
+  /** Simulations only run while the view is visible. */
+  set visible(v: boolean) {
+    this.#visible = v;
+    if (v && this.#stale) void this.#run();
+  }
+
+  get settings(): TrafficSettings {
+    return this.#controls.settings;
+  }
+
+  /** Resolves when the latest simulation has been drawn (for tests and benchmarks). */
+  ready: Promise<void> = Promise.resolve();
+
+  #changed(): void {
+    this.#stale = true;
+    if (this.#visible) void this.#run();
+  }
+
+  #run(): Promise<void> {
+    this.#stale = false;
+    const generation = ++this.#generation;
+    this.#lab ??= this.#options.lab();
+    if (!this.#script.trim()) setText(this.#status, 'Write a script with POOL, ADD, DOWN, UP and NOW to see its traffic.');
+    else setText(this.#status, 'Simulating…');
+    this.ready = this.#lab.then(
+      (lab) => {
+        if (generation !== this.#generation) return;
+        this.#simulate(lab);
+      },
+      (e: unknown) => setText(this.#status, `The simulation could not load: ${(e as Error).message}`),
+    );
+    return this.ready;
+  }
+
+  #simulate(lab: Lab): void {
+    const s = this.#controls.settings;
+    const script = this.#script;
+    let traffic: Traffic;
+    let bucket: number;
+    let rps = s.rps;
+    try {
+      // A cheap first pass (1 request/s) tells how long the scenario runs.
+      const duration = lab.simulate(script, { rps: 1, bucket: 1e9, curve: s.curve }).duration;
+      bucket = chooseBucket(duration);
+      if (rps * duration > MAX_INTERACTIVE_REQUESTS) rps = Math.max(1, Math.floor(MAX_INTERACTIVE_REQUESTS / duration));
+      traffic = lab.simulate(script, shareOptions({ ...s, rps }, bucket));
+    } catch (e) {
+      setText(this.#status, (e as Error).message);
+      return;
+    }
+    const requests = Math.round(rps * traffic.duration).toLocaleString('en-US');
+    setText(
+      this.#status,
+      `${requests} requests over ${traffic.duration} s at ${rps.toLocaleString('en-US')}/s` +
+        (rps < s.rps ? ' (rate lowered to keep the page responsive)' : '') +
+        `; each band is ${bucket} s.` +
+        (traffic.diagnostics.length ? ` ${traffic.diagnostics.length} rejected line(s) ignored.` : ''),
+    );
+    const shares = sharesOf(traffic);
+    this.#shareChart.set({ mode: 'stack', bucket, buckets: traffic.buckets, series: shares.series, rest: shares.rest });
+    this.#drawLegend(traffic.names);
+
+    const sides: Array<[TrapSide, boolean]> = [
+      [this.#without, false],
+      [this.#with, true],
+    ];
+    const peaks: Array<{ id: number; ms: number }> = [];
+    for (const [side, slowStart] of sides) {
+      const t = lab.simulate(script, trapOptions({ ...s, rps }, bucket, slowStart));
+      const sh = sharesOf(t);
+      side.share.set({ mode: 'stack', bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
+      side.latency.set({ mode: 'lines', bucket, buckets: t.buckets, series: latencyOf(t), unit: 'ms' });
+      const p = peak(t);
+      peaks.push(p);
+      setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one band.`);
+    }
+    const [without, withRamp] = peaks;
+    setText(
+      this.#trapNote,
+      without.ms > 0 && withRamp.ms > 0
+        ? `Peak latency ${Math.round(without.ms).toLocaleString('en-US')} ms without slow start, ` +
+            `${Math.round(withRamp.ms).toLocaleString('en-US')} ms with it (${(without.ms / withRamp.ms).toFixed(1)}×). ` +
+            `A warm request takes 200 ms; a cold one up to ${Math.round(200 * s.coldFactor)} ms.`
+        : '',
+    );
+  }
+
+  #drawLegend(names: readonly string[]): void {
+    const doc = this.element.ownerDocument;
+    this.#legend.replaceChildren(
+      ...names.slice(0, 60).map((name, id) => {
+        const sw = h(doc, 'span', { class: `ss-swatch ${seriesClasses(id)}`, attrs: { 'aria-hidden': 'true' } });
+        return h(doc, 'li', {}, sw, h(doc, 'span', { class: 'ss-traffic-name', text: name }));
+      }),
+    );
+  }
+}
+
+export const TRAFFIC_CSS = /* css */ `
+.ss-traffic { display: grid; gap: 6px; min-width: 0; }
+.ss-traffic-intro { margin: 0; color: var(--ss-muted); font-size: 13px; max-width: 75ch; }
+.ss-traffic-heading { margin: 10px 0 0; font-size: 14px; }
+.ss-traffic-status { margin: 0; font-size: 12.5px; color: var(--ss-muted); min-height: 1.45em; }
+.ss-traffic-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; }
+.ss-field { display: inline-flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--ss-muted); }
+.ss-field[hidden] { display: none; }
+.ss-select, .ss-number {
+  font: inherit; font-size: 13px; color: var(--ss-fg); background: var(--ss-bg);
+  border: 1px solid var(--ss-border); border-radius: 6px; padding: 4px 6px; min-height: 30px;
+}
+.ss-number { width: 6.5em; }
+.ss-number[aria-invalid="true"] { border-color: var(--ss-error); }
+.ss-band { fill: var(--ss-series); fill-opacity: 0.85; stroke: var(--ss-bg); stroke-width: 0.5; }
+.ss-band.ss-none { fill-opacity: 0.35; }
+.ss-bucket-chart { min-width: 0; }
+.ss-traffic-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 0; padding: 0; list-style: none; font-size: 12.5px; }
+.ss-traffic-legend li { display: inline-flex; align-items: center; gap: 6px; }
+.ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }
+.ss-traffic-name { font-family: var(--ss-mono); white-space: pre; }
+.ss-trap { display: grid; gap: 12px; grid-template-columns: minmax(0, 1fr); }
+@container (min-width: 720px) { .ss-trap { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+.ss-trap-side { min-width: 0; border: 1px solid var(--ss-border); border-radius: 8px; padding: 8px; }
+.ss-trap-title { margin: 0 0 4px; font-size: 13.5px; }
+.ss-chart-caption { margin: 4px 0 0; font-size: 12px; color: var(--ss-muted); }
+.ss-trap-summary { margin: 4px 0 0; font-size: 12.5px; }
+`;
