@@ -9,7 +9,8 @@
 #    of script-src 'self' 'wasm-unsafe-eval';
 #  - ENVIRONMENT=web,worker: the Node entry passes the .wasm bytes itself
 #    (the node environment breaks ES-module loading in 3.1.6);
-#  - native wasm exceptions, so engine errors become JS Errors.
+#  - -fno-exceptions (CMakeLists.txt): problems cross as returned Error
+#    objects, never as exceptions through WebAssembly frames.
 set(SLOWSTART_WASM_LINK_OPTIONS
   -lembind
   -sMODULARIZE=1

@@ -1,103 +1,84 @@
-#include "decimal.hpp"
 #include "balancer.hpp"
 
-#include <unordered_set>
-
-#include "limits.hpp"
+#include "decimal.hpp"
 
 namespace slowstart {
 
-namespace {
-
-void check(Problem p) {
-  if (p) throw Error(*p);
-}
-
-std::string entry_text(std::string_view name, std::string_view weight) {
-  std::string token(name);
-  token += '=';
-  token += weight;
-  return token;
-}
-
-}  // namespace
-
-void Balancer::run(Command& cmd) { check(apply(pool_, cmd)); }
-
-void Balancer::set_pool_text(const std::vector<std::pair<std::string, std::string>>& entries) {
+Problem Balancer::set_pool_text(const std::vector<std::pair<std::string, std::string>>& entries) {
   // Reuse the POOL line's parser so that every rule (names, weights,
   // duplicates, size) is checked in exactly one place.
   std::vector<std::string> texts;
   texts.reserve(entries.size());
-  std::vector<std::string_view> tokens{"POOL"};
-  tokens.reserve(entries.size() + 1);
   for (const auto& [name, weight] : entries) {
     // A name with '=' or blanks would re-split differently; reject it first.
-    check(check_name(name));
-    texts.push_back(entry_text(name, weight));
+    if (Problem p = check_name(name)) return p;
+    texts.push_back(name + '=' + weight);
   }
+  std::vector<std::string_view> tokens{"POOL"};
+  tokens.reserve(entries.size() + 1);
   for (const std::string& t : texts) tokens.push_back(t);
   Command cmd;
-  check(parse_command(tokens, cmd));
-  run(cmd);
+  if (Problem p = parse_command(tokens, cmd)) return p;
+  return apply(pool_, cmd);
 }
 
-void Balancer::set_pool(const std::vector<std::pair<std::string, std::int64_t>>& entries) {
+Problem Balancer::set_pool(const std::vector<std::pair<std::string, std::int64_t>>& entries) {
   std::vector<std::pair<std::string, std::string>> texts;
   texts.reserve(entries.size());
   for (const auto& [name, weight] : entries) {
-    check(check_quantity(weight, Quantity::Weight));
+    if (Problem p = check_quantity(weight, Quantity::Weight)) return p;
     texts.emplace_back(name, decimal(weight));
   }
-  set_pool_text(texts);
+  return set_pool_text(texts);
 }
 
-void Balancer::set_now_text(std::string_view seconds) {
+Problem Balancer::set_now_text(std::string_view seconds) {
   Command cmd;
   cmd.op = Op::Now;
-  check(parse_quantity(seconds, Quantity::Time, cmd.seconds));
-  run(cmd);
+  if (Problem p = parse_quantity(seconds, Quantity::Time, cmd.seconds)) return p;
+  return apply(pool_, cmd);
 }
 
-void Balancer::set_now(std::int64_t seconds) {
-  check(check_quantity(seconds, Quantity::Time));
+Problem Balancer::set_now(std::int64_t seconds) {
+  if (Problem p = check_quantity(seconds, Quantity::Time)) return p;
   pool_.set_now(seconds);
+  return std::nullopt;
 }
 
-void Balancer::add_text(std::string_view name, std::string_view weight, std::string_view ramp) {
-  check(check_name(name));
+Problem Balancer::add_text(std::string_view name, std::string_view weight, std::string_view ramp) {
+  if (Problem p = check_name(name)) return p;
   Command cmd;
   cmd.op = Op::Add;
   cmd.name.assign(name);
-  check(parse_quantity(weight, Quantity::Weight, cmd.weight));
-  check(parse_quantity(ramp, Quantity::Ramp, cmd.seconds));
-  run(cmd);
+  if (Problem p = parse_quantity(weight, Quantity::Weight, cmd.weight)) return p;
+  if (Problem p = parse_quantity(ramp, Quantity::Ramp, cmd.seconds)) return p;
+  return apply(pool_, cmd);
 }
 
-void Balancer::add(std::string_view name, std::int64_t weight, std::int64_t ramp) {
-  check(check_quantity(weight, Quantity::Weight));
-  check(check_quantity(ramp, Quantity::Ramp));
-  add_text(name, decimal(weight), decimal(ramp));
+Problem Balancer::add(std::string_view name, std::int64_t weight, std::int64_t ramp) {
+  if (Problem p = check_quantity(weight, Quantity::Weight)) return p;
+  if (Problem p = check_quantity(ramp, Quantity::Ramp)) return p;
+  return add_text(name, decimal(weight), decimal(ramp));
 }
 
-void Balancer::down(std::string_view name) {
+Problem Balancer::down(std::string_view name) {
   Command cmd;
   cmd.op = Op::Down;
   cmd.name.assign(name);
-  run(cmd);
+  return apply(pool_, cmd);
 }
 
-void Balancer::up_text(std::string_view name, std::string_view ramp) {
+Problem Balancer::up_text(std::string_view name, std::string_view ramp) {
   Command cmd;
   cmd.op = Op::Up;
   cmd.name.assign(name);
-  check(parse_quantity(ramp, Quantity::Ramp, cmd.seconds));
-  run(cmd);
+  if (Problem p = parse_quantity(ramp, Quantity::Ramp, cmd.seconds)) return p;
+  return apply(pool_, cmd);
 }
 
-void Balancer::up(std::string_view name, std::int64_t ramp) {
-  check(check_quantity(ramp, Quantity::Ramp));
-  up_text(name, decimal(ramp));
+Problem Balancer::up(std::string_view name, std::int64_t ramp) {
+  if (Problem p = check_quantity(ramp, Quantity::Ramp)) return p;
+  return up_text(name, decimal(ramp));
 }
 
 std::vector<std::pair<std::string, std::int64_t>> Balancer::weights() const {

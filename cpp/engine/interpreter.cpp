@@ -69,12 +69,12 @@ namespace {
 
 class CollectingSink : public ScriptSink {
  public:
-  explicit CollectingSink(bool timeline) : timeline_(timeline) {}
+  CollectingSink(bool timeline, std::size_t max_bytes) : timeline_(timeline), room_(max_bytes) {}
   void output(std::uint64_t line, std::string_view text) override {
-    result.output.push_back({line, std::string(text)});
+    if (keep(text.size())) result.output.push_back({line, std::string(text)});
   }
   void diagnostic(std::uint64_t line, std::string_view message) override {
-    result.diagnostics.push_back({line, std::string(message)});
+    if (keep(message.size())) result.diagnostics.push_back({line, std::string(message)});
   }
   void executed(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner) override {
     if (timeline_) recorder.record(line, op, pool, winner);
@@ -83,13 +83,22 @@ class CollectingSink : public ScriptSink {
   TimelineRecorder recorder;
 
  private:
+  bool keep(std::size_t bytes) {
+    if (result.truncated || bytes + 1 > room_) {
+      result.truncated = true;
+      return false;
+    }
+    room_ -= bytes + 1;
+    return true;
+  }
   bool timeline_;
+  std::size_t room_;
 };
 
 }  // namespace
 
 RunResult run_script(std::string_view script, const RunOptions& options) {
-  CollectingSink sink(options.timeline);
+  CollectingSink sink(options.timeline, options.max_text_bytes);
   Interpreter interpreter(sink);
   interpreter.set_rules(options.rules);
   interpreter.feed_text(script);

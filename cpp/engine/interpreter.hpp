@@ -77,11 +77,18 @@ struct RunResult {
   std::vector<OutputLine> output;
   std::vector<Diagnostic> diagnostics;
   Timeline timeline;
+  // True when output and diagnostics passed RunOptions::max_text_bytes and
+  // the rest was not kept (the script still ran to its end).
+  bool truncated = false;
 };
 
 struct RunOptions {
   bool timeline = true;
   Rules* rules = nullptr;  // nullptr: the SPEC's rules
+  // Output lines and diagnostics are kept up to this many bytes in all, so
+  // that no script can exhaust memory (a WEIGHTS line of a 100,000-backend
+  // pool is about 1 MB). Streaming front ends (the CLIs) have no such cap.
+  std::size_t max_text_bytes = std::size_t{64} << 20;
 };
 
 // Runs a whole script and collects everything it produced.

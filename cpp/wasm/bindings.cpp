@@ -34,12 +34,8 @@ class TextRunner {
   // A chunk of bytes (a Uint8Array is passed through unchanged). Returns how
   // many bytes were taken: less than all when 64 KiB of text is waiting;
   // drain it with take*() and feed the rest again.
-  double feed(const std::string& chunk) {
-    return guarded([&] { return static_cast<double>(interpreter_.feed_chunk(chunk)); });
-  }
-  void finish() {
-    guarded([&] { interpreter_.finish(); });
-  }
+  double feed(const std::string& chunk) { return static_cast<double>(interpreter_.feed_chunk(chunk)); }
+  void finish() { interpreter_.finish(); }
   std::string take_output() { return std::exchange(sink_.out, {}); }
   std::string take_diagnostics() { return std::exchange(sink_.err, {}); }
   double rejected() const { return static_cast<double>(interpreter_.rejected()); }
@@ -50,31 +46,24 @@ class TextRunner {
 };
 
 // The imperative balancer, with numbers passed as decimal text so that every
-// check (and message) is the script parser's own.
+// check (and message) is the script parser's own. Each change returns
+// undefined, or an Error for the TS layer to throw.
 class JsBalancer {
  public:
-  void set_pool(val names, val weights) {
-    guarded([&] {
-      const auto n = emscripten::vecFromJSArray<std::string>(names);
-      const auto w = emscripten::vecFromJSArray<std::string>(weights);
-      std::vector<std::pair<std::string, std::string>> entries;
-      entries.reserve(n.size());
-      for (std::size_t i = 0; i < n.size() && i < w.size(); ++i) entries.emplace_back(n[i], w[i]);
-      b_.set_pool_text(entries);
-    });
+  val set_pool(val names, val weights) {
+    const auto n = emscripten::vecFromJSArray<std::string>(names);
+    const auto w = emscripten::vecFromJSArray<std::string>(weights);
+    std::vector<std::pair<std::string, std::string>> entries;
+    entries.reserve(n.size());
+    for (std::size_t i = 0; i < n.size() && i < w.size(); ++i) entries.emplace_back(n[i], w[i]);
+    return outcome(b_.set_pool_text(entries));
   }
-  void set_now(const std::string& t) {
-    guarded([&] { b_.set_now_text(t); });
+  val set_now(const std::string& t) { return outcome(b_.set_now_text(t)); }
+  val add(const std::string& name, const std::string& w, const std::string& ramp) {
+    return outcome(b_.add_text(name, w, ramp));
   }
-  void add(const std::string& name, const std::string& w, const std::string& ramp) {
-    guarded([&] { b_.add_text(name, w, ramp); });
-  }
-  void down(const std::string& name) {
-    guarded([&] { b_.down(name); });
-  }
-  void up(const std::string& name, const std::string& ramp) {
-    guarded([&] { b_.up_text(name, ramp); });
-  }
+  val down(const std::string& name) { return outcome(b_.down(name)); }
+  val up(const std::string& name, const std::string& ramp) { return outcome(b_.up_text(name, ramp)); }
   double now() const { return static_cast<double>(b_.pool().now()); }
   int size() const { return static_cast<int>(b_.pool().size()); }
   std::string name(int i) const { return b_.pool().backend(static_cast<std::size_t>(i)).name; }
@@ -86,17 +75,15 @@ class JsBalancer {
     return typed_copy("Float64Array", w);
   }
   int pick() { return b_.pick(); }
-  // Winners' pool indices (-1 for none) as an Int32Array of length n.
-  val pick_many(int n) {
-    return guarded([&] {
-      if (n < 0) throw Error("count must be a non-negative integer");
-      scratch_.resize(static_cast<std::size_t>(n));
-      b_.pick_many(scratch_.size(), scratch_.data());
-      val out = typed_copy("Int32Array", scratch_);
-      // Don't keep a huge buffer alive after one large batch.
-      if (scratch_.capacity() > (1u << 20)) std::vector<std::int32_t>().swap(scratch_);
-      return out;
-    });
+  // Winners' pool indices (-1 for none) as an Int32Array of length n (the
+  // TS layer has checked n).
+  val pick_many(double n) {
+    scratch_.resize(static_cast<std::size_t>(n));
+    b_.pick_many(scratch_.size(), scratch_.data());
+    val out = typed_copy("Int32Array", scratch_);
+    // Don't keep a huge buffer alive after one large batch.
+    if (scratch_.capacity() > (1u << 20)) std::vector<std::int32_t>().swap(scratch_);
+    return out;
   }
 
  private:

@@ -20,6 +20,8 @@ export interface RawRun {
   diagnosticText: string;
   diagnosticLines: Uint32Array;
   timeline?: RawTimeline;
+  /** Output and diagnostics passed the 64 MiB cap; the rest was not kept. */
+  truncated: boolean;
 }
 
 interface Deletable {
@@ -36,12 +38,13 @@ export interface RawTextRunner extends Deletable {
   rejected(): number;
 }
 
+/** Changes return undefined, or an Error to throw (never thrown through WebAssembly). */
 export interface RawBalancer extends Deletable {
-  setPool(names: string[], weights: string[]): void;
-  setNow(seconds: string): void;
-  add(name: string, weight: string, ramp: string): void;
-  down(name: string): void;
-  up(name: string, ramp: string): void;
+  setPool(names: string[], weights: string[]): Error | undefined;
+  setNow(seconds: string): Error | undefined;
+  add(name: string, weight: string, ramp: string): Error | undefined;
+  down(name: string): Error | undefined;
+  up(name: string, ramp: string): Error | undefined;
   now(): number;
   size(): number;
   name(index: number): string;

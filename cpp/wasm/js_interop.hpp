@@ -4,12 +4,10 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <new>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "engine/balancer.hpp"
+#include "engine/validate.hpp"
 #include "engine/curves.hpp"
 #include "engine/interpreter.hpp"
 
@@ -17,22 +15,14 @@ namespace slowstart::wasm {
 
 using emscripten::val;
 
-[[noreturn]] inline void throw_js(const char* message) {
-  val::global("Error").new_(std::string(message)).throw_();
-  __builtin_unreachable();
-}
+// Errors go back to JS as a returned Error object, never thrown through
+// WebAssembly frames: a JS exception unwinding wasm skips the epilogues that
+// restore the stack pointer, so every throw would leak stack until the
+// module fails. The TS layer throws what it gets (web/api/raise.ts).
+inline val js_error(const std::string& message) { return val::global("Error").new_(message); }
 
-// Calls f, turning any C++ exception into a JS Error.
-template <typename F>
-auto guarded(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    throw_js("out of memory");
-  } catch (const std::exception& e) {
-    throw_js(e.what());
-  }
-}
+// undefined when fine, else an Error with the problem's text.
+inline val outcome(const Problem& p) { return p ? js_error(*p) : val::undefined(); }
 
 // A copy of v as a new JS typed array of the given type (e.g. "Float64Array").
 template <typename T>
@@ -41,23 +31,22 @@ val typed_copy(const char* type, const std::vector<T>& v) {
 }
 
 // A curve from {kind, resolution, aggression, minWeightPercent}; undefined
-// fields keep their defaults. Throws the engine's message on a bad value.
-inline Curve curve_from_js(const val& o) {
-  Curve c;
-  if (o.isUndefined() || o.isNull()) return c;
+// fields keep their defaults. The TS layer has checked the types.
+inline Problem curve_from_js(const val& o, Curve& c) {
+  c = Curve{};
+  if (o.isUndefined() || o.isNull()) return std::nullopt;
   if (val k = o["kind"]; !k.isUndefined()) {
-    if (Problem p = parse_curve_kind(k.as<std::string>(), c.kind)) throw Error(*p);
+    if (Problem p = parse_curve_kind(k.as<std::string>(), c.kind)) return p;
   }
   if (val r = o["resolution"]; !r.isUndefined()) {
     const double d = r.as<double>();
     if (!(d >= 1 && d <= 1000 && d == static_cast<double>(static_cast<int>(d))))
-      throw Error("resolution must be 1, 16, 100 or 1000, got '" + r.call<std::string>("toString") + "'");
+      return "resolution must be 1, 16, 100 or 1000, got '" + r.call<std::string>("toString") + "'";
     c.resolution = static_cast<std::int64_t>(d);
   }
   if (val a = o["aggression"]; !a.isUndefined()) c.aggression = a.as<double>();
   if (val m = o["minWeightPercent"]; !m.isUndefined()) c.min_weight_percent = m.as<double>();
-  if (Problem p = check_curve(c)) throw Error(*p);
-  return c;
+  return check_curve(c);
 }
 
 inline std::vector<double> to_doubles(const std::vector<std::int64_t>& v) {
@@ -87,7 +76,7 @@ inline val timeline_to_js(const Timeline& t) {
 // line-number array each, and the timeline. Names never contain '\n' and
 // diagnostics never contain control characters, so the join is lossless.
 inline val run_to_js(const std::string& script, bool with_timeline, Rules* rules) {
-  return guarded([&] {
+  {
     RunOptions options;
     options.timeline = with_timeline;
     options.rules = rules;
@@ -111,8 +100,9 @@ inline val run_to_js(const std::string& script, bool with_timeline, Rules* rules
     o.set("diagnosticText", err);
     o.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
     if (with_timeline) o.set("timeline", timeline_to_js(r.timeline));
+    o.set("truncated", r.truncated);
     return o;
-  });
+  }
 }
 
 }  // namespace slowstart::wasm

@@ -45,8 +45,10 @@ export type RawRules =
     };
 
 export interface LabModule {
-  runWithRules(script: string | Uint8Array, withTimeline: boolean, rules: RawRules): RawRun;
-  simulate(script: string | Uint8Array, options: RawTrafficOptions): RawTraffic;
+  /** An Error (returned, not thrown) for a bad curve. */
+  runWithRules(script: string | Uint8Array, withTimeline: boolean, rules: RawRules): RawRun | Error;
+  /** An Error (returned, not thrown) for bad options or a simulation too large. */
+  simulate(script: string | Uint8Array, options: RawTrafficOptions): RawTraffic | Error;
   simulateCommand(
     args: string[],
     read: (path: string) => Uint8Array | string,

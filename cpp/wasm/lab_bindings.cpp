@@ -21,8 +21,8 @@ using namespace slowstart::wasm;
 
 namespace {
 
-TrafficOptions traffic_from_js(const val& o) {
-  TrafficOptions t;
+Problem traffic_from_js(const val& o, TrafficOptions& t) {
+  t = TrafficOptions{};
   auto num = [&](const char* key, double& out) {
     if (val v = o[key]; !v.isUndefined()) out = v.as<double>();
   };
@@ -30,17 +30,17 @@ TrafficOptions traffic_from_js(const val& o) {
   num("duration", t.duration);
   num("bucket", t.bucket);
   num("bias", t.bias);
-  t.curve = curve_from_js(o["curve"]);
+  if (Problem p = curve_from_js(o["curve"], t.curve)) return p;
   if (val p = o["policy"]; !p.isUndefined()) {
     const std::string policy = p.as<std::string>();
     if (policy == "wrr") t.policy = Policy::SmoothWrr;
     else if (policy == "least-request") t.policy = Policy::LeastRequest;
-    else throw Error("policy must be wrr or least-request, got " + quote(policy));
+    else return "policy must be wrr or least-request, got " + quote(policy);
   }
   if (val s = o["slowStart"]; !s.isUndefined()) t.slow_start = s.as<bool>();
   if (val s = o["service"]; !s.isUndefined() && !s.isNull() && !(s.isFalse())) {
     t.service.enabled = true;
-    if (s.isTrue()) return t;
+    if (s.isTrue()) return std::nullopt;
     auto snum = [&](const char* key, double& out) {
       if (val v = s[key]; !v.isUndefined()) out = v.as<double>();
     };
@@ -51,19 +51,21 @@ TrafficOptions traffic_from_js(const val& o) {
     snum("workers", workers);
     t.service.workers = workers >= 1 && workers <= 10'000 ? static_cast<std::uint32_t>(workers) : 0;
   }
-  return t;
+  return std::nullopt;
 }
 
 // simulate(script, options): the traffic simulation's columns.
+// Returns the columns, or an Error (bad options, or a simulation too large).
 val simulate(const std::string& script, val options) {
-  return guarded([&] {
-    const TrafficOptions o = traffic_from_js(options);
-    if (Problem p = check_traffic_options(o)) throw Error(*p);
+  {
+    TrafficOptions o;
+    if (Problem p = traffic_from_js(options, o)) return js_error(*p);
+    if (Problem p = check_traffic_options(o)) return js_error(*p);
     const TrafficResult r = simulate_traffic(script, o);
     std::string err;
     std::vector<std::uint32_t> err_lines;
     for (const auto& d : r.diagnostics) {
-      if (d.line == 0) throw Error(d.message);  // an option problem or too large
+      if (d.line == 0) return js_error(d.message);  // an option problem or too large
       if (!err_lines.empty()) err += '\n';
       err += d.message;
       err_lines.push_back(static_cast<std::uint32_t>(d.line));
@@ -81,13 +83,13 @@ val simulate(const std::string& script, val options) {
     out.set("diagnosticText", err);
     out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
     return out;
-  });
+  }
 }
 
 // `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
 // script's bytes or throws; the result is {out, err, status}.
 val simulate_command(val args, val read) {
-  return guarded([&] {
+  {
     const auto list = emscripten::vecFromJSArray<std::string>(args);
     std::string out, err;
     const int status = cli::run_simulate(
@@ -104,17 +106,21 @@ val simulate_command(val args, val read) {
     o.set("err", err);
     o.set("status", status);
     return o;
-  });
+  }
 }
 
 // A script run with other rules: {curve: {...}} or {effective, pick}.
+// Returns the run, or an Error for a bad curve.
 val run_with_rules(const std::string& script, bool with_timeline, val rules) {
-  return guarded([&] {
-    std::unique_ptr<Rules> custom;
-    if (val c = rules["curve"]; !c.isUndefined()) custom = std::make_unique<CurveRules>(curve_from_js(c));
-    else custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);
-    return run_to_js(script, with_timeline, custom.get());
-  });
+  std::unique_ptr<Rules> custom;
+  if (val c = rules["curve"]; !c.isUndefined()) {
+    Curve curve;
+    if (Problem p = curve_from_js(c, curve)) return js_error(*p);
+    custom = std::make_unique<CurveRules>(curve);
+  } else {
+    custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);
+  }
+  return run_to_js(script, with_timeline, custom.get());
 }
 
 }  // namespace

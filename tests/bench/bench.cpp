@@ -32,6 +32,11 @@
 // Allocation counting (only while g_counting is set).
 
 namespace {
+
+// Benchmark set-up must not fail silently.
+void require_ok(const slowstart::Problem& p) {
+  if (p) std::abort();
+}
 std::atomic<bool> g_counting{false};
 std::atomic<std::uint64_t> g_allocs{0};
 void* counted(std::size_t n) {
@@ -90,10 +95,10 @@ std::vector<std::pair<std::string, std::int64_t>> static_entries(std::int64_t n)
 // with UP and a 60 s ramp at t=0, the clock at t=30 (half way up), and every
 // 50th one DOWN. (At the size of 3, backend 0 ramps.)
 void make_ramping(slowstart::Balancer& b, std::int64_t n) {
-  b.set_pool(static_entries(n));
-  for (std::int64_t i = 0; i < n; i += 10) b.up("b" + std::to_string(i), 60);
-  for (std::int64_t i = 5; i < n; i += 50) b.down("b" + std::to_string(i));
-  b.set_now(30);
+  require_ok(b.set_pool(static_entries(n)));
+  for (std::int64_t i = 0; i < n; i += 10) require_ok(b.up("b" + std::to_string(i), 60));
+  for (std::int64_t i = 5; i < n; i += 50) require_ok(b.down("b" + std::to_string(i)));
+  require_ok(b.set_now(30));
 }
 
 void report_picks(benchmark::State& state, std::uint64_t picks, std::uint64_t allocs) {
@@ -135,7 +140,7 @@ void pick_many_loop(benchmark::State& state, slowstart::Balancer& b) {
 
 void BM_PickMany(benchmark::State& state) {
   slowstart::Balancer b;
-  b.set_pool(static_entries(state.range(0)));
+  require_ok(b.set_pool(static_entries(state.range(0))));
   pick_many_loop(state, b);
 }
 
@@ -153,7 +158,7 @@ void BM_SetNow_Ramping(benchmark::State& state) {
   make_ramping(b, n);
   std::int64_t t = 30;
   for (auto _ : state) {
-    b.set_now(t);
+    require_ok(b.set_now(t));
     t = t == 60 ? 0 : t + 1;
   }
   state.SetItemsProcessed(state.iterations() * n);  // backends refreshed per second

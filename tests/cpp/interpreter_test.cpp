@@ -155,3 +155,13 @@ TEST(Interpreter, AFullSinkPausesTheChunkAndTheRestResumes) {
   EXPECT_EQ(in.feed_chunk(std::string_view(chunk).substr(taken)), chunk.size() - taken);
   EXPECT_EQ(sink.out, "alpha\nbeta\n");
 }
+
+TEST(Interpreter, CollectedTextIsCappedAndSaysSo) {
+  RunOptions o;
+  o.max_text_bytes = 10;  // "a\n" + "b\n" + "a\n" fit (6 bytes); "b\n" + "a\n" would pass 10
+  const auto r = run_script("POOL a=1 b=1\nPICK\nPICK\nPICK\nPICK\nPICK\nPICK\nbad\n", o);
+  EXPECT_TRUE(r.truncated);
+  ASSERT_EQ(r.output.size(), 5u);  // 5 lines x 2 bytes = 10
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_FALSE(run_script("POOL a=1\nPICK\n").truncated);
+}

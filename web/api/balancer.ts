@@ -1,4 +1,5 @@
 import type { EngineModule, RawBalancer } from '../wasm/engine.mjs';
+import { raise } from './raise.js';
 import type { BackendWeight, PoolEntry, Whole } from './types.js';
 
 // Safety net for callers who forget dispose(): the C++ object is freed when
@@ -44,9 +45,11 @@ export class Balancer {
     const list: PoolEntry[] = Array.isArray(entries)
       ? (entries as PoolEntry[])
       : Object.entries(entries).map(([name, weight]) => ({ name, weight }));
-    this.#b.setPool(
-      list.map((e) => String(e.name)),
-      list.map((e) => wholeText(e.weight)),
+    raise(
+      this.#b.setPool(
+        list.map((e) => String(e.name)),
+        list.map((e) => wholeText(e.weight)),
+      ),
     );
     this.#changed();
     return this;
@@ -54,7 +57,7 @@ export class Balancer {
 
   /** NOW: set the clock, in whole seconds (0 … 10^12). */
   setNow(seconds: Whole): this {
-    this.#b.setNow(wholeText(seconds));
+    raise(this.#b.setNow(wholeText(seconds)));
     this.#changed();
     return this;
   }
@@ -66,21 +69,21 @@ export class Balancer {
 
   /** ADD: join now with a ramp (seconds; 0 = none). An existing name is replaced in place. */
   add(name: string, weight: Whole, ramp: Whole = 0): this {
-    this.#b.add(String(name), wholeText(weight), wholeText(ramp));
+    raise(this.#b.add(String(name), wholeText(weight), wholeText(ramp)));
     this.#changed();
     return this;
   }
 
   /** DOWN: take a backend out (it keeps its place and its score). */
   down(name: string): this {
-    this.#b.down(String(name));
+    raise(this.#b.down(String(name)));
     this.#changed();
     return this;
   }
 
   /** UP: bring a backend back, ramping from now, with score 0. */
   up(name: string, ramp: Whole = 0): this {
-    this.#b.up(String(name), wholeText(ramp));
+    raise(this.#b.up(String(name), wholeText(ramp)));
     this.#changed();
     return this;
   }
@@ -138,18 +141,13 @@ export class Balancer {
     this.#raw = null;
   }
 
+  /** `using b = slowstart.createBalancer()`: disposed at the end of the block. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
   /** True once {@link dispose} has run. */
   get disposed(): boolean {
     return this.#raw === null;
   }
-}
-
-// `using b = slowstart.createBalancer()` where the runtime has Symbol.dispose.
-const dispose = (Symbol as { dispose?: symbol }).dispose;
-if (dispose) {
-  Object.defineProperty(Balancer.prototype, dispose, {
-    value(this: Balancer) {
-      this.dispose();
-    },
-  });
 }

@@ -17,8 +17,8 @@ const ERRNO_TEXT: Record<string, string> = {
   ENOTDIR: 'Not a directory',
 };
 
-async function write(stream: Writable, text: string): Promise<void> {
-  if (text !== '' && !stream.write(text)) await once(stream, 'drain');
+async function write(stream: Writable, text: string | Uint8Array): Promise<void> {
+  if (text.length > 0 && !stream.write(text)) await once(stream, 'drain');
 }
 
 function errnoText(e: unknown): string {
@@ -40,6 +40,30 @@ async function simulate(args: string[]): Promise<number> {
   await write(process.stderr, err);
   await write(process.stdout, out);
   return status;
+}
+
+/**
+ * The script path as the bytes the shell passed. Node decodes arguments as
+ * UTF-8, which loses a file name that is not valid UTF-8; on Linux the raw
+ * bytes are in /proc/self/cmdline (the user's arguments are its last ones).
+ */
+function rawPath(path: string, argv: string[]): string | Buffer {
+  if (process.platform !== 'linux' || !path.includes('\uFFFD')) return path;
+  try {
+    const raw = readFileSync('/proc/self/cmdline');
+    const parts: Buffer[] = [];
+    let start = 0;
+    for (let i = 0; i < raw.length; i++) {
+      if (raw[i] === 0) {
+        parts.push(raw.subarray(start, i));
+        start = i + 1;
+      }
+    }
+    const mine = parts.slice(parts.length - argv.length);
+    return mine[argv.indexOf(path)] ?? path;
+  } catch {
+    return path;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -66,7 +90,8 @@ async function main(argv: string[]): Promise<number> {
     path = arg;
   }
 
-  const input: Readable = path === undefined || path === '-' ? process.stdin : createReadStream(path);
+  const file = path === undefined || path === '-' ? undefined : rawPath(path, argv);
+  const input: Readable = file === undefined ? process.stdin : createReadStream(file);
   const runner = new engine.TextRunner();
   try {
     try {
@@ -81,8 +106,16 @@ async function main(argv: string[]): Promise<number> {
         }
       }
     } catch (e) {
-      const what = (e as NodeJS.ErrnoException).syscall === 'open' ? `cannot open '${path}'` : 'read error';
-      await write(process.stderr, `slowstart: ${what}: ${errnoText(e)}\n`);
+      if ((e as NodeJS.ErrnoException).syscall === 'open') {
+        // The name as given, byte for byte (it may not be UTF-8).
+        const name = typeof file === 'string' ? Buffer.from(file) : file!;
+        await write(
+          process.stderr,
+          Buffer.concat([Buffer.from("slowstart: cannot open '"), name, Buffer.from(`': ${errnoText(e)}\n`)]),
+        );
+      } else {
+        await write(process.stderr, `slowstart: read error: ${errnoText(e)}\n`);
+      }
       return 2;
     }
     runner.finish();

@@ -1,4 +1,5 @@
 import type { LabModule, RawTraffic } from '../wasm/lab.mjs';
+import { raise } from './raise.js';
 import { toDiagnostics, toRunResult } from './run-result.js';
 import type { Diagnostic, RunOptions, RunResult } from './types.js';
 
@@ -91,9 +92,9 @@ export class Traffic {
 }
 
 /**
- * A learner's rules, for the implement-it-yourself mode. Both are called by
- * the engine; whatever they return is floored to an integer.
- * @internal
+ * Rules written in JavaScript (the implement-it-yourself mode uses them for a
+ * learner's code). The engine calls them; whatever they return is floored
+ * to an integer. They must not throw: catch and record problems yourself.
  */
 export interface ScriptRules {
   effective(target: number, ramp: number, joined: number, now: number, name: string, line: number): number;
@@ -116,12 +117,12 @@ export class Lab {
    * prints internal weights (target × resolution × the curve's factor).
    */
   run(script: string | Uint8Array, curve: Curve, options: RunOptions = {}): RunResult {
-    return toRunResult(this.#module.runWithRules(script, options.timeline ?? true, { curve }));
+    return toRunResult(raise(this.#module.runWithRules(script, options.timeline ?? true, { curve })));
   }
 
-  /** @internal Runs a script with JavaScript rules. */
+  /** Runs a script with rules written in JavaScript; the engine still parses, holds the pool and prints. */
   runWithRules(script: string | Uint8Array, rules: ScriptRules, options: RunOptions = {}): RunResult {
-    return toRunResult(this.#module.runWithRules(script, options.timeline ?? true, rules));
+    return toRunResult(raise(this.#module.runWithRules(script, options.timeline ?? true, rules)));
   }
 
   /**
@@ -129,7 +130,7 @@ export class Lab {
    * script lines are in `diagnostics` and change nothing.
    */
   simulate(script: string | Uint8Array, options: TrafficOptions = {}): Traffic {
-    return new Traffic(this.#module.simulate(script, options));
+    return new Traffic(raise(this.#module.simulate(script, options)));
   }
 
   /** @internal The raw module, for the CLI. */

@@ -21,5 +21,6 @@ export function toRunResult(raw: RawRun): RunResult {
   const output: OutputLine[] = numberedLines(raw.outputText, raw.outputLines, (line, text) => ({ line, text }));
   const result: RunResult = { output, diagnostics: toDiagnostics(raw.diagnosticText, raw.diagnosticLines) };
   if (raw.timeline) result.timeline = new Timeline(raw.timeline);
+  if (raw.truncated) result.truncated = true;
   return result;
 }

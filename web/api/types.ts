@@ -36,6 +36,11 @@ export interface RunResult {
   diagnostics: Diagnostic[];
   /** Present unless `run(script, { timeline: false })`. */
   timeline?: Timeline;
+  /**
+   * True when the script printed more than 64 MiB (output and diagnostics
+   * together): what came after was not kept. The CLIs stream and have no cap.
+   */
+  truncated?: boolean;
 }
 
 export interface RunOptions {

@@ -3,11 +3,14 @@
  * line that differs, and which classic mistake (if any) produces exactly the
  * learner's output.
  */
-import type { Lab } from '../api/lab.js';
+import type { Lab as LabClass } from '../api/lab.js';
 import type { OutputLine, RunResult } from '../api/types.js';
 import { toScriptRules, type CodeProblem, type LearnerRules } from './learner-rules.js';
 import { MISTAKES, type Mistake } from './mistakes.js';
 import type { ImplementTest } from './suite.js';
+
+/** What grading needs of the lab (structural, so any build of it will do). */
+type Lab = Pick<LabClass, 'run' | 'runWithRules'>;
 
 export interface FirstDifference {
   /** 0-based index in the output. */

@@ -1,0 +1,220 @@
+// The npm package as a user gets it: `npm pack`, install the tarball into an
+// empty folder, then use it the three ways a Node user would (ESM import, the
+// `slowstart` bin through npx, TypeScript types). The Vite + Chromium half is
+// tests/web/e2e/package-vite.test.ts.
+//
+// Needs dist/ (scripts/build-package.sh) and build/slowstart. The tarball has
+// no dependencies, so the install needs no network.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+// The SPEC's worked example.
+const SCRIPT = 'POOL a=5 b=1 c=1\nPICK\nPICK\nADD d=10 20\nWEIGHTS\nNOW 5\nWEIGHTS\nPICK\nDOWN a\nPICK\npick\n';
+const OUTPUT = 'a\na\na=5 b=1 c=1 d=0\na=5 b=1 c=1 d=2\nb\nc\n';
+const DIAGNOSTICS = "line 11: unknown command 'pick' (use PICK)\n";
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command without a shell; quiet npm, no update check. */
+function exec(cmd: string, args: string[], cwd: string): Promise<Result> {
+  return new Promise((ok, fail) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', fail);
+    child.on('close', (code) => ok({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+  });
+}
+
+async function mustExec(cmd: string, args: string[], cwd: string): Promise<Result> {
+  const r = await exec(cmd, args, cwd);
+  if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+interface PackResult {
+  filename: string;
+  files: { path: string }[];
+}
+
+let work: string;
+let tarball: string;
+let packed: string[];
+let app: string; // the consumer folder
+
+beforeAll(async () => {
+  for (const f of ['dist/api/index.js', 'dist/api/node.js', 'dist/api/cli.js', 'dist/wasm/engine.wasm'])
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run scripts/build-wasm.sh and scripts/build-package.sh`);
+  work = await mkdtemp(join(tmpdir(), 'slowstart-package-'));
+  const pack = await mustExec('npm', ['pack', '--json', '--pack-destination', work], ROOT);
+  const [info] = JSON.parse(pack.stdout) as PackResult[];
+  tarball = join(work, info.filename);
+  packed = info.files.map((f) => f.path).sort();
+
+  app = join(work, 'app');
+  await mkdir(app);
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  await mustExec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
+  await writeFile(join(app, 'spec.txt'), SCRIPT);
+}, 120_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it('holds only what `files` names (the built API, the WASM modules, README) and package.json, and all of it', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    // `files` itself may name only built output and the README.
+    expect(pkg.files.filter((f) => !/^(dist\/.+|README\.md|LICENSE(\.md|\.txt)?)$/.test(f))).toEqual([]);
+
+    const named = (p: string) => pkg.files.some((f) => p === f || p.startsWith(`${f.replace(/\/$/, '')}/`));
+    const alwaysIncluded = /^(package\.json|README\.md|LICENSE(\.md|\.txt)?)$/i; // npm adds these by itself
+    const stray = packed.filter((p) => !alwaysIncluded.test(p) && !named(p));
+    expect(stray, `files in ${tarball} that \`files\` does not name`).toEqual([]);
+    // What dist/ may hold: compiled modules with their typings, the WASM glue, binary and typings.
+    const odd = packed.filter((p) => p.startsWith('dist/') && !/^dist\/(api\/[\w-]+\.(js|d\.ts)|wasm\/[\w-]+\.(mjs|wasm|d\.mts))$/.test(p));
+    expect(odd, 'unexpected kinds of file under dist/').toEqual([]);
+
+    // Everything `files` names is in it: each file, and each module of a named folder.
+    const required = ['package.json'];
+    for (const f of pkg.files) {
+      const path = join(ROOT, f);
+      if (!existsSync(path)) {
+        if (f !== 'README.md') required.push(f); // a missing file would be silently left out
+        continue;
+      }
+      if (f.startsWith('dist/api')) {
+        for (const m of await readdir(path)) if (m.endsWith('.js') || m.endsWith('.d.ts')) required.push(`${f}/${m}`);
+      } else {
+        required.push(f);
+      }
+    }
+    if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
+    for (const f of required) expect(packed, `${f} missing from the tarball`).toContain(f);
+    for (const f of ['engine.mjs', 'engine.wasm', 'engine.d.mts']) expect(packed).toContain(`dist/wasm/${f}`);
+    for (const entry of ['index', 'node', 'cli', 'slowstart', 'balancer', 'timeline', 'types'])
+      expect(packed).toContain(`dist/api/${entry}.js`);
+  });
+
+  it('has no sources, tests, build trees or maps', () => {
+    expect(packed.filter((p) => /(^|\/)(cpp|web|tests|build|node_modules|scripts|docs)\//.test(p))).toEqual([]);
+    expect(packed.filter((p) => /\.(ts|cpp|hpp|map|tsbuildinfo)$/.test(p) && !p.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('every path package.json points at is in it', async () => {
+    const pkg = JSON.parse(await readFile(join(app, 'node_modules/slowstart/package.json'), 'utf8'));
+    const targets: string[] = [pkg.types, ...Object.values(pkg.bin as Record<string, string>)];
+    const walk = (v: unknown) => {
+      if (typeof v === 'string') targets.push(v);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    walk(pkg.exports);
+    for (const t of targets) expect(packed, `package.json points at ${t}`).toContain(t.replace(/^\.\//, ''));
+  });
+
+  it('declares no runtime dependency its code does not import (so it installs offline)', async () => {
+    const pkg = JSON.parse(await readFile(join(app, 'node_modules/slowstart/package.json'), 'utf8'));
+    const code = (
+      await Promise.all(
+        packed.filter((p) => /\.(m?js)$/.test(p)).map((p) => readFile(join(app, 'node_modules/slowstart', p), 'utf8')),
+      )
+    ).join('\n');
+    const unused = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).filter(
+      (dep) => !code.includes(`'${dep}'`) && !code.includes(`"${dep}"`) && !code.includes(`'${dep}/`) && !code.includes(`"${dep}/`),
+    );
+    expect(unused, 'runtime dependencies of the package that nothing in it imports (devDependencies?)').toEqual([]);
+  });
+});
+
+describe('installed into an empty folder', () => {
+  it("a plain Node .mjs script: import { loadSlowStart } from 'slowstart' runs the SPEC's worked example", async () => {
+    await writeFile(
+      join(app, 'main.mjs'),
+      `import { readFile } from 'node:fs/promises';
+import { loadSlowStart, Balancer } from 'slowstart';
+
+const slowstart = await loadSlowStart();
+const { output, diagnostics } = slowstart.run(await readFile('spec.txt', 'utf8'));
+for (const o of output) process.stdout.write(o.text + '\\n');
+for (const d of diagnostics) process.stderr.write('line ' + d.line + ': ' + d.message + '\\n');
+const b = slowstart.createBalancer();
+if (!(b instanceof Balancer)) throw new Error('not a Balancer');
+b.dispose();
+console.error('resolved ' + import.meta.resolve('slowstart'));
+`,
+    );
+    const r = await exec(process.execPath, ['main.mjs'], app);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(OUTPUT);
+    // Node picks the "node" export (which reads the .wasm from disk) from the installed copy.
+    expect(r.stderr).toBe(`${DIAGNOSTICS}resolved file://${app}/node_modules/slowstart/dist/api/node.js\n`);
+  });
+
+  it('`npx slowstart FILE` works from that folder, byte for byte the native CLI', async () => {
+    const r = await exec('npx', ['--no', 'slowstart', 'spec.txt'], app);
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 1, stdout: OUTPUT, stderr: DIAGNOSTICS });
+    if (existsSync(join(ROOT, 'build/slowstart'))) {
+      const native = await exec(join(ROOT, 'build/slowstart'), [join(app, 'spec.txt')], app);
+      expect(r).toEqual(native);
+    }
+    const version = await exec('npx', ['--no', '--', 'slowstart', '--version'], app);
+    expect(version.stdout).toBe(`slowstart ${JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+  });
+
+  it('its types work for a TypeScript user (moduleResolution nodenext and bundler)', async () => {
+    await writeFile(
+      join(app, 'typed.ts'),
+      `import { loadSlowStart, type RunResult, type Diagnostic, Balancer, Timeline } from 'slowstart';
+
+const slowstart = await loadSlowStart();
+const result: RunResult = slowstart.run('POOL a=1\\nPICK\\n');
+const first: Diagnostic | undefined = result.diagnostics[0];
+const line: number = result.output[0].line;
+const timeline: Timeline | undefined = result.timeline;
+const b: Balancer = slowstart.createBalancer().setPool({ a: 5, b: 1 }).setNow(10n);
+const picks: Int32Array = b.pickMany(3);
+const winner: string | null = b.pick();
+// @ts-expect-error run() takes text or bytes
+slowstart.run(42);
+export { first, line, timeline, picks, winner };
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/.bin/tsc');
+    for (const resolution of ['nodenext', 'bundler']) {
+      const config = {
+        compilerOptions: {
+          target: 'ES2022',
+          module: resolution === 'nodenext' ? 'nodenext' : 'esnext',
+          moduleResolution: resolution,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ['typed.ts'],
+      };
+      await writeFile(join(app, `tsconfig.${resolution}.json`), JSON.stringify(config));
+      const r = await exec(tsc, ['-p', `tsconfig.${resolution}.json`], app);
+      expect(r.stdout + r.stderr, `tsc with moduleResolution ${resolution}`).toBe('');
+      expect(r.code).toBe(0);
+    }
+  }, 60_000);
+});
