@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The web page benchmark (not a test: it asserts nothing about speed).
+// Run: npx vitest run --config tests/web/bench/vitest.config.ts
+export default defineConfig({
+  test: {
+    name: 'page-bench',
+    environment: 'node',
+    include: ['tests/web/bench/page-bench.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+  },
+});

@@ -1,0 +1,374 @@
+// The web runner page in real Chromium: the production build (vite build)
+// served as static files under a strict Content-Security-Policy. Expected
+// outputs are worked by hand from the SPEC, never taken from the engine.
+// Screenshots go to test-results/screenshots/ (gitignored) for a human look.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build, createServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, watchProblems } from '../support/browser.js';
+import { serveStatic, type StaticServer } from '../support/static-server.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SITE = `${ROOT}test-results/site`;
+const SHOTS = `${ROOT}test-results/screenshots`;
+// What a careful static host would send. CodeMirror needs inline styles
+// (style-mod) and data: images (lint markers); WASM needs wasm-unsafe-eval.
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+
+let server: StaticServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await build({
+    root: ROOT,
+    configFile: `${ROOT}vite.config.ts`,
+    logLevel: 'warn',
+    build: { outDir: SITE, emptyOutDir: true },
+  });
+  await mkdir(SHOTS, { recursive: true });
+  server = await serveStatic(SITE, { headers: { 'content-security-policy': CSP } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Opened {
+  page: Page;
+  problems: string[];
+  dialogs: string[];
+}
+
+async function open(
+  options: { width?: number; height?: number; dark?: boolean; reducedMotion?: boolean } = {},
+): Promise<Opened> {
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
+    colorScheme: options.dark ? 'dark' : 'light',
+    reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
+  });
+  const problems = watchProblems(page);
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(`${server.url}/`);
+  await page.locator('.ss-out-row').first().waitFor();
+  return { page, problems, dialogs };
+}
+
+/** The output list as `line: text`, in order (all rows are rendered for short outputs). */
+function outputRows(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.ss-out-row:not([hidden])')]
+      .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
+      .map((r) => `${r.querySelector('.ss-out-line')!.textContent}: ${r.querySelector('.ss-out-text')!.textContent}`),
+  );
+}
+
+/** Replaces the script by typing it, as a learner would. */
+async function typeScript(page: Page, script: string): Promise<void> {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(script);
+}
+
+/** Sets the script through the page's runner (for long scripts). */
+async function setScript(page: Page, script: string): Promise<void> {
+  await page.evaluate((s) => window.slowstartRunner!.setScript(s), script);
+}
+
+const scrub = (page: Page) => page.locator('.ss-scrub');
+
+describe('the web runner page', () => {
+  it('opens with the default script already run, output and chart visible', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    expect((await outputRows(page)).length).toBeGreaterThan(5);
+    await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
+    expect(await page.locator('.ss-series path').count()).toBe(3);
+    expect(await page.locator('.ss-legend-item').count()).toBe(3);
+    expect(await page.title()).toContain('slowstart');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('runs a typed script and shows exactly its output and its diagnostic', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    // The SPEC's worked example, typed key by key (completion must not eat Enter).
+    await typeScript(
+      page,
+      ['POOL a=5 b=1 c=1', 'PICK', 'PICK', 'ADD d=10 20', 'WEIGHTS', 'NOW 5', 'WEIGHTS', 'PICK', 'DOWN a', 'PICK', 'pick'].join(
+        '\n',
+      ),
+    );
+    // Worked by hand in the SPEC: a, a, the weights before and after 5 s
+    // (d = 10*5/20 = 2), b wins the tie with c, then c the tie with d.
+    await expect
+      .poll(() => outputRows(page))
+      .toEqual(['2: a', '3: a', '5: a=5 b=1 c=1 d=0', '7: a=5 b=1 c=1 d=2', '8: b', '10: c']);
+    expect(await page.locator('.cm-editor').evaluate((e) => e.querySelectorAll('.cm-line').length)).toBe(11);
+
+    // Line 11 is rejected: underlined, marked in the gutter, explained on hover.
+    const range = page.locator('.cm-lintRange-error');
+    await expect.poll(() => range.count()).toBe(1);
+    expect(await range.textContent()).toBe('pick');
+    expect(await page.locator('.cm-gutter-lint .cm-lint-marker-error').count()).toBe(1);
+    await range.hover();
+    await expect.poll(() => page.locator('.cm-tooltip-lint').textContent()).toContain("unknown command 'pick' (use PICK)");
+    expect(await page.locator('.ss-status').textContent()).toContain("line 11: unknown command 'pick' (use PICK)");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('underlines the offending token of a bad line and updates as you fix it', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await typeScript(page, 'POOL a=1\nADD c=-1 20\nPICK');
+    const range = page.locator('.cm-lintRange-error');
+    await expect.poll(() => range.textContent()).toBe('-1');
+    await range.hover();
+    await expect
+      .poll(() => page.locator('.cm-tooltip-lint').textContent())
+      .toContain("weight must be a non-negative integer, got '-1'");
+    // Only a: c was rejected, so it never joined.
+    await expect.poll(() => outputRows(page)).toEqual(['3: a']);
+    // Fix it: delete the '-'. c joins with weight 0 at clock 0, so a still wins.
+    await page.keyboard.press('ControlOrMeta+Home');
+    await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Delete');
+    await expect.poll(() => range.count()).toBe(0);
+    expect(await outputRows(page)).toEqual(['3: a']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('completes keywords and the backend names of the script', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await typeScript(page, 'POOL web1=1 api=2\nDOWN we');
+    const options = page.locator('.cm-tooltip-autocomplete li');
+    await expect.poll(() => options.allTextContents()).toEqual([expect.stringContaining('web1')]);
+    // Nothing is selected until an arrow key (so Enter alone starts a new
+    // line); CodeMirror ignores keys in the popup's first 75 ms.
+    expect(await page.locator('.cm-tooltip-autocomplete li[aria-selected]').count()).toBe(0);
+    await page.waitForTimeout(150);
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.cm-tooltip-autocomplete li[aria-selected]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('PI');
+    await expect.poll(() => options.allTextContents()).toEqual([expect.stringContaining('PICK')]);
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('CK');
+    // web1 is DOWN, so api takes the pick.
+    await expect.poll(() => outputRows(page)).toEqual(['3: api']);
+    expect(await page.locator('.cm-content').textContent()).toContain('DOWN web1');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws one series per backend and plays the playhead through the steps', async () => {
+    const { page, problems } = await open();
+    // The default script autoplays: the slider moves on its own.
+    const max = Number(await scrub(page).getAttribute('max'));
+    expect(max).toBeGreaterThan(10);
+    await expect.poll(async () => Number(await scrub(page).inputValue())).toBeGreaterThan(0);
+
+    await setScript(page, 'POOL a=3 b=1\nADD c=4 10\nPICK\nNOW 5\nPICK\nPICK\nDOWN a\nNOW 10\nPICK\nUP a 10\nPICK');
+    expect(await page.locator('.ss-series path').count()).toBe(3);
+    expect(await page.locator('.ss-legend-item').count()).toBe(3);
+    // a is DOWN from step 7 to step 10: its line has two stretches (a gap).
+    const aPath = await page.locator('.ss-series path').first().getAttribute('d');
+    expect(aPath?.match(/M/g)?.length).toBe(2);
+
+    // Pause, go back to the start, play, and see the step advance.
+    await scrub(page).fill('0'); // scrubbing pauses
+
+    expect(await page.locator('.ss-readout').textContent()).toContain('Step 1 of 11');
+    const caretAt = () => page.locator('.ss-caret').getAttribute('x1');
+    const before = await caretAt();
+    await page.locator('.ss-transport button[aria-label="Play"]').click();
+    await expect.poll(async () => Number(await scrub(page).inputValue())).toBeGreaterThan(2);
+    expect(await caretAt()).not.toBe(before);
+    // It stops at the last step.
+    await expect.poll(async () => Number(await scrub(page).inputValue()), { timeout: 15_000 }).toBe(10);
+    await expect.poll(() => page.locator('.ss-transport button').nth(1).getAttribute('aria-label')).toBe('Play');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('with reduced motion does not autoplay, and steps with the buttons', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    const max = Number(await scrub(page).getAttribute('max'));
+    await page.waitForTimeout(400);
+    expect(Number(await scrub(page).inputValue())).toBe(max);
+    await page.locator('.ss-transport button[aria-label="Step back"]').click();
+    expect(Number(await scrub(page).inputValue())).toBe(max - 1);
+    await page.locator('.ss-transport button[aria-label="Step forward"]').click();
+    expect(Number(await scrub(page).inputValue())).toBe(max);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('links output rows, editor lines and the playhead both ways', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await typeScript(page, 'POOL a=1 b=1\nPICK\n# note\nPICK\nWEIGHTS');
+    await expect.poll(() => outputRows(page)).toEqual(['2: a', '4: b', '5: a=1 b=1']);
+    const row = (i: number) => page.locator('.ss-out-row:not([hidden])').nth(i);
+    // Hovering a row marks its source line.
+    await row(1).hover();
+    await expect.poll(() => page.locator('.cm-line.ss-line-linked').textContent()).toBe('PICK');
+    // Clicking a row moves the playhead (and the current line) to it.
+    await row(0).click();
+    await expect.poll(() => page.locator('.ss-readout').textContent()).toContain('line 2');
+    expect(await row(0).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('.cm-line.ss-line-current').count()).toBe(1);
+    // Moving the cursor in the editor moves the playhead to that line.
+    await page.locator('.cm-line').nth(3).click();
+    await expect.poll(() => page.locator('.ss-readout').textContent()).toContain('line 4');
+    expect(await row(1).getAttribute('aria-selected')).toBe('true');
+    // Keyboard: the output list is a listbox.
+    await page.locator('.ss-output').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('.ss-readout').textContent()).toContain('line 5');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('runs with Ctrl+Enter when live re-run is off', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await page.getByLabel('Live').uncheck();
+    await typeScript(page, 'POOL x=1\nPICK');
+    await page.waitForTimeout(400);
+    expect(await page.locator('.ss-status').textContent()).toContain('press Run');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => outputRows(page)).toEqual(['2: x']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('loads every example from the menu; the ramp table matches the SPEC', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    const ids = await page.locator('.ss-menu-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-example')!));
+    expect(ids).toEqual(
+      expect.arrayContaining(['ramp-table', 'recovery', 'rolling-deploy', 'mistake-weight-zero', 'mistake-scores', 'mistake-pool-ramp']),
+    );
+    for (const id of ids) {
+      await page.locator('.ss-menu > summary').click();
+      await page.locator(`.ss-menu-item[data-example="${id}"]`).click();
+      const problemsShown = await page.locator('.ss-problems').isVisible();
+      expect(problemsShown, id).toBe(id === 'rejected-lines');
+      expect(await page.locator('.ss-out-row').count(), id).toBeGreaterThan(0);
+      if (id === 'ramp-table') {
+        // SPEC: target 10, ramp 20 gives 0, 2, 5, 7, 9, 10, 10; old (POOL) stays 10.
+        const texts = (await outputRows(page)).map((r) => r.split(': ')[1]);
+        expect(texts).toEqual([0, 2, 5, 7, 9, 10, 10].map((w) => `new=${w} old=10`));
+      }
+      if (id === 'rejected-lines') expect(await page.locator('.cm-lintRange-error').count()).toBe(4);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows hostile backend names as text and runs none of them', async () => {
+    const { page, problems, dialogs } = await open({ reducedMotion: true });
+    const names = ['<img_src_onerror_alert(1)>', '<script>alert(1)</script>', '<b>bold</b>', '"quotes"&amp;'];
+    await setScript(page, `POOL ${names.map((n) => `${n}=1`).join(' ')}\nPICK\nPICK\nPICK\nPICK\nWEIGHTS`);
+    // Each wins once (equal weights, pool order); WEIGHTS is sorted by bytes.
+    const sorted = [...names].sort();
+    await expect
+      .poll(() => outputRows(page))
+      .toEqual([...names.map((n, i) => `${i + 2}: ${n}`), `6: ${sorted.map((n) => `${n}=1`).join(' ')}`]);
+    expect(await page.locator('.ss-legend-name').allTextContents()).toEqual(names);
+    expect(await page.locator('.ss-series path title').allTextContents()).toEqual(names);
+    expect(await page.locator('.ss-lane-label title').allTextContents()).toEqual(names);
+    await page.locator('.ss-table-details > summary').click();
+    await expect
+      .poll(() => page.locator('.ss-table thead th').allTextContents())
+      .toEqual(['Step', 'Line', 'Clock (s)', ...names, 'Pick']);
+    const injected = await page.evaluate(
+      () => document.querySelectorAll('#runner img, #runner script, #runner b, #runner iframe').length,
+    );
+    expect(injected).toBe(0);
+    await page.waitForTimeout(200);
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the output virtualized for a 10,000-line script', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    const lines = ['POOL a=3 b=2 c=1'];
+    for (let i = 1; i < 10_000; i++) lines.push(i % 10 === 0 ? `NOW ${i}` : i % 10 === 5 ? 'WEIGHTS' : 'PICK');
+    await setScript(page, lines.join('\n'));
+    await expect.poll(() => page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('9000 lines');
+    const rendered = await page.locator('.ss-out-row').count();
+    expect(rendered).toBeLessThan(80);
+    // Scroll to the end: the last row is there, printed by line 10,000.
+    await page.locator('.ss-output').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect.poll(() => page.locator('.ss-out-row:not([hidden]) .ss-out-line').allTextContents()).toContain('10000');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('switches theme with the toggle, and takes screenshots (light, dark, 360 px)', async () => {
+    const light = await open({ reducedMotion: true });
+    await light.page.screenshot({ path: `${SHOTS}/page-light.png` });
+    const toggle = light.page.locator('#theme-toggle');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    const bg = await light.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(16, 19, 24)');
+    expect(light.problems).toEqual([]);
+    await light.page.close();
+
+    const dark = await open({ dark: true, reducedMotion: true });
+    await dark.page.locator('.ss-menu > summary').click();
+    await dark.page.locator('.ss-menu-item[data-example="recovery"]').click();
+    await dark.page.locator('.ss-table-details > summary').click();
+    await dark.page.screenshot({ path: `${SHOTS}/page-dark.png`, fullPage: true });
+    expect(dark.problems).toEqual([]);
+    await dark.page.close();
+
+    const narrow = await open({ width: 360, height: 780, reducedMotion: true });
+    const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await narrow.page.screenshot({ path: `${SHOTS}/page-narrow-360.png`, fullPage: true });
+    await typeScript(narrow.page, 'POOL a=1\nDOWN b\nPICK');
+    await expect.poll(() => narrow.page.locator('.cm-lintRange-error').count()).toBe(1);
+    await narrow.page.locator('.cm-lintRange-error').hover();
+    await narrow.page.locator('.cm-tooltip-lint').waitFor();
+    await narrow.page.screenshot({ path: `${SHOTS}/page-narrow-360-problem.png` });
+    expect(narrow.problems).toEqual([]);
+    await narrow.page.close();
+  });
+});
+
+describe('the dev server (npm start)', () => {
+  it('serves the page with the default script run', async () => {
+    const dev = await createServer({
+      root: ROOT,
+      configFile: `${ROOT}vite.config.ts`,
+      logLevel: 'warn',
+      server: { port: 0, host: '127.0.0.1', hmr: false },
+    });
+    await dev.listen();
+    try {
+      const page = await browser.newPage({ reducedMotion: 'reduce' });
+      const problems = watchProblems(page);
+      await page.goto(dev.resolvedUrls!.local[0]);
+      await page.locator('.ss-out-row').first().waitFor({ timeout: 60_000 });
+      await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await dev.close();
+    }
+  });
+});

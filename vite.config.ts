@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+
+// The web runner page: index.html at the repo root, built to dist/site with
+// relative URLs so the folder works from any static host or sub-path.
+export default defineConfig({
+  root: '.',
+  base: './',
+  publicDir: 'public',
+  build: {
+    outDir: 'dist/site',
+    emptyOutDir: true,
+    // The engine's .wasm is fetched by URL; never inline it as base64.
+    assetsInlineLimit: 0,
+    target: 'es2022',
+  },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+});

@@ -1,0 +1,48 @@
+// The ramp chart's lines: one step line per backend, with a gap wherever it
+// is DOWN or out of the pool. Each backend's name is its path's <title>.
+import type { Timeline } from '../api/index.js';
+import type { ChartFrame } from './chart-frame.js';
+import type { ChartModel } from './chart-model.js';
+import { svg } from './dom.js';
+import { seriesClasses } from './palette.js';
+import { StepPath } from './step-path.js';
+
+export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartModel): SVGGElement {
+  const count = f.seriesCount;
+  const paths = Array.from({ length: count }, () => new StepPath());
+  const lastBlock = new Int32Array(count).fill(-1);
+  const open: number[] = []; // ids with a stretch being drawn
+  const blocks = t.blockStart.length;
+  for (let b = 0; b < blocks; b++) {
+    const x = f.x(m.blockNow[b]);
+    const end = b + 1 < blocks ? t.blockStart[b + 1] : t.cellBackend.length;
+    for (let c = t.blockStart[b]; c < end; c++) {
+      const id = t.cellBackend[c];
+      if (id >= count) continue;
+      const p = paths[id];
+      if (t.cellUp[c] === 1) {
+        if (!p.drawing) open.push(id);
+        p.to(x, f.y(t.cellWeight[c]) + f.dodge(id));
+        lastBlock[id] = b;
+      } else {
+        p.end(x); // DOWN: the line stops here
+      }
+    }
+    // Backends that left the pool (a POOL without them) stop here too.
+    let keep = 0;
+    for (const id of open) {
+      if (lastBlock[id] !== b) paths[id].end(x);
+      if (paths[id].drawing) open[keep++] = id;
+    }
+    open.length = keep;
+  }
+  for (const id of open) paths[id].end(f.right);
+
+  const g = svg(doc, 'g', { class: 'ss-series' });
+  for (let id = 0; id < count; id++) {
+    const path = svg(doc, 'path', { class: `ss-line ${seriesClasses(id)}`, attrs: { d: paths[id].finish() } });
+    path.append(svg(doc, 'title', { text: t.names[id] }));
+    g.append(path);
+  }
+  return g;
+}

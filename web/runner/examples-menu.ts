@@ -1,0 +1,54 @@
+// The Examples menu: a <details> disclosure with one button per example, so
+// it works with the keyboard (Enter/Space on the summary, Tab through the
+// items, Escape closes) without any ARIA menu emulation.
+import { h } from './dom.js';
+import type { Example } from './examples.js';
+
+export class ExamplesMenu {
+  readonly element: HTMLDetailsElement;
+  readonly #doc: Document;
+  // A press anywhere else closes the menu, as with any menu.
+  readonly #onOutside = (e: Event) => {
+    if (this.element.open && !e.composedPath().includes(this.element)) this.close();
+  };
+
+  constructor(parent: HTMLElement, examples: readonly Example[], onPick: (example: Example) => void) {
+    const doc = (this.#doc = parent.ownerDocument);
+    const summary = h(doc, 'summary', { class: 'ss-btn', text: 'Examples' });
+    const list = h(doc, 'ul', { class: 'ss-menu-list', attrs: { 'aria-label': 'Examples' } });
+    for (const example of examples) {
+      const button = h(
+        doc,
+        'button',
+        { class: 'ss-menu-item', attrs: { type: 'button', 'data-example': example.id } },
+        h(doc, 'span', { class: 'ss-menu-title', text: example.title }),
+        h(doc, 'span', { class: 'ss-menu-summary', text: example.summary }),
+      );
+      button.addEventListener('click', () => {
+        this.close();
+        summary.focus();
+        onPick(example);
+      });
+      list.append(h(doc, 'li', {}, button));
+    }
+    this.element = h(doc, 'details', { class: 'ss-menu' }, summary, list);
+    parent.append(this.element);
+
+    this.element.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.element.open) {
+        e.preventDefault();
+        this.close();
+        summary.focus();
+      }
+    });
+    doc.addEventListener('pointerdown', this.#onOutside);
+  }
+
+  close(): void {
+    this.element.open = false;
+  }
+
+  destroy(): void {
+    this.#doc.removeEventListener('pointerdown', this.#onOutside);
+  }
+}

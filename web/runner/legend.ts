@@ -1,0 +1,86 @@
+// The chart's legend: each backend's colour (and dash), name, its weight at
+// the playhead, and its pick count and share over the whole run.
+import type { Timeline } from '../api/index.js';
+import { h, setText, svg } from './dom.js';
+import { NONE_CLASS, seriesClasses } from './palette.js';
+
+interface Entry {
+  weight: HTMLSpanElement;
+}
+
+export class Legend {
+  readonly element: HTMLUListElement;
+  readonly #doc: Document;
+  readonly #max: number;
+  #timeline: Timeline | null = null;
+  #entries: Entry[] = [];
+
+  /** `max` entries at most (the chart draws the same number of series). */
+  constructor(parent: HTMLElement, max = 60) {
+    this.#doc = parent.ownerDocument;
+    this.#max = max;
+    this.element = h(this.#doc, 'ul', { class: 'ss-legend', attrs: { 'aria-label': 'Backends: weight now, picks' } });
+    parent.append(this.element);
+  }
+
+  setTimeline(t: Timeline | null): void {
+    this.#timeline = t;
+    this.#entries = [];
+    const doc = this.#doc;
+    if (!t || t.length === 0) {
+      this.element.replaceChildren();
+      return;
+    }
+    const counts = new Uint32Array(t.names.length);
+    let none = 0;
+    let picks = 0;
+    for (let i = 0; i < t.length; i++) {
+      const w = t.stepWinner[i];
+      if (w === -2) continue;
+      picks++;
+      if (w === -1) none++;
+      else counts[w]++;
+    }
+    const share = (n: number) => (picks === 0 ? '' : ` · ${Math.round((100 * n) / picks)}%`);
+    const items: HTMLLIElement[] = [];
+    const shown = Math.min(t.names.length, this.#max);
+    for (let id = 0; id < shown; id++) {
+      const weight = h(doc, 'span', { class: 'ss-legend-weight' });
+      this.#entries.push({ weight });
+      items.push(this.#item(seriesClasses(id), t.names[id], weight, `${plural(counts[id], 'pick')}${share(counts[id])}`));
+    }
+    if (none > 0) items.push(this.#item(NONE_CLASS, 'NONE', null, `${plural(none, 'pick')}${share(none)}`));
+    if (t.names.length > shown) {
+      items.push(h(doc, 'li', { class: 'ss-legend-more', text: `and ${t.names.length - shown} more backends (see the Table)` }));
+    }
+    this.element.replaceChildren(...items);
+  }
+
+  /** Shows each backend's weight after `step` (or "down", or "–" when out of the pool). */
+  setStep(step: number): void {
+    const t = this.#timeline;
+    if (!t || step < 0 || step >= t.length) return;
+    const text = new Array<string>(this.#entries.length).fill('–');
+    const b = t.stepBlock[step];
+    const end = b + 1 < t.blockStart.length ? t.blockStart[b + 1] : t.cellBackend.length;
+    for (let c = t.blockStart[b]; c < end; c++) {
+      const id = t.cellBackend[c];
+      if (id < text.length) text[id] = t.cellUp[c] ? `w ${t.cellWeight[c]}` : 'down';
+    }
+    for (let id = 0; id < this.#entries.length; id++) setText(this.#entries[id].weight, text[id]);
+  }
+
+  #item(cls: string, name: string, weight: HTMLSpanElement | null, picks: string): HTMLLIElement {
+    const doc = this.#doc;
+    const swatch = svg(doc, 'svg', { class: 'ss-legend-swatch', attrs: { viewBox: '0 0 22 10', width: '22', height: '10', 'aria-hidden': 'true' } });
+    swatch.append(svg(doc, 'line', { class: `ss-line ${cls}`, attrs: { x1: '1', x2: '21', y1: '5', y2: '5' } }));
+    const li = h(doc, 'li', { class: 'ss-legend-item' }, swatch, h(doc, 'span', { class: 'ss-legend-name', text: name }));
+    if (weight) li.append(weight);
+    li.append(h(doc, 'span', { class: 'ss-legend-picks', text: picks }));
+    return li;
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,258 @@
+// The output list: every WEIGHTS and PICK line with the source line that
+// printed it. Virtualized: only the rows in view (plus a few) exist in the
+// DOM, recycled on scroll, so 10,000 or 1,000,000 lines cost the same.
+// It is a listbox: arrow keys, Page Up/Down, Home/End select a row; Enter
+// jumps to its line in the editor.
+import type { OutputLine } from '../api/index.js';
+import { h, setText, uniqueId } from './dom.js';
+import { NONE_CLASS, seriesClasses } from './palette.js';
+
+/** Winner id of a PICK row, -1 for NONE, -2 for a WEIGHTS row. */
+export type RowKind = (index: number) => number;
+
+export interface OutputViewOptions {
+  /** Accessible name of the list. */
+  label: string;
+  /** The pointer is over the row at this index, or left the list (null). */
+  onHover(index: number | null): void;
+  /** The user selected a row (click or keys). */
+  onSelect(index: number): void;
+  /** Enter or double click on a row. */
+  onActivate(index: number): void;
+}
+
+const ROW_HEIGHT = 24; // px; must match .ss-out-row in styles.ts
+const OVERSCAN = 6;
+// Browsers cap an element's height (Chromium near 16.7M px); past this the
+// scroll position is scaled instead of mapped one to one.
+const MAX_SCROLL_HEIGHT = 8_000_000;
+
+interface Row {
+  el: HTMLDivElement;
+  line: HTMLSpanElement;
+  swatch: HTMLSpanElement;
+  text: HTMLSpanElement;
+  index: number;
+}
+
+export class OutputView {
+  readonly element: HTMLDivElement;
+  readonly #doc: Document;
+  readonly #spacer: HTMLDivElement;
+  readonly #empty: HTMLParagraphElement;
+  readonly #idPrefix = uniqueId('ss-out');
+  readonly #options: OutputViewOptions;
+  #rows: Row[] = [];
+  #lines: readonly OutputLine[] = [];
+  #kind: RowKind = () => -2;
+  #current = -1;
+  #linkedLine: number | null = null;
+  #frame = 0;
+  // Layout values kept from events, so updating the list never forces the
+  // browser to lay out the page in the middle of a run.
+  #viewH = 0;
+  #scrollTop = 0;
+
+  constructor(parent: HTMLElement, options: OutputViewOptions) {
+    this.#doc = parent.ownerDocument;
+    this.#options = options;
+    const doc = this.#doc;
+    this.#spacer = h(doc, 'div', { class: 'ss-out-spacer' });
+    this.#empty = h(doc, 'p', { class: 'ss-out-empty', text: 'No output yet: WEIGHTS and PICK lines print here.' });
+    this.element = h(doc, 'div', {
+      class: 'ss-output',
+      attrs: { role: 'listbox', tabindex: '0', 'aria-label': options.label },
+    });
+    this.element.append(this.#spacer, this.#empty);
+    parent.append(this.element);
+
+    this.element.addEventListener('scroll', () => {
+      this.#scrollTop = this.element.scrollTop;
+      this.#schedule();
+    });
+    this.element.addEventListener('keydown', (e) => this.#onKey(e));
+    this.element.addEventListener('click', (e) => {
+      const index = this.#rowIndexOf(e.target);
+      if (index !== null) options.onSelect(index);
+    });
+    this.element.addEventListener('dblclick', (e) => {
+      const index = this.#rowIndexOf(e.target);
+      if (index !== null) options.onActivate(index);
+    });
+    this.element.addEventListener('pointerover', (e) => options.onHover(this.#rowIndexOf(e.target)));
+    this.element.addEventListener('pointerleave', () => options.onHover(null));
+    new ResizeObserver((entries) => {
+      this.#viewH = entries[entries.length - 1].contentRect.height;
+      this.#schedule();
+    }).observe(this.element);
+  }
+
+  get length(): number {
+    return this.#lines.length;
+  }
+
+  /** New output. `kind` says which rows are picks (and who won) for their swatch. */
+  setOutput(lines: readonly OutputLine[], kind: RowKind): void {
+    this.#lines = lines;
+    this.#kind = kind;
+    this.#current = Math.min(this.#current, lines.length - 1);
+    this.#empty.hidden = lines.length > 0;
+    const height = Math.min(lines.length * ROW_HEIGHT, MAX_SCROLL_HEIGHT);
+    this.#spacer.style.height = `${height}px`;
+    // A shorter list pulls the scroll position up; the browser will clamp it the same way.
+    this.#scrollTop = Math.max(0, Math.min(this.#scrollTop, height - this.#viewH));
+    this.render();
+  }
+
+  /**
+   * The playhead's row (-1 when its step printed nothing); `reveal` is a
+   * row to bring into view if it is not (null: do not scroll).
+   */
+  setCurrent(index: number, reveal: number | null): void {
+    this.#current = index;
+    if (reveal !== null && reveal >= 0 && reveal < this.#lines.length) this.#scrollToRow(reveal);
+    this.render();
+  }
+
+  /** Highlights the rows printed by this source line (null clears). */
+  setLinkedLine(line: number | null): void {
+    if (line === this.#linkedLine) return;
+    this.#linkedLine = line;
+    this.render();
+  }
+
+  /** Draws the visible rows now (also called on scroll and resize). */
+  render(): void {
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    const n = this.#lines.length;
+    const viewH = this.#viewH;
+    const { first, offset } = this.#window();
+    const count = Math.min(n - first, Math.ceil(viewH / ROW_HEIGHT) + 2 * OVERSCAN);
+    while (this.#rows.length < count) this.#rows.push(this.#makeRow());
+    for (let r = 0; r < this.#rows.length; r++) {
+      const row = this.#rows[r];
+      if (r >= count) {
+        row.el.hidden = true;
+        continue;
+      }
+      this.#fill(row, first + r, offset);
+    }
+    // Point assistive tech at the current row only while it exists.
+    const current = this.#current;
+    if (current >= first && current < first + count) {
+      this.element.setAttribute('aria-activedescendant', `${this.#idPrefix}-${current}`);
+    } else {
+      this.element.removeAttribute('aria-activedescendant');
+    }
+  }
+
+  #window(): { first: number; offset: number } {
+    const n = this.#lines.length;
+    const top = this.#scrollTop;
+    const fullH = n * ROW_HEIGHT;
+    // `ratio` is 1 unless the list is taller than the browser allows.
+    const viewH = this.#viewH;
+    const ratio = fullH > MAX_SCROLL_HEIGHT ? (fullH - viewH) / (MAX_SCROLL_HEIGHT - viewH) : 1;
+    const virtualTop = top * ratio;
+    const first = Math.max(0, Math.min(n - 1, Math.floor(virtualTop / ROW_HEIGHT) - OVERSCAN));
+    // Row i sits at i*ROW_HEIGHT in the virtual list; shift by the scaled part.
+    return { first: Math.max(0, first), offset: top - virtualTop };
+  }
+
+  #fill(row: Row, index: number, offset: number): void {
+    const item = this.#lines[index];
+    row.el.hidden = false;
+    row.index = index;
+    row.el.id = `${this.#idPrefix}-${index}`;
+    row.el.style.transform = `translateY(${index * ROW_HEIGHT + offset}px)`;
+    row.el.setAttribute('aria-posinset', String(index + 1));
+    row.el.setAttribute('aria-setsize', String(this.#lines.length));
+    const selected = index === this.#current;
+    row.el.setAttribute('aria-selected', selected ? 'true' : 'false');
+    row.el.classList.toggle('ss-linked', item.line === this.#linkedLine);
+    setText(row.line, String(item.line));
+    const winner = this.#kind(index);
+    const swatchClass =
+      winner >= 0 ? `ss-swatch ${seriesClasses(winner)}` : winner === -1 ? `ss-swatch ${NONE_CLASS}` : 'ss-swatch ss-blank';
+    if (row.swatch.getAttribute('class') !== swatchClass) row.swatch.setAttribute('class', swatchClass);
+    // An empty WEIGHTS line (empty pool) still gets a visible row.
+    setText(row.text, item.text === '' ? '(empty pool)' : item.text);
+    row.text.classList.toggle('ss-muted', item.text === '');
+    const label = `line ${item.line}: ${item.text === '' ? '(empty pool)' : item.text}`;
+    row.el.title = label;
+    row.el.setAttribute('aria-label', label);
+  }
+
+  #makeRow(): Row {
+    const doc = this.#doc;
+    const line = h(doc, 'span', { class: 'ss-out-line' });
+    const swatch = h(doc, 'span', { class: 'ss-swatch', attrs: { 'aria-hidden': 'true' } });
+    const text = h(doc, 'span', { class: 'ss-out-text' });
+    const el = h(doc, 'div', { class: 'ss-out-row', attrs: { role: 'option' } }, line, swatch, text);
+    this.#spacer.append(el);
+    return { el, line, swatch, text, index: -1 };
+  }
+
+  #rowIndexOf(target: EventTarget | null): number | null {
+    const el = target instanceof Element ? target.closest('.ss-out-row') : null;
+    const row = this.#rows.find((r) => r.el === el);
+    return row && !row.el.hidden ? row.index : null;
+  }
+
+  #scrollToRow(index: number): void {
+    const n = this.#lines.length;
+    const viewH = this.#viewH;
+    const fullH = n * ROW_HEIGHT;
+    const ratio = fullH > MAX_SCROLL_HEIGHT ? (fullH - viewH) / (MAX_SCROLL_HEIGHT - viewH) : 1;
+    const top = (index * ROW_HEIGHT) / ratio;
+    const visibleTop = this.#scrollTop;
+    if (top < visibleTop || top + ROW_HEIGHT > visibleTop + viewH) {
+      const maxTop = Math.max(0, Math.min(fullH, MAX_SCROLL_HEIGHT) - viewH);
+      this.#scrollTop = Math.min(maxTop, Math.max(0, top - viewH / 2 + ROW_HEIGHT / 2));
+      this.element.scrollTop = this.#scrollTop;
+    }
+  }
+
+  #onKey(e: KeyboardEvent): void {
+    const n = this.#lines.length;
+    if (n === 0) return;
+    const page = Math.max(1, Math.floor(this.#viewH / ROW_HEIGHT) - 1);
+    const at = this.#current < 0 ? -1 : this.#current;
+    let next: number;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = at + 1;
+        break;
+      case 'ArrowUp':
+        next = at < 0 ? n - 1 : at - 1;
+        break;
+      case 'PageDown':
+        next = at + page;
+        break;
+      case 'PageUp':
+        next = at - page;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = n - 1;
+        break;
+      case 'Enter':
+        if (at >= 0) this.#options.onActivate(at);
+        e.preventDefault();
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    next = Math.max(0, Math.min(n - 1, next));
+    this.#options.onSelect(next);
+  }
+
+  #schedule(): void {
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => this.render());
+  }
+}

@@ -1,0 +1,19 @@
+// Which colour and dash a backend gets, by its timeline id. The colours
+// themselves are CSS custom properties in styles.ts (one light and one dark
+// value each), so the chart, the legend and the output all follow the theme.
+
+/** Number of distinct colours; ids beyond it reuse them with a dash pattern. */
+export const PALETTE_SIZE = 10;
+
+/**
+ * Classes for backend `id`: `ss-cN` sets `--ss-series` to its colour, and
+ * `ss-dashN` (from the 11th backend on) gives its line a dash pattern, so
+ * two backends never look the same in the first 30.
+ */
+export function seriesClasses(id: number): string {
+  const dash = Math.floor(id / PALETTE_SIZE) % 3;
+  return dash === 0 ? `ss-c${id % PALETTE_SIZE}` : `ss-c${id % PALETTE_SIZE} ss-dash${dash}`;
+}
+
+/** The class for NONE picks (no winner). */
+export const NONE_CLASS = 'ss-none';

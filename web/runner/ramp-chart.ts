@@ -1,0 +1,203 @@
+// The ramp chart, hand-written SVG (see docs/WEB.md for why not a library):
+// x is the script clock (NOW), y the effective weight; a step line per
+// backend (chart-series.ts), a pick lane below (pick-lane.ts), and the
+// playhead: a marker at the current clock and a caret at the current step.
+// This module composes them, follows the element's width, moves the
+// playhead and turns clicks into seeks.
+import type { Timeline } from '../api/index.js';
+import { drawAxes } from './chart-axes.js';
+import { ChartFrame } from './chart-frame.js';
+import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
+import { drawSeries } from './chart-series.js';
+import { h, setText, svg } from './dom.js';
+import { drawPickLane } from './pick-lane.js';
+
+export interface RampChartOptions {
+  /** Accessible name prefix, e.g. "Ramp chart". */
+  label: string;
+  /** The user clicked or dragged on the chart to this step. */
+  onSeek(step: number): void;
+  /** At most this many backends get a line and a lane row (default 60). */
+  maxSeries?: number;
+}
+
+export class RampChart {
+  readonly element: HTMLDivElement;
+  readonly #doc: Document;
+  readonly #svg: SVGSVGElement;
+  readonly #note: HTMLParagraphElement;
+  readonly #options: RampChartOptions;
+  // Playhead parts, kept across redraws and moved each frame.
+  readonly #clockLine: SVGLineElement;
+  readonly #clockLabel: SVGTextElement;
+  readonly #caret: SVGLineElement;
+  readonly #pickRing: SVGRectElement;
+  #timeline: Timeline | null = null;
+  #model: ChartModel | null = null;
+  #frame: ChartFrame | null = null;
+  #step = 0;
+  #frac = 0;
+  #width = 0;
+
+  constructor(parent: HTMLElement, options: RampChartOptions) {
+    const doc = (this.#doc = parent.ownerDocument);
+    this.#options = options;
+    this.element = h(doc, 'div', { class: 'ss-chart' });
+    this.#svg = svg(doc, 'svg', { class: 'ss-chart-svg', attrs: { role: 'img', 'aria-label': options.label } });
+    this.#note = h(doc, 'p', { class: 'ss-chart-note' });
+    this.#note.hidden = true;
+    this.element.append(this.#svg, this.#note);
+    parent.append(this.element);
+
+    this.#clockLine = svg(doc, 'line', { class: 'ss-clock-line' });
+    this.#clockLabel = svg(doc, 'text', { class: 'ss-clock-label' });
+    this.#caret = svg(doc, 'line', { class: 'ss-caret' });
+    this.#pickRing = svg(doc, 'rect', { class: 'ss-pick-ring', attrs: { rx: '1.5', width: '8' } });
+
+    // The width is kept from the observer, so a run never forces a layout.
+    // Redraw on the next frame, not inside the observer: a redraw changes
+    // the page's height, which can bring a scrollbar and change the width.
+    let pending = 0;
+    new ResizeObserver((entries) => {
+      const width = Math.floor(entries[entries.length - 1].contentRect.width);
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => {
+        if (width === this.#width) return;
+        this.#width = width;
+        this.#draw();
+      });
+    }).observe(this.element);
+    this.#listenForSeek();
+  }
+
+  /** A new run (null: nothing to draw). Redraws everything. */
+  setTimeline(timeline: Timeline | null): void {
+    this.#timeline = timeline && timeline.length > 0 ? timeline : null;
+    this.#model = this.#timeline ? buildChartModel(this.#timeline) : null;
+    this.#draw();
+  }
+
+  /** Moves the playhead to `step`, `frac` of the way to the next (0 when not gliding). */
+  setPlayhead(step: number, frac = 0): void {
+    this.#step = step;
+    this.#frac = frac;
+    this.#placePlayhead();
+  }
+
+  #draw(): void {
+    const t = this.#timeline;
+    const m = this.#model;
+    const doc = this.#doc;
+    const root = this.#svg;
+    if (!t || !m || this.#width <= 0) {
+      this.#frame = null;
+      root.setAttribute('viewBox', `0 0 ${Math.max(this.#width, 1)} 60`);
+      root.setAttribute('height', '60');
+      root.replaceChildren(
+        svg(doc, 'text', {
+          class: 'ss-chart-empty',
+          text: 'Nothing to draw yet: a POOL or ADD line starts the chart.',
+          attrs: { x: '12', y: '34' },
+        }),
+      );
+      this.#note.hidden = true;
+      return;
+    }
+
+    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? 60));
+    root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
+    root.setAttribute('width', String(f.width));
+    root.setAttribute('height', String(f.height));
+    root.replaceChildren(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t), this.#playheadGroup());
+    const n = t.names.length;
+    root.setAttribute(
+      'aria-label',
+      `${this.#options.label}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
+        `and ${plural(m.picks, 'pick')}. The Table has the same data as text.`,
+    );
+
+    const hidden = n - f.seriesCount;
+    this.#note.hidden = hidden <= 0 && !t.truncated;
+    setText(
+      this.#note,
+      [
+        hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${n} backends.` : '',
+        t.truncated ? 'The script is too long to chart in full; the chart stops early.' : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+    this.#placePlayhead();
+  }
+
+  #playheadGroup(): SVGGElement {
+    const g = svg(this.#doc, 'g', { class: 'ss-playhead', attrs: { 'aria-hidden': 'true' } });
+    g.append(this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
+    return g;
+  }
+
+  #placePlayhead(): void {
+    const t = this.#timeline;
+    const f = this.#frame;
+    if (!t || !f) return;
+    const i = Math.max(0, Math.min(t.length - 1, this.#step));
+    const j = Math.min(t.length - 1, i + 1);
+    const k = j > i ? this.#frac : 0; // gliding between steps i and j
+    const cx = Math.round(f.x(t.stepNow[i] + (t.stepNow[j] - t.stepNow[i]) * k)) + 0.5;
+    const px = f.stepX(t, i) + (f.stepX(t, j) - f.stepX(t, i)) * k;
+    setLine(this.#clockLine, cx, f.plotTop - 4, cx, f.plotBottom);
+    setLine(this.#caret, px, f.laneTop - 6, px, f.laneTop + f.laneH + 3);
+    this.#clockLabel.setAttribute('x', String(Math.min(Math.max(cx, f.left + 30), f.right - 30)));
+    this.#clockLabel.setAttribute('y', String(f.plotTop - 8));
+    setText(this.#clockLabel, `now ${formatClock(t.stepNow[i])} s`);
+
+    // A ring around the current step's pick.
+    const w = t.stepWinner[i];
+    const ring = w === -1 || (w >= 0 && w < f.seriesCount);
+    this.#pickRing.setAttribute('visibility', ring ? 'visible' : 'hidden');
+    if (ring) {
+      this.#pickRing.setAttribute('x', String(px - 4));
+      this.#pickRing.setAttribute('y', String(f.rowY(w === -1 ? f.seriesCount : w) - 1));
+      this.#pickRing.setAttribute('height', String(f.rowH + 2));
+    }
+  }
+
+  #listenForSeek(): void {
+    const seekAt = (e: PointerEvent) => {
+      const t = this.#timeline;
+      const f = this.#frame;
+      if (!t || !f) return;
+      const x = e.clientX - this.#svg.getBoundingClientRect().left;
+      // The nearest step on the lane; a tie goes to the later step.
+      let best = 0;
+      let bestD = Infinity;
+      for (let i = 0; i < t.length; i++) {
+        const d = Math.abs(f.stepX(t, i) - x);
+        if (d <= bestD) {
+          bestD = d;
+          best = i;
+        }
+      }
+      this.#options.onSeek(best);
+    };
+    this.#svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0) return;
+      this.#svg.setPointerCapture(e.pointerId);
+      seekAt(e);
+    });
+    this.#svg.addEventListener('pointermove', (e) => {
+      if (this.#svg.hasPointerCapture(e.pointerId)) seekAt(e);
+    });
+  }
+}
+
+function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: number): void {
+  el.setAttribute('x1', String(x1));
+  el.setAttribute('y1', String(y1));
+  el.setAttribute('x2', String(x2));
+  el.setAttribute('y2', String(y2));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

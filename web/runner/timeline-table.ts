@@ -1,0 +1,128 @@
+// The chart's text alternative: a table of the timeline (step, line, clock,
+// each backend's weight, the pick), inside a <details> "Table". It is only
+// built while open, and only a window of rows around the playhead, so a
+// 10,000-step run does not put 10,000 rows in the page.
+import type { Timeline } from '../api/index.js';
+import { formatClock } from './chart-model.js';
+import { h, setText } from './dom.js';
+
+const WINDOW = 200; // rows shown around the playhead
+const MAX_COLUMNS = 60; // backend columns
+
+export class TimelineTable {
+  readonly element: HTMLDetailsElement;
+  readonly #doc: Document;
+  readonly #caption: HTMLTableCaptionElement;
+  readonly #table: HTMLTableElement;
+  readonly #scroller: HTMLDivElement;
+  #timeline: Timeline | null = null;
+  #step = 0;
+  #from = -1; // first row shown, -1 when not built
+  #to = -1;
+  #rows: HTMLTableRowElement[] = [];
+
+  constructor(parent: HTMLElement) {
+    const doc = (this.#doc = parent.ownerDocument);
+    this.#caption = h(doc, 'caption');
+    this.#table = h(doc, 'table', { class: 'ss-table' });
+    this.#scroller = h(
+      doc,
+      'div',
+      { class: 'ss-table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Timeline table' } },
+      this.#table,
+    );
+    this.element = h(doc, 'details', { class: 'ss-table-details' }, h(doc, 'summary', { text: 'Table' }), this.#scroller);
+    parent.append(this.element);
+    this.element.addEventListener('toggle', () => this.#build());
+  }
+
+  setTimeline(t: Timeline | null): void {
+    this.#timeline = t && t.length > 0 ? t : null;
+    this.#from = -1;
+    this.#build();
+  }
+
+  setStep(step: number): void {
+    this.#step = step;
+    if (!this.element.open || !this.#timeline) return;
+    if (step < this.#from || step >= this.#to) this.#build();
+    else this.#markCurrent();
+  }
+
+  #build(): void {
+    const t = this.#timeline;
+    const doc = this.#doc;
+    if (!this.element.open) return;
+    if (!t) {
+      this.#table.replaceChildren(this.#caption);
+      setText(this.#caption, 'No steps yet.');
+      return;
+    }
+    const cols = Math.min(t.names.length, MAX_COLUMNS);
+    const from = Math.max(0, Math.min(this.#step - WINDOW / 2, t.length - WINDOW));
+    const to = Math.min(t.length, from + WINDOW);
+    this.#from = from;
+    this.#to = to;
+
+    const head = h(doc, 'tr');
+    for (const label of ['Step', 'Line', 'Clock (s)']) head.append(h(doc, 'th', { text: label, attrs: { scope: 'col' } }));
+    for (let id = 0; id < cols; id++) head.append(h(doc, 'th', { text: t.names[id], attrs: { scope: 'col' } }));
+    head.append(h(doc, 'th', { text: 'Pick', attrs: { scope: 'col' } }));
+
+    const body = h(doc, 'tbody');
+    this.#rows = [];
+    const cells = new Array<string>(cols);
+    for (let i = from; i < to; i++) {
+      cells.fill('–');
+      const b = t.stepBlock[i];
+      const end = b + 1 < t.blockStart.length ? t.blockStart[b + 1] : t.cellBackend.length;
+      for (let c = t.blockStart[b]; c < end; c++) {
+        const id = t.cellBackend[c];
+        if (id < cols) cells[id] = t.cellUp[c] ? String(t.cellWeight[c]) : 'down';
+      }
+      const w = t.stepWinner[i];
+      const pick = w === -2 ? '' : w === -1 ? 'NONE' : t.names[w];
+      const tr = h(doc, 'tr', {}, h(doc, 'th', { text: String(i + 1), attrs: { scope: 'row' } }));
+      tr.append(h(doc, 'td', { text: String(t.stepLine[i]) }), h(doc, 'td', { text: formatClock(t.stepNow[i]) }));
+      for (const text of cells) tr.append(h(doc, 'td', { text }));
+      tr.append(h(doc, 'td', { text: pick }));
+      body.append(tr);
+      this.#rows.push(tr);
+    }
+    const notes = [
+      t.length > WINDOW
+        ? `Steps ${from + 1}–${to} of ${t.length}, around the playhead.`
+        : `${t.length} step${t.length === 1 ? '' : 's'}.`,
+      t.names.length > cols ? `First ${cols} of ${t.names.length} backends.` : '',
+      '“–”: not in the pool.',
+    ];
+    setText(this.#caption, `Timeline: weight of each backend after each step. ${notes.filter(Boolean).join(' ')}`);
+    this.#table.replaceChildren(this.#caption, h(doc, 'thead', {}, head), body);
+    this.#markCurrent();
+  }
+
+  #markCurrent(): void {
+    let current: HTMLTableRowElement | null = null;
+    for (let r = 0; r < this.#rows.length; r++) {
+      const row = this.#rows[r];
+      if (this.#from + r === this.#step) {
+        row.setAttribute('aria-current', 'true');
+        current = row;
+      } else if (row.hasAttribute('aria-current')) {
+        row.removeAttribute('aria-current');
+      }
+    }
+    if (current) this.#reveal(current);
+  }
+
+  // Scrolls the table (only the table, not the page) to show the row. This
+  // reads layout, which is fine: it only happens while the table is open.
+  #reveal(row: HTMLTableRowElement): void {
+    const box = this.#scroller;
+    const head = this.#table.tHead?.offsetHeight ?? 0;
+    const top = row.offsetTop;
+    if (top - head < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - head - (box.clientHeight - head) / 2);
+    }
+  }
+}
