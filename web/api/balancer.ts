@@ -1,5 +1,6 @@
 import type { EngineModule, RawBalancer } from '../wasm/engine.mjs';
 import { raise } from './raise.js';
+import './symbol-dispose.js';
 import type { BackendWeight, PoolEntry, Whole } from './types.js';
 
 // Safety net for callers who forget dispose(): the C++ object is freed when
