@@ -1,5 +1,5 @@
 // The web runner page: one runner filling <main>, plus the theme toggle.
-import { loadSlowStart } from '../api/index.js';
+import { loadLab, loadSlowStart } from '../api/index.js';
 import { createRunner, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { setupThemeToggle } from './theme-toggle.js';
@@ -17,4 +17,5 @@ window.slowstartRunner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
   engine: loadSlowStart(),
+  traffic: { lab: () => loadLab() },
 });

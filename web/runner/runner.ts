@@ -3,7 +3,8 @@
 // and never looks anything up in a global document, so the same code serves
 // the page (web/page/main.ts) and an embeddable element with a shadow root.
 import { openLintPanel } from '@codemirror/lint';
-import type { OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
+import type { Lab, OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
+import { TrafficView } from '../traffic/traffic-view.js';
 import { formatClock } from './chart-model.js';
 import { h, setText, uniqueId } from './dom.js';
 import { ScriptEditor } from './editor.js';
@@ -31,6 +32,11 @@ export interface RunnerOptions {
   debounceMs?: number;
   /** Level of the panel headings (default 2). */
   headingLevel?: 2 | 3 | 4 | 5 | 6;
+  /**
+   * Adds a Traffic tab beside the ramp chart (traffic share, ramp curves, the
+   * least-request trap). Its simulation module loads when the tab is opened.
+   */
+  traffic?: { lab: () => Promise<Lab> };
 }
 
 /** How long the last run took (ms), for the benchmark and curious users. */
@@ -57,6 +63,8 @@ export class Runner {
   readonly table: TimelineTable;
   /** Timings of the last run. */
   lastTimings: RunTimings | null = null;
+  /** The Traffic tab's view, when enabled. */
+  readonly traffic: TrafficView | null = null;
 
   readonly #win: Window;
   readonly #debounceMs: number;
@@ -162,6 +170,7 @@ export class Runner {
     });
     this.legend = new Legend(chartPanel.section);
     this.table = new TimelineTable(chartPanel.section);
+    if (options.traffic) this.traffic = this.#addTrafficTab(chartPanel.section, options.traffic, level);
 
     this.#setStatus('Loading the engine…');
     Promise.resolve(options.engine).then(
@@ -194,6 +203,7 @@ export class Runner {
     const t0 = performance.now();
     const result = engine.run(this.editor.text);
     const t1 = performance.now();
+    this.traffic?.update(this.editor.text);
     this.#pending = false;
     this.#result = result;
     this.#timeline = result.timeline && result.timeline.length > 0 ? result.timeline : null;
@@ -237,6 +247,53 @@ export class Runner {
   }
 
   /** Stops timers and animation and empties the root. */
+  // "Ramp" and "Traffic" tabs in the chart panel's heading: the Traffic tab
+  // swaps the ramp chart's parts for the TrafficView (simulated only while
+  // shown). WAI-ARIA tabs: arrow keys move between them.
+  #addTrafficTab(panel: HTMLElement, traffic: { lab: () => Promise<Lab> }, level: string): TrafficView {
+    const doc = panel.ownerDocument;
+    const head = panel.querySelector('.ss-panel-head')!;
+    const rampParts = Array.from(panel.children).filter((c) => c !== head);
+    const trafficBox = h(doc, 'div', { class: 'ss-traffic-box', attrs: { role: 'tabpanel' } });
+    trafficBox.hidden = true;
+    panel.append(trafficBox);
+    const view = new TrafficView(trafficBox, { lab: traffic.lab, headingLevel: (Number(level.slice(1)) + 1) as 3 });
+    const tabs = h(doc, 'div', { class: 'ss-tabs', attrs: { role: 'tablist', 'aria-label': 'Chart' } });
+    const make = (text: string, selected: boolean) =>
+      h(doc, 'button', {
+        class: 'ss-tab',
+        text,
+        attrs: { type: 'button', role: 'tab', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1' },
+      });
+    const rampTab = make('Ramp', true);
+    const trafficTab = make('Traffic', false);
+    const trafficId = uniqueId('ss-traffic');
+    trafficBox.id = trafficId;
+    trafficTab.setAttribute('aria-controls', trafficId);
+    trafficBox.setAttribute('aria-labelledby', (trafficTab.id = uniqueId('ss-tab')));
+    const select = (showTraffic: boolean) => {
+      rampTab.setAttribute('aria-selected', String(!showTraffic));
+      trafficTab.setAttribute('aria-selected', String(showTraffic));
+      rampTab.tabIndex = showTraffic ? -1 : 0;
+      trafficTab.tabIndex = showTraffic ? 0 : -1;
+      for (const part of rampParts) (part as HTMLElement).hidden = showTraffic;
+      trafficBox.hidden = !showTraffic;
+      view.visible = showTraffic;
+    };
+    rampTab.addEventListener('click', () => select(false));
+    trafficTab.addEventListener('click', () => select(true));
+    tabs.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      const toTraffic = doc.activeElement === rampTab;
+      select(toTraffic);
+      (toTraffic ? trafficTab : rampTab).focus();
+      e.preventDefault();
+    });
+    tabs.append(rampTab, trafficTab);
+    head.firstElementChild!.replaceWith(tabs);
+    return view;
+  }
+
   destroy(): void {
     this.#destroyed = true;
     this.#win.clearTimeout(this.#timer);

@@ -4,6 +4,8 @@
 // the inherited `color-scheme`, which the page (or a host element) sets from
 // prefers-color-scheme or its theme toggle.
 
+import { TRAFFIC_CSS } from '../traffic/styles.js';
+
 export const RUNNER_CSS = /* css */ `
 .ss-runner {
   --ss-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -202,13 +204,26 @@ export const RUNNER_CSS = /* css */ `
 const sheets = new WeakMap<Document, CSSStyleSheet>();
 
 /** Adopts the runner's stylesheet into a document or shadow root (once). */
+/* Chart panel tabs (Ramp / Traffic) */
+const TABS_CSS = /* css */ `
+.ss-tabs { display: inline-flex; gap: 2px; }
+.ss-tab {
+  font: inherit; font-size: 12px; font-weight: 600; letter-spacing: 0.06em; text-transform: uppercase;
+  color: var(--ss-muted); background: none; border: 0; border-bottom: 2px solid transparent;
+  padding: 2px 8px 3px; cursor: pointer;
+}
+.ss-tab[aria-selected="true"] { color: var(--ss-fg); border-bottom-color: var(--ss-accent); }
+.ss-tab:hover { color: var(--ss-fg); }
+.ss-traffic-box { padding: 8px 12px 12px; }
+`;
+
 export function adoptRunnerStyles(root: Document | ShadowRoot): void {
   const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
   let sheet = sheets.get(doc);
   if (!sheet) {
     const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
     sheet = new Sheet();
-    sheet.replaceSync(RUNNER_CSS);
+    sheet.replaceSync(RUNNER_CSS + TABS_CSS + TRAFFIC_CSS);
     sheets.set(doc, sheet);
   }
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];

@@ -62,6 +62,7 @@ export class TrafficControls {
       number('rps', 'Requests/s', s.rps, { min: '1', max: '100000', step: '1' }),
     );
     this.#syncEnvoy();
+    parent.append(this.element);
     this.element.addEventListener('change', () => {
       const next = this.#read();
       if (next) {

@@ -242,32 +242,3 @@ export class TrafficView {
     );
   }
 }
-
-export const TRAFFIC_CSS = /* css */ `
-.ss-traffic { display: grid; gap: 6px; min-width: 0; }
-.ss-traffic-intro { margin: 0; color: var(--ss-muted); font-size: 13px; max-width: 75ch; }
-.ss-traffic-heading { margin: 10px 0 0; font-size: 14px; }
-.ss-traffic-status { margin: 0; font-size: 12.5px; color: var(--ss-muted); min-height: 1.45em; }
-.ss-traffic-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; }
-.ss-field { display: inline-flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--ss-muted); }
-.ss-field[hidden] { display: none; }
-.ss-select, .ss-number {
-  font: inherit; font-size: 13px; color: var(--ss-fg); background: var(--ss-bg);
-  border: 1px solid var(--ss-border); border-radius: 6px; padding: 4px 6px; min-height: 30px;
-}
-.ss-number { width: 6.5em; }
-.ss-number[aria-invalid="true"] { border-color: var(--ss-error); }
-.ss-band { fill: var(--ss-series); fill-opacity: 0.85; stroke: var(--ss-bg); stroke-width: 0.5; }
-.ss-band.ss-none { fill-opacity: 0.35; }
-.ss-bucket-chart { min-width: 0; }
-.ss-traffic-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 0; padding: 0; list-style: none; font-size: 12.5px; }
-.ss-traffic-legend li { display: inline-flex; align-items: center; gap: 6px; }
-.ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }
-.ss-traffic-name { font-family: var(--ss-mono); white-space: pre; }
-.ss-trap { display: grid; gap: 12px; grid-template-columns: minmax(0, 1fr); }
-@container (min-width: 720px) { .ss-trap { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
-.ss-trap-side { min-width: 0; border: 1px solid var(--ss-border); border-radius: 8px; padding: 8px; }
-.ss-trap-title { margin: 0 0 4px; font-size: 13.5px; }
-.ss-chart-caption { margin: 4px 0 0; font-size: 12px; color: var(--ss-muted); }
-.ss-trap-summary { margin: 4px 0 0; font-size: 12.5px; }
-`;
