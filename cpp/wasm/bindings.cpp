@@ -8,6 +8,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,24 +24,29 @@ using namespace slowstart::wasm;
 
 namespace {
 
-val run(const std::string& script, bool with_timeline) {
-  return run_to_js(script, with_timeline, nullptr);
-}
+// Runs the first `length` bytes of the input buffer.
+val run(double length, bool with_timeline) { return run_to_js(input(length), with_timeline, nullptr); }
 
 // Streams a script in the CLI's exact text format (used by the Node CLI).
 class TextRunner {
  public:
   TextRunner() : interpreter_(sink_) {}
-  // A chunk of bytes (a Uint8Array is passed through unchanged). Returns how
-  // many bytes were taken: less than all when 64 KiB of text is waiting;
-  // drain it with take*() and feed the rest again.
-  double feed(const std::string& chunk) { return static_cast<double>(interpreter_.feed_chunk(chunk)); }
+  // Feeds the first `length` bytes of the input buffer. Returns how many were
+  // taken: less than all when 64 KiB of text is waiting; drain it with
+  // take*() and feed the rest again.
+  double feed(double length) { return static_cast<double>(interpreter_.feed_chunk(input(length))); }
   void finish() { interpreter_.finish(); }
-  std::string take_output() { return std::exchange(sink_.out, {}); }
-  std::string take_diagnostics() { return std::exchange(sink_.err, {}); }
+  // The waiting stdout / stderr bytes, as Uint8Arrays.
+  val take_output() { return take(sink_.out); }
+  val take_diagnostics() { return take(sink_.err); }
   double rejected() const { return static_cast<double>(interpreter_.rejected()); }
 
  private:
+  static val take(std::string& text) {
+    val bytes = bytes_of(text);
+    text.clear();
+    return bytes;
+  }
   TextSink sink_;
   Interpreter interpreter_;
 };
@@ -77,23 +83,34 @@ class JsBalancer {
   int pick() { return b_.pick(); }
   // Winners' pool indices (-1 for none) as an Int32Array of length n (the
   // TS layer has checked n).
-  val pick_many(double n) {
-    scratch_.resize(static_cast<std::size_t>(n));
-    b_.pick_many(scratch_.size(), scratch_.data());
-    val out = typed_copy("Int32Array", scratch_);
+  val pick_many(double count) {
+    const auto n = static_cast<std::size_t>(count);
+    // An uninitialised buffer: every slot is written by the picks (a vector's
+    // resize would zero it first, element by element in WebAssembly).
+    if (n > capacity_) {
+      scratch_.reset(new std::int32_t[n]);
+      capacity_ = n;
+    }
+    b_.pick_many(n, scratch_.get());
+    val out = val::global("Int32Array").new_(emscripten::typed_memory_view(n, scratch_.get()));
     // Don't keep a huge buffer alive after one large batch.
-    if (scratch_.capacity() > (1u << 20)) std::vector<std::int32_t>().swap(scratch_);
+    if (capacity_ > (std::size_t{1} << 20)) {
+      scratch_.reset();
+      capacity_ = 0;
+    }
     return out;
   }
 
  private:
   Balancer b_;
-  std::vector<std::int32_t> scratch_;
+  std::unique_ptr<std::int32_t[]> scratch_;
+  std::size_t capacity_ = 0;
 };
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(slowstart) {
+  emscripten::function("inputBuffer", &input_view);
   emscripten::function("run", &run);
   emscripten::constant("version", std::string(slowstart::cli::kVersion));
   emscripten::constant("usage", std::string(slowstart::cli::kUsage));

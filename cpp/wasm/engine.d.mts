@@ -15,9 +15,11 @@ export interface RawTimeline {
 }
 
 export interface RawRun {
-  outputText: string;
+  /** Output lines, UTF-8, joined with '\n'. */
+  outputBytes: Uint8Array;
   outputLines: Uint32Array;
-  diagnosticText: string;
+  /** Diagnostics, UTF-8, joined with '\n'. */
+  diagnosticBytes: Uint8Array;
   diagnosticLines: Uint32Array;
   timeline?: RawTimeline;
   /** Output and diagnostics passed the 64 MiB cap; the rest was not kept. */
@@ -30,11 +32,11 @@ interface Deletable {
 }
 
 export interface RawTextRunner extends Deletable {
-  /** Returns how many bytes were taken; feed the rest after draining. */
-  feed(chunk: string | Uint8Array): number;
+  /** Feeds the input buffer's first `length` bytes; returns how many were taken (feed the rest after draining). */
+  feed(length: number): number;
   finish(): void;
-  takeOutput(): string;
-  takeDiagnostics(): string;
+  takeOutput(): Uint8Array;
+  takeDiagnostics(): Uint8Array;
   rejected(): number;
 }
 
@@ -59,7 +61,10 @@ export interface EngineModule {
   usage: string;
   /** The module's linear memory (it only ever grows). */
   HEAP8: Int8Array;
-  run(script: string | Uint8Array, withTimeline: boolean): RawRun;
+  /** The module's input buffer resized to n bytes (valid until the next call into the module). */
+  inputBuffer(n: number): Uint8Array;
+  /** Runs the input buffer's first `length` bytes. */
+  run(length: number, withTimeline: boolean): RawRun;
   TextRunner: { new (): RawTextRunner };
   Balancer: { new (): RawBalancer };
 }

@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/validate.hpp"
@@ -23,6 +24,37 @@ inline val js_error(const std::string& message) { return val::global("Error").ne
 
 // undefined when fine, else an Error with the problem's text.
 inline val outcome(const Problem& p) { return p ? js_error(*p) : val::undefined(); }
+
+// Scripts come in through one buffer per module that JS writes straight into
+// (TextEncoder.encodeInto or Uint8Array.set: native speed), instead of
+// embind's std::string conversion, which copies byte by byte in JS.
+inline std::string& input_buffer() {
+  static std::string buffer;
+  return buffer;
+}
+
+// A view of the input buffer resized to n bytes, for JS to fill at once.
+// Valid until the next allocation in the module.
+inline val input_view(double n) {
+  std::string& b = input_buffer();
+  b.resize(static_cast<std::size_t>(n));
+  // Shrink after a huge script so its memory is not held forever.
+  if (b.capacity() > (std::size_t{64} << 20) && b.size() < (std::size_t{1} << 20)) b.shrink_to_fit();
+  return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
+}
+
+// The first n bytes of the input buffer.
+inline std::string_view input(double n) {
+  const std::string& b = input_buffer();
+  return std::string_view(b).substr(0, static_cast<std::size_t>(n));
+}
+
+// Text leaves as bytes (a Uint8Array copy) that JS decodes with TextDecoder
+// or writes to a stream as they are, again avoiding embind's per-byte loop.
+inline val bytes_of(std::string_view s) {
+  return val::global("Uint8Array")
+      .new_(emscripten::typed_memory_view(s.size(), reinterpret_cast<const std::uint8_t*>(s.data())));
+}
 
 // A copy of v as a new JS typed array of the given type (e.g. "Float64Array").
 template <typename T>
@@ -75,7 +107,7 @@ inline val timeline_to_js(const Timeline& t) {
 // A script run for JS: output and diagnostics as '\n'-joined text plus a
 // line-number array each, and the timeline. Names never contain '\n' and
 // diagnostics never contain control characters, so the join is lossless.
-inline val run_to_js(const std::string& script, bool with_timeline, Rules* rules) {
+inline val run_to_js(std::string_view script, bool with_timeline, Rules* rules) {
   {
     RunOptions options;
     options.timeline = with_timeline;
@@ -95,9 +127,9 @@ inline val run_to_js(const std::string& script, bool with_timeline, Rules* rules
       err_lines.push_back(static_cast<std::uint32_t>(d.line));
     }
     val o = val::object();
-    o.set("outputText", out);
+    o.set("outputBytes", bytes_of(out));
     o.set("outputLines", typed_copy("Uint32Array", out_lines));
-    o.set("diagnosticText", err);
+    o.set("diagnosticBytes", bytes_of(err));
     o.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
     if (with_timeline) o.set("timeline", timeline_to_js(r.timeline));
     o.set("truncated", r.truncated);

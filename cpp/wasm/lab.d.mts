@@ -45,10 +45,12 @@ export type RawRules =
     };
 
 export interface LabModule {
+  /** The module's input buffer resized to n bytes (valid until the next call into the module). */
+  inputBuffer(n: number): Uint8Array;
   /** An Error (returned, not thrown) for a bad curve. */
-  runWithRules(script: string | Uint8Array, withTimeline: boolean, rules: RawRules): RawRun | Error;
+  runWithRules(length: number, withTimeline: boolean, rules: RawRules): RawRun | Error;
   /** An Error (returned, not thrown) for bad options or a simulation too large. */
-  simulate(script: string | Uint8Array, options: RawTrafficOptions): RawTraffic | Error;
+  simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
   simulateCommand(
     args: string[],
     read: (path: string) => Uint8Array | string,

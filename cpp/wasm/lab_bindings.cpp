@@ -56,7 +56,8 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
 
 // simulate(script, options): the traffic simulation's columns.
 // Returns the columns, or an Error (bad options, or a simulation too large).
-val simulate(const std::string& script, val options) {
+val simulate(double length, val options) {
+  const std::string_view script = input(length);
   {
     TrafficOptions o;
     if (Problem p = traffic_from_js(options, o)) return js_error(*p);
@@ -111,7 +112,8 @@ val simulate_command(val args, val read) {
 
 // A script run with other rules: {curve: {...}} or {effective, pick}.
 // Returns the run, or an Error for a bad curve.
-val run_with_rules(const std::string& script, bool with_timeline, val rules) {
+val run_with_rules(double length, bool with_timeline, val rules) {
+  const std::string_view script = input(length);
   std::unique_ptr<Rules> custom;
   if (val c = rules["curve"]; !c.isUndefined()) {
     Curve curve;
@@ -126,6 +128,7 @@ val run_with_rules(const std::string& script, bool with_timeline, val rules) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(slowstart_lab) {
+  emscripten::function("inputBuffer", &input_view);
   emscripten::function("runWithRules", &run_with_rules);
   emscripten::function("simulate", &simulate);
   emscripten::function("simulateCommand", &simulate_command);

@@ -100,7 +100,8 @@ async function main(argv: string[]): Promise<number> {
         // 64 KiB of text waits, so memory stays flat however much is printed.
         let rest = chunk as Uint8Array;
         while (rest.length > 0) {
-          rest = rest.subarray(runner.feed(rest));
+          engine.inputBuffer(rest.length).set(rest);
+          rest = rest.subarray(runner.feed(rest.length));
           await write(process.stderr, runner.takeDiagnostics());
           await write(process.stdout, runner.takeOutput());
         }

@@ -1,6 +1,7 @@
 import type { LabModule, RawTraffic } from '../wasm/lab.mjs';
 import { raise } from './raise.js';
 import { toDiagnostics, toRunResult } from './run-result.js';
+import { writeInput } from './wasm-io.js';
 import type { Diagnostic, RunOptions, RunResult } from './types.js';
 
 /** A ramp curve and the integer resolution weights are kept at. */
@@ -117,12 +118,14 @@ export class Lab {
    * prints internal weights (target × resolution × the curve's factor).
    */
   run(script: string | Uint8Array, curve: Curve, options: RunOptions = {}): RunResult {
-    return toRunResult(raise(this.#module.runWithRules(script, options.timeline ?? true, { curve })));
+    const length = writeInput(this.#module, script);
+    return toRunResult(raise(this.#module.runWithRules(length, options.timeline ?? true, { curve })));
   }
 
   /** Runs a script with rules written in JavaScript; the engine still parses, holds the pool and prints. */
   runWithRules(script: string | Uint8Array, rules: ScriptRules, options: RunOptions = {}): RunResult {
-    return toRunResult(raise(this.#module.runWithRules(script, options.timeline ?? true, rules)));
+    const length = writeInput(this.#module, script);
+    return toRunResult(raise(this.#module.runWithRules(length, options.timeline ?? true, rules)));
   }
 
   /**
@@ -130,7 +133,8 @@ export class Lab {
    * script lines are in `diagnostics` and change nothing.
    */
   simulate(script: string | Uint8Array, options: TrafficOptions = {}): Traffic {
-    return new Traffic(raise(this.#module.simulate(script, options)));
+    const length = writeInput(this.#module, script);
+    return new Traffic(raise(this.#module.simulate(length, options)));
   }
 
   /** @internal The raw module, for the CLI. */

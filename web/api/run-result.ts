@@ -1,5 +1,6 @@
 import type { RawRun } from '../wasm/engine.mjs';
 import { Timeline } from './timeline.js';
+import { decodeText } from './wasm-io.js';
 import type { Diagnostic, OutputLine, RunResult } from './types.js';
 
 /** Pairs '\n'-joined text with its line numbers (the engine's bulk format). */
@@ -18,8 +19,12 @@ export function toDiagnostics(text: string, numbers: Uint32Array): Diagnostic[] 
 
 /** The typed result of a raw run. */
 export function toRunResult(raw: RawRun): RunResult {
-  const output: OutputLine[] = numberedLines(raw.outputText, raw.outputLines, (line, text) => ({ line, text }));
-  const result: RunResult = { output, diagnostics: toDiagnostics(raw.diagnosticText, raw.diagnosticLines) };
+  const output: OutputLine[] = numberedLines(decodeText(raw.outputBytes), raw.outputLines, (line, text) => ({
+    line,
+    text,
+  }));
+  const diagnostics = toDiagnostics(decodeText(raw.diagnosticBytes), raw.diagnosticLines);
+  const result: RunResult = { output, diagnostics };
   if (raw.timeline) result.timeline = new Timeline(raw.timeline);
   if (raw.truncated) result.truncated = true;
   return result;

@@ -1,6 +1,7 @@
 import type { EngineModule } from '../wasm/engine.mjs';
 import { Balancer } from './balancer.js';
 import { toRunResult } from './run-result.js';
+import { writeInput } from './wasm-io.js';
 import type { RunOptions, RunResult } from './types.js';
 
 /** The loaded engine. Get one with `loadSlowStart()`. */
@@ -22,7 +23,8 @@ export class SlowStart {
    * numbers as the CLI. `script` may be text or UTF-8 bytes.
    */
   run(script: string | Uint8Array, options: RunOptions = {}): RunResult {
-    return toRunResult(this.#module.run(script, options.timeline ?? true));
+    const length = writeInput(this.#module, script);
+    return toRunResult(this.#module.run(length, options.timeline ?? true));
   }
 
   /** A new, empty imperative balancer. Dispose of it when done. */

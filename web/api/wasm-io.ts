@@ -1,0 +1,28 @@
+/**
+ * Moving text in and out of a WASM module at native speed: scripts are
+ * written straight into the module's input buffer (TextEncoder.encodeInto or
+ * Uint8Array.set), and text comes back as UTF-8 bytes for TextDecoder.
+ * Embind's own string conversion loops over every byte in JavaScript.
+ */
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export interface HasInputBuffer {
+  inputBuffer(n: number): Uint8Array;
+}
+
+/** Copies `script` into the module's input buffer; returns its length in bytes. */
+export function writeInput(module: HasInputBuffer, script: string | Uint8Array): number {
+  if (typeof script !== 'string') {
+    module.inputBuffer(script.length).set(script);
+    return script.length;
+  }
+  // UTF-8 needs at most 3 bytes per UTF-16 unit.
+  const view = module.inputBuffer(script.length * 3);
+  const { written } = encoder.encodeInto(script, view);
+  return written;
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
