@@ -7,6 +7,12 @@ import { h, uniqueId } from '../runner/dom.js';
 export interface TrafficSettings {
   curve: Required<Curve>;
   rps: number;
+  /**
+   * The trap's load, in percent of what all backends can serve when warm
+   * (each serves 128 at once at 200 ms: 640 requests/s). Queues form only
+   * under real load, so the trap is shown at a load, not a fixed rate.
+   */
+  trapLoad: number;
   policy: 'least-request' | 'wrr';
   coldFactor: number;
   warmup: number;
@@ -15,6 +21,7 @@ export interface TrafficSettings {
 export const DEFAULT_SETTINGS: TrafficSettings = {
   curve: { kind: 'linear', resolution: 100, aggression: 1, minWeightPercent: 10 },
   rps: 1000,
+  trapLoad: 60,
   policy: 'least-request',
   coldFactor: 5,
   warmup: 30,
@@ -90,6 +97,9 @@ export class TrafficControls {
     );
     policy.value = this.#settings.policy;
     add('policy', 'Balancing', policy);
+    const load = h(doc, 'input', { class: 'ss-number', attrs: { type: 'number', min: '5', max: '200', step: '5' } });
+    load.value = String(this.#settings.trapLoad);
+    add('trapLoad', 'Load %', load);
     const cold = h(doc, 'input', { class: 'ss-number', attrs: { type: 'number', min: '1', max: '50', step: '0.5' } });
     cold.value = String(this.#settings.coldFactor);
     add('coldFactor', 'Cold ×', cold);
@@ -129,12 +139,13 @@ export class TrafficControls {
         minWeightPercent: num('floor', this.#settings.curve.minWeightPercent),
       },
       rps: num('rps', this.#settings.rps),
+      trapLoad: num('trapLoad', this.#settings.trapLoad),
       policy: (f.policy?.value ?? this.#settings.policy) as TrafficSettings['policy'],
       coldFactor: num('coldFactor', this.#settings.coldFactor),
       warmup: num('warmup', this.#settings.warmup),
     };
-    const values = [next.curve.aggression, next.curve.minWeightPercent, next.rps, next.coldFactor, next.warmup];
-    return values.every(Number.isFinite) && next.curve.aggression > 0 && next.rps > 0 ? next : null;
+    const values = [next.curve.aggression, next.curve.minWeightPercent, next.rps, next.trapLoad, next.coldFactor, next.warmup];
+    return values.every(Number.isFinite) && next.curve.aggression > 0 && next.rps > 0 && next.trapLoad > 0 ? next : null;
   }
 
   #syncEnvoy(): void {
@@ -147,9 +158,12 @@ export function shareOptions(s: TrafficSettings, bucket: number): TrafficOptions
   return { rps: s.rps, bucket, curve: s.curve };
 }
 
-export function trapOptions(s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {
+/** What one warm backend serves per second: 128 workers / 200 ms (the engine's default service model). */
+export const WARM_CAPACITY_RPS = 128 / 0.2;
+
+export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {
   return {
-    rps: s.rps,
+    rps,
     bucket,
     curve: s.curve,
     policy: s.policy,

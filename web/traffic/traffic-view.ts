@@ -9,7 +9,14 @@ import type { Lab, Traffic } from '../api/index.js';
 import { h, setText } from '../runner/dom.js';
 import { seriesClasses } from '../runner/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
-import { DEFAULT_SETTINGS, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
+import {
+  DEFAULT_SETTINGS,
+  shareOptions,
+  TrafficControls,
+  trapOptions,
+  WARM_CAPACITY_RPS,
+  type TrafficSettings,
+} from './traffic-controls.js';
 
 export interface TrafficViewOptions {
   /** Loads the lab module (called once, when first needed). */
@@ -84,6 +91,7 @@ export class TrafficView {
   readonly #with: TrapSide;
   readonly #trapNote: HTMLParagraphElement;
   #lab: Promise<Lab> | null = null;
+  #last: { share: Traffic; without: Traffic; with: Traffic } | null = null;
   #script = '';
   #visible = false;
   #stale = true;
@@ -124,7 +132,8 @@ export class TrafficView {
         class: 'ss-traffic-intro',
         text:
           'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
-          'they warm up. Each backend serves 128 requests at once; more wait in line. Least request sends the most ' +
+          'they warm up. Each backend serves 128 requests at once (640 a second when warm); more wait in line. ' +
+          'Least request sends the most ' +
           'to the host with the fewest requests in flight, and a host that just joined has none.',
       }),
     );
@@ -153,6 +162,11 @@ export class TrafficView {
 
   get settings(): TrafficSettings {
     return this.#controls.settings;
+  }
+
+  /** The last simulations drawn (share view, then the trap without and with slow start). */
+  get last(): { share: Traffic; without: Traffic; with: Traffic } | null {
+    return this.#last;
   }
 
   /** Resolves when the latest simulation has been drawn (for tests and benchmarks). */
@@ -212,8 +226,14 @@ export class TrafficView {
       [this.#with, true],
     ];
     const peaks: Array<{ id: number; ms: number }> = [];
+    const trap: Traffic[] = [];
+    // The trap's rate: the chosen load on every backend's warm capacity,
+    // capped like the share view's.
+    const wanted = Math.round((s.trapLoad / 100) * traffic.names.length * WARM_CAPACITY_RPS);
+    const trapRps = Math.max(1, Math.min(wanted, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
     for (const [side, slowStart] of sides) {
-      const t = lab.simulate(script, trapOptions({ ...s, rps }, bucket, slowStart));
+      const t = lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart));
+      trap.push(t);
       const sh = sharesOf(t);
       side.share.set({ mode: 'stack', bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
       side.latency.set({ mode: 'lines', bucket, buckets: t.buckets, series: latencyOf(t), unit: 'ms' });
@@ -221,13 +241,15 @@ export class TrafficView {
       peaks.push(p);
       setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one band.`);
     }
+    this.#last = { share: traffic, without: trap[0], with: trap[1] };
     const [without, withRamp] = peaks;
     setText(
       this.#trapNote,
       without.ms > 0 && withRamp.ms > 0
         ? `Peak latency ${Math.round(without.ms).toLocaleString('en-US')} ms without slow start, ` +
             `${Math.round(withRamp.ms).toLocaleString('en-US')} ms with it (${(without.ms / withRamp.ms).toFixed(1)}×). ` +
-            `A warm request takes 200 ms; a cold one up to ${Math.round(200 * s.coldFactor)} ms.`
+            `${trapRps.toLocaleString('en-US')} requests/s. A warm request takes 200 ms; a cold one up to ` +
+            `${Math.round(200 * s.coldFactor)} ms.`
         : '',
     );
   }
