@@ -109,6 +109,7 @@ class Simulator : public ScriptSink {
     backends_.resize(n);
     weights_.resize(n);
     ramping_.clear();
+    next_refresh_ = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < n; ++i) {
       backends_[i] = pool.backend(i);
       pos_id_[i] = ids_.at(backends_[i].name);
@@ -208,7 +209,12 @@ class Simulator : public ScriptSink {
           }
         }
       }
-      if (!ramping_.empty()) refresh_ramping(t);
+      // Ramping weights are recomputed once per millisecond of simulated time
+      // (the clock resolution of nginx and Envoy), not per request.
+      if (!ramping_.empty() && t >= next_refresh_) {
+        refresh_ramping(t);
+        next_refresh_ = t + 0.001;
+      }
       const std::int32_t p = o_.policy == Policy::LeastRequest
                                  ? pick_least_request()
                                  : smooth_pick(weights_.data(), iscore_.data(), weights_.size());
@@ -248,6 +254,7 @@ class Simulator : public ScriptSink {
       done_;
 
   std::uint64_t next_ = 0, total_requests_ = 0;
+  double next_refresh_ = -std::numeric_limits<double>::infinity();
   std::uint64_t last_sample_ = std::numeric_limits<std::uint64_t>::max();
 };
 

@@ -4,7 +4,8 @@
 // A script's POOL, NOW, ADD, DOWN and UP lines become a scenario in
 // continuous time (each change happens at the clock its NOW set). Requests
 // arrive at a fixed rate; each is routed with the weights at its arrival
-// time. Optionally every backend serves requests with a few workers and a
+// time (ramping weights are recomputed every millisecond of simulated time,
+// the clock resolution of nginx and Envoy). Optionally every backend serves requests with a few workers and a
 // service time that starts `cold_factor` times slower after it (re)joins and
 // warms up linearly over `warmup` seconds, so queues, outstanding requests
 // and latency can be measured. WEIGHTS and PICK lines are ignored here; bad

@@ -4,9 +4,9 @@ import { defineConfig } from 'vitest/config';
 // Run: npx vitest run --config tests/web/bench/vitest.config.ts
 export default defineConfig({
   test: {
-    name: 'page-bench',
+    name: 'web-bench',
     environment: 'node',
-    include: ['tests/web/bench/page-bench.ts'],
+    include: ['tests/web/bench/*-bench.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },
