@@ -10,3 +10,5 @@ step "Native engine (Google Benchmark)"
 build/slowstart_bench "$@"
 step "WASM vs native vs JS peers"
 node tests/bench/bench.mjs
+step "Web page and traffic simulation in Chromium"
+npx vitest run --config tests/web/bench/vitest.config.ts
