@@ -3,7 +3,8 @@
 # build/slowstart_bench --write-script=FILE writes the 1M-line script.
 find_package(benchmark QUIET)
 if(benchmark_FOUND)
-  add_executable(slowstart_bench ${CMAKE_CURRENT_LIST_DIR}/bench.cpp)
+  add_executable(slowstart_bench ${CMAKE_CURRENT_LIST_DIR}/bench.cpp
+                 ${CMAKE_CURRENT_LIST_DIR}/../support/allocation_counter.cpp)
   target_link_libraries(slowstart_bench PRIVATE slowstart_engine benchmark::benchmark)
   set_target_properties(slowstart_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

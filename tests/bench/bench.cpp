@@ -12,12 +12,10 @@
 // be 0 (tests/cpp/robustness_test.cpp asserts the same).
 #include <benchmark/benchmark.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,9 +25,7 @@
 #include "engine/interpreter.hpp"
 #include "engine/text_sink.hpp"
 #include "gen_script.hpp"
-
-// ---------------------------------------------------------------------------
-// Allocation counting (only while g_counting is set).
+#include "../support/allocation_counter.hpp"
 
 namespace {
 
@@ -37,47 +33,6 @@ namespace {
 void require_ok(const slowstart::Problem& p) {
   if (p) std::abort();
 }
-std::atomic<bool> g_counting{false};
-std::atomic<std::uint64_t> g_allocs{0};
-void* counted(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocs.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (void* p = counted(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = counted(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-// (Over-aligned new/delete keep their defaults: the engine never uses them,
-// and the library versions pair with each other.)
-
-namespace {
-
-class CountAllocations {
- public:
-  CountAllocations() {
-    g_allocs.store(0);
-    g_counting.store(true);
-  }
-  ~CountAllocations() { g_counting.store(false); }
-  std::uint64_t stop() {
-    g_counting.store(false);
-    return g_allocs.load();
-  }
-};
 
 // ---------------------------------------------------------------------------
 // Pools.
@@ -114,7 +69,7 @@ void BM_Pick(benchmark::State& state) {
   slowstart::Balancer b;
   make_ramping(b, n);
   std::int64_t sum = 0;
-  CountAllocations count;
+  AllocationCounter count;
   for (auto _ : state) {
     sum += b.pick();
   }
@@ -128,7 +83,7 @@ constexpr std::size_t kBatch = 1024;
 
 void pick_many_loop(benchmark::State& state, slowstart::Balancer& b) {
   std::vector<std::int32_t> out(kBatch);
-  CountAllocations count;
+  AllocationCounter count;
   for (auto _ : state) {
     b.pick_many(kBatch, out.data());
     benchmark::DoNotOptimize(out.data());

@@ -10,90 +10,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstdlib>
-#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "../bench/gen_script.hpp"
+#include "../support/allocation_counter.hpp"
 #include "engine/balancer.hpp"
 #include "engine/interpreter.hpp"
 #include "engine/limits.hpp"
 #include "engine/pool.hpp"
 #include "engine/text_sink.hpp"
 #include "engine/timeline.hpp"
-
-// ---------------------------------------------------------------------------
-// Counting allocator.
-
-namespace {
-std::atomic<bool> g_count_allocs{false};
-std::atomic<std::uint64_t> g_allocs{0};
-
-void* counted_alloc(std::size_t n) {
-  if (g_count_allocs.load(std::memory_order_relaxed)) g_allocs.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void* counted_aligned_alloc(std::size_t n, std::align_val_t a) {
-  if (g_count_allocs.load(std::memory_order_relaxed)) g_allocs.fetch_add(1, std::memory_order_relaxed);
-  void* p = nullptr;
-  const std::size_t al = std::max(static_cast<std::size_t>(a), sizeof(void*));
-  if (posix_memalign(&p, al, n ? n : 1) != 0) return nullptr;
-  return p;
-}
-
-// Counts the allocations made while alive.
-class AllocationCounter {
- public:
-  AllocationCounter() {
-    g_allocs.store(0);
-    g_count_allocs.store(true);
-  }
-  ~AllocationCounter() { g_count_allocs.store(false); }
-  std::uint64_t count() const { return g_allocs.load(); }
-};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (void* p = counted_alloc(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = counted_alloc(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  if (void* p = counted_aligned_alloc(n, a)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  if (void* p = counted_aligned_alloc(n, a)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_aligned_alloc(n, a);
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_aligned_alloc(n, a);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 // ---------------------------------------------------------------------------
 // Helpers.
