@@ -13,6 +13,10 @@ export default defineConfig({
     assetsInlineLimit: 0,
     target: 'es2022',
   },
+  // The implement mode's worker (web/implement/worker.ts) is created with
+  // { type: 'module' } and imports the lab module's glue, whose .wasm URL
+  // comes from import.meta.url: build it as an ES module too.
+  worker: { format: 'es' },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

@@ -3,28 +3,54 @@
  * test. A test that runs past the limit is reported as stopped (with the
  * script line it was on), the worker is replaced, and the remaining tests go
  * on. The page never blocks.
+ *
+ * The limit starts once the worker has loaded the engine, so a slow network
+ * never counts against the learner's code (loading has its own, generous
+ * limit). Compiling the learner's code is limited too: top-level code that
+ * never finishes is a compile error, not one timeout per test.
  */
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
 import type { TestResult } from './grade.js';
-import type { WorkerMessage } from './protocol.js';
+import type { MistakeLines } from './diagnosis.js';
+import type { CompileErrorKind, WorkerMessage } from './protocol.js';
 import type { ImplementTest } from './suite.js';
 
 export interface ImplementRunOptions {
   /** Per test, ms (default 2000). */
   timeLimitMs?: number;
-  /** Called as each test finishes. */
-  onResult?: (index: number, result: TestResult) => void;
+  /** How long the worker may take to load the engine, ms (default 30000). */
+  loadLimitMs?: number;
+  /** Called as each test starts running (for progress). */
+  onStart?: (index: number) => void;
+  /** Called as each test finishes; `mistakeLines` is missing for a test that was stopped. */
+  onResult?: (index: number, result: TestResult, mistakeLines?: MistakeLines) => void;
   /** Makes the worker; the default is the bundled worker module. */
   createWorker?: () => Worker;
+  /** Aborting stops the run at once: the worker is terminated. */
+  signal?: AbortSignal;
+}
+
+export interface CompileError {
+  kind: CompileErrorKind;
+  message: string;
+  /** Line of the learner's code, when known. */
+  codeLine?: number;
 }
 
 export interface ImplementRun {
-  compileError?: { message: string; codeLine?: number };
+  compileError?: CompileError;
+  /** One result per test. After an abort, the tests not run are missing (the array is sparse). */
   results: TestResult[];
+  /** True when the run was stopped through `signal`. */
+  aborted?: boolean;
 }
 
 const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
 
 function stopped(test: ImplementTest, line: number | undefined, ms: number): TestResult {
   return {
@@ -37,53 +63,87 @@ function stopped(test: ImplementTest, line: number | undefined, ms: number): Tes
     problems: [
       {
         line: line ?? 0,
-        message: `stopped after ${ms / 1000} s${line ? ` at script line ${line}` : ''}: your code did not finish (an endless loop?)`,
+        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish (an endless loop?)`,
       },
     ],
     mistakes: [],
   };
 }
 
-/** Grades `code` on `tests`. Resolves when every test has a result. */
+/** Grades `code` on `tests`. Resolves when every test has a result (or on abort). */
 export function runImplementTests(code: string, tests: ImplementTest[], options: ImplementRunOptions = {}): Promise<ImplementRun> {
   const limit = options.timeLimitMs ?? 2000;
+  const loadLimit = options.loadLimitMs ?? 30_000;
   const make = options.createWorker ?? defaultWorker;
+  const signal = options.signal;
   const results: TestResult[] = new Array(tests.length);
 
   return new Promise((resolve) => {
+    let worker: Worker | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const finish = (run: ImplementRun) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker?.terminate();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(run);
+    };
+    const onAbort = () => finish({ results, aborted: true });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort);
+
     const startFrom = (first: number) => {
-      if (first >= tests.length) {
-        resolve({ results });
-        return;
+      if (first >= tests.length) return finish({ results });
+      let w: Worker;
+      try {
+        w = worker = make();
+      } catch (e) {
+        // e.g. a Content-Security-Policy whose worker-src refuses the script
+        const message = `the page does not allow the tests' worker: ${String(e)}`;
+        return finish({ compileError: { kind: 'worker', message }, results: [] });
       }
-      const worker = make();
-      let current = -1;
+      let current = -1; // the test running, -1 while loading and compiling
       let line: number | undefined;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      // Compiling (top-level code) is limited too.
-      const arm = () => {
+      const arm = (ms: number, onTimeout: () => void) => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          worker.terminate();
-          const index = current < 0 ? first : current;
-          results[index] = stopped(tests[index], line, limit);
-          options.onResult?.(index, results[index]);
-          startFrom(index + 1);
-        }, limit);
+          w.terminate();
+          onTimeout();
+        }, ms);
       };
-      arm();
-      worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+      const testTimedOut = () => {
+        results[current] = stopped(tests[current], line, limit);
+        options.onResult?.(current, results[current]);
+        startFrom(current + 1);
+      };
+      arm(loadLimit, () =>
+        finish({ compileError: { kind: 'worker', message: `the worker did not load the engine within ${seconds(loadLimit)}` }, results: [] }),
+      );
+      w.onmessage = (event: MessageEvent<WorkerMessage>) => {
+        if (settled || w !== worker) return;
         const m = event.data;
         switch (m.type) {
+          case 'loaded':
+            arm(limit, () =>
+              finish({
+                compileError: {
+                  kind: 'code',
+                  message: `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`,
+                },
+                results: [],
+              }),
+            );
+            return;
           case 'compile-error':
-            clearTimeout(timer);
-            worker.terminate();
-            resolve({ compileError: { message: m.message, codeLine: m.codeLine }, results: [] });
+            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine }, results: [] });
             return;
           case 'start':
             current = first + m.index;
             line = undefined;
-            arm();
+            options.onStart?.(current);
+            arm(limit, testTimedOut);
             return;
           case 'line':
             line = m.line;
@@ -93,25 +153,22 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             // Structured cloning drops the class: rebuild it from its arrays.
             if (r.timeline) r.timeline = new Timeline(r.timeline as unknown as RawTimeline);
             results[first + m.index] = r;
-            options.onResult?.(first + m.index, r);
+            options.onResult?.(first + m.index, r, m.mistakeLines);
             return;
           }
           case 'done':
-            clearTimeout(timer);
-            worker.terminate();
-            resolve({ results });
+            finish({ results });
             return;
           case 'ready':
             return;
         }
       };
-      worker.onerror = (e) => {
-        clearTimeout(timer);
-        worker.terminate();
-        resolve({ compileError: { message: e.message || 'the worker failed to start' }, results: [] });
+      w.onerror = (e) => {
+        e.preventDefault();
+        finish({ compileError: { kind: 'worker', message: e.message || 'the worker failed to start' }, results: [] });
       };
       // This worker gets tests[first...]: its indices are relative to `first`.
-      worker.postMessage({ type: 'run', code, tests: tests.slice(first) });
+      w.postMessage({ type: 'run', code, tests: tests.slice(first) });
     };
     startFrom(0);
   });

@@ -42,18 +42,42 @@ export function learnerLine(error: unknown): number | undefined {
   return m ? Number(m[1]) - FUNCTION_PREAMBLE_LINES : undefined;
 }
 
+/** What a learner is told when the page's Content-Security-Policy forbids eval. */
+export const EVAL_BLOCKED_MESSAGE =
+  "this page's Content-Security-Policy does not allow running your code (it needs 'unsafe-eval' for the implement mode's worker)";
+
+/**
+ * Thrown by `compileLearnerCode` when `new Function` is refused (an EvalError:
+ * the Content-Security-Policy lacks 'unsafe-eval'), so the page can say that
+ * plainly instead of blaming the learner's code.
+ */
+export class EvalBlockedError extends Error {
+  constructor() {
+    super(EVAL_BLOCKED_MESSAGE);
+    this.name = 'EvalBlockedError';
+  }
+}
+
 /**
  * Compiles a learner's source into rules. Needs eval (`new Function`), so it
- * runs in a worker. Throws the SyntaxError, or an Error naming a missing
- * function.
+ * runs in a worker. Throws the SyntaxError, an Error naming a missing
+ * function, or an EvalBlockedError when the CSP forbids eval.
  */
 export function compileLearnerCode(source: string): LearnerRules {
-  const factory = new Function(
-    `${source}\n;return {` +
-      ` effectiveWeight: typeof effectiveWeight === 'function' ? effectiveWeight : undefined,` +
-      ` pick: typeof pick === 'function' ? pick : undefined,` +
-      ` onJoin: typeof onJoin === 'function' ? onJoin : undefined };`,
-  ) as () => Partial<LearnerRules>;
+  let factory: () => Partial<LearnerRules>;
+  try {
+    factory = new Function(
+      `${source}\n;return {` +
+        ` effectiveWeight: typeof effectiveWeight === 'function' ? effectiveWeight : undefined,` +
+        ` pick: typeof pick === 'function' ? pick : undefined,` +
+        ` onJoin: typeof onJoin === 'function' ? onJoin : undefined };`,
+    ) as () => Partial<LearnerRules>;
+  } catch (e) {
+    // Only the construction is checked: an EvalError thrown by the
+    // learner's own top-level code (below) is the learner's business.
+    if (e instanceof EvalError || (e as Error | undefined)?.name === 'EvalError') throw new EvalBlockedError();
+    throw e;
+  }
   const rules = factory();
   if (!rules.effectiveWeight) throw new Error('define a function effectiveWeight(target, ramp, joined, now)');
   if (!rules.pick) throw new Error('define a function pick(backends)');

@@ -1,21 +1,69 @@
-// The web runner page: one runner filling <main>, plus the theme toggle.
+// The web runner page: the runner filling <main>, the implement-it-yourself
+// mode beside it (a tab, built the first time it is shown), and the theme
+// toggle.
 import { loadLab, loadSlowStart } from '../api/index.js';
+import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
+import { adoptImplementStyles } from '../implement/styles.js';
+import type { ImplementView } from '../implement/view.js';
 import { createRunner, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
+import { setupModeTabs } from './mode-tabs.js';
 import { setupThemeToggle } from './theme-toggle.js';
 
 declare global {
   interface Window {
     /** The page's runner, for the browser tests and the benchmark. */
     slowstartRunner?: Runner;
+    /** The implement mode, once its tab has been shown (for the browser tests). */
+    slowstartImplement?: ImplementView;
   }
 }
 
 adoptRunnerStyles(document);
+adoptImplementStyles(document);
 setupThemeToggle(document.querySelector<HTMLButtonElement>('#theme-toggle')!, document.documentElement);
-window.slowstartRunner = createRunner({
+const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
   engine: loadSlowStart(),
   traffic: { lab: () => loadLab() },
+});
+window.slowstartRunner = runner;
+
+const implementRoot = document.querySelector<HTMLElement>('#implement')!;
+// The mode (and its JavaScript editor) is a separate chunk, loaded the
+// first time its tab is shown: the runner alone stays as small as it was.
+let implementLoading: Promise<void> | null = null;
+function showImplement(): Promise<void> {
+  implementLoading ??= import('../implement/view.js').then(
+    ({ ImplementView }) => {
+      window.slowstartImplement = new ImplementView({
+        root: implementRoot,
+        documentRoot: document,
+        runner,
+        storageKey: 'slowstart-page-implement-code',
+      });
+    },
+    (error: unknown) => {
+      implementLoading = null; // let the next visit try again
+      implementRoot.textContent = `The implement mode failed to load: ${String(error)}`;
+    },
+  );
+  return implementLoading;
+}
+
+const tabs = setupModeTabs(
+  { run: document.querySelector('#mode-run')!, implement: document.querySelector('#mode-implement')! },
+  { run: document.querySelector('#runner')!, implement: implementRoot },
+  (mode) => {
+    if (mode === 'implement') void showImplement();
+  },
+);
+
+// "Open in the runner": the script is loaded; show the runner, from its top
+// when the learner had scrolled down the results.
+implementRoot.addEventListener(OPEN_IN_RUNNER_EVENT, () => {
+  tabs.select('run');
+  const nav = document.querySelector('.page-modes')!;
+  if (nav.getBoundingClientRect().top < 0) nav.scrollIntoView({ block: 'start' });
 });

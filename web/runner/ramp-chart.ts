@@ -3,11 +3,14 @@
 // backend (chart-series.ts), a pick lane below (pick-lane.ts), and the
 // playhead: a marker at the current clock and a caret at the current step.
 // This module composes them, follows the element's width, moves the
-// playhead and turns clicks into seeks.
+// playhead and turns clicks into seeks. An overlay (chart-overlay.ts) can
+// draw a second run of the same script on top: the implement mode's
+// learner's weights and picks over the reference's.
 import type { Timeline } from '../api/index.js';
 import { drawAxes } from './chart-axes.js';
 import { ChartFrame } from './chart-frame.js';
 import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
+import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
 import { h, setText, svg } from './dom.js';
 import { drawPickLane } from './pick-lane.js';
@@ -21,11 +24,18 @@ export interface RampChartOptions {
   maxSeries?: number;
 }
 
+interface Overlay {
+  timeline: Timeline;
+  model: ChartModel;
+  label: string;
+}
+
 export class RampChart {
   readonly element: HTMLDivElement;
   readonly #doc: Document;
   readonly #svg: SVGSVGElement;
   readonly #note: HTMLParagraphElement;
+  readonly #overlayKey: HTMLParagraphElement;
   readonly #options: RampChartOptions;
   // Playhead parts, kept across redraws and moved each frame.
   readonly #clockLine: SVGLineElement;
@@ -35,6 +45,7 @@ export class RampChart {
   #timeline: Timeline | null = null;
   #model: ChartModel | null = null;
   #frame: ChartFrame | null = null;
+  #overlay: Overlay | null = null;
   #step = 0;
   #frac = 0;
   #width = 0;
@@ -46,7 +57,9 @@ export class RampChart {
     this.#svg = svg(doc, 'svg', { class: 'ss-chart-svg', attrs: { role: 'img', 'aria-label': options.label } });
     this.#note = h(doc, 'p', { class: 'ss-chart-note' });
     this.#note.hidden = true;
-    this.element.append(this.#svg, this.#note);
+    this.#overlayKey = h(doc, 'p', { class: 'ss-overlay-key' });
+    this.#overlayKey.hidden = true;
+    this.element.append(this.#overlayKey, this.#svg, this.#note);
     parent.append(this.element);
 
     this.#clockLine = svg(doc, 'line', { class: 'ss-clock-line' });
@@ -70,11 +83,34 @@ export class RampChart {
     this.#listenForSeek();
   }
 
-  /** A new run (null: nothing to draw). Redraws everything. */
+  /**
+   * A new run (null: nothing to draw). Redraws everything. An overlay stays
+   * only if this run recorded exactly what the previous one did (the same
+   * script run again); otherwise it belonged to another script and goes.
+   */
   setTimeline(timeline: Timeline | null): void {
+    const previous = this.#timeline;
     this.#timeline = timeline && timeline.length > 0 ? timeline : null;
     this.#model = this.#timeline ? buildChartModel(this.#timeline) : null;
+    if (this.#overlay && !(previous && this.#timeline && sameRun(previous, this.#timeline))) this.#setOverlay(null);
     this.#draw();
+  }
+
+  /**
+   * Draws another run of the current script over it: its weights dashed and
+   * thinner in the same colours, and its picks (outlined) where they differ.
+   * `label` says whose weights they are, e.g. "your effectiveWeight";
+   * `caption` (optional) leads the key, e.g. which test this is. Null
+   * removes the overlay; a run of another script is not drawn.
+   */
+  setOverlay(timeline: Timeline | null, label = 'your effectiveWeight', caption = ''): void {
+    this.#setOverlay(timeline, label, caption);
+    this.#draw();
+  }
+
+  /** Whether an overlay is drawn (for the tests and the implement mode). */
+  get hasOverlay(): boolean {
+    return this.#overlay !== null;
   }
 
   /** Moves the playhead to `step`, `frac` of the way to the next (0 when not gliding). */
@@ -84,9 +120,23 @@ export class RampChart {
     this.#placePlayhead();
   }
 
+  #setOverlay(timeline: Timeline | null, label = '', caption = ''): void {
+    const reference = this.#timeline;
+    const fits = timeline && timeline.length > 0 && reference && overlayFits(reference, timeline);
+    this.#overlay = fits ? { timeline, model: buildChartModel(timeline), label } : null;
+    const key = this.#overlayKey;
+    key.hidden = !this.#overlay;
+    if (!this.#overlay) {
+      key.replaceChildren();
+      return;
+    }
+    renderOverlayKey(key, reference!, timeline!, label, caption);
+  }
+
   #draw(): void {
     const t = this.#timeline;
-    const m = this.#model;
+    const o = this.#overlay;
+    const m = this.#model && o ? mergeModels(this.#model, o.model) : this.#model;
     const doc = this.#doc;
     const root = this.#svg;
     if (!t || !m || this.#width <= 0) {
@@ -108,12 +158,14 @@ export class RampChart {
     root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
     root.setAttribute('width', String(f.width));
     root.setAttribute('height', String(f.height));
-    root.replaceChildren(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t), this.#playheadGroup());
+    root.replaceChildren(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t));
+    if (o) root.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
+    root.append(this.#playheadGroup());
     const n = t.names.length;
     root.setAttribute(
       'aria-label',
       `${this.#options.label}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
-        `and ${plural(m.picks, 'pick')}. The Table has the same data as text.`,
+        `and ${plural(m.picks, 'pick')}.${o ? ` Dashed: ${o.label}.` : ''} The Table has the same data as text.`,
     );
 
     const hidden = n - f.seriesCount;

@@ -23,16 +23,22 @@ export interface StaticServer {
 
 /**
  * Serves `root` on 127.0.0.1 (a free port). `pages` maps paths to inline
- * HTML; `headers` are added to every response.
+ * HTML; `headers` are added to every response, `headersFor(path)` to some.
  */
 export async function serveStatic(
   root: string,
-  options: { headers?: Record<string, string>; pages?: Record<string, string> } = {},
+  options: {
+    headers?: Record<string, string>;
+    pages?: Record<string, string>;
+    /** Headers for one path, set after (and over) `headers`: e.g. a worker's own CSP. */
+    headersFor?: (path: string) => Record<string, string> | undefined;
+  } = {},
 ): Promise<StaticServer> {
   const base = resolve(root);
   const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     for (const [k, v] of Object.entries(options.headers ?? {})) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(options.headersFor?.(path) ?? {})) res.setHeader(k, v);
     const page = options.pages?.[path];
     if (page !== undefined) {
       res.setHeader('content-type', TYPES['.html']);

@@ -1,0 +1,450 @@
+// The implement-it-yourself mode in real Chromium: the production build
+// (vite build) served as static files. The page keeps its strict
+// Content-Security-Policy; only the tests' worker script is served with
+// 'unsafe-eval' (what docs/IMPLEMENT.md tells a host to do). A second server
+// sends no 'unsafe-eval' at all, to check the learner is told why nothing
+// runs. Screenshots go to test-results/screenshots/ for a human look.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build, createServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISTAKES } from '../../../web/implement/mistakes.js';
+import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
+import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
+import { CORRECT, INFINITE_LOOP, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { launchChromium, watchProblems } from '../support/browser.js';
+import { serveStatic, type StaticServer } from '../support/static-server.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SITE = `${ROOT}test-results/site-implement`;
+const SHOTS = `${ROOT}test-results/screenshots`;
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+// The worker alone may evaluate the learner's code.
+const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'";
+const isWorker = (path: string) => /\/assets\/worker-[^/]+\.js$/.test(path);
+const N = BUILT_IN_TESTS.length;
+/** The page's time limit per test (DEFAULT_TIME_LIMIT_MS). */
+const LIMIT_MS = 1000;
+
+let server: StaticServer;
+let strictServer: StaticServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await build({
+    root: ROOT,
+    configFile: `${ROOT}vite.config.ts`,
+    logLevel: 'warn',
+    build: { outDir: SITE, emptyOutDir: true },
+  });
+  await mkdir(SHOTS, { recursive: true });
+  server = await serveStatic(SITE, {
+    headers: { 'content-security-policy': PAGE_CSP },
+    headersFor: (path) => (isWorker(path) ? { 'content-security-policy': WORKER_CSP } : undefined),
+  });
+  strictServer = await serveStatic(SITE, { headers: { 'content-security-policy': PAGE_CSP } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await strictServer?.close();
+});
+
+interface Opened {
+  page: Page;
+  problems: string[];
+}
+
+async function open(
+  options: { width?: number; height?: number; dark?: boolean; base?: string; clearStorage?: boolean } = {},
+): Promise<Opened> {
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
+    colorScheme: options.dark ? 'dark' : 'light',
+    reducedMotion: 'reduce',
+  });
+  const problems = watchProblems(page);
+  await page.goto(`${options.base ?? server.url}/#implement`);
+  await page.locator('.ss-impl-test').first().waitFor();
+  if (options.clearStorage ?? true) {
+    await page.evaluate(() => localStorage.clear());
+    await setCode(page, LEARNER_TEMPLATE);
+  }
+  return { page, problems };
+}
+
+/** Sets the learner's code through the page's test hook (typing a whole solution is slow). */
+async function setCode(page: Page, code: string): Promise<void> {
+  await page.evaluate((c) => window.slowstartImplement!.setCode(c), code);
+}
+
+const code = (page: Page) => page.evaluate(() => window.slowstartImplement!.code);
+const counts = (page: Page) => page.locator('.ss-impl-counts').textContent();
+const stateOf = (page: Page, id: string) => page.locator(`.ss-impl-test[data-test-id="${id}"]`).getAttribute('data-state');
+
+/** Clicks Run tests and waits for the run to end. */
+async function runTests(page: Page): Promise<void> {
+  await page.locator('.ss-impl-run').click();
+  await expect
+    .poll(() => page.locator('.ss-impl-results').getAttribute('aria-busy'), { timeout: 60_000 })
+    .toBe('false');
+}
+
+async function states(page: Page): Promise<string[]> {
+  return page.locator('.ss-impl-test').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')!));
+}
+
+describe('the implement-it-yourself mode', () => {
+  it('opens from its tab with the template, and the tabs switch modes', async () => {
+    const page = await browser.newPage({ reducedMotion: 'reduce' });
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}/`);
+    await page.locator('.ss-out-row').first().waitFor();
+    expect(await page.locator('#implement').isHidden()).toBe(true);
+    await page.getByRole('tab', { name: 'Implement it yourself' }).click();
+    await page.locator('.ss-impl-test').first().waitFor();
+    expect(await page.locator('#runner').isHidden()).toBe(true);
+    expect(page.url()).toMatch(/#implement$/);
+    expect(await page.locator('.ss-impl-test').count()).toBe(N);
+    expect(await page.locator('#implement .cm-content').textContent()).toContain('function effectiveWeight(target, ramp, joined, now)');
+    expect(await states(page)).toEqual(Array(N).fill('idle'));
+    // Arrow keys move between the tabs.
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByRole('tab', { name: 'Run scripts' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('#runner').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('passes a correct solution on every test, showing progress as results arrive', async () => {
+    const { page, problems } = await open();
+    await setCode(page, CORRECT);
+    // Record every state change of the rows: results arrive one by one.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver((records) => {
+        for (const r of records) seen.push(`${(r.target as HTMLElement).dataset.testId}:${(r.target as HTMLElement).dataset.state}`);
+      }).observe(document.querySelector('.ss-impl-tests')!, { subtree: true, attributeFilter: ['data-state'] });
+    });
+    await runTests(page);
+    expect(await states(page)).toEqual(Array(N).fill('pass'));
+    expect(await counts(page)).toContain(`All ${N} tests pass`);
+    expect(await page.locator('.ss-impl-results .ss-panel-meta').textContent()).toBe(`${N} / ${N} pass`);
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen).toContain(`${BUILT_IN_TESTS[0].id}:running`);
+    expect(seen.indexOf(`${BUILT_IN_TESTS[0].id}:pass`)).toBeLessThan(seen.indexOf(`${BUILT_IN_TESTS[N - 1].id}:running`));
+    expect(await page.locator('.ss-impl-diagnosis').isHidden()).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/implement-correct.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the template failing: the first difference with its script line, side by side', async () => {
+    const { page, problems } = await open();
+    await runTests(page);
+    expect(await stateOf(page, 'spec-example')).toBe('fail');
+    expect(await counts(page)).toMatch(/^0 of \d+ tests pass/);
+    // The first failing test opens by itself.
+    const report = page.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-report');
+    await report.waitFor();
+    // The template's pick returns null: line 2 prints NONE where the engine prints a.
+    expect(await report.locator('.ss-impl-diff').textContent()).toBe('First difference, script line 2: expected a, yours NONE');
+    const first = report.locator('tr.ss-impl-row-first');
+    expect(await first.locator('td').allTextContents()).toEqual(['PICK', 'a', 'NONE']);
+    expect(await first.locator('th').textContent()).toBe('2');
+    await page.screenshot({ path: `${SHOTS}/implement-template.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('names each classic mistake, in the failing test and in the run summary', async () => {
+    const { page, problems } = await open();
+    for (const mistake of MISTAKES) {
+      await setCode(page, WRONG[mistake.id]);
+      await runTests(page);
+      const failing = await page.locator('.ss-impl-test[data-state="fail"]').count();
+      expect(failing, mistake.id).toBeGreaterThan(0);
+      // "Looks like: …" for the run, naming this mistake with its title.
+      const named = page.locator(`.ss-impl-diagnosis li[data-mistake="${mistake.id}"]`);
+      expect(await named.count(), mistake.id).toBe(1);
+      expect(await named.locator('.ss-impl-mistake-title').textContent()).toBe(mistake.title);
+      // Only this one: the other tests rule out look-alikes (diagnosis.ts).
+      expect(await page.locator('.ss-impl-diagnosis li').count(), mistake.id).toBe(1);
+      expect(await page.locator('.ss-impl-diagnosis').isVisible()).toBe(true);
+      // The first failing test is open; some failing test names it on its own.
+      const ids = await page.locator('.ss-impl-test[data-state="fail"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-test-id')!));
+      let alone = false;
+      for (const id of ids) {
+        const row = page.locator(`.ss-impl-test[data-test-id="${id}"]`);
+        if (!(await row.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator('summary').click();
+        await row.locator('.ss-impl-report').waitFor(); // built on the toggle event
+        const names = await row.locator('.ss-impl-mistake-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-mistake')));
+        if (names.length) expect(names, `${mistake.id} in ${id}`).toContain(mistake.id);
+        if (names.length === 1) alone = true;
+      }
+      expect(alone, mistake.id).toBe(true);
+      if (mistake.id === 'ties-to-last') await page.screenshot({ path: `${SHOTS}/implement-mistake.png` });
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('stops an endless loop within the time limit, keeps the page responsive, and Stop works', async () => {
+    const { page, problems } = await open();
+    await setCode(page, INFINITE_LOOP);
+    await page.locator('.ss-impl-run').click();
+    const t0 = Date.now();
+    // The first test has a PICK on line 2: that is where the loop is stopped.
+    await expect.poll(() => stateOf(page, 'spec-example'), { timeout: LIMIT_MS + 3000, interval: 50 }).toBe('fail');
+    expect(Date.now() - t0).toBeLessThan(LIMIT_MS + 2500);
+    const report = page.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-report');
+    expect(await report.locator('.ss-impl-problem-text').first().textContent()).toBe(
+      'stopped after 1 s at script line 2: your code did not finish (an endless loop?)',
+    );
+    expect(await report.locator('tr.ss-impl-row-problem th').textContent()).toBe('2');
+    // While the next tests loop in the worker, the page animates and answers clicks.
+    const frames = await page.evaluate(
+      () =>
+        new Promise<number>((done) => {
+          let n = 0;
+          const t = performance.now();
+          const tick = () => (performance.now() - t < 500 ? (n++, requestAnimationFrame(tick)) : done(n));
+          requestAnimationFrame(tick);
+        }),
+    );
+    expect(frames).toBeGreaterThan(10);
+    const other = page.locator('.ss-impl-test[data-test-id="ramp-table"] details');
+    await other.locator('summary').click();
+    expect(await other.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await page.locator('.ss-impl-results').getAttribute('aria-busy')).toBe('true');
+    await page.screenshot({ path: `${SHOTS}/implement-endless-loop.png` });
+    await page.locator('.ss-impl-stop').click();
+    await expect.poll(() => counts(page)).toMatch(/^Stopped: \d+ of \d+ ran/);
+    expect(await page.locator('.ss-impl-stop').isHidden()).toBe(true);
+    expect(await page.locator('.ss-impl-test[data-state="running"], .ss-impl-test[data-state="waiting"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('reports an exception with the script line and a link to the line of the code', async () => {
+    const { page, problems } = await open();
+    await setCode(page, THROWS);
+    await runTests(page);
+    const codeLine = THROWS.split('\n').findIndex((l) => l.includes('backends.nope')) + 1;
+    const report = page.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-report');
+    const problem = report.locator('.ss-impl-problem').first();
+    // One problem for every PICK that threw (lines 2, 3, 8 and 10), not four.
+    expect(await report.locator('.ss-impl-problem').count()).toBe(1);
+    expect(await problem.locator('.ss-impl-where').textContent()).toBe(`script lines 2, 3, 8, 10 · your line ${codeLine}`);
+    expect(await problem.locator('.ss-impl-problem-text').textContent()).toMatch(/^pick: TypeError: Cannot read properties of undefined/);
+    // The line is marked in the editor, and the link goes there.
+    expect(await page.locator('#implement .cm-line.ss-code-problem').count()).toBe(1);
+    expect(await page.locator('#implement .cm-line.ss-code-problem').textContent()).toContain('backends.nope.length;');
+    await problem.locator('.ss-impl-code-link').click();
+    await expect.poll(() => page.locator('#implement .cm-activeLine').textContent()).toContain('backends.nope.length;');
+    // Its NONE answers are not blamed on a mistake it does not make.
+    expect(await page.locator('.ss-impl-diagnosis li[data-mistake="pool-ramped"]').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/implement-exception.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a compile error clearly, with its line, and top-level loops as such', async () => {
+    const { page, problems } = await open();
+    const broken = CORRECT.replace('let total = 0;', 'let total = 0 +;');
+    await setCode(page, broken);
+    await runTests(page);
+    const banner = page.locator('.ss-impl-banner');
+    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code does not compile');
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toMatch(/^SyntaxError: /);
+    const line = broken.split('\n').findIndex((l) => l.includes('0 +;')) + 1;
+    expect(await banner.locator('.ss-impl-go').textContent()).toBe(`Go to line ${line}`);
+    await banner.locator('.ss-impl-go').click();
+    await expect.poll(() => page.locator('#implement .cm-activeLine').textContent()).toContain('let total = 0 +;');
+    // The editor underlines it too (live, from its own parse).
+    await expect.poll(() => page.locator('#implement .cm-lintRange-error').count()).toBeGreaterThan(0);
+    expect(await states(page)).toEqual(Array(N).fill('idle'));
+    await page.screenshot({ path: `${SHOTS}/implement-compile-error.png` });
+
+    // Missing functions are named.
+    await setCode(page, 'function effectiveWeight() { return 1; }');
+    await runTests(page);
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toBe('Error: define a function pick(backends)');
+
+    // A loop at the top level is one error, not a timeout per test.
+    await setCode(page, `while (true) {}\n${CORRECT}`);
+    const t0 = Date.now();
+    await runTests(page);
+    expect(Date.now() - t0).toBeLessThan(LIMIT_MS + 2500);
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain('did not finish loading');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the code across a reload, and Reset to template is undoable', async () => {
+    const { page, problems } = await open();
+    await setCode(page, WRONG['ties-to-last']);
+    await page.waitForTimeout(600); // saved 400 ms after the last edit
+    await page.reload();
+    await page.locator('.ss-impl-test').first().waitFor();
+    expect(await code(page)).toBe(WRONG['ties-to-last']);
+    expect(await page.locator('.ss-impl-status').textContent()).toContain('kept in this browser');
+
+    await page.locator('.ss-impl-reset').click();
+    expect(await code(page)).toBe(LEARNER_TEMPLATE);
+    expect(await page.locator('.ss-impl-status').textContent()).toContain('brings your code back');
+    await page.locator('#implement .cm-content').click();
+    await page.keyboard.press('ControlOrMeta+z');
+    expect(await code(page)).toBe(WRONG['ties-to-last']);
+    // Typing works as in any editor (and is kept).
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.type('\n// my note');
+    await page.waitForTimeout(600);
+    expect(await page.evaluate(() => localStorage.getItem('slowstart-page-implement-code'))).toContain('// my note');
+    // Ctrl+Enter in the editor runs the tests; an edit afterwards marks the results as old.
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => counts(page)).toMatch(/tests pass/);
+    await page.keyboard.type(' again');
+    await expect.poll(() => counts(page)).toContain('Your code changed since');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a test in the runner with the learner’s weights drawn over the reference', async () => {
+    const { page, problems } = await open();
+    await setCode(page, WRONG['no-cap']);
+    await runTests(page);
+    expect(await stateOf(page, 'cap')).toBe('fail');
+    const row = page.locator('.ss-impl-test[data-test-id="cap"]');
+    if (!(await row.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator('summary').click();
+    await row.getByRole('button', { name: 'Open in the runner' }).click();
+    // The runner is shown, with the test's script, run.
+    expect(await page.getByRole('tab', { name: 'Run scripts' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('#implement').isHidden()).toBe(true);
+    const script = BUILT_IN_TESTS.find((t) => t.id === 'cap')!.script;
+    expect(await page.evaluate(() => window.slowstartRunner!.script)).toBe(script);
+    // Two backends: two solid lines and two dashed ones; b's dashed line
+    // overshoots (no cap: 10 * 40 / 20 = 20), so the axis reaches 20.
+    await expect.poll(() => page.locator('#runner .ss-overlay-series path').count()).toBe(2);
+    expect(await page.locator('#runner .ss-series path').count()).toBe(2);
+    expect(await page.locator('#runner .ss-overlay-key').textContent()).toContain('dashed: your effectiveWeight');
+    expect(await page.locator('#runner .ss-tick-y').allTextContents()).toContain('20');
+    await page.locator('#runner .ss-chart').screenshot({ path: `${SHOTS}/implement-overlay-chart.png` });
+    await page.screenshot({ path: `${SHOTS}/implement-overlay-page.png` });
+
+    // Run again (same script): the overlay stays. Edit the script: it goes.
+    await page.locator('#runner .ss-btn.ss-primary').click();
+    expect(await page.locator('#runner .ss-overlay-series path').count()).toBe(2);
+    await page.locator('#runner .cm-content').click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.type('\nNOW 50');
+    await expect.poll(() => page.locator('#runner .ss-overlay-series').count()).toBe(0);
+    expect(await page.locator('#runner .ss-overlay-key').isHidden()).toBe(true);
+
+    // A pick mistake: the weights agree, the picks where they differ are outlined.
+    await page.getByRole('tab', { name: 'Implement it yourself' }).click();
+    await setCode(page, WRONG['ties-to-last']);
+    await runTests(page);
+    const ties = page.locator('.ss-impl-test[data-test-id="ties-first"]');
+    if (!(await ties.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) await ties.locator('summary').click();
+    await ties.getByRole('button', { name: 'Open in the runner' }).click();
+    await expect.poll(() => page.locator('#runner .ss-overlay-pick').count()).toBeGreaterThan(0);
+    await page.locator('#runner .ss-chart').screenshot({ path: `${SHOTS}/implement-overlay-picks.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('looks right in dark mode and at 360 px (screenshots)', async () => {
+    const dark = await open({ dark: true });
+    await setCode(dark.page, WRONG['round-up']);
+    await runTests(dark.page);
+    await dark.page.screenshot({ path: `${SHOTS}/implement-dark.png`, fullPage: true });
+    // A ramp drawn twice: the dashed steps run ahead of the solid ones.
+    const ramp = dark.page.locator('.ss-impl-test[data-test-id="ramp-table"]');
+    await ramp.locator('summary').click();
+    await ramp.getByRole('button', { name: 'Open in the runner' }).click();
+    await expect.poll(() => dark.page.locator('#runner .ss-overlay-series path').count()).toBe(1);
+    await dark.page.locator('#runner .ss-panel-chart').screenshot({ path: `${SHOTS}/implement-overlay-dark.png` });
+    expect(dark.problems).toEqual([]);
+    await dark.page.close();
+
+    const narrow = await open({ width: 360, height: 780 });
+    await setCode(narrow.page, WRONG['weight-zero-takes-part']);
+    await runTests(narrow.page);
+    const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await narrow.page.screenshot({ path: `${SHOTS}/implement-narrow-360.png`, fullPage: true });
+    expect(narrow.problems).toEqual([]);
+    await narrow.page.close();
+  });
+
+  it('says plainly when the Content-Security-Policy forbids running the code', async () => {
+    const { page, problems } = await open({ base: strictServer.url });
+    await setCode(page, CORRECT);
+    await runTests(page);
+    const banner = page.locator('.ss-impl-banner');
+    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code cannot run on this page');
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain(
+      "This page's Content-Security-Policy does not allow running your code",
+    );
+    await page.screenshot({ path: `${SHOTS}/implement-csp-blocked.png` });
+    // The only complaint is the browser's own report of the refused eval.
+    expect(problems.filter((p) => !/Content Security Policy|unsafe-eval/i.test(p))).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the implement mode on the dev server (npm start)', () => {
+  it('runs the worker, and takes a course author’s tests', async () => {
+    const dev = await createServer({
+      root: ROOT,
+      configFile: `${ROOT}vite.config.ts`,
+      logLevel: 'warn',
+      server: { port: 0, host: '127.0.0.1', hmr: false },
+    });
+    await dev.listen();
+    try {
+      const page = await browser.newPage({ reducedMotion: 'reduce' });
+      const problems = watchProblems(page);
+      await page.goto(`${dev.resolvedUrls!.local[0]}#implement`);
+      await page.locator('.ss-impl-test').first().waitFor({ timeout: 60_000 });
+      await setCode(page, CORRECT);
+      await runTests(page);
+      expect(await states(page)).toEqual(Array(N).fill('pass'));
+
+      // The component as the element mounts it: only an author's tests.
+      // A string, not a function: Vitest would rewrite a function's import().
+      const authored = await page.evaluate(`(async () => {
+        const { ImplementView } = await import('/web/implement/view.ts'); // served by Vite as is
+        const root = document.createElement('div');
+        document.body.append(root);
+        const view = new ImplementView({
+          root,
+          runner: window.slowstartRunner,
+          includeBuiltIn: false,
+          storageKey: null,
+          tests: [
+            { id: 'author-1', title: 'Three picks', script: 'POOL a=2 b=1\\nPICK\\nPICK\\nPICK\\n' },
+            { id: 'author-2', title: 'Half way', script: 'ADD a=9 10\\nNOW 5\\nWEIGHTS\\n' },
+          ],
+        });
+        view.setCode(window.slowstartImplement.code);
+        const run = await view.run();
+        const ids = [...root.querySelectorAll('.ss-impl-test')].map((e) => e.dataset.testId);
+        view.destroy();
+        return { ids, pass: run.results.map((r) => r.pass), output: run.results[1].actual.map((o) => o.text) };
+      })()`);
+      // 9 * 5 / 10 = 4.5, rounded down.
+      expect(authored).toEqual({ ids: ['author-1', 'author-2'], pass: [true, true], output: ['a=4'] });
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await dev.close();
+    }
+  });
+});

@@ -1,0 +1,367 @@
+// The implement-it-yourself mode: the learner writes the effective weight
+// and the pick in JavaScript (code-editor.ts), runs the tests in a worker
+// with a time limit per test (client.ts), and reads each result as it
+// arrives (test-list.ts, run-summary.ts). A test opens in the runner with
+// the learner's weights drawn over the reference's on the ramp chart.
+//
+// Like the runner, it renders into the element it is given and never looks
+// anything up in a global document, so the page and the embeddable element
+// share it. The host decides how to show the runner when a test is opened:
+// it listens for OPEN_IN_RUNNER_EVENT.
+import type { Runner } from '../runner/runner.js';
+import { h, setText, uniqueId } from '../runner/dom.js';
+import { runImplementTests, type ImplementRun } from './client.js';
+import { CodeEditor } from './code-editor.js';
+import { CodeStorage } from './code-storage.js';
+import { diagnoseRun, type Graded } from './diagnosis.js';
+import { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
+import type { TestResult } from './grade.js';
+import { plural, RunSummary } from './run-summary.js';
+import { BUILT_IN_TESTS, type ImplementTest } from './suite.js';
+import { LEARNER_TEMPLATE } from './template.js';
+import { TestList } from './test-list.js';
+
+export { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
+
+export interface ImplementViewOptions {
+  /** The element to render into; the view owns its children. */
+  root: HTMLElement;
+  /** The document or shadow root `root` is in (default: `root.getRootNode()`). */
+  documentRoot?: Document | ShadowRoot;
+  /** The runner a test opens in ("Open in the runner"). */
+  runner: Runner;
+  /** A course author's tests, run after the built-in ones. */
+  tests?: ImplementTest[];
+  /** Run the built-in suite too (default true). */
+  includeBuiltIn?: boolean;
+  /** localStorage key for the learner's code (default DEFAULT_STORAGE_KEY); null keeps nothing. */
+  storageKey?: string | null;
+  /** Makes the worker (default: the bundled web/implement/worker.ts). */
+  createWorker?: () => Worker;
+  /** Time limit per test, ms (default 1000). */
+  timeLimitMs?: number;
+  /** Level of the panel headings (default 2). */
+  headingLevel?: 2 | 3 | 4 | 5 | 6;
+}
+
+/** Where the learner's code is kept when the host names no key. */
+export const DEFAULT_STORAGE_KEY = 'slowstart-implement-code';
+
+/** Default time limit per test: the built-in tests take a few ms each. */
+export const DEFAULT_TIME_LIMIT_MS = 1000;
+
+/** What the chart's overlay says the dashed lines are. */
+const OVERLAY_LABEL = 'your effectiveWeight';
+
+export class ImplementView {
+  readonly root: HTMLElement;
+  readonly editor: CodeEditor;
+  readonly tests: readonly ImplementTest[];
+  readonly #runner: Runner;
+  readonly #win: Window;
+  readonly #storage: CodeStorage;
+  readonly #list: TestList;
+  readonly #summary: RunSummary;
+  readonly #runButton: HTMLButtonElement;
+  readonly #stopButton: HTMLButtonElement;
+  readonly #status: HTMLDivElement;
+  readonly #resultsPanel: HTMLElement;
+  readonly #resultsMeta: HTMLSpanElement;
+  readonly #timeLimitMs: number;
+  readonly #createWorker: (() => Worker) | undefined;
+  #graded: (Graded | undefined)[] = [];
+  #abort: AbortController | null = null;
+  #runId = 0;
+  #countsText = '';
+  #saveTimer = 0;
+  // The test last opened in the runner, so a new result for it can update
+  // the chart's overlay while the runner still shows its script.
+  #opened: { id: string; script: string } | null = null;
+  readonly #onPageHide = () => this.#save();
+
+  constructor(options: ImplementViewOptions) {
+    const root = (this.root = options.root);
+    const doc = root.ownerDocument;
+    this.#win = doc.defaultView ?? window;
+    this.#runner = options.runner;
+    this.#timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+    this.#createWorker = options.createWorker;
+    this.tests = [...(options.includeBuiltIn ?? true ? BUILT_IN_TESTS : []), ...(options.tests ?? [])];
+    this.#storage = new CodeStorage(this.#win, options.storageKey === undefined ? DEFAULT_STORAGE_KEY : options.storageKey);
+    const level = `h${options.headingLevel ?? 2}` as 'h2';
+    // ss-runner brings the runner's CSS variables, fonts and container queries.
+    root.classList.add('ss-runner', 'ss-implement');
+    root.replaceChildren();
+
+    const intro = h(doc, 'p', {
+      class: 'ss-impl-intro',
+      text:
+        'Write the rules yourself: how much weight a ramping backend has (effectiveWeight), which backend a PICK chooses (pick), ' +
+        'and what a backend that joins starts with (onJoin). The engine still reads each test script, keeps the pool and prints; ' +
+        'your functions decide the weights and the winners. Run the tests to compare your output with the engine’s.',
+    });
+
+    // Toolbar: Run tests, Stop, Reset to template, status.
+    const toolbar = h(doc, 'div', { class: 'ss-toolbar' });
+    this.#runButton = h(
+      doc,
+      'button',
+      { class: 'ss-btn ss-primary ss-impl-run', attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' } },
+      h(doc, 'span', { text: 'Run tests' }),
+      h(doc, 'kbd', { class: 'ss-kbd', text: isMac(this.#win) ? '⌘↵' : 'Ctrl+↵' }),
+    );
+    this.#runButton.addEventListener('click', () => void this.run());
+    this.#stopButton = h(doc, 'button', { class: 'ss-btn ss-impl-stop', text: 'Stop', attrs: { type: 'button' } });
+    this.#stopButton.hidden = true;
+    this.#stopButton.addEventListener('click', () => this.stop());
+    const reset = h(doc, 'button', {
+      class: 'ss-btn ss-impl-reset',
+      text: 'Reset to template',
+      attrs: { type: 'button', title: 'Start again from the template (Ctrl+Z in the editor brings your code back)' },
+    });
+    reset.addEventListener('click', () => this.resetToTemplate());
+    this.#status = h(doc, 'div', { class: 'ss-impl-status', attrs: { role: 'status' } });
+    toolbar.append(this.#runButton, this.#stopButton, reset, this.#status);
+
+    // Panels: the code, the results.
+    const panel = (cls: string, title: string) => {
+      const id = uniqueId('ss-h');
+      const meta = h(doc, 'span', { class: 'ss-panel-meta' });
+      const section = h(doc, 'section', { class: `ss-panel ${cls}`, attrs: { 'aria-labelledby': id } });
+      section.append(h(doc, 'div', { class: 'ss-panel-head' }, h(doc, level, { text: title, attrs: { id } }), meta));
+      return { section, meta };
+    };
+    const code = panel('ss-impl-code', 'Your rules');
+    const results = panel('ss-impl-results', 'Tests');
+    this.#resultsPanel = results.section;
+    this.#resultsMeta = results.meta;
+    setText(code.meta, 'JavaScript · Tab indents (Esc, Tab leaves)');
+    const editorHost = h(doc, 'div', { class: 'ss-impl-editor' });
+    code.section.append(editorHost);
+    const resultsBody = h(doc, 'div', { class: 'ss-impl-results-body' });
+    results.section.append(resultsBody);
+    root.append(intro, toolbar, h(doc, 'div', { class: 'ss-impl-panels' }, code.section, results.section));
+
+    const saved = this.#storage.load();
+    this.editor = new CodeEditor({
+      parent: editorHost,
+      root: options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot),
+      doc: saved ?? LEARNER_TEMPLATE,
+      label: 'Your rules (JavaScript)',
+      onChange: () => this.#edited(),
+      onRun: () => void this.run(),
+    });
+    this.#summary = new RunSummary(resultsBody, { goToCodeLine: (line) => this.editor.goToLine(line) });
+    this.#list = new TestList(resultsBody, this.tests, {
+      open: (test, result) => this.openInRunner(test, result),
+      goToCodeLine: (line) => this.editor.goToLine(line),
+    });
+    this.#summary.reset(this.tests.length, 'idle');
+    this.#setCounts(
+      this.tests.length
+        ? `${plural(this.tests.length, 'test')}, not run yet: write your rules, then Run tests.`
+        : 'There are no tests to run.',
+    );
+    this.#runButton.disabled = this.tests.length === 0;
+    this.#setStatus(
+      saved !== null
+        ? 'Your code from last time, kept in this browser.'
+        : this.#storage.available
+          ? 'Your code is kept in this browser as you type.'
+          : '',
+    );
+    this.#win.addEventListener('pagehide', this.#onPageHide);
+  }
+
+  /** The learner's code. */
+  get code(): string {
+    return this.editor.text;
+  }
+
+  /** Replaces the learner's code (undoable), e.g. from a test or a course page. */
+  setCode(code: string): void {
+    this.editor.setText(code);
+  }
+
+  /** The results of the last run, by test index (missing: not run). */
+  get results(): readonly (TestResult | undefined)[] {
+    return this.#graded.map((g) => g?.result);
+  }
+
+  /** True while tests are running. */
+  get running(): boolean {
+    return this.#abort !== null;
+  }
+
+  /** Puts the template back as one edit (Ctrl+Z brings the code back). */
+  resetToTemplate(): void {
+    if (this.code === LEARNER_TEMPLATE) {
+      this.#setStatus('This is the template already.');
+      return;
+    }
+    this.editor.setText(LEARNER_TEMPLATE);
+    this.#save();
+    this.#setStatus(`Back to the template. ${isMac(this.#win) ? '⌘' : 'Ctrl'}+Z in the editor brings your code back.`);
+  }
+
+  /** Runs every test on the current code (stopping a run in progress first). */
+  async run(): Promise<ImplementRun | null> {
+    if (this.tests.length === 0) return null;
+    this.#abort?.abort();
+    const abort = (this.#abort = new AbortController());
+    const id = ++this.#runId;
+    const code = this.code;
+    const n = this.tests.length;
+    this.#save();
+    this.#graded = new Array(n);
+    this.#list.resetAll('waiting');
+    this.#summary.reset(n, 'waiting');
+    this.editor.markProblemLines([]);
+    this.#resultsPanel.classList.remove('ss-impl-stale');
+    this.#setRunning(true);
+    this.#setCounts(`Running ${plural(n, 'test')}…`);
+    let openedFailure = false;
+
+    const run = await runImplementTests(code, [...this.tests], {
+      timeLimitMs: this.#timeLimitMs,
+      createWorker: this.#createWorker,
+      signal: abort.signal,
+      onStart: (i) => {
+        if (id !== this.#runId) return;
+        this.#list.setRunning(i);
+        this.#summary.setState(i, 'running');
+        this.#setCounts(`Running test ${i + 1} of ${n}: ${this.tests[i].title}…`);
+      },
+      onResult: (i, result, mistakeLines) => {
+        if (id !== this.#runId) return;
+        this.#graded[i] = { result, mistakeLines };
+        // Each result is more evidence about which mistake it is.
+        const diagnosis = diagnoseRun(this.#graded);
+        this.#list.setResult(i, result, diagnosis.perTest[i]);
+        this.#list.setMistakes(diagnosis.perTest);
+        this.#summary.setState(i, result.pass ? 'pass' : 'fail');
+        // The first failure opens, so its diagnosis is in view at once.
+        if (!result.pass && !openedFailure) {
+          openedFailure = true;
+          this.#list.openRow(i);
+        }
+        this.#updateOverlay(result);
+      },
+    });
+    if (id !== this.#runId) return run; // a newer run took over
+    this.#abort = null;
+    this.#setRunning(false);
+    if (run.compileError) {
+      const e = run.compileError;
+      const line = e.codeLine ?? (e.kind === 'code' && /^SyntaxError/.test(e.message) ? this.editor.syntaxErrorLine() ?? undefined : undefined);
+      this.#list.resetAll('idle');
+      this.#summary.reset(n, 'idle');
+      this.#summary.showCompileError(e, line);
+      this.#setCounts(e.kind === 'code' ? 'No test ran: fix the code first.' : 'No test ran.');
+      if (line !== undefined) this.editor.markProblemLines([line]);
+      return run;
+    }
+    const done = this.results.filter((r): r is TestResult => r !== undefined);
+    const passed = done.filter((r) => r.pass).length;
+    if (run.aborted) {
+      this.#list.settle();
+      for (let i = 0; i < n; i++) if (!this.#graded[i]) this.#summary.setState(i, 'idle');
+      this.#setCounts(`Stopped: ${done.length} of ${n} ran, ${passed} passed.`);
+    } else if (passed === n) {
+      this.#setCounts(`All ${plural(n, 'test')} pass: your rules print exactly what the engine prints.`);
+    } else {
+      this.#setCounts(`${passed} of ${n} tests pass, ${n - passed} fail.`);
+    }
+    this.#summary.showDiagnosis(diagnoseRun(this.#graded).run);
+    this.editor.markProblemLines(done.flatMap((r) => r.problems.flatMap((p) => (p.codeLine === undefined ? [] : [p.codeLine]))));
+    return run;
+  }
+
+  /** Stops a run in progress (its worker is terminated). */
+  stop(): void {
+    this.#abort?.abort();
+  }
+
+  /**
+   * Loads a test's script into the runner, draws the learner's weights over
+   * the reference's on its chart, and asks the host to show the runner.
+   */
+  openInRunner(test: ImplementTest, result: TestResult | null = this.#resultFor(test)): void {
+    this.#runner.setScript(test.script);
+    this.#opened = { id: test.id, script: this.#runner.script };
+    this.#runner.chart.setOverlay(result?.timeline ?? null, OVERLAY_LABEL, overlayCaption(test));
+    const detail: OpenInRunnerDetail = { test, result };
+    this.root.dispatchEvent(new CustomEvent(OPEN_IN_RUNNER_EVENT, { bubbles: true, composed: true, detail }));
+  }
+
+  destroy(): void {
+    this.#abort?.abort();
+    this.#abort = null;
+    this.#runId++;
+    this.#save();
+    this.#win.clearTimeout(this.#saveTimer);
+    this.#win.removeEventListener('pagehide', this.#onPageHide);
+    if (this.#opened && this.#runner.chart.hasOverlay) this.#runner.chart.setOverlay(null);
+    this.editor.destroy();
+    this.root.replaceChildren();
+  }
+
+  #resultFor(test: ImplementTest): TestResult | null {
+    const i = this.tests.indexOf(test);
+    return (i >= 0 ? this.#graded[i]?.result : undefined) ?? null;
+  }
+
+  // A fresh result for the test the runner shows: redraw the overlay.
+  #updateOverlay(result: TestResult): void {
+    const o = this.#opened;
+    if (!o || o.id !== result.id || this.#runner.script !== o.script) return;
+    const test = this.tests.find((t) => t.id === result.id);
+    this.#runner.chart.setOverlay(result.timeline ?? null, OVERLAY_LABEL, test ? overlayCaption(test) : '');
+  }
+
+  #edited(): void {
+    this.#win.clearTimeout(this.#saveTimer);
+    this.#saveTimer = this.#win.setTimeout(() => this.#save(), 400);
+    // Results of older code stay readable, but say they are old.
+    if (this.#graded.some(Boolean) && !this.running) this.#resultsPanel.classList.add('ss-impl-stale');
+    this.#showCounts();
+  }
+
+  #save(): void {
+    this.#win.clearTimeout(this.#saveTimer);
+    if (this.#storage.available && !this.#storage.save(this.code)) {
+      this.#setStatus('Your code could not be kept in this browser (storage is full or blocked).', true);
+    }
+  }
+
+  #setRunning(running: boolean): void {
+    this.#stopButton.hidden = !running;
+    this.#resultsPanel.setAttribute('aria-busy', String(running));
+    setText(this.#runButton.querySelector('span')!, running ? 'Run again' : 'Run tests');
+  }
+
+  #setCounts(text: string): void {
+    this.#countsText = text;
+    this.#showCounts();
+  }
+
+  #showCounts(): void {
+    const stale = this.#resultsPanel.classList.contains('ss-impl-stale');
+    this.#summary.setCounts(stale ? `${this.#countsText} (Your code changed since: run the tests again.)` : this.#countsText);
+    const done = this.results.filter((r): r is TestResult => r !== undefined);
+    setText(this.#resultsMeta, done.length ? `${done.filter((r) => r.pass).length} / ${this.tests.length} pass` : '');
+  }
+
+  #setStatus(text: string, problem = false): void {
+    setText(this.#status, text);
+    this.#status.classList.toggle('ss-impl-status-problem', problem);
+  }
+}
+
+function overlayCaption(test: ImplementTest): string {
+  return `Test “${test.title}”:`;
+}
+
+function isMac(win: Window): boolean {
+  return /Mac|iPhone|iPad/.test(win.navigator.platform);
+}
