@@ -28,6 +28,8 @@ export interface EditorOptions {
   doc: string;
   /** Accessible name of the text area. */
   label: string;
+  /** No edits (the cursor and selection still move, for stepping and copying). */
+  readOnly?: boolean;
   /** The text changed (typing, paste, undo, setText). */
   onChange(): void;
   /** Ctrl/Cmd+Enter. */
@@ -117,6 +119,7 @@ export class ScriptEditor {
       // Tab is left to the browser, so keyboard users can leave the editor.
       keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
       EditorView.contentAttributes.of({ 'aria-label': options.label }),
+      EditorState.readOnly.of(options.readOnly ?? false),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) options.onChange();
         const moved = u.transactions.some((tr) => tr.isUserEvent('select') || tr.isUserEvent('input'));

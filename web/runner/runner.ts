@@ -37,6 +37,16 @@ export interface RunnerOptions {
    * least-request trap). Its simulation module loads when the tab is opened.
    */
   traffic?: { lab: () => Promise<Lab> };
+  /** The script can be read, run and stepped through, but not edited. Default false. */
+  readOnly?: boolean;
+  /** Show the chart panel (ramp chart, playhead, legend, table). Default true. */
+  chart?: boolean;
+  /** Run the script as soon as the engine has loaded. Default true; otherwise the first run is the learner's. */
+  runOnLoad?: boolean;
+  /** After every run (live re-runs included), with the script that ran. */
+  onRun?: (result: RunResult, script: string) => void;
+  /** The script was edited (typing, paste, undo, setScript). */
+  onEdit?: () => void;
 }
 
 /** How long the last run took (ms), for the benchmark and curious users. */
@@ -68,11 +78,14 @@ export class Runner {
 
   readonly #win: Window;
   readonly #debounceMs: number;
+  readonly #toolbar: HTMLDivElement;
   readonly #status: HTMLDivElement;
   readonly #problems: HTMLButtonElement;
   readonly #liveBox: HTMLInputElement;
   readonly #outputMeta: HTMLSpanElement;
   readonly #menu: ExamplesMenu | null;
+  readonly #onRun: RunnerOptions['onRun'];
+  readonly #onEdit: RunnerOptions['onEdit'];
   readonly #reducedMotion: MediaQueryList;
   #engine: SlowStart | null = null;
   #result: RunResult | null = null;
@@ -93,12 +106,15 @@ export class Runner {
     this.#debounceMs = options.debounceMs ?? 150;
     this.#reducedMotion = this.#win.matchMedia('(prefers-reduced-motion: reduce)');
     this.#next = options.autoplay ?? true ? 'play' : 'end';
+    this.#onRun = options.onRun;
+    this.#onEdit = options.onEdit;
+    const runOnLoad = options.runOnLoad ?? true;
     const level = `h${options.headingLevel ?? 2}` as 'h2';
     root.classList.add('ss-runner');
     root.replaceChildren();
 
     // Toolbar: Run, Live, Examples, status.
-    const toolbar = h(doc, 'div', { class: 'ss-toolbar' });
+    const toolbar = (this.#toolbar = h(doc, 'div', { class: 'ss-toolbar' }));
     const runButton = h(
       doc,
       'button',
@@ -137,17 +153,24 @@ export class Runner {
     const outputPanel = panel('ss-panel-output', 'Output');
     const chartPanel = panel('ss-panel-chart', 'Ramp');
     this.#outputMeta = outputPanel.meta;
-    setText(editorPanel.meta, 'Ctrl+Space completes');
+    setText(editorPanel.meta, options.readOnly ? 'Read-only' : 'Ctrl+Space completes');
     const editorHost = h(doc, 'div', { class: 'ss-editor' });
     editorPanel.section.append(editorHost);
     const panels = h(doc, 'div', { class: 'ss-panels' }, editorPanel.section, outputPanel.section, chartPanel.section);
     root.append(toolbar, panels);
+    // Hidden rather than left out: the playhead behind it still marks the
+    // editor's line and the output's row.
+    if (options.chart === false) {
+      chartPanel.section.hidden = true;
+      root.classList.add('ss-no-chart');
+    }
 
     this.editor = new ScriptEditor({
       parent: editorHost,
       root: options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot),
       doc: options.script ?? DEFAULT_EXAMPLE.script,
       label: 'Script',
+      readOnly: options.readOnly ?? false,
       onChange: () => this.#edited(),
       onRun: () => this.run({ play: true }),
       onCursorLine: (line) => this.#cursorMoved(line),
@@ -177,7 +200,8 @@ export class Runner {
       (engine) => {
         if (this.#destroyed) return;
         this.#engine = engine;
-        this.run();
+        if (runOnLoad) this.run();
+        else this.#setStatus(`Press Run (${isMac(this.#win) ? '⌘' : 'Ctrl'}+Enter) to run the script.`);
       },
       (error: unknown) => this.#setStatus(`The engine failed to load: ${String(error)}`, true),
     );
@@ -243,7 +267,18 @@ export class Runner {
       render: mark - t1,
       views: { diagnostics, output, chart, legend, table, playhead },
     };
+    this.#onRun?.(result, this.editor.text);
     return this.lastTimings;
+  }
+
+  /** Adds controls to the toolbar, after Run, Live and Examples (before the status). */
+  addToolbarItems(...items: Node[]): void {
+    this.#status.before(...items);
+  }
+
+  /** Adds content between the toolbar and the panels (an embedder's notes, an exercise's verdict). */
+  addBelowToolbar(...items: Node[]): void {
+    this.#toolbar.after(...items);
   }
 
   /** Stops timers and animation and empties the root. */
@@ -305,6 +340,7 @@ export class Runner {
 
   #edited(): void {
     this.#pending = true;
+    this.#onEdit?.();
     this.playhead.pause();
     this.#win.clearTimeout(this.#timer);
     if (this.#liveBox.checked) this.#timer = this.#win.setTimeout(() => this.run(), this.#debounceMs);

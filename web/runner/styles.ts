@@ -119,6 +119,8 @@ export const RUNNER_CSS = /* css */ `
   .ss-panels { grid-template-columns: minmax(0, 5fr) minmax(0, 3fr) minmax(0, 7fr); align-items: start; }
   .ss-panel-chart { grid-column: auto; }
   .ss-editor, .ss-panel-output .ss-output { height: var(--ss-pane-height, clamp(360px, 72vh, 820px)); }
+  /* Without the chart (the element's no-chart), the two panes share the row. */
+  .ss-no-chart .ss-panels { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
 }
 .ss-editor { background: var(--ss-editor-bg); }
 .ss-editor .cm-editor { height: 100%; }

@@ -88,8 +88,13 @@ describe('the tarball', () => {
     const alwaysIncluded = /^(package\.json|README\.md|LICENSE(\.md|\.txt)?)$/i; // npm adds these by itself
     const stray = packed.filter((p) => !alwaysIncluded.test(p) && !named(p));
     expect(stray, `files in ${tarball} that \`files\` does not name`).toEqual([]);
-    // What dist/ may hold: compiled modules with their typings, the WASM glue, binary and typings.
-    const odd = packed.filter((p) => p.startsWith('dist/') && !/^dist\/(api\/[\w-]+\.(js|d\.ts)|wasm\/[\w-]+\.(mjs|wasm|d\.mts))$/.test(p));
+    // What dist/ may hold: compiled modules with their typings, the WASM glue, binary and typings,
+    // and the <slow-start-runner> element (one module, its lazy chunk, .wasm files and typings).
+    const odd = packed.filter(
+      (p) =>
+        p.startsWith('dist/') &&
+        !/^dist\/(api\/[\w-]+\.(js|d\.ts)|wasm\/[\w-]+\.(mjs|wasm|d\.mts)|element\/[\w-]+\.(js|wasm|d\.ts))$/.test(p),
+    );
     expect(odd, 'unexpected kinds of file under dist/').toEqual([]);
 
     // Everything `files` names is in it: each file, and each module of a named folder.
@@ -102,6 +107,8 @@ describe('the tarball', () => {
       }
       if (f.startsWith('dist/api')) {
         for (const m of await readdir(path)) if (m.endsWith('.js') || m.endsWith('.d.ts')) required.push(`${f}/${m}`);
+      } else if (f === 'dist/element') {
+        for (const m of await readdir(path)) required.push(`${f}/${m}`);
       } else {
         required.push(f);
       }

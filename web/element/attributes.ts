@@ -1,0 +1,78 @@
+// The element's attributes, read once per build of its contents. `theme`
+// is pure CSS (:host([theme=...])) and `height` a CSS variable, so those
+// two change live; any other change rebuilds the element's contents (the
+// learner's script survives: it is saved first).
+
+export interface ElementConfig {
+  /** Run the script as soon as the engine has loaded (otherwise at the learner's first Run or edit). */
+  autorun: boolean;
+  readOnly: boolean;
+  chart: boolean;
+  traffic: boolean;
+  examples: boolean;
+  /** Show the "Compare with my program" box (always on in an exercise). */
+  compare: boolean;
+  headingLevel: 2 | 3 | 4 | 5 | 6;
+  /** `run` (the default), or `implement`: the implement-it-yourself view above the runner. */
+  mode: 'run' | 'implement';
+  /** In implement mode, run the built-in tests before the author's (off with `no-builtin-tests`). */
+  builtinTests: boolean;
+}
+
+/** Attributes whose change rebuilds the element's contents. */
+export const REBUILD_ATTRIBUTES = [
+  'src',
+  'expected-src',
+  'autorun',
+  'readonly',
+  'no-chart',
+  'traffic',
+  'examples',
+  'compare',
+  'heading-level',
+  'mode',
+  'no-builtin-tests',
+];
+
+/** Attributes applied in place. */
+export const LIVE_ATTRIBUTES = ['height', 'theme'];
+
+export function readConfig(host: HTMLElement): ElementConfig {
+  // Boolean attributes as in HTML: present (with any value) means on.
+  const has = (name: string) => host.hasAttribute(name);
+  const level = Number(host.getAttribute('heading-level'));
+  return {
+    autorun: has('autorun'),
+    readOnly: has('readonly'),
+    chart: !has('no-chart'),
+    traffic: has('traffic'),
+    examples: has('examples'),
+    compare: has('compare'),
+    headingLevel: level >= 2 && level <= 6 && Number.isInteger(level) ? (level as 2) : 3,
+    mode: host.getAttribute('mode') === 'implement' ? 'implement' : 'run',
+    builtinTests: !has('no-builtin-tests'),
+  };
+}
+
+/**
+ * The `height` attribute as a CSS length: a plain number is pixels, anything
+ * else must be a length the browser accepts (`24rem`, `50vh`); null otherwise.
+ */
+export function cssHeight(value: string | null, win: Window): string | null {
+  if (value === null) return null;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return `${v}px`;
+  const css = (win as Window & { CSS?: typeof CSS }).CSS;
+  return css?.supports('height', v) ? v : null;
+}
+
+/**
+ * Without a `height`, the editor (and beside it the output) is as tall as
+ * the starter script plus a line, between 160 and 440 px: a four-line
+ * exercise does not sit in a half-empty 400 px box, a long one scrolls.
+ */
+export function autoPaneHeight(starter: string): string {
+  const lines = starter.split('\n').length + 1;
+  const px = Math.round(lines * 21.7 + 12); // the editor's 14 px × 1.55 lines and its padding
+  return `${Math.min(440, Math.max(160, px))}px`;
+}

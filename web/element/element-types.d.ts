@@ -1,0 +1,99 @@
+// The public types of <slow-start-runner>, for TypeScript users of the
+// package's "./element" entry (copied to dist/element/slow-start-runner.d.ts).
+// Standalone on purpose: the element bundles its dependencies, so its types
+// must not name theirs. web/element/element.ts implements SlowStartRunnerApi,
+// which keeps the two in step.
+
+/** One line the script printed (WEIGHTS or PICK). */
+export interface SlowStartOutputLine {
+  /** 1-based line of the script that printed it. */
+  line: number;
+  text: string;
+}
+
+/** A rejected line of the script. */
+export interface SlowStartDiagnostic {
+  /** 1-based line of the script. */
+  line: number;
+  message: string;
+}
+
+/** `slowstart-run`: after every run, live re-runs as you type included. */
+export interface SlowStartRunDetail {
+  /** The script that ran. */
+  script: string;
+  output: SlowStartOutputLine[];
+  diagnostics: SlowStartDiagnostic[];
+  /** True when the output passed 64 MiB and the rest was not kept. */
+  truncated: boolean;
+}
+
+/** The first output line that differs from the expected output. */
+export interface SlowStartLineDifference {
+  /** 0-based index into the output lines. */
+  index: number;
+  /** The expected line; undefined when the expected output ended before this line. */
+  expected: string | undefined;
+  /** The line the script printed; undefined when its output ended before this line. */
+  actual: string | undefined;
+}
+
+/** `slowstart-pass` and `slowstart-fail` (exercises only): after every run. */
+export interface SlowStartVerdictDetail extends SlowStartRunDetail {
+  pass: boolean;
+  expected: string[];
+  /** The output lines' text. */
+  actual: string[];
+  /** Null when the output matches. */
+  difference: SlowStartLineDifference | null;
+  /** The script line that printed the differing line (or the last line printed, when the output ended early). */
+  sourceLine: number | null;
+  /** The first rejected line: an exercise with one does not pass. */
+  rejected: SlowStartDiagnostic | null;
+  /** True when this run's verdict differs from the previous run's (or it is the first). */
+  changed: boolean;
+}
+
+/** What the element offers to scripts on the page. */
+export interface SlowStartRunnerApi {
+  /** The script in the editor (setting it is one undoable edit, and runs it). */
+  script: string;
+  /** The starter script (from the element's text or `src`). */
+  readonly starter: string;
+  /** The expected output of an exercise, or null. */
+  readonly expected: readonly string[] | null;
+  /** The last run's output and diagnostics (null before the first run). */
+  readonly result: SlowStartRunDetail | null;
+  /** Resolves once the element has read its sources and built its runner. */
+  readonly ready: Promise<void>;
+  /** Runs the script now (and plays it through). */
+  run(): SlowStartRunDetail | null;
+  /** Puts the starter script back (undoable with Ctrl+Z) and runs it. */
+  reset(): void;
+  /** A link to this page that opens this element with its current script. */
+  permalink(): string;
+}
+
+export declare class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
+  static readonly observedAttributes: string[];
+  script: string;
+  readonly starter: string;
+  readonly expected: readonly string[] | null;
+  readonly result: SlowStartRunDetail | null;
+  readonly ready: Promise<void>;
+  run(): SlowStartRunDetail | null;
+  reset(): void;
+  permalink(): string;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'slow-start-runner': SlowStartRunnerElement;
+  }
+  interface HTMLElementEventMap {
+    'slowstart-ready': CustomEvent<void>;
+    'slowstart-run': CustomEvent<SlowStartRunDetail>;
+    'slowstart-pass': CustomEvent<SlowStartVerdictDetail>;
+    'slowstart-fail': CustomEvent<SlowStartVerdictDetail>;
+  }
+}

@@ -1,0 +1,176 @@
+// <slow-start-runner>: the element's life cycle. It reads its sources
+// (text, templates, src URLs) once it is in a document, builds an
+// ElementMount in its shadow root, rebuilds it when a structural attribute
+// changes, and saves the learner's edits when it leaves the page or the
+// page is hidden. Everything it shows is in web/element/mount.ts.
+import { h } from '../runner/dom.js';
+import { adoptRunnerStyles } from '../runner/styles.js';
+import { autoPaneHeight, cssHeight, LIVE_ATTRIBUTES, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
+import { adoptElementStyles } from './element-styles.js';
+import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
+import { elementKey, storageKey } from './identity.js';
+import { ElementMount } from './mount.js';
+import { readSources } from './sources.js';
+
+export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
+  static readonly observedAttributes = [...REBUILD_ATTRIBUTES, ...LIVE_ATTRIBUTES];
+
+  readonly #shadow: ShadowRoot;
+  readonly #container: HTMLDivElement;
+  #mount: ElementMount | null = null;
+  // Bumped on every (re)build and teardown: a build that finishes after a
+  // newer one started, or after the element left, is dropped.
+  #generation = 0;
+  #building = false;
+  #teardownTimer = 0;
+  #rebuildQueued = false;
+  #resolveReady!: () => void;
+  readonly ready: Promise<void> = new Promise((resolve) => (this.#resolveReady = resolve));
+
+  readonly #onHashChange = () => this.#mount?.applyHash();
+  readonly #onHide = () => this.#mount?.flush();
+
+  constructor() {
+    super();
+    this.#shadow = this.attachShadow({ mode: 'open' });
+    adoptRunnerStyles(this.#shadow);
+    adoptElementStyles(this.#shadow);
+    this.#container = h(this.ownerDocument, 'div', { class: 'sse-reset' });
+    this.#shadow.append(this.#container);
+  }
+
+  connectedCallback(): void {
+    const win = this.ownerDocument.defaultView;
+    win?.clearTimeout(this.#teardownTimer);
+    win?.addEventListener('hashchange', this.#onHashChange);
+    win?.addEventListener('pagehide', this.#onHide);
+    this.ownerDocument.addEventListener('visibilitychange', this.#onHide);
+    this.#applyHeight();
+    if (!this.#mount && !this.#building) void this.#build();
+  }
+
+  disconnectedCallback(): void {
+    const win = this.ownerDocument.defaultView;
+    win?.removeEventListener('hashchange', this.#onHashChange);
+    win?.removeEventListener('pagehide', this.#onHide);
+    this.ownerDocument.removeEventListener('visibilitychange', this.#onHide);
+    this.#mount?.flush();
+    // Moving the element disconnects and reconnects it in one task: only
+    // tear down if it is still out of the document afterwards.
+    if (win) this.#teardownTimer = win.setTimeout(() => this.isConnected || this.#teardown(), 0);
+  }
+
+  attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
+    if (oldValue === newValue) return;
+    if (name === 'height') this.#applyHeight();
+    else if (REBUILD_ATTRIBUTES.includes(name) && (this.#mount || this.#building)) this.#queueRebuild();
+  }
+
+  get script(): string {
+    return this.#mount?.script ?? '';
+  }
+
+  set script(script: string) {
+    if (this.#mount) this.#mount.script = script;
+  }
+
+  get starter(): string {
+    return this.#mount?.starter ?? '';
+  }
+
+  get expected(): readonly string[] | null {
+    return this.#mount?.expected ?? null;
+  }
+
+  get result(): SlowStartRunDetail | null {
+    return this.#mount?.lastRun ?? null;
+  }
+
+  run(): SlowStartRunDetail | null {
+    if (!this.#mount) return null;
+    this.#mount.runner.run({ play: true });
+    return this.#mount.lastRun;
+  }
+
+  reset(): void {
+    this.#mount?.reset();
+  }
+
+  permalink(): string {
+    return this.#mount?.permalink() ?? this.ownerDocument.location.href;
+  }
+
+  /** @internal The runner inside, for tests. */
+  get runner() {
+    return this.#mount?.runner ?? null;
+  }
+
+  async #build(): Promise<void> {
+    const generation = ++this.#generation;
+    this.#building = true;
+    const loading = h(this.ownerDocument, 'p', { class: 'sse-loading', text: 'Loading the slow-start runner…' });
+    this.#container.replaceChildren(loading);
+    try {
+      // Children are read after the parser has added them (a defined element
+      // is upgraded as soon as its start tag is seen when the script ran first).
+      await whenParsed(this.ownerDocument);
+      const sources = await readSources(this);
+      if (generation !== this.#generation || !this.isConnected) return;
+      this.#mount = new ElementMount({
+        host: this,
+        container: this.#container,
+        shadowRoot: this.#shadow,
+        config: readConfig(this),
+        sources,
+        key: elementKey(this),
+        storageKey: storageKey(this, elementKey(this)),
+      });
+      this.#applyHeight();
+      this.#resolveReady();
+      this.dispatchEvent(new CustomEvent('slowstart-ready', { bubbles: true, composed: true }));
+    } finally {
+      if (generation === this.#generation) this.#building = false;
+    }
+  }
+
+  #queueRebuild(): void {
+    if (this.#rebuildQueued) return;
+    this.#rebuildQueued = true;
+    // Several attribute changes in one task make one rebuild.
+    queueMicrotask(() => {
+      this.#rebuildQueued = false;
+      if (!this.isConnected) return;
+      this.#teardown();
+      void this.#build();
+    });
+  }
+
+  #teardown(): void {
+    this.#generation++;
+    this.#building = false;
+    this.#mount?.destroy();
+    this.#mount = null;
+    this.#container.replaceChildren();
+  }
+
+  // Through CSS variables the runner's stylesheet reads, set with the CSSOM
+  // (which a style-src CSP allows, unlike a style attribute).
+  #applyHeight(): void {
+    const win = this.ownerDocument.defaultView;
+    const height = win ? cssHeight(this.getAttribute('height'), win) : null;
+    const style = this.#container.style;
+    if (height) {
+      style.setProperty('--ss-pane-height', height);
+      style.setProperty('--ss-output-height', height);
+      return;
+    }
+    style.removeProperty('--ss-output-height');
+    if (this.#mount) style.setProperty('--ss-pane-height', autoPaneHeight(this.#mount.starter));
+    else style.removeProperty('--ss-pane-height');
+  }
+}
+
+function whenParsed(doc: Document): Promise<void> {
+  if (doc.readyState !== 'loading') return Promise.resolve();
+  return new Promise((resolve) => doc.addEventListener('DOMContentLoaded', () => resolve(), { once: true }));
+}

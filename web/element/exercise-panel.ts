@@ -1,0 +1,75 @@
+// An exercise's verdict after each run: pass, or fail with the first line
+// that differs from the expected output (or the first rejected line), and
+// the expected output itself to look at.
+import { h, setText, uniqueId } from '../runner/dom.js';
+import type { Verdict } from './compare.js';
+import { renderDifference } from './difference-view.js';
+
+export class ExercisePanel {
+  readonly element: HTMLElement;
+  readonly #doc: Document;
+  readonly #verdict: HTMLParagraphElement;
+  readonly #details: HTMLDivElement;
+  readonly #expected: readonly string[];
+  readonly #goToLine: (line: number) => void;
+
+  constructor(doc: Document, expected: readonly string[], goToLine: (line: number) => void) {
+    this.#doc = doc;
+    this.#expected = expected;
+    this.#goToLine = goToLine;
+    const title = h(doc, 'span', { class: 'sse-label', text: 'Exercise', attrs: { id: uniqueId('sse-ex') } });
+    this.#verdict = h(doc, 'p', { class: 'sse-verdict-text', attrs: { role: 'status' } });
+    this.#details = h(doc, 'div', { class: 'sse-verdict-details' });
+    const expectedList = h(doc, 'pre', { class: 'sse-expected', text: expected.join('\n') || '(no output)' });
+    const lines = expected.length;
+    const show = h(
+      doc,
+      'details',
+      { class: 'sse-disclosure' },
+      h(doc, 'summary', { text: `Expected output (${lines} line${lines === 1 ? '' : 's'})` }),
+      expectedList,
+    );
+    this.element = h(
+      doc,
+      'section',
+      { class: 'sse-exercise', attrs: { 'aria-labelledby': title.id, 'data-verdict': 'pending' } },
+      h(doc, 'div', { class: 'sse-verdict-head' }, title, this.#verdict),
+      this.#details,
+      show,
+    );
+    this.show(null);
+  }
+
+  /** Shows a run's verdict, or (null) that there has been no run yet. */
+  show(verdict: Verdict | null): void {
+    const doc = this.#doc;
+    this.#details.replaceChildren();
+    if (!verdict) {
+      this.element.dataset.verdict = 'pending';
+      setText(this.#verdict, 'Run the script to check its output against the expected output.');
+      return;
+    }
+    this.element.dataset.verdict = verdict.pass ? 'pass' : 'fail';
+    const n = this.#expected.length;
+    if (verdict.pass) {
+      setText(this.#verdict, `✓ Passed: the output matches the expected ${n} line${n === 1 ? '' : 's'}.`);
+      return;
+    }
+    if (verdict.difference) {
+      setText(this.#verdict, `✗ Not yet: output line ${verdict.difference.index + 1} is not the expected one.`);
+      this.#details.append(
+        renderDifference(doc, verdict.difference, verdict.sourceLine, { expected: 'Expected', actual: 'Your script' }, this.#goToLine),
+      );
+    } else {
+      setText(this.#verdict, '✗ Not yet: the output matches, but a line was rejected.');
+    }
+    const rejected = verdict.rejected;
+    if (rejected) {
+      const go = h(doc, 'button', { class: 'ss-btn sse-small', text: `Go to line ${rejected.line}`, attrs: { type: 'button' } });
+      go.addEventListener('click', () => this.#goToLine(rejected.line));
+      this.#details.append(
+        h(doc, 'p', { class: 'sse-rejected' }, doc.createTextNode(`Line ${rejected.line} was rejected: ${rejected.message} `), go),
+      );
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// mode="implement": the implement-it-yourself view (web/implement/view.ts)
+// above the element's runner. The learner writes the rules in JavaScript
+// and runs the tests (the built-in ones, then the author's); a test opens
+// in the runner below, with the learner's weights drawn over the engine's.
+// The view, its JavaScript editor and its worker are loaded only in this
+// mode (a separate chunk), so plain runners stay as small as they were.
+import type { Runner } from '../runner/runner.js';
+import type { ImplementTest } from '../implement/suite.js';
+import { dedentScript } from './text.js';
+import { slotTemplate } from './sources.js';
+
+/**
+ * The author's tests: each element inside `<template slot="tests">` (a
+ * `<pre>` is the natural choice) is one test script, its `title` attribute
+ * the test's name.
+ */
+export function readAuthorTests(host: HTMLElement): ImplementTest[] {
+  const template = slotTemplate(host, 'tests');
+  if (!template) return [];
+  return Array.from(template.content.children).map((child, i) => ({
+    id: child.getAttribute('data-id') ?? `author-${i + 1}`,
+    title: child.getAttribute('title') ?? `Test ${i + 1}`,
+    script: dedentScript(child.textContent ?? ''),
+  }));
+}
+
+export interface ImplementMount {
+  destroy(): void;
+}
+
+export async function mountImplement(options: {
+  root: HTMLElement;
+  shadowRoot: ShadowRoot;
+  runner: Runner;
+  tests: ImplementTest[];
+  includeBuiltIn: boolean;
+  storageKey: string;
+  headingLevel: 2 | 3 | 4 | 5 | 6;
+}): Promise<ImplementMount> {
+  const [{ ImplementView, OPEN_IN_RUNNER_EVENT }, { adoptImplementStyles }] = await Promise.all([
+    import('../implement/view.js'),
+    import('../implement/styles.js'),
+  ]);
+  adoptImplementStyles(options.shadowRoot);
+  const view = new ImplementView({
+    root: options.root,
+    documentRoot: options.shadowRoot,
+    runner: options.runner,
+    tests: options.tests,
+    includeBuiltIn: options.includeBuiltIn,
+    storageKey: options.storageKey,
+    headingLevel: options.headingLevel,
+  });
+  // "Open in the runner": the test's script is in the runner below; bring it into view.
+  const open = () => options.runner.root.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  options.root.addEventListener(OPEN_IN_RUNNER_EVENT, open);
+  return {
+    destroy() {
+      options.root.removeEventListener(OPEN_IN_RUNNER_EVENT, open);
+      view.destroy();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Where an element's starter script and expected output come from: its own
+// children (text, and <template slot="...">), or files named by `src` and
+// `expected-src` (fetched relative to the page, like any link).
+import { dedentScript, inlineOutputLines, outputFileLines } from './text.js';
+
+export interface Sources {
+  /** The starter script. */
+  starter: string;
+  /** Expected output lines: set for an exercise, null otherwise. */
+  expected: string[] | null;
+  /** What could not be loaded, for the element to show (each a sentence). */
+  problems: string[];
+}
+
+/** A `<template slot="name">` child of the host. */
+export function slotTemplate(host: HTMLElement, name: string): HTMLTemplateElement | null {
+  for (const child of Array.from(host.children)) {
+    if (child.localName === 'template' && child.getAttribute('slot') === name) return child as HTMLTemplateElement;
+  }
+  return null;
+}
+
+/** The host's own text: its text and elements, except <template>s (they hold the other parts). */
+export function inlineText(host: HTMLElement): string {
+  let text = '';
+  for (const node of Array.from(host.childNodes)) {
+    if (node.nodeName === 'TEMPLATE') continue;
+    text += node.textContent ?? '';
+  }
+  return text;
+}
+
+async function fetchText(url: URL): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.text();
+}
+
+/** Reads the starter and the expected output, fetching `src` and `expected-src` when given. */
+export async function readSources(host: HTMLElement): Promise<Sources> {
+  const problems: string[] = [];
+  const load = async (attr: string): Promise<string | null> => {
+    const value = host.getAttribute(attr);
+    if (value === null || value.trim() === '') return null;
+    let url: URL;
+    try {
+      url = new URL(value, host.baseURI);
+    } catch {
+      problems.push(`The ${attr} attribute is not a URL: ${value}`);
+      return null;
+    }
+    try {
+      return await fetchText(url);
+    } catch (error) {
+      problems.push(`Could not load ${attr} ${url.href}: ${error instanceof Error ? error.message : String(error)}.`);
+      return null;
+    }
+  };
+  const [scriptFile, expectedFile] = await Promise.all([load('src'), load('expected-src')]);
+
+  // A file is taken as it is; inline text is dedented (it is indented like the HTML around it).
+  const starter = scriptFile ?? dedentScript(inlineText(host));
+  // (An expected-src that failed to load leaves no exercise; `problems` says why.)
+  const template = slotTemplate(host, 'expected');
+  const expected =
+    expectedFile !== null ? outputFileLines(expectedFile) : template ? inlineOutputLines(template.content.textContent ?? '') : null;
+  return { starter, expected, problems };
+}
