@@ -3,7 +3,7 @@
 // parse tree, live), marks the lines of the learner's code where the tests
 // found problems, and runs the tests on Ctrl/Cmd+Enter.
 import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import {
   bracketMatching,
@@ -13,18 +13,10 @@ import {
   syntaxHighlighting,
 } from '@codemirror/language';
 import { lintGutter, linter, type Diagnostic } from '@codemirror/lint';
-import { EditorState, Prec, StateEffect, StateField, type Extension } from '@codemirror/state';
-import {
-  Decoration,
-  drawSelection,
-  EditorView,
-  highlightActiveLine,
-  highlightActiveLineGutter,
-  keymap,
-  lineNumbers,
-  type DecorationSet,
-} from '@codemirror/view';
+import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
+import { basicEditing, goToLine, replaceText } from '../runner/editor-base.js';
 
 export interface CodeEditorOptions {
   parent: HTMLElement;
@@ -50,21 +42,10 @@ const highlightStyle = HighlightStyle.define([
   { tag: [t.operator, t.punctuation, t.bracket], color: 'var(--ss-muted)' },
 ]);
 
+// The code editor's own rules on top of the shared look (editor-base.ts).
 const theme = EditorView.theme({
-  '&': { height: '100%', color: 'var(--ss-fg)', backgroundColor: 'var(--ss-editor-bg)', fontSize: '14px' },
-  '.cm-scroller': { fontFamily: 'var(--ss-mono)', lineHeight: '1.55' },
-  '.cm-content': { caretColor: 'var(--ss-fg)' },
-  '&.cm-focused': { outline: 'none' },
-  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--ss-fg)' },
-  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection':
-    { backgroundColor: 'var(--ss-selection)' },
-  '.cm-gutters': { backgroundColor: 'var(--ss-gutter-bg)', color: 'var(--ss-muted)', borderRight: '1px solid var(--ss-border)' },
-  '.cm-activeLine': { backgroundColor: 'var(--ss-active-line)' },
-  '.cm-activeLineGutter': { backgroundColor: 'var(--ss-active-line)', color: 'var(--ss-fg)' },
   '.cm-matchingBracket': { backgroundColor: 'var(--ss-selection)', outline: 'none' },
   '.ss-code-problem': { backgroundColor: 'var(--ss-impl-fail-bg)', boxShadow: 'inset 3px 0 var(--ss-error)' },
-  '.cm-tooltip': { backgroundColor: 'var(--ss-panel)', color: 'var(--ss-fg)', border: '1px solid var(--ss-border)' },
-  '.cm-diagnostic-error': { borderLeftColor: 'var(--ss-error)' },
 });
 
 /** Where JavaScript cannot parse the code: the first error in the editor's parse tree. */
@@ -127,18 +108,8 @@ export class CodeEditor {
   readonly view: EditorView;
 
   constructor(options: CodeEditorOptions) {
-    const run = () => {
-      options.onRun();
-      return true;
-    };
     const extensions: Extension[] = [
-      lineNumbers(),
-      highlightActiveLineGutter(),
-      history(),
-      drawSelection(),
-      highlightActiveLine(),
-      // The template's comments stay readable on a phone, as in the runner.
-      EditorView.lineWrapping,
+      ...basicEditing(options),
       indentOnInput(),
       bracketMatching(),
       closeBrackets(),
@@ -149,14 +120,9 @@ export class CodeEditor {
       problemLines,
       theme,
       EditorState.tabSize.of(2),
-      Prec.highest(keymap.of([{ key: 'Mod-Enter', run }])),
       // Tab indents, as in any code editor; Escape then Tab leaves the
       // editor (CodeMirror's rule), which the panel's hint says.
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
-      EditorView.contentAttributes.of({ 'aria-label': options.label }),
-      EditorView.updateListener.of((u) => {
-        if (u.docChanged) options.onChange();
-      }),
     ];
     this.view = new EditorView({
       parent: options.parent,
@@ -171,12 +137,7 @@ export class CodeEditor {
 
   /** Replaces the whole text as one undoable change. */
   setText(text: string): void {
-    this.view.dispatch({
-      changes: { from: 0, to: this.view.state.doc.length, insert: text },
-      selection: { anchor: 0 },
-      scrollIntoView: true,
-      userEvent: 'input.replace',
-    });
+    replaceText(this.view, text);
   }
 
   /** Marks these lines of the code as where tests found problems ([] clears). */
@@ -191,11 +152,7 @@ export class CodeEditor {
 
   /** Puts the cursor at the start of a line, scrolls it to the middle and focuses the editor. */
   goToLine(line: number): void {
-    const doc = this.view.state.doc;
-    if (line < 1 || line > doc.lines) return;
-    const from = doc.line(line).from;
-    this.view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
-    this.view.focus();
+    goToLine(this.view, line);
   }
 
   destroy(): void {

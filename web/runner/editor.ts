@@ -4,21 +4,13 @@
 // hovered output row).
 import { completionKeymap } from '@codemirror/autocomplete';
 import { setDiagnostics } from '@codemirror/lint';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { EditorState, Prec, StateEffect, StateField, type Extension, type Range } from '@codemirror/state';
-import {
-  Decoration,
-  EditorView,
-  drawSelection,
-  highlightActiveLine,
-  highlightActiveLineGutter,
-  keymap,
-  lineNumbers,
-  type DecorationSet,
-} from '@codemirror/view';
+import { defaultKeymap, historyKeymap } from '@codemirror/commands';
+import { EditorState, StateEffect, StateField, type Extension, type Range } from '@codemirror/state';
+import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/view';
 import type { Diagnostic } from '../api/index.js';
 import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
+import { basicEditing, goToLine, replaceText } from './editor-base.js';
 import { slowstartSyntax } from './language.js';
 
 export interface EditorOptions {
@@ -69,25 +61,12 @@ const marksField = StateField.define<DecorationSet>({
   provide: (f) => EditorView.decorations.from(f),
 });
 
-// Colours come from CSS variables (styles.ts), so this one theme follows
-// the light/dark switch without rebuilding the editor.
+// The script editor's own rules on top of the shared look (editor-base.ts).
 const theme = EditorView.theme({
-  '&': { height: '100%', color: 'var(--ss-fg)', backgroundColor: 'var(--ss-editor-bg)', fontSize: '14px' },
-  '.cm-scroller': { fontFamily: 'var(--ss-mono)', lineHeight: '1.55' },
-  '.cm-content': { caretColor: 'var(--ss-fg)' },
-  '&.cm-focused': { outline: 'none' },
-  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--ss-fg)' },
-  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection':
-    { backgroundColor: 'var(--ss-selection)' },
-  '.cm-gutters': { backgroundColor: 'var(--ss-gutter-bg)', color: 'var(--ss-muted)', borderRight: '1px solid var(--ss-border)' },
-  '.cm-activeLine': { backgroundColor: 'var(--ss-active-line)' },
-  '.cm-activeLineGutter': { backgroundColor: 'var(--ss-active-line)', color: 'var(--ss-fg)' },
   '.ss-line-current': { backgroundColor: 'var(--ss-current-bg)', boxShadow: 'inset 3px 0 var(--ss-accent)' },
   '.ss-line-linked': { backgroundColor: 'var(--ss-linked-bg)' },
-  '.cm-tooltip': { backgroundColor: 'var(--ss-panel)', color: 'var(--ss-fg)', border: '1px solid var(--ss-border)' },
   '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--ss-accent)', color: 'var(--ss-on-accent)' },
   '.cm-completionDetail': { color: 'inherit', opacity: '0.75', fontStyle: 'normal', marginLeft: '1em' },
-  '.cm-diagnostic-error': { borderLeftColor: 'var(--ss-error)' },
   '.cm-diagnosticSource': { opacity: '0.7' },
   '.cm-panels': { backgroundColor: 'var(--ss-panel)', color: 'var(--ss-fg)' },
   '.cm-panel.cm-panel-lint ul [aria-selected]': { backgroundColor: 'var(--ss-selection)' },
@@ -98,30 +77,17 @@ export class ScriptEditor {
   #marks: Marks = { current: null, linked: null };
 
   constructor(options: EditorOptions) {
-    const run = () => {
-      options.onRun();
-      return true;
-    };
     const extensions: Extension[] = [
-      lineNumbers(),
-      highlightActiveLineGutter(),
-      history(),
-      drawSelection(),
-      highlightActiveLine(),
-      // Long comments wrap rather than hide behind a scrollbar on a phone.
-      EditorView.lineWrapping,
+      ...basicEditing(options),
       slowstartSyntax(),
       scriptCompletion(),
       diagnosticsDisplay(),
       marksField,
       theme,
-      Prec.highest(keymap.of([{ key: 'Mod-Enter', run }])),
       // Tab is left to the browser, so keyboard users can leave the editor.
       keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
-      EditorView.contentAttributes.of({ 'aria-label': options.label }),
       EditorState.readOnly.of(options.readOnly ?? false),
       EditorView.updateListener.of((u) => {
-        if (u.docChanged) options.onChange();
         const moved = u.transactions.some((tr) => tr.isUserEvent('select') || tr.isUserEvent('input'));
         if (u.selectionSet && moved) options.onCursorLine(u.state.doc.lineAt(u.state.selection.main.head).number);
       }),
@@ -150,12 +116,7 @@ export class ScriptEditor {
 
   /** Replaces the whole text as one undoable change; the cursor goes to the top. */
   setText(text: string): void {
-    this.view.dispatch({
-      changes: { from: 0, to: this.view.state.doc.length, insert: text },
-      selection: { anchor: 0 },
-      scrollIntoView: true,
-      userEvent: 'input.replace',
-    });
+    replaceText(this.view, text);
   }
 
   showDiagnostics(diagnostics: readonly Diagnostic[]): void {
@@ -185,11 +146,7 @@ export class ScriptEditor {
 
   /** Puts the cursor at the start of a line and focuses the editor. */
   goToLine(line: number): void {
-    const doc = this.view.state.doc;
-    if (line < 1 || line > doc.lines) return;
-    const from = doc.line(line).from;
-    this.view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
-    this.view.focus();
+    goToLine(this.view, line);
   }
 
   destroy(): void {

@@ -5,22 +5,16 @@
 // sends no 'unsafe-eval' at all, to check the learner is told why nothing
 // runs. Screenshots go to test-results/screenshots/ for a human look.
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISTAKES } from '../../../web/implement/mistakes.js';
 import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, INFINITE_LOOP, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { buildSite, PAGE_CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SITE = `${ROOT}test-results/site-implement`;
-const SHOTS = `${ROOT}test-results/screenshots`;
-const PAGE_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 // The worker alone may evaluate the learner's code.
 const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'";
 const isWorker = (path: string) => /\/assets\/worker-[^/]+\.js$/.test(path);
@@ -33,12 +27,7 @@ let strictServer: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  await build({
-    root: ROOT,
-    configFile: `${ROOT}vite.config.ts`,
-    logLevel: 'warn',
-    build: { outDir: SITE, emptyOutDir: true },
-  });
+  const SITE = await buildSite('site-implement');
   await mkdir(SHOTS, { recursive: true });
   server = await serveStatic(SITE, {
     headers: { 'content-security-policy': PAGE_CSP },
@@ -401,17 +390,11 @@ describe('the implement-it-yourself mode', () => {
 
 describe('the implement mode on the dev server (npm start)', () => {
   it('runs the worker, and takes a course author’s tests', async () => {
-    const dev = await createServer({
-      root: ROOT,
-      configFile: `${ROOT}vite.config.ts`,
-      logLevel: 'warn',
-      server: { port: 0, host: '127.0.0.1', hmr: false },
-    });
-    await dev.listen();
+    const { server: dev, url } = await startDevServer();
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
-      await page.goto(`${dev.resolvedUrls!.local[0]}#implement`);
+      await page.goto(`${url}#implement`);
       await page.locator('.ss-impl-test').first().waitFor({ timeout: 60_000 });
       await setCode(page, CORRECT);
       await runTests(page);

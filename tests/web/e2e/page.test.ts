@@ -3,31 +3,18 @@
 // outputs are worked by hand from the SPEC, never taken from the engine.
 // Screenshots go to test-results/screenshots/ (gitignored) for a human look.
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SITE = `${ROOT}test-results/site`;
-const SHOTS = `${ROOT}test-results/screenshots`;
-// What a careful static host would send. CodeMirror needs inline styles
-// (style-mod) and data: images (lint markers); WASM needs wasm-unsafe-eval.
-const CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
 let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  await build({
-    root: ROOT,
-    configFile: `${ROOT}vite.config.ts`,
-    logLevel: 'warn',
-    build: { outDir: SITE, emptyOutDir: true },
-  });
+  const SITE = await buildSite('site');
   await mkdir(SHOTS, { recursive: true });
   server = await serveStatic(SITE, { headers: { 'content-security-policy': CSP } });
   browser = await launchChromium();
@@ -352,17 +339,11 @@ describe('the web runner page', () => {
 
 describe('the dev server (npm start)', () => {
   it('serves the page with the default script run', async () => {
-    const dev = await createServer({
-      root: ROOT,
-      configFile: `${ROOT}vite.config.ts`,
-      logLevel: 'warn',
-      server: { port: 0, host: '127.0.0.1', hmr: false },
-    });
-    await dev.listen();
+    const { server: dev, url } = await startDevServer();
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
-      await page.goto(dev.resolvedUrls!.local[0]);
+      await page.goto(url);
       await page.locator('.ss-out-row').first().waitFor({ timeout: 60_000 });
       await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
       expect(problems).toEqual([]);

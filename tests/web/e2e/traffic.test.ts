@@ -2,26 +2,20 @@
 // of requests under the chosen curve and resolution, and the least-request
 // trap side by side. Expected figures come from the formulas by hand.
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { buildSite, PAGE_CSP, SHOTS } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SITE = `${ROOT}test-results/site-traffic`;
-const SHOTS = `${ROOT}test-results/screenshots`;
-const CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
 let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn', build: { outDir: SITE, emptyOutDir: true } });
+  const site = await buildSite('site-traffic');
   await mkdir(SHOTS, { recursive: true });
-  server = await serveStatic(SITE, { headers: { 'content-security-policy': CSP } });
+  server = await serveStatic(site, { headers: { 'content-security-policy': PAGE_CSP } });
   browser = await launchChromium();
 });
 

@@ -1,0 +1,87 @@
+// What the runner's two CodeMirror editors (the script editor and the
+// implement mode's code editor) share: the look, the basic editing set-up,
+// and two text operations. Each editor adds its own language and keys.
+import { history } from '@codemirror/commands';
+import { Prec, type Extension } from '@codemirror/state';
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
+
+// Colours come from the runner's CSS variables (styles.ts), so one theme
+// follows the light/dark switch without rebuilding the editor.
+export const baseEditorTheme = EditorView.theme({
+  '&': { height: '100%', color: 'var(--ss-fg)', backgroundColor: 'var(--ss-editor-bg)', fontSize: '14px' },
+  '.cm-scroller': { fontFamily: 'var(--ss-mono)', lineHeight: '1.55' },
+  '.cm-content': { caretColor: 'var(--ss-fg)' },
+  '&.cm-focused': { outline: 'none' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--ss-fg)' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection':
+    { backgroundColor: 'var(--ss-selection)' },
+  '.cm-gutters': { backgroundColor: 'var(--ss-gutter-bg)', color: 'var(--ss-muted)', borderRight: '1px solid var(--ss-border)' },
+  '.cm-activeLine': { backgroundColor: 'var(--ss-active-line)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--ss-active-line)', color: 'var(--ss-fg)' },
+  '.cm-tooltip': { backgroundColor: 'var(--ss-panel)', color: 'var(--ss-fg)', border: '1px solid var(--ss-border)' },
+  '.cm-diagnostic-error': { borderLeftColor: 'var(--ss-error)' },
+});
+
+export interface BasicEditingOptions {
+  /** Accessible name of the text area. */
+  label: string;
+  /** Ctrl/Cmd+Enter. */
+  onRun(): void;
+  /** The text changed (typing, paste, undo, setText). */
+  onChange(): void;
+}
+
+/** Line numbers, history, selection, active line, wrapping, Ctrl/Cmd+Enter, the label and the change callback. */
+export function basicEditing(options: BasicEditingOptions): Extension[] {
+  return [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    history(),
+    drawSelection(),
+    highlightActiveLine(),
+    // Long comments wrap rather than hide behind a scrollbar on a phone.
+    EditorView.lineWrapping,
+    baseEditorTheme,
+    Prec.highest(
+      keymap.of([
+        {
+          key: 'Mod-Enter',
+          run: () => {
+            options.onRun();
+            return true;
+          },
+        },
+      ]),
+    ),
+    EditorView.contentAttributes.of({ 'aria-label': options.label }),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged) options.onChange();
+    }),
+  ];
+}
+
+/** Replaces the whole text as one undoable change; the cursor goes to the top. */
+export function replaceText(view: EditorView, text: string): void {
+  view.dispatch({
+    changes: { from: 0, to: view.state.doc.length, insert: text },
+    selection: { anchor: 0 },
+    scrollIntoView: true,
+    userEvent: 'input.replace',
+  });
+}
+
+/** Puts the cursor at the start of a 1-based line, scrolls it to the middle and focuses the editor. */
+export function goToLine(view: EditorView, line: number): void {
+  const doc = view.state.doc;
+  if (line < 1 || line > doc.lines) return;
+  const from = doc.line(line).from;
+  view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+  view.focus();
+}
