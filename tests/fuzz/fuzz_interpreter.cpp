@@ -12,8 +12,7 @@
 //     backwards; at most one diagnostic per line; rejected() == #diagnostics;
 //   - output lines are valid UTF-8 with no '\n' or '\r';
 //   - diagnostics are non-empty, short, valid UTF-8 and contain no control
-//     characters (C0 and DEL; C1 too when SLOWSTART_FUZZ_STRICT_C1=1, see
-//     below);
+//     characters (C0, DEL and C1);
 //   - the timeline is internally consistent, stays within its caps, and
 //     matches the model step by step (clock, winner, every cell).
 // Any violation calls __builtin_trap() after printing what was wrong, so
@@ -59,18 +58,6 @@ namespace {
     if (!(cond)) fail(#cond, ##__VA_ARGS__); \
   } while (0)
 
-// C1 controls (U+0080..U+009F) in diagnostics and names. Off by default: the
-// engine's documented rule (validate.hpp) only excludes C0 and DEL, and
-// U+0085 / U+009B in a name are accepted and echoed in messages. Turn on
-// with SLOWSTART_FUZZ_STRICT_C1=1 once the engine rejects/escapes them.
-bool strict_c1() {
-  static const bool on = [] {
-    const char* v = std::getenv("SLOWSTART_FUZZ_STRICT_C1");
-    return v && *v && *v != '0';
-  }();
-  return on;
-}
-
 // ---------------------------------------------------------------------------
 // UTF-8, written independently of the engine's validator: decode to a code
 // point and reject overlong forms, surrogates and values above U+10FFFF.
@@ -99,12 +86,12 @@ std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
 bool is_c0_or_del(std::uint32_t cp) { return cp < 0x20 || cp == 0x7F; }
 bool is_c1(std::uint32_t cp) { return cp >= 0x80 && cp <= 0x9F; }
 
-// Valid UTF-8; no C0/DEL (and no C1 if strict). '\n' and '\r' are C0.
-bool printable_utf8(std::string_view s, bool check_c1) {
+// Valid UTF-8 with no control character (C0, DEL, C1). '\n' and '\r' are C0.
+bool printable_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     std::uint32_t cp;
     const std::size_t n = decode_utf8(s, i, cp);
-    if (n == 0 || is_c0_or_del(cp) || (check_c1 && is_c1(cp))) return false;
+    if (n == 0 || is_c0_or_del(cp) || is_c1(cp)) return false;
     i += n;
   }
   return true;
@@ -113,7 +100,7 @@ bool printable_utf8(std::string_view s, bool check_c1) {
 // ---------------------------------------------------------------------------
 // The reference model: SPEC.md read literally, plus the engine's documented
 // choices (limits.hpp: NOW <= 10^12, at most 10^6 backends; validate.hpp:
-// names are valid UTF-8 without C0/DEL).
+// names are valid UTF-8 without C0, DEL or C1 controls).
 
 constexpr std::int64_t kWeightLimit = 1'000'000;
 constexpr std::int64_t kTimeLimit = 1'000'000'000'000;
@@ -180,7 +167,7 @@ class Model {
     for (std::size_t i = 0; i < n.size();) {
       std::uint32_t cp;
       const std::size_t k = decode_utf8(n, i, cp);
-      if (k == 0 || is_c0_or_del(cp) || cp == '=' || cp == ' ' || cp == '\t') return false;
+      if (k == 0 || is_c0_or_del(cp) || is_c1(cp) || cp == '=' || cp == ' ' || cp == '\t') return false;
       i += k;
     }
     return true;
@@ -353,14 +340,14 @@ class CheckingSink : public slowstart::ScriptSink {
     check_line(line);
     CHECK(text.find('\n') == std::string_view::npos, line, text);
     CHECK(text.find('\r') == std::string_view::npos, line, text);
-    CHECK(printable_utf8(text, strict_c1()), line, text);
+    CHECK(printable_utf8(text), line, text);
     output_.emplace_back(line, std::string(text));
   }
   void diagnostic(std::uint64_t line, std::string_view message) override {
     check_line(line);
     CHECK(!message.empty(), line);
     CHECK(message.size() <= 600, line, message);  // quoted input is capped
-    CHECK(printable_utf8(message, strict_c1()), line, message);
+    CHECK(printable_utf8(message), line, message);
     CHECK(diagnostics_.empty() || diagnostics_.back().first < line, line, message);
     diagnostics_.emplace_back(line, std::string(message));
   }

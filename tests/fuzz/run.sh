@@ -10,8 +10,6 @@
 #                  (default: <repo>/build)
 #   FUZZ_CXX       the compiler (default: clang++; g++ has no libFuzzer)
 #   FUZZ_JOBS      passed as -jobs/-workers when > 1 (default 1)
-#   SLOWSTART_FUZZ_STRICT_C1=1   also reject C1 controls (U+0080..U+009F) in
-#                  output and diagnostics (see fuzz_interpreter.cpp)
 # Exit status: 0 when the run found nothing, non-zero otherwise. A crashing
 # input is saved as $FUZZ_OUT_DIR/fuzz_artifacts/crash-* (or leak-*, timeout-*,
 # oom-*); reproduce with: $FUZZ_OUT_DIR/fuzz_interpreter <artifact>
