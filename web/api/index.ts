@@ -10,7 +10,8 @@
  * This is the browser (and bundler) entry; Node resolves `node.ts` instead,
  * which has the same exports.
  */
-import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
+import createEngine from '../wasm/engine.mjs';
+import { sharedLoader } from './shared-loader.js';
 import { SlowStart } from './slowstart.js';
 import { Lab } from './lab.js';
 
@@ -22,28 +23,18 @@ export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';
 
-let shared: Promise<SlowStart> | undefined;
-
 /**
  * Loads the engine (about 40 KB gzipped, fetched next to this module). With
  * no options the module is loaded once and shared; with options (e.g.
  * `wasmBinary` or `locateFile`) you get a fresh instance.
  */
-export function loadSlowStart(options?: EngineOptions): Promise<SlowStart> {
-  if (options) return createEngine(options).then((m) => new SlowStart(m));
-  shared ??= createEngine().then((m) => new SlowStart(m));
-  return shared;
-}
-
-let sharedLab: Promise<Lab> | undefined;
+export const loadSlowStart = sharedLoader(async (options) => new SlowStart(await createEngine(options)));
 
 /**
- * Loads the lab module (traffic simulation, ramp curves): a separate ~58 KB
- * gzipped download, fetched only when a page needs it.
+ * Loads the lab module (traffic simulation, ramp curves, JavaScript rules):
+ * a separate download, fetched only when a page needs it.
  */
-export function loadLab(options?: EngineOptions): Promise<Lab> {
-  const load = () => import('../wasm/lab.mjs').then((m) => m.default(options)).then((m) => new Lab(m));
-  if (options) return load();
-  sharedLab ??= load();
-  return sharedLab;
-}
+export const loadLab = sharedLoader(async (options) => {
+  const { default: createLab } = await import('../wasm/lab.mjs');
+  return new Lab(await createLab(options));
+});

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
+import { sharedLoader } from './shared-loader.js';
 import { SlowStart } from './slowstart.js';
 import { Lab } from './lab.js';
 import createLab from '../wasm/lab.mjs';
@@ -17,32 +18,15 @@ export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';
 
-const wasmUrl = new URL('../wasm/engine.wasm', import.meta.url);
-let shared: Promise<SlowStart> | undefined;
-
-async function create(options: EngineOptions = {}): Promise<SlowStart> {
-  const wasmBinary = options.wasmBinary ?? (await readFile(wasmUrl));
-  return new SlowStart(await createEngine({ ...options, wasmBinary }));
+/** Options with the module's .wasm read from disk unless the caller gave the bytes. */
+async function withBinary(file: string, options: EngineOptions = {}): Promise<EngineOptions> {
+  return { ...options, wasmBinary: options.wasmBinary ?? (await readFile(new URL(`../wasm/${file}`, import.meta.url))) };
 }
 
 /** Loads the engine. With no options the instance is shared. */
-export function loadSlowStart(options?: EngineOptions): Promise<SlowStart> {
-  if (options) return create(options);
-  shared ??= create();
-  return shared;
-}
-
-const labUrl = new URL('../wasm/lab.wasm', import.meta.url);
-let sharedLab: Promise<Lab> | undefined;
-
-async function createLabInstance(options: EngineOptions = {}): Promise<Lab> {
-  const wasmBinary = options.wasmBinary ?? (await readFile(labUrl));
-  return new Lab(await createLab({ ...options, wasmBinary }));
-}
+export const loadSlowStart = sharedLoader(
+  async (options) => new SlowStart(await createEngine(await withBinary('engine.wasm', options))),
+);
 
 /** Loads the lab module (traffic simulation, ramp curves). With no options the instance is shared. */
-export function loadLab(options?: EngineOptions): Promise<Lab> {
-  if (options) return createLabInstance(options);
-  sharedLab ??= createLabInstance();
-  return sharedLab;
-}
+export const loadLab = sharedLoader(async (options) => new Lab(await createLab(await withBinary('lab.wasm', options))));

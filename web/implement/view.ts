@@ -9,7 +9,8 @@
 // share it. The host decides how to show the runner when a test is opened:
 // it listens for OPEN_IN_RUNNER_EVENT.
 import type { Runner } from '../runner/runner.js';
-import { h, setText, uniqueId } from '../runner/dom.js';
+import { h, setText } from '../runner/dom.js';
+import { makePanel } from '../runner/panel.js';
 import { runImplementTests, type ImplementRun } from './client.js';
 import { CodeEditor } from './code-editor.js';
 import { CodeStorage } from './code-storage.js';
@@ -124,13 +125,7 @@ export class ImplementView {
     toolbar.append(this.#runButton, this.#stopButton, reset, this.#status);
 
     // Panels: the code, the results.
-    const panel = (cls: string, title: string) => {
-      const id = uniqueId('ss-h');
-      const meta = h(doc, 'span', { class: 'ss-panel-meta' });
-      const section = h(doc, 'section', { class: `ss-panel ${cls}`, attrs: { 'aria-labelledby': id } });
-      section.append(h(doc, 'div', { class: 'ss-panel-head' }, h(doc, level, { text: title, attrs: { id } }), meta));
-      return { section, meta };
-    };
+    const panel = (cls: string, title: string) => makePanel(doc, level, cls, title);
     const code = panel('ss-impl-code', 'Your rules');
     const results = panel('ss-impl-results', 'Tests');
     this.#resultsPanel = results.section;

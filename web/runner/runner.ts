@@ -7,6 +7,7 @@ import type { Lab, OutputLine, RunResult, SlowStart, Timeline } from '../api/ind
 import { TrafficView } from '../traffic/traffic-view.js';
 import { formatClock } from './chart-model.js';
 import { h, setText, uniqueId } from './dom.js';
+import { makePanel } from './panel.js';
 import { ScriptEditor } from './editor.js';
 import { ExamplesMenu } from './examples-menu.js';
 import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './examples.js';
@@ -142,13 +143,7 @@ export class Runner {
     toolbar.append(this.#status, this.#problems);
 
     // Panels.
-    const panel = (cls: string, title: string) => {
-      const id = uniqueId('ss-h');
-      const meta = h(doc, 'span', { class: 'ss-panel-meta' });
-      const section = h(doc, 'section', { class: `ss-panel ${cls}`, attrs: { 'aria-labelledby': id } });
-      section.append(h(doc, 'div', { class: 'ss-panel-head' }, h(doc, level, { text: title, attrs: { id } }), meta));
-      return { section, meta };
-    };
+    const panel = (cls: string, title: string) => makePanel(doc, level, cls, title);
     const editorPanel = panel('ss-panel-editor', 'Script');
     const outputPanel = panel('ss-panel-output', 'Output');
     const chartPanel = panel('ss-panel-chart', 'Ramp');
