@@ -21,7 +21,7 @@ void Pool::set_rules(Rules* rules) {
 void Pool::replace(std::vector<PoolEntry> entries) {
   std::vector<Backend> backends;
   backends.reserve(entries.size());
-  std::unordered_map<std::string, std::uint32_t> index;
+  decltype(index_) index;
   index.reserve(entries.size());
   for (auto& e : entries) {
     index.emplace(e.name, static_cast<std::uint32_t>(backends.size()));
@@ -62,12 +62,12 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
 bool Pool::contains(std::string_view name) const { return find(name) >= 0; }
 
 std::int64_t Pool::find(std::string_view name) const {
-  auto it = index_.find(std::string(name));
+  auto it = index_.find(name);
   return it == index_.end() ? -1 : static_cast<std::int64_t>(it->second);
 }
 
 bool Pool::down(std::string_view name) {
-  auto it = index_.find(std::string(name));
+  auto it = index_.find(name);
   if (it == index_.end()) return false;
   backends_[it->second].up = false;
   refresh(it->second);
@@ -75,7 +75,7 @@ bool Pool::down(std::string_view name) {
 }
 
 bool Pool::up(std::string_view name, std::int64_t ramp) {
-  auto it = index_.find(std::string(name));
+  auto it = index_.find(name);
   if (it == index_.end()) return false;
   Backend& b = backends_[it->second];
   b.up = true;

@@ -77,7 +77,12 @@ class Pool {
   std::vector<Backend> backends_;
   std::vector<std::int64_t> weights_;  // cached effective weight, per backend
   std::vector<std::int64_t> scores_;   // smooth-WRR score, per backend
-  std::unordered_map<std::string, std::uint32_t> index_;  // name -> position
+  // name -> position; looked up by string_view without building a string.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> index_;
   // Sorted lazily: by_name_[0, by_name_sorted_) is sorted; new backends are
   // appended and merged in on the next by_name(). ADD stays O(1) and WEIGHTS
   // O(n + k log k) for k new names, whatever order names arrive in.
