@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchProblems } from '../support/browser.js';
+import { launchChromium, recordViolations, watchProblems } from '../support/browser.js';
 import { serveStatic } from '../support/static-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -38,11 +38,6 @@ const EXPECTED = {
   // Smooth WRR over a=5 b=1 c=1: the nginx sequence, period 7.
   picks: 'aabacaa'.repeat(2),
 };
-
-interface Violation {
-  directive: string;
-  blocked: string;
-}
 
 let site: string; // dist/api and dist/wasm (symlinked) + the page script
 let browser: Browser;
@@ -72,20 +67,13 @@ async function visit(policy: string) {
   const page = await browser.newPage();
   try {
     const problems = watchProblems(page);
-    // Recorded from before the first script runs (init scripts are not subject to the page's CSP).
-    await page.addInitScript(() => {
-      const w = window as unknown as { __violations: Violation[] };
-      w.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) =>
-        w.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }),
-      );
-    });
+    const readViolations = await recordViolations(page);
     const response = await page.goto(`${server.url}/`);
     expect(response?.headers()['content-security-policy']).toBe(policy);
     await page.waitForSelector('body:not([data-status="loading"])', { timeout: 30_000 });
     const status = await page.getAttribute('body', 'data-status');
     const text = (await page.textContent('#result')) ?? '';
-    const violations = await page.evaluate(() => (window as unknown as { __violations: Violation[] }).__violations);
+    const violations = await readViolations();
     return { status, text, violations, problems };
   } finally {
     await page.close();

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { watchProblems } from '../support/browser.js';
+import { recordViolations, watchProblems, type Violation } from '../support/browser.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const ELEMENT_DIST = join(ROOT, 'dist/element');
@@ -38,10 +38,7 @@ export async function makeSite(): Promise<string> {
   return site;
 }
 
-export interface Violation {
-  directive: string;
-  blocked: string;
-}
+export type { Violation };
 
 export interface Opened {
   page: Page;
@@ -63,22 +60,8 @@ export async function openPage(
     reducedMotion: 'reduce',
   });
   const problems = watchProblems(page);
-  // Init scripts are not subject to the page's CSP, and run in every frame.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __violations: Violation[] };
-    w.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      w.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }),
-    );
-  });
+  const violations = await recordViolations(page);
   await page.goto(url);
-  const violations = async () => {
-    const all: Violation[] = [];
-    for (const frame of page.frames()) {
-      all.push(...(await frame.evaluate(() => (window as unknown as { __violations?: Violation[] }).__violations ?? [])));
-    }
-    return all;
-  };
   return { page, problems, violations };
 }
 

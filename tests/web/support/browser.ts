@@ -27,3 +27,31 @@ export function watchProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/** A Content-Security-Policy violation the page reported. */
+export interface Violation {
+  directive: string;
+  blocked: string;
+}
+
+/**
+ * Records every `securitypolicyviolation` from before the page's first
+ * script runs (init scripts are not subject to the page's CSP, and run in
+ * every frame). Call before `goto`; the returned function reads them all.
+ */
+export async function recordViolations(page: Page): Promise<() => Promise<Violation[]>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __violations: Array<{ directive: string; blocked: string }> };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }),
+    );
+  });
+  return async () => {
+    const all: Violation[] = [];
+    for (const frame of page.frames()) {
+      all.push(...(await frame.evaluate(() => (window as unknown as { __violations?: Violation[] }).__violations ?? [])));
+    }
+    return all;
+  };
+}
