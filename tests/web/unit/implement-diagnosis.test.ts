@@ -9,7 +9,7 @@ import { gradeTest, type TestResult } from '../../../web/implement/grade.js';
 import { compileLearnerCode } from '../../../web/implement/learner-rules.js';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 
 const TESTS = builtInTests(lab);
 
@@ -22,7 +22,7 @@ function gradeRun(source: string): TestResult[] {
 const runIds = (results: TestResult[]) => diagnoseRun(lab, results).run.map((e) => e.mistake.id);
 
 describe('run diagnosis', () => {
-  for (const id of Object.keys(WRONG)) {
+  for (const id of Object.keys(WRONG).filter((m) => !SHOWN_AS_PROBLEMS.includes(m))) {
     it(`names "${id}" alone for the solution that makes it`, () => {
       const results = gradeRun(WRONG[id]);
       expect(runIds(results)).toEqual([id]);
@@ -33,6 +33,12 @@ describe('run diagnosis', () => {
       });
     });
   }
+
+  it('shows the missing clamp as a problem first, and names no mistake for it', () => {
+    const results = gradeRun(WRONG['no-clamp']);
+    expect(results.some((r) => r.problems.some((p) => /a weight cannot be negative/.test(p.message)))).toBe(true);
+    expect(runIds(results)).toEqual([]);
+  });
 
   it('names nothing for a correct solution', () => {
     expect(diagnoseRun(lab, gradeRun(CORRECT))).toEqual({ perTest: TESTS.map(() => []), run: [] });
