@@ -6,10 +6,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MISTAKES } from '../../../web/implement/mistakes.js';
 import { BUILT_IN_TESTS, type ImplementTest } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, THROWS } from '../fixtures/learner-solutions.js';
 import { grade, gradeAll, open, openError, sandbox } from '../support/sandbox.js';
 
 const SPEC = BUILT_IN_TESTS.find((t) => t.id === 'spec-example')!;
@@ -37,13 +36,6 @@ describe('the sandbox grades like the page always did', () => {
     expect(r.pass).toBe(false);
     expect(r.difference).toEqual({ index: 0, line: 2, expected: 'a', actual: 'NONE' });
   });
-
-  for (const mistake of MISTAKES) {
-    it(`names the mistake "${mistake.id}" alone in some failing test`, () => {
-      const failing = gradeAll(WRONG[mistake.id]).filter((r) => !r.pass);
-      expect(failing.some((r) => r.mistakes.length === 1 && r.mistakes[0].id === mistake.id)).toBe(true);
-    });
-  }
 
   it('reports an exception with the script line and the line of the learner’s code', () => {
     const r = grade(THROWS, SPEC);
