@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { builtInTests, type ImplementTest } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, THROWS } from '../fixtures/learner-solutions.js';
 import { lab } from '../support/lab.js';
 import { grade, gradeAll, open, openError, sandbox } from '../support/sandbox.js';
 
@@ -37,13 +37,6 @@ describe('the sandbox grades like the page always did', () => {
     expect(r.pass).toBe(false);
     expect(r.difference).toEqual({ index: 0, line: 2, expected: 'a', actual: 'NONE' });
   });
-
-  for (const id of Object.keys(WRONG).filter((m) => !SHOWN_AS_PROBLEMS.includes(m))) {
-    it(`names the mistake "${id}" in some failing test`, () => {
-      const failing = gradeAll(WRONG[id]).filter((r) => !r.pass);
-      expect(failing.some((r) => r.mistakes.some((m) => m.id === id))).toBe(true);
-    });
-  }
 
   it('reports an exception with the script line and the line of the learner’s code', () => {
     const r = grade(THROWS, SPEC);
