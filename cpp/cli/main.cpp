@@ -14,6 +14,7 @@
 
 #include "engine/interpreter.hpp"
 #include "engine/text_sink.hpp"
+#include "grade_native.hpp"
 #include "simulate_command.hpp"
 #include "stdio.hpp"
 #include "usage.hpp"
@@ -77,6 +78,10 @@ int simulate(int argc, char** argv) {
 
 int run_command(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "simulate") return simulate(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "grade")
+    return slowstart::cli::grade_command(std::vector<std::string>(argv + 2, argv + argc));
+  if (argc > 1 && std::string_view(argv[1]) == "tests")
+    return slowstart::cli::tests_command(std::vector<std::string>(argv + 2, argv + argc));
   const char* path = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];

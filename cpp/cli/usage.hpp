@@ -13,6 +13,8 @@ inline constexpr const char* kVersion = SLOWSTART_VERSION;
 inline constexpr const char* kUsage =
     "usage: slowstart [FILE | -]\n"
     "       slowstart simulate [options] [FILE | -]   (see slowstart simulate --help)\n"
+    "       slowstart grade [options] -- COMMAND [ARGS...]   (see slowstart grade --help)\n"
+    "       slowstart tests [--out DIR]   (the built-in test suite)\n"
     "\n"
     "Runs a slow-start script (POOL, NOW, ADD, DOWN, UP, WEIGHTS, PICK) and\n"
     "prints the WEIGHTS and PICK output on stdout. Each rejected line gets a\n"

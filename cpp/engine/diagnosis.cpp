@@ -5,9 +5,7 @@
 
 namespace slowstart {
 
-namespace {
-
-std::vector<std::string_view> lines_of(std::string_view text) {
+std::vector<std::string_view> output_lines(std::string_view text) {
   std::vector<std::string_view> out;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -19,12 +17,14 @@ std::vector<std::string_view> lines_of(std::string_view text) {
   return out;
 }
 
+namespace {
+
 // True when the learner's output shows that it does not make this mistake:
 // where the mistake departs from the reference, the learner does not.
 bool rules_out(std::string_view expected, std::string_view actual, std::string_view mistaken) {
   if (mistaken == expected) return false;  // this test cannot tell
   if (actual == expected) return true;
-  const auto e = lines_of(expected), a = lines_of(actual), m = lines_of(mistaken);
+  const auto e = output_lines(expected), a = output_lines(actual), m = output_lines(mistaken);
   // Line by line only when the three line up (a command prints at most one
   // line, so equal counts mean line i of each was printed by the same command).
   if (e.size() != a.size() || e.size() != m.size()) return false;

@@ -59,6 +59,10 @@ struct RunDiagnosis {
   std::vector<Entry> run;
 };
 
+// The lines of an output, without their '\n' (a final '\n' ends the last
+// line; it does not start an empty one).
+std::vector<std::string_view> output_lines(std::string_view text);
+
 // `tests[i]` null: test i has not been graded (yet).
 RunDiagnosis diagnose_run(const std::vector<const TestEvidence*>& tests);
 

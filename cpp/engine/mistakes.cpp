@@ -118,9 +118,6 @@ constexpr Mistake kMistakes[] = {
      "Names are unique. ADD of an existing name replaces that backend in place (same position, new "
      "weight and ramp, score 0), and WEIGHTS lists the name once.",
      Scope::Program, {.add = AddExisting::AppendDuplicate}},
-    {"add-moves-to-end", "ADD of a name already in the pool moves it to the end of the pool.",
-     "ADD replaces a backend in place: it keeps its position, and the position decides ties.",
-     Scope::Program, {.add = AddExisting::MoveToEnd}},
     {"up-no-restart", "UP on a backend that is already UP does nothing.",
      "UP always restarts the backend: joined = now, the new ramp, score 0, also when it was UP (an "
      "operator restarting a server that never went DOWN).",

@@ -49,15 +49,10 @@ void Pool::set_now(std::int64_t now) {
 
 void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
   auto it = index_.find(name);
-  // Whole-program mistakes (rules.hpp): ADD of a name already there appends
-  // a second backend of that name (lookups keep finding the first), or
-  // moves it to the end.
+  // A whole-program mistake (rules.hpp): ADD of a name already there appends
+  // a second backend of that name (lookups keep finding the first).
   const AddExisting existing =
       rules_ && it != index_.end() ? rules_->add_existing() : AddExisting::ReplaceInPlace;
-  if (existing == AddExisting::MoveToEnd) {
-    remove_at(it->second);
-    it = index_.end();
-  }
   std::size_t i;
   if (it != index_.end() && existing == AddExisting::ReplaceInPlace) {
     i = it->second;  // in place: keeps its position
@@ -116,39 +111,12 @@ const std::vector<std::uint32_t>& Pool::by_name() const {
   return by_name_;
 }
 
-void Pool::remove_at(std::size_t i) {
-  index_.erase(backends_[i].name);
-  backends_.erase(backends_.begin() + static_cast<std::ptrdiff_t>(i));
-  weights_.erase(weights_.begin() + static_cast<std::ptrdiff_t>(i));
-  scores_.erase(scores_.begin() + static_cast<std::ptrdiff_t>(i));
-  for (auto& entry : index_)
-    if (entry.second > i) --entry.second;
-  by_name_.clear();
-  by_name_sorted_ = 0;
-}
-
-// WEIGHTS in another order than the names' bytes: a whole-program mistake
-// (rules.hpp), so only ever on the custom-Rules path.
-static std::vector<std::uint32_t> mistaken_order(const std::vector<Backend>& backends, WeightsOrder order) {
-  std::vector<std::uint32_t> out(backends.size());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint32_t>(i);
-  if (order == WeightsOrder::IgnoreCase) {
-    const auto lower = [](unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; };
-    std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const std::string &x = backends[a].name, &y = backends[b].name;
-      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
-                                          [&](char p, char q) { return lower(p) < lower(q); });
-    });
-  }
-  return out;
-}
-
 std::string Pool::weights_line() const {
   std::string out;
   bool first = true;
-  const bool mistaken = rules_ && rules_->weights_order() != WeightsOrder::Bytes;
+  // Another order only from custom Rules (a whole-program mistake, rules.hpp).
   std::vector<std::uint32_t> other;
-  if (mistaken) other = mistaken_order(backends_, rules_->weights_order());
+  const bool mistaken = rules_ && rules_->weights_order(backends_.data(), backends_.size(), other);
   for (std::uint32_t i : mistaken ? other : by_name()) {
     if (!first) out += ' ';
     first = false;

@@ -1,5 +1,6 @@
 #include "rule_variants.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <vector>
@@ -143,6 +144,21 @@ std::int32_t VariantRules::pick(const Backend* backends, const std::int64_t* wei
     if (v_.pays == Variant::Pays::OwnWeight) scores[best] = add_saturated(scores[best], -best_weight);
   }
   return best;
+}
+
+bool VariantRules::weights_order(const Backend* backends, std::size_t n, std::vector<std::uint32_t>& order) {
+  if (v_.order == WeightsOrder::Bytes) return false;
+  order.resize(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+  if (v_.order == WeightsOrder::IgnoreCase) {
+    const auto lower = [](unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::string &x = backends[a].name, &y = backends[b].name;
+      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
+                                          [&](char p, char q) { return lower(p) < lower(q); });
+    });
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------

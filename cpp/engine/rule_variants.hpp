@@ -22,6 +22,9 @@
 
 namespace slowstart {
 
+// What WEIGHTS sorts by. The SPEC: the names' bytes.
+enum class WeightsOrder : std::uint8_t { Bytes, Pool, IgnoreCase };
+
 struct Variant {
   // The effective weight of an UP backend.
   enum class Ramp : std::uint8_t {
@@ -99,7 +102,7 @@ class VariantRules : public Rules {
   AddExisting add_existing() const override { return v_.add; }
   bool up_restarts_up_backend() const override { return v_.up_restarts; }
   bool pool_keeps_scores() const override { return v_.pool_keeps_scores; }
-  WeightsOrder weights_order() const override { return v_.order; }
+  bool weights_order(const Backend* backends, std::size_t n, std::vector<std::uint32_t>& order) override;
 
  private:
   Variant v_;

@@ -8,15 +8,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace slowstart {
 
 struct Backend;
 
-// What WEIGHTS sorts by. The SPEC: the names' bytes.
-enum class WeightsOrder : std::uint8_t { Bytes, Pool, IgnoreCase };
 // What ADD of a name already in the pool does. The SPEC: replace in place.
-enum class AddExisting : std::uint8_t { ReplaceInPlace, AppendDuplicate, MoveToEnd };
+enum class AddExisting : std::uint8_t { ReplaceInPlace, AppendDuplicate };
 
 class Rules {
  public:
@@ -45,7 +44,12 @@ class Rules {
   virtual bool up_restarts_up_backend() const { return true; }
   // POOL: do backends whose names were in the old pool keep their scores?
   virtual bool pool_keeps_scores() const { return false; }
-  virtual WeightsOrder weights_order() const { return WeightsOrder::Bytes; }
+  // WEIGHTS in another order than the names' bytes: fill `order` with the
+  // positions to list and return true. The rules do the sorting, so that
+  // the pool (and the engine module every page loads) carries none of it.
+  virtual bool weights_order(const Backend* /*backends*/, std::size_t /*n*/, std::vector<std::uint32_t>& /*order*/) {
+    return false;
+  }
 };
 
 }  // namespace slowstart

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/grade.hpp"
+#include "cli/tests_command.hpp"
 #include "engine/diagnosis.hpp"
 #include "engine/suite.hpp"
 #include "js_interop.hpp"
@@ -119,9 +121,126 @@ val name_mistakes(double length, std::string actual) {
   return ids_of(diagnose_run({&e}).per_test[0]);
 }
 
+// `slowstart grade` for the Node CLI (web/api/grade-cli.ts): the same
+// GradeRun as the native CLI's; the Node side runs the processes.
+class GradeSession {
+ public:
+  // args: string[]; env: {cpus, hostname, now, sourceDateEpoch?,
+  // listTxt(dir): string[] | string (a problem), read(path): Uint8Array |
+  // null (missing) | string (a problem)}. Returns {ok, out, err, status}.
+  val start(val args, val env) {
+    cli::GradeEnv e;
+    e.cpus = env["cpus"].as<unsigned>();
+    e.hostname = env["hostname"].as<std::string>();
+    e.now = static_cast<std::int64_t>(env["now"].as<double>());
+    if (val epoch = env["sourceDateEpoch"]; !epoch.isUndefined() && !epoch.isNull())
+      e.source_date_epoch = static_cast<std::int64_t>(epoch.as<double>());
+    val list = env["listTxt"], read = env["read"];
+    cli::GradeIo io;
+    io.list_txt = [list](const std::string& dir, std::vector<std::string>& names) -> Problem {
+      val r = list(dir);
+      if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();
+      names = emscripten::vecFromJSArray<std::string>(r);
+      return std::nullopt;
+    };
+    io.read = [read](const std::string& path, std::string& bytes) {
+      val r = read(path);
+      if (r.isNull()) return cli::ReadStatus::Missing;
+      bytes = r.as<std::string>();  // Uint8Array: the bytes; a string: the problem
+      return r.typeOf().as<std::string>() == "string" ? cli::ReadStatus::Failed : cli::ReadStatus::Ok;
+    };
+    std::string out, err;
+    int status = 0;
+    const bool ok = run_.start(emscripten::vecFromJSArray<std::string>(args), e, io, out, err, status);
+    val o = val::object();
+    o.set("ok", ok);
+    o.set("out", bytes_of(out));
+    o.set("err", bytes_of(err));
+    o.set("status", status);
+    return o;
+  }
+  double size() const { return static_cast<double>(run_.size()); }
+  double jobs() const { return run_.jobs(); }
+  double timeoutMs() const { return static_cast<double>(run_.options().timeout_ms); }
+  double maxOutput() const { return static_cast<double>(run_.options().max_output); }
+  bool needsScriptPaths() const { return run_.needs_script_paths(); }
+  // {id, script (bytes), path}
+  val test(double i) const {
+    const cli::GradeTest& t = run_.test(static_cast<std::size_t>(i));
+    val o = val::object();
+    o.set("id", t.id);
+    o.set("script", bytes_of(t.script));
+    o.set("path", t.path);
+    return o;
+  }
+  val argv(std::string script_path) const { return val::array(run_.argv(script_path)); }
+  // o: {started, startError, out, outOver, err, errCut, exitCode, signal, timedOut, ms}
+  void setOutcome(double i, val o) {
+    cli::RunOutcome r;
+    r.started = o["started"].as<bool>();
+    r.start_error = o["startError"].as<std::string>();
+    r.out = o["out"].as<std::string>();
+    r.out_over = o["outOver"].as<bool>();
+    r.err = o["err"].as<std::string>();
+    r.err_cut = o["errCut"].as<bool>();
+    r.exit_code = o["exitCode"].as<int>();
+    r.signal = o["signal"].as<std::string>();
+    r.timed_out = o["timedOut"].as<bool>();
+    r.ms = static_cast<std::int64_t>(o["ms"].as<double>());
+    run_.set_outcome(static_cast<std::size_t>(i), std::move(r));
+  }
+  // {out (bytes), err, status}
+  val finish(double wall_ms) {
+    std::string out, err;
+    const int status = run_.finish(static_cast<std::int64_t>(wall_ms), out, err);
+    val o = val::object();
+    o.set("out", bytes_of(out));
+    o.set("err", bytes_of(err));
+    o.set("status", status);
+    return o;
+  }
+
+ private:
+  cli::GradeRun run_;
+};
+
+// `slowstart tests ARGS`: {out, err, status, dir, files: [{name, bytes}]}.
+val tests_command(val args) {
+  std::string out, err, dir;
+  std::vector<cli::SuiteFile> files;
+  const int status = cli::run_tests_command(emscripten::vecFromJSArray<std::string>(args), out, err, dir, files);
+  val list = val::array();
+  for (const auto& f : files) {
+    val file = val::object();
+    file.set("name", f.name);
+    file.set("bytes", bytes_of(f.bytes));
+    list.call<void>("push", file);
+  }
+  val o = val::object();
+  o.set("out", bytes_of(out));
+  o.set("err", bytes_of(err));
+  o.set("status", status);
+  o.set("dir", dir);
+  o.set("files", list);
+  return o;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(slowstart_grading) {
+  emscripten::class_<GradeSession>("GradeSession")
+      .constructor<>()
+      .function("start", &GradeSession::start)
+      .function("size", &GradeSession::size)
+      .function("jobs", &GradeSession::jobs)
+      .function("timeoutMs", &GradeSession::timeoutMs)
+      .function("maxOutput", &GradeSession::maxOutput)
+      .function("needsScriptPaths", &GradeSession::needsScriptPaths)
+      .function("test", &GradeSession::test)
+      .function("argv", &GradeSession::argv)
+      .function("setOutcome", &GradeSession::setOutcome)
+      .function("finish", &GradeSession::finish);
+  emscripten::function("testsCommand", &tests_command);
   emscripten::function("mistakeCatalogue", &catalogue);
   emscripten::function("builtInSuite", &suite);
   emscripten::function("testEvidence", &test_evidence);

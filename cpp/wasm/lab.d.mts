@@ -73,6 +73,48 @@ export interface RawRunDiagnosis {
   run: { mistake: string; tests: number[] }[];
 }
 
+/** What the Node CLI gives `GradeSession.start` (see cpp/cli/grade.hpp). */
+export interface RawGradeEnv {
+  cpus: number;
+  hostname: string;
+  /** Seconds since 1970. */
+  now: number;
+  sourceDateEpoch?: number;
+  /** The names of the regular files DIR/*.txt, or a problem. */
+  listTxt(dir: string): string[] | string;
+  /** The file's bytes, null when it does not exist, or a problem. */
+  read(path: string): Uint8Array | string | null;
+}
+
+/** One run of the learner's program, as the Node CLI saw it. */
+export interface RawOutcome {
+  started: boolean;
+  startError: string;
+  out: Uint8Array;
+  outOver: boolean;
+  err: Uint8Array;
+  errCut: boolean;
+  exitCode: number;
+  signal: string;
+  timedOut: boolean;
+  ms: number;
+}
+
+/** `slowstart grade` minus the processes (cpp/cli/grade.hpp). Call delete() when done. */
+export interface GradeSession {
+  start(args: string[], env: RawGradeEnv): { ok: boolean; out: Uint8Array; err: Uint8Array; status: number };
+  size(): number;
+  jobs(): number;
+  timeoutMs(): number;
+  maxOutput(): number;
+  needsScriptPaths(): boolean;
+  test(i: number): { id: string; script: Uint8Array; path: string };
+  argv(scriptPath: string): string[];
+  setOutcome(i: number, outcome: RawOutcome): void;
+  finish(wallMs: number): { out: Uint8Array; err: Uint8Array; status: number };
+  delete(): void;
+}
+
 export interface LabModule {
   /** The module's input buffer resized to n bytes (valid until the next call into the module). */
   inputBuffer(n: number): Uint8Array;
@@ -87,6 +129,14 @@ export interface LabModule {
   diagnoseRun(tests: (RawEvidence | undefined | null)[]): RawRunDiagnosis;
   /** The script is in the input buffer. */
   nameMistakes(length: number, actual: string): string[];
+  GradeSession: new () => GradeSession;
+  testsCommand(args: string[]): {
+    out: Uint8Array;
+    err: Uint8Array;
+    status: number;
+    dir: string;
+    files: { name: string; bytes: Uint8Array }[];
+  };
   simulateCommand(
     args: string[],
     read: (path: string) => Uint8Array | string,

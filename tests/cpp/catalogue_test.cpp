@@ -65,7 +65,9 @@ const RuleCheck kRules[] = {
     {"POOL alone empties the pool", "empty-pool", "bare-pool-rejected"},
     {"NOW sets the clock", "now-sets-clock", "now-adds"},
     {"ADD of an existing name replaces it in place", "add-in-place", "add-appends-duplicate"},
-    {"ADD of an existing name replaces it in place", "add-in-place", "add-moves-to-end"},
+    // A program whose ADD of an existing name moves it to the end of the pool (the
+    // worked-out picks: b then a, as b is first now).
+    {"ADD of an existing name keeps its position", "add-in-place", "", "a=1 b=1\nb\na\n"},
     // A program whose DOWN toggles (a second DOWN brings the backend back).
     {"DOWN of a DOWN backend changes nothing", "down-keeps-place", "", "a=0 b=1\nb\nb\na=2 b=1\na\n"},
     {"UP restarts the ramp, also when the backend was UP", "up-restarts-ramp", "up-no-restart"},

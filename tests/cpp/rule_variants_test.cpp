@@ -73,16 +73,11 @@ TEST(PoolHooks, DownShowsWeightAndDownTakesPart) {
   EXPECT_EQ(run(takes_part, "POOL a=2 b=1\nDOWN a\nWEIGHTS\nPICK\n"), "a=2 b=1\na\n");
 }
 
-TEST(PoolHooks, AddExistingAppendsOrMoves) {
+TEST(PoolHooks, AddExistingAppendsADuplicate) {
   Variant append;
   append.add = AddExisting::AppendDuplicate;
   // Two a's; DOWN finds the first one.
   EXPECT_EQ(run(append, "POOL a=1 b=1\nADD a=2 0\nWEIGHTS\nDOWN a\nWEIGHTS\n"), "a=1 a=2 b=1\na=0 a=2 b=1\n");
-  Variant move;
-  move.add = AddExisting::MoveToEnd;
-  // b is first now, so it wins the tie; DOWN and WEIGHTS still find both.
-  EXPECT_EQ(run(move, "POOL a=1 b=1 c=1\nADD a=1 0\nPICK\nDOWN c\nWEIGHTS\nDOWN a\nWEIGHTS\n"),
-            "b\na=1 b=1 c=0\na=0 b=1 c=0\n");
 }
 
 TEST(PoolHooks, UpNoRestartAndPoolKeepsScores) {

@@ -9,6 +9,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CANNOT_RUN, errnoText, exitStatusFor, standardStreamsOpen, stdinProblem, write, WriteFailure } from './cli-io.js';
+import { grade, tests } from './grade-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
 /** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
@@ -56,6 +57,8 @@ function rawPath(path: string, argv: string[]): string | Buffer {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'simulate') return simulate(argv.slice(1));
+  if (argv[0] === 'grade') return grade(argv.slice(1));
+  if (argv[0] === 'tests') return tests(argv.slice(1));
   const engine = (await loadSlowStart()).module;
   let path: string | undefined;
   for (const arg of argv) {

@@ -1,0 +1,167 @@
+// Running both CLIs' `slowstart grade` on the learner programs of
+// tests/grade/learners, and reading back every report format, for
+// tests/web/unit/grade-*.test.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import { lab } from './lab.js';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+export const NATIVE = join(ROOT, 'build/slowstart');
+export const NODE_CLI = join(ROOT, 'dist/api/cli.js');
+export const LEARNERS = join(ROOT, 'tests/grade/learners');
+// -S: no site packages (the program needs none), which halves Python's start.
+export const PYTHON = ['python3', '-S', join(LEARNERS, 'learner.py')];
+export const JAVASCRIPT = [process.execPath, join(LEARNERS, 'learner.mjs')];
+export const LANGUAGES = { Python: PYTHON, JavaScript: JAVASCRIPT } as const;
+/** Reports are reproducible byte for byte with SOURCE_DATE_EPOCH (2023-11-14T22:13:20 UTC). */
+export const EPOCH = { SOURCE_DATE_EPOCH: '1700000000' };
+export const SUITE = lab.builtInTests();
+export const N = SUITE.length;
+export const JOBS = String(Math.max(2, availableParallelism()));
+/** A time limit no test of a correct program comes near, even on a loaded machine (later options win). */
+export const PATIENT = ['--timeout', '120'];
+
+export type Cli = 'native' | 'node';
+
+export interface Run {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  ms: number;
+}
+
+export function cli(which: Cli, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const [cmd, argv] = which === 'native' ? [NATIVE, args] : [process.execPath, [NODE_CLI, ...args]];
+  return new Promise((ok, fail) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', fail);
+    child.on('close', (code) =>
+      ok({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString(), ms: performance.now() - t0 }),
+    );
+  });
+}
+
+/** Grades through both CLIs; they must agree byte for byte. */
+export async function both(args: string[]): Promise<Run> {
+  const [native, node] = await Promise.all([cli('native', args, EPOCH), cli('node', args, EPOCH)]);
+  expect(node.stderr, 'stderr of both CLIs').toBe(native.stderr);
+  expect(node.stdout.toString(), 'stdout of both CLIs').toBe(native.stdout.toString());
+  expect(node.code, 'exit status of both CLIs').toBe(native.code);
+  return native;
+}
+
+export interface JsonResult {
+  id: string;
+  title: string;
+  source: string;
+  status: string;
+  passed: boolean;
+  summary: string;
+  difference: null | {
+    output_line: number;
+    script_line: number | null;
+    script: string | null;
+    expected: string | null;
+    actual: string | null;
+    newline_at_end: boolean;
+  };
+  exit_code: number | null;
+  expected_exit_code: number;
+  signal: string | null;
+  stdout_bytes: number;
+  stderr: string;
+  stderr_truncated: boolean;
+  looks_like: string[];
+  seconds: number;
+}
+
+export interface JsonReport {
+  format: string;
+  version: number;
+  command: string[];
+  tests: number;
+  passed: number;
+  failed: number;
+  problems: number;
+  seconds: number;
+  looks_like: { id: string; title: string; why: string; tests: string[] }[];
+  results: JsonResult[];
+}
+
+export const json = (run: Run) => JSON.parse(run.stdout.toString()) as JsonReport;
+
+export interface XmlNode {
+  tag: string;
+  attrib: Record<string, string>;
+  text: string;
+  children: XmlNode[];
+}
+
+/** Parses XML with Python's xml.etree (a real parser: it rejects malformed XML). */
+export function parseXml(xml: Buffer): XmlNode {
+  const py = [
+    'import sys, json, xml.etree.ElementTree as ET',
+    "def walk(e): return {'tag': e.tag, 'attrib': e.attrib, 'text': e.text or '', 'children': [walk(c) for c in e]}",
+    'print(json.dumps(walk(ET.fromstring(sys.stdin.buffer.read()))))',
+  ].join('\n');
+  const r = spawnSync('python3', ['-c', py], { input: xml });
+  if (r.status !== 0) throw new Error(`not XML: ${r.stderr.toString()}`);
+  return JSON.parse(r.stdout.toString()) as XmlNode;
+}
+
+/** Checks a JUnit report against the Apache Ant JUnit schema's rules, and returns its test cases. */
+export function checkJunit(xml: Buffer, expect_: { tests: number; failures: number; errors: number }): XmlNode[] {
+  expect(xml.toString().startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+  const root = parseXml(xml);
+  expect(root.tag).toBe('testsuites');
+  expect(root.attrib).toEqual({}); // the Ant schema has no attributes on <testsuites>
+  expect(root.children.map((c) => c.tag)).toEqual(['testsuite']);
+  const suite = root.children[0];
+  expect(Object.keys(suite.attrib).sort()).toEqual(
+    ['errors', 'failures', 'hostname', 'id', 'name', 'package', 'tests', 'time', 'timestamp'].sort(),
+  );
+  expect(suite.attrib.id).toBe('0');
+  expect(suite.attrib.timestamp).toBe('2023-11-14T22:13:20');
+  expect(suite.attrib.hostname.length).toBeGreaterThan(0);
+  expect(suite.attrib.time).toBe('0.000');
+  expect(Number(suite.attrib.tests)).toBe(expect_.tests);
+  expect(Number(suite.attrib.failures)).toBe(expect_.failures);
+  expect(Number(suite.attrib.errors)).toBe(expect_.errors);
+  // <properties>, the test cases, <system-out>, <system-err>: in that order, all there.
+  const tags = suite.children.map((c) => c.tag);
+  expect(tags[0]).toBe('properties');
+  expect(tags.slice(-2)).toEqual(['system-out', 'system-err']);
+  const cases = suite.children.slice(1, -2);
+  expect(cases.every((c) => c.tag === 'testcase')).toBe(true);
+  expect(cases.length).toBe(expect_.tests);
+  for (const c of cases) {
+    expect(Object.keys(c.attrib).sort()).toEqual(['classname', 'name', 'time']);
+    expect(c.attrib.time).toMatch(/^\d+\.\d{3}$/);
+    expect(c.children.length).toBeLessThanOrEqual(1);
+    for (const verdict of c.children) {
+      expect(['failure', 'error']).toContain(verdict.tag);
+      expect(verdict.attrib.type.length).toBeGreaterThan(0);
+      expect(verdict.attrib.message.length).toBeGreaterThan(0);
+    }
+  }
+  expect(cases.filter((c) => c.children[0]?.tag === 'failure').length).toBe(expect_.failures);
+  expect(cases.filter((c) => c.children[0]?.tag === 'error').length).toBe(expect_.errors);
+  return cases;
+}
+
+export interface Gradescope {
+  execution_time: number;
+  output: string;
+  output_format: string;
+  test_output_format: string;
+  test_name_format: string;
+  tests: { name: string; number: string; score: number; max_score: number; status: string; output: string; tags: string[] }[];
+}
+

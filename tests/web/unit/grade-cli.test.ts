@@ -1,0 +1,305 @@
+// `slowstart grade` and `slowstart tests` through both CLIs (the native
+// build/slowstart and the Node dist/api/cli.js), on learner programs in
+// Python and JavaScript (tests/grade/learners): a correct one, and one per
+// mistake of the engine's catalogue (`--mistake ID`). Every format is parsed
+// and checked (JSON, Gradescope's results.json, JUnit XML through Python's
+// XML parser), both CLIs must print the same bytes (SOURCE_DATE_EPOCH makes
+// the reports reproducible), and the misbehaving programs a grader meets are
+// handled: timeouts, crashes, endless output, leftover children, a program
+// that does not exist.
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  both,
+  checkJunit,
+  cli,
+  EPOCH,
+  type Gradescope,
+  JAVASCRIPT,
+  JOBS,
+  json,
+  LANGUAGES,
+  N,
+  NATIVE,
+  parseXml,
+  PATIENT,
+  PYTHON,
+  SUITE,
+} from '../support/grade-cli.js';
+
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'slowstart-grade-test-'));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('slowstart grade: a correct program', () => {
+  for (const [language, program] of Object.entries(LANGUAGES)) {
+    it(`passes every built-in test (${language}), with the same bytes from both CLIs in every format`, async () => {
+      const text = await both(['grade', ...PATIENT, '-j', JOBS, '--', ...program]);
+      expect(text.code).toBe(0);
+      const lines = text.stdout.toString().split('\n');
+      for (const t of SUITE) expect(lines).toContain(`PASS ${t.id}: ${t.title}`);
+      expect(lines.at(-2)).toBe(`${N} tests, ${N} passed, 0 failed.`);
+
+      const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program]));
+      expect(report).toMatchObject({ format: 'slowstart-grade', version: 1, tests: N, passed: N, failed: 0, problems: 0, looks_like: [] });
+      expect(report.command).toEqual(program);
+      expect(report.results.map((r) => [r.id, r.status, r.source])).toEqual(SUITE.map((t) => [t.id, 'passed', 'builtin']));
+      // The learner exits 1 exactly where the engine does (a rejected line).
+      for (const r of report.results) expect(r.exit_code).toBe(r.expected_exit_code);
+
+      if (language !== 'Python') return; // the same bytes in these formats: once is enough
+      const gradescope = JSON.parse((await both(['grade', ...PATIENT, '--format', 'gradescope', '-j', JOBS, '--', ...program])).stdout.toString()) as Gradescope;
+      expect(gradescope.tests.length).toBe(N);
+      expect(gradescope.tests.every((t) => t.score === 1 && t.max_score === 1 && t.status === 'passed')).toBe(true);
+      expect(gradescope.tests.map((t) => t.number)).toEqual(SUITE.map((_, i) => String(i + 1)));
+      expect(gradescope).toMatchObject({ execution_time: 0, output_format: 'text', test_output_format: 'text', test_name_format: 'text' });
+      expect(gradescope.output).toContain(`${N} tests, ${N} passed, 0 failed.`);
+
+      const junit = await both(['grade', ...PATIENT, '--format', 'junit', '-j', JOBS, '--', ...program]);
+      const cases = checkJunit(junit.stdout, { tests: N, failures: 0, errors: 0 });
+      expect(cases.map((c) => c.attrib.name)).toEqual(SUITE.map((t) => `${t.id}: ${t.title}`));
+    });
+  }
+});
+
+describe('slowstart grade: a failing program', () => {
+  it('reports a failing program in every format: the first difference, its script line, the mistake', async () => {
+    const program = [...PYTHON, '--mistake', 'ties-to-last'];
+    const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program]));
+    const ties = report.results.find((r) => r.id === 'ties-go-first')!;
+    // POOL z=1 y=1 x=1 then PICK x3: z y x; ties to the last: x first.
+    expect(ties).toMatchObject({
+      status: 'failed',
+      summary: 'output line 1 (printed by script line 2: PICK): expected "z", got "x"',
+      difference: { output_line: 1, script_line: 2, script: 'PICK', expected: 'z', actual: 'x', newline_at_end: false },
+      looks_like: ['ties-to-last'],
+    });
+    const failed = report.results.filter((r) => !r.passed).map((r) => r.id);
+
+    const text = (await both(['grade', ...PATIENT, '-j', JOBS, '--', ...program])).stdout.toString();
+    expect(text).toContain(
+      'FAIL ties-go-first: On equal scores the backend earliest in the pool wins\n' +
+        '       output line 1 (printed by script line 2: PICK)\n' +
+        '       expected: z\n' +
+        '       got:      x\n' +
+        '       looks like: ties-to-last\n',
+    );
+    expect(text).toContain('Looks like: Ties go to the last backend instead of the first. [ties-to-last]');
+    expect(text).toContain(`${N} tests, ${N - failed.length} passed, ${failed.length} failed.\n`);
+
+    const gradescope = JSON.parse((await both(['grade', ...PATIENT, '--format', 'gradescope', '-j', JOBS, '--', ...program])).stdout.toString()) as Gradescope;
+    const g = gradescope.tests.find((t) => t.name.endsWith('(ties-go-first)'))!;
+    expect(g).toMatchObject({ score: 0, max_score: 1, status: 'failed', tags: ['ties-to-last'] });
+    expect(g.output).toContain('expected: z\ngot:      x\n');
+    expect(gradescope.tests.filter((t) => t.status === 'failed').length).toBe(failed.length);
+    expect(gradescope.output).toContain('Looks like: Ties go to the last backend');
+
+    const junit = (await both(['grade', ...PATIENT, '--format', 'junit', '-j', JOBS, '--', ...program])).stdout;
+    const cases = checkJunit(junit, { tests: N, failures: failed.length, errors: 0 });
+    const failure = cases.find((c) => c.attrib.name.startsWith('ties-go-first:'))!.children[0];
+    expect(failure.attrib).toEqual({ type: 'wrong-output', message: ties.summary });
+    expect(failure.text).toContain('looks like: ties-to-last');
+    const properties = parseXml(junit).children[0].children[0].children;
+    expect(properties.map((p) => p.attrib)).toContainEqual({ name: 'looks-like', value: 'ties-to-last' });
+  });
+});
+
+describe('slowstart grade: programs that misbehave', () => {
+  /** A directory of a few tests, so that slow cases stay short. */
+  async function dir(name: string, scripts: Record<string, string>): Promise<string> {
+    const d = join(scratch, name);
+    await mkdir(d, { recursive: true });
+    for (const [file, text] of Object.entries(scripts)) await writeFile(join(d, file), text);
+    return d;
+  }
+
+  it('stops a program that hangs at the time limit, killing its process group', async () => {
+    const tests = await dir('hang', { 'a.txt': 'POOL a=1\nPICK\nPICK\n', 'b.txt': 'POOL b=1\nWEIGHTS\n' });
+    for (const [program, which] of [[PYTHON, 'native'], [JAVASCRIPT, 'node'], [PYTHON, 'node'], [JAVASCRIPT, 'native']] as const) {
+      // How far it got before the kill depends on the machine: the verdicts, not the bytes.
+      const run = await cli(which, ['grade', ...PATIENT, '--tests', tests, '--timeout', '0.5', '--format', 'json', '--', ...program, '--misbehave', 'hang'], EPOCH);
+      expect(run.code).toBe(1);
+      const report = json(run);
+      expect(report.results.map((r) => [r.id, r.status, r.summary])).toEqual([
+        ['a', 'timed-out', 'did not finish within 0.5 s: its process group was killed'],
+        ['b', 'timed-out', 'did not finish within 0.5 s: its process group was killed'],
+      ]);
+      expect(report.problems).toBe(2);
+      // Problems come first, and name no mistake.
+      expect(report.looks_like).toEqual([]);
+      expect(run.ms).toBeLessThan(10_000);
+    }
+    const text = (await cli('native', ['grade', ...PATIENT, '--tests', tests, '--timeout', '0.5', '--', ...PYTHON, '--misbehave', 'hang'])).stdout.toString();
+    expect(text).toContain('Fix these first: 2 tests were stopped or ended in an error, so their output names no mistake.\n');
+  });
+
+  it('does not wait for a child the program leaves behind holding its stdout', async () => {
+    for (const program of [PYTHON, JAVASCRIPT]) {
+      const run = await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program, '--misbehave', 'hang-child']);
+      const report = json(run);
+      expect(report.passed).toBe(N);
+      // Each test's child sleeps 30 s; the grader kills it with the group.
+      expect(run.ms).toBeLessThan(30_000);
+    }
+  });
+
+  it('reports a crash, an exception and an unexpected exit status, with the start of stderr', async () => {
+    const tests = await dir('crash', { 'ok.txt': 'POOL a=2 b=1\nPICK\nPICK\n' });
+    const crash = json(await both(['grade', ...PATIENT, '--tests', tests, '--format', 'json', '--', ...PYTHON, '--misbehave', 'crash'])).results[0];
+    expect(crash).toMatchObject({ status: 'crashed', summary: 'killed by SIGSEGV', signal: 'SIGSEGV', exit_code: null });
+    // It printed its first line before dying: the report says where its output stopped.
+    expect(crash.difference).toMatchObject({ output_line: 2, expected: 'b', actual: null }); // a, then b (2/1)
+    const jsCrash = json(await both(['grade', ...PATIENT, '--tests', tests, '--format', 'json', '--', ...JAVASCRIPT, '--misbehave', 'crash'])).results[0];
+    expect(jsCrash).toMatchObject({ status: 'crashed', summary: 'killed by SIGSEGV' });
+
+    const thrown = json(await both(['grade', ...PATIENT, '--tests', tests, '--format', 'json', '--', ...PYTHON, '--misbehave', 'throw'])).results[0];
+    expect(thrown).toMatchObject({ status: 'crashed', summary: 'exited with status 1 where the engine exits 0', exit_code: 1 });
+    expect(thrown.stderr).toContain('RuntimeError: something went wrong in my balancer');
+    const text = (await both(['grade', ...PATIENT, '--tests', tests, '--', ...PYTHON, '--misbehave', 'throw'])).stdout.toString();
+    expect(text).toMatch(/stderr:\n {7}\| Traceback \(most recent call last\):\n/);
+
+    const exit3 = json(await both(['grade', ...PATIENT, '--tests', tests, '--format', 'json', '--', ...JAVASCRIPT, '--misbehave', 'exit-3'])).results[0];
+    expect(exit3).toMatchObject({ status: 'crashed', summary: 'exited with status 3 where the engine exits 0', difference: null });
+    const junit = (await both(['grade', ...PATIENT, '--tests', tests, '--format', 'junit', '--', ...JAVASCRIPT, '--misbehave', 'exit-3'])).stdout;
+    const [error] = checkJunit(junit, { tests: 1, failures: 0, errors: 1 })[0].children;
+    expect(error).toMatchObject({ tag: 'error', attrib: { type: 'crashed', message: 'exited with status 3 where the engine exits 0' } });
+  });
+
+  it('stops a program that prints without end at the output cap', async () => {
+    const tests = await dir('flood', { 'a.txt': 'POOL a=1\nPICK\n' });
+    for (const program of [PYTHON, JAVASCRIPT]) {
+      const run = await both(['grade', ...PATIENT, '--tests', tests, '--max-output', '64K', '--format', 'json', '--', ...program, '--misbehave', 'flood']);
+      const r = json(run).results[0];
+      expect(r).toMatchObject({ status: 'output-limit', summary: 'printed more than 64 KiB on stdout: its process group was killed', stdout_bytes: 65536 });
+      expect(run.ms).toBeLessThan(10_000);
+    }
+  });
+
+  it('keeps the start of a long stderr and passes a program whose stdout is right', async () => {
+    const tests = await dir('stderr', { 'a.txt': 'POOL a=1\nPICK\n' });
+    const r = json(await both(['grade', ...PATIENT, '--tests', tests, '--format', 'json', '--', ...PYTHON, '--misbehave', 'stderr'])).results[0];
+    expect(r.status).toBe('passed');
+    expect(r.stderr.startsWith(`debug: ${'y'.repeat(200)}\nnoise\n`)).toBe(true);
+    expect(r.stderr_truncated).toBe(true);
+    expect(r.stderr.endsWith('…')).toBe(true);
+  });
+
+  it('says in one line that a program cannot be started, and exits 2', async () => {
+    const missing = await both(['grade', ...PATIENT, '--', join(scratch, 'no-such-program'), 'x']);
+    expect(missing).toMatchObject({ code: 2, stderr: `slowstart grade: cannot run '${join(scratch, 'no-such-program')}': No such file or directory\n` });
+    expect(missing.stdout.length).toBe(0);
+    const directory = await both(['grade', ...PATIENT, '--', scratch]);
+    expect(directory).toMatchObject({ code: 2, stderr: `slowstart grade: cannot run '${scratch}': Permission denied\n` });
+    const unknown = await both(['grade', ...PATIENT, '--', 'slowstart-no-such-command-on-path']);
+    expect(unknown.stderr).toBe("slowstart grade: cannot run 'slowstart-no-such-command-on-path': No such file or directory\n");
+  });
+
+  it('checks its options', async () => {
+    const cases: [string[], string][] = [
+      [['grade', ...PATIENT], 'slowstart grade: no program to grade (slowstart grade [options] -- COMMAND [ARGS...])\n'],
+      [['grade', ...PATIENT, '--format', 'xml', '--', 'x'], "slowstart grade: --format is text, json, gradescope or junit, got 'xml'\n"],
+      [['grade', ...PATIENT, '--timeout', '0', '--', 'x'], "slowstart grade: --timeout takes seconds above 0 and at most 86400, with up to 3 decimals, got '0'\n"],
+      [['grade', ...PATIENT, '-j', '0', '--', 'x'], "slowstart grade: --jobs takes a whole number from 1 to 1024, got '0'\n"],
+      [['grade', ...PATIENT, '--max-output', '2G', '--', 'x'], "slowstart grade: --max-output takes a size from 1 byte to 1G (e.g. 512K, 16M), got '2G'\n"],
+      [['grade', ...PATIENT, '--bogus', '--', 'x'], "slowstart grade: unknown option '--bogus'\n"],
+      [['grade', ...PATIENT, '--tests', join(scratch, 'none'), '--', 'x'], `slowstart grade: cannot read '${join(scratch, 'none')}': No such file or directory\n`],
+    ];
+    for (const [args, message] of cases) expect(await both(args), args.join(' ')).toMatchObject({ code: 2, stderr: message });
+    const help = await both(['grade', ...PATIENT, '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.toString()).toContain('usage: slowstart grade [options] -- COMMAND [ARGS...]');
+  });
+});
+
+describe('slowstart grade: tests and arguments', () => {
+  it('passes the script path in place of {} (the learner reads the file, not stdin)', async () => {
+    const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '{}']));
+    expect(report.passed).toBe(N);
+  });
+
+  it('grades on a directory of scripts, with a .out beside a script as its expected output', async () => {
+    const d = join(scratch, 'authored');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'picks.txt'), 'POOL a=2 b=1\nPICK\nPICK\nPICK\n');
+    // An author's own expectation, not the engine's (a a b is wrong: a b a is right).
+    await writeFile(join(d, 'picks.out'), 'a\na\nb\n');
+    await writeFile(join(d, 'ramp.txt'), 'ADD web=10 20\nNOW 5\nWEIGHTS\n');
+    await writeFile(join(d, 'notes.md'), 'not a test');
+    const report = json(await both(['grade', ...PATIENT, '--tests', d, '--format', 'json', '--', ...PYTHON]));
+    expect(report.results.map((r) => [r.id, r.source, r.status])).toEqual([
+      ['picks', 'dir', 'failed'],
+      ['ramp', 'dir', 'passed'],
+    ]);
+    // Expected from the .out: no script line (the engine did not print it), no mistake named.
+    expect(report.results[0]).toMatchObject({
+      difference: { output_line: 2, script_line: null, expected: 'a', actual: 'b' },
+      looks_like: [],
+    });
+    // With --builtin the suite comes first.
+    const more = json(await both(['grade', ...PATIENT, '--tests', d, '--builtin', '--format', 'json', '-j', JOBS, '--', ...PYTHON]));
+    expect(more.results.map((r) => r.id)).toEqual([...SUITE.map((t) => t.id), 'picks', 'ramp']);
+  });
+
+  it('adds generated scripts with --random, the same for a seed in both CLIs, some with rejected lines', async () => {
+    const report = json(await both(['grade', ...PATIENT, '--random', '20', '--seed', '7', '--format', 'json', '-j', JOBS, '--', ...JAVASCRIPT]));
+    const generated = report.results.filter((r) => r.source === 'random');
+    expect(generated.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `random-${i + 1}`));
+    expect(generated.every((r) => r.status === 'passed')).toBe(true);
+    expect(generated.some((r) => r.expected_exit_code === 1)).toBe(true);
+    expect(generated.some((r) => r.expected_exit_code === 0)).toBe(true);
+    // A mistake shows on generated scripts too, and is named there.
+    const wrong = json(await cli('native', ['grade', ...PATIENT, '--random', '20', '--seed', '7', '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'no-subtract'], EPOCH));
+    expect(wrong.results.filter((r) => r.source === 'random' && !r.passed).every((r) => r.looks_like.join() === 'no-subtract')).toBe(true);
+  });
+
+  it('--exit-status strict fails a program that exits 0 after a rejected line', async () => {
+    const d = join(scratch, 'strict');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'bad.txt'), 'POOL a=1\npick\nPICK\n');
+    await writeFile(join(d, 'good.txt'), 'POOL a=1\nPICK\n');
+    const lenient = json(await both(['grade', ...PATIENT, '--tests', d, '--format', 'json', '--', ...PYTHON, '--misbehave', 'exit-0']));
+    expect(lenient.results.map((r) => r.status)).toEqual(['passed', 'passed']);
+    const strict = json(await both(['grade', ...PATIENT, '--tests', d, '--exit-status', 'strict', '--format', 'json', '--', ...PYTHON, '--misbehave', 'exit-0']));
+    expect(strict.results.map((r) => [r.status, r.summary])).toEqual([
+      ['failed', 'exited with status 0, but the engine exits 1 (the script has a rejected line)'],
+      ['passed', ''],
+    ]);
+  });
+});
+
+describe('slowstart tests', () => {
+  it('lists the suite, and writes it as NAME.txt and NAME.out files, the same from both CLIs', async () => {
+    const list = (await both(['tests'])).stdout.toString();
+    expect(list.trimEnd().split('\n')).toEqual(SUITE.map((t) => `${t.id}  ${t.title}`));
+    const [a, b] = [join(scratch, 'suite-native'), join(scratch, 'suite-node')];
+    const native = await cli('native', ['tests', '--out', a, '--random', '3', '--seed', '7']);
+    const node = await cli('node', ['tests', '--out', b, '--random', '3', '--seed', '7']);
+    expect(native).toMatchObject({ code: 0, stderr: '' });
+    expect(native.stdout.toString()).toBe(`Wrote ${N + 3} tests to ${a} (NAME.txt and NAME.out each).\n`);
+    expect(node.code).toBe(0);
+    const names = (await readdir(a)).sort();
+    expect(names).toEqual((await readdir(b)).sort());
+    expect(names.length).toBe(2 * (N + 3));
+    for (const name of names) expect((await readFile(join(b, name))).equals(await readFile(join(a, name))), name).toBe(true);
+    // Each .out is what the CLI prints for its .txt.
+    for (const t of SUITE.slice(0, 5)) {
+      const run = spawnSync(NATIVE, [join(a, `${t.id}.txt`)]);
+      expect(run.stdout.equals(await readFile(join(a, `${t.id}.out`))), t.id).toBe(true);
+    }
+    // And grading on the written files gives what grading on the built-in suite gives.
+    const fromFiles = json(await cli('native', ['grade', ...PATIENT, '--tests', a, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'round-up'], EPOCH));
+    const builtIn = json(await cli('native', ['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'round-up'], EPOCH));
+    expect(fromFiles.looks_like.map((e) => e.id)).toEqual(['round-up']);
+    const statuses = new Map(fromFiles.results.map((r) => [r.id, r.status]));
+    for (const r of builtIn.results) expect(statuses.get(r.id), r.id).toBe(r.status);
+  });
+});

@@ -1,0 +1,52 @@
+// `slowstart grade` on a learner program per mistake of the engine's
+// catalogue, in Python and in JavaScript (tests/grade/learners, `--mistake
+// ID`: each a real behaviour, written from the SPEC, not the engine's
+// variant): the grader names that mistake and no other. Every mistake meets
+// both CLIs and every report format, read back from the format itself.
+import { describe, expect, it } from 'vitest';
+import { lab } from '../support/lab.js';
+import { type Cli, cli, EPOCH, type Gradescope, JAVASCRIPT, JOBS, type JsonReport, parseXml, PATIENT, PYTHON } from '../support/grade-cli.js';
+
+describe('slowstart grade: every mistake of the catalogue', () => {
+  const FORMATS = ['json', 'text', 'gradescope', 'junit'] as const;
+
+  /** The mistakes a report names for the run, read back from its format. */
+  function named(format: (typeof FORMATS)[number], bytes: Buffer, id: string): string[] {
+    const text = bytes.toString();
+    switch (format) {
+      case 'json': {
+        const report = JSON.parse(text) as JsonReport;
+        for (const r of report.results) expect([[], [id]], r.id).toContainEqual(r.looks_like);
+        return report.looks_like.map((e) => e.id);
+      }
+      case 'text':
+        // "Looks like: <title> [id]", the title wrapped at 76 columns.
+        return text.split(/^Looks like: /m).slice(1).map((block) => /\[([a-z0-9-]+)\]/.exec(block)![1]);
+      case 'gradescope': {
+        const report = JSON.parse(text) as Gradescope;
+        for (const t of report.tests) expect([[], [id]], t.name).toContainEqual(t.tags);
+        return report.output.split(/^Looks like: /m).slice(1).map((block) => /\[([a-z0-9-]+)\]/.exec(block)![1]);
+      }
+      case 'junit':
+        return parseXml(bytes)
+          .children[0].children[0].children.filter((p) => p.attrib.name === 'looks-like')
+          .map((p) => p.attrib.value);
+    }
+  }
+
+  lab.mistakes().forEach((mistake, i) => {
+    it(`names "${mistake.id}" for the Python and the JavaScript program that make it`, async () => {
+      // Each program through one CLI in one format, in turn, so that every
+      // mistake meets both CLIs and every format; the CLIs' byte parity is
+      // checked on the correct and the failing programs (the other tests here).
+      for (const [k, program] of [PYTHON, JAVASCRIPT].entries()) {
+        const which: Cli = (i + k) % 2 ? 'node' : 'native';
+        const format = FORMATS[(i + 2 * k) % FORMATS.length];
+        const run = await cli(which, ['grade', ...PATIENT, '--format', format, '-j', JOBS, '--', ...program, '--mistake', mistake.id], EPOCH);
+        expect(run.code, `${program[0]} ${which} ${format}: ${run.stderr}`).toBe(1);
+        expect(named(format, run.stdout, mistake.id), `${program[0]} ${which} ${format}`).toEqual([mistake.id]);
+      }
+    });
+  });
+
+});
