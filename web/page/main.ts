@@ -1,13 +1,14 @@
 // The web runner page: the runner filling <main>, the implement-it-yourself
 // mode beside it (a tab, built the first time it is shown), and the theme
-// toggle.
+// toggle. Which tab shows follows the URL's hash (page-location.ts).
 import { loadLab, loadSlowStart } from '../api/index.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
-import { createRunner, type Runner } from '../runner/runner.js';
+import { createRunner, type ChartTab, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { setupModeTabs } from './mode-tabs.js';
+import { followLocation, type PageView } from './page-location.js';
 import { setupThemeToggle } from './theme-toggle.js';
 
 declare global {
@@ -22,11 +23,20 @@ declare global {
 adoptRunnerStyles(document);
 adoptImplementStyles(document);
 setupThemeToggle(document.querySelector<HTMLButtonElement>('#theme-toggle')!, document.documentElement);
+// The learner's choices of tab go into the history (set below, once the
+// page follows its URL); the runner's chart tab is part of the Run view.
+let navigate: (view: PageView) => void = () => {};
+let chartTab: ChartTab = 'ramp';
+const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
   engine: loadSlowStart(),
   traffic: { lab: () => loadLab() },
+  onChartTab: (tab) => {
+    chartTab = tab;
+    navigate(runView());
+  },
 });
 window.slowstartRunner = runner;
 
@@ -58,12 +68,18 @@ const tabs = setupModeTabs(
   (mode) => {
     if (mode === 'implement') void showImplement();
   },
+  (mode) => navigate(mode === 'implement' ? 'implement' : runView()),
 );
+navigate = followLocation(window, (view) => {
+  tabs.select(view === 'implement' ? 'implement' : 'run');
+  if (view !== 'implement') runner.showChartTab((chartTab = view === 'traffic' ? 'traffic' : 'ramp'));
+});
 
 // "Open in the runner": the script is loaded; show the runner, from its top
 // when the learner had scrolled down the results.
 implementRoot.addEventListener(OPEN_IN_RUNNER_EVENT, () => {
   tabs.select('run');
+  navigate(runView());
   const nav = document.querySelector('.page-modes')!;
   if (nav.getBoundingClientRect().top < 0) nav.scrollIntoView({ block: 'start' });
 });

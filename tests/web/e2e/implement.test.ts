@@ -12,12 +12,10 @@ import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, INFINITE_LOOP, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { isWorker, WORKER_CSP } from '../support/runner-page.js';
 import { buildSite, PAGE_CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
-// The worker alone may evaluate the learner's code.
-const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'";
-const isWorker = (path: string) => /\/assets\/worker-[^/]+\.js$/.test(path);
 const N = BUILT_IN_TESTS.length;
 /** The page's time limit per test (DEFAULT_TIME_LIMIT_MS). */
 const LIMIT_MS = 1000;
