@@ -1,7 +1,10 @@
-// The web runner page: the runner filling <main>, the implement-it-yourself
-// mode beside it (a tab, built the first time it is shown), and the theme
-// toggle. Which tab shows follows the URL's hash (page-location.ts).
+// The web runner page: the runner filling <main> with its "Compare with my
+// program" box, the implement-it-yourself mode beside it (a tab, built the
+// first time it is shown), and the theme toggle. Which tab shows follows
+// the URL's hash (page-location.ts).
 import { loadLab, loadSlowStart } from '../api/index.js';
+import { CompareBox } from '../element/compare-box.js';
+import { adoptCompareStyles } from '../element/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
@@ -28,6 +31,11 @@ setupThemeToggle(document.querySelector<HTMLButtonElement>('#theme-toggle')!, do
 let navigate: (view: PageView) => void = () => {};
 let chartTab: ChartTab = 'ramp';
 const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
+// "Compare with my program", below the toolbar: what a learner's own
+// program printed for the script, its first difference and the mistake it
+// looks like (the element has the same box).
+adoptCompareStyles(document);
+const compare = new CompareBox(document, (line) => runner.editor.goToLine(line), { lab: () => loadLab() });
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
@@ -37,7 +45,9 @@ const runner = createRunner({
     chartTab = tab;
     navigate(runView());
   },
+  onRun: (result, script) => compare.setEngineOutput(result.output, script),
 });
+runner.addBelowToolbar(compare.element);
 window.slowstartRunner = runner;
 
 const implementRoot = document.querySelector<HTMLElement>('#implement')!;
@@ -45,12 +55,14 @@ const implementRoot = document.querySelector<HTMLElement>('#implement')!;
 // first time its tab is shown: the runner alone stays as small as it was.
 let implementLoading: Promise<void> | null = null;
 function showImplement(): Promise<void> {
-  implementLoading ??= import('../implement/view.js').then(
-    ({ ImplementView }) => {
+  // The lab module brings the built-in tests and the mistake catalogue.
+  implementLoading ??= Promise.all([import('../implement/view.js'), loadLab()]).then(
+    ([{ ImplementView }, lab]) => {
       window.slowstartImplement = new ImplementView({
         root: implementRoot,
         documentRoot: document,
         runner,
+        lab,
         storageKey: 'slowstart-page-implement-code',
       });
     },
