@@ -4,6 +4,7 @@
 // (the view's root carries the `ss-runner` class that defines them) and adds
 // three of its own for pass and fail. It also styles the ramp chart's
 // overlay (web/runner/chart-overlay.ts), which only this mode draws.
+import { adoptStyles } from '../runner/adopt-styles.js';
 
 export const IMPLEMENT_CSS = /* css */ `
 .ss-implement {
@@ -136,17 +137,7 @@ td.ss-impl-actual { background: var(--ss-impl-fail-bg); }
 .ss-overlay-key .ss-line { stroke-width: 2.25; }
 `;
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
-
 /** Adopts the implement mode's stylesheet into a document or shadow root (once). */
 export function adoptImplementStyles(root: Document | ShadowRoot): void {
-  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(IMPLEMENT_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  adoptStyles(root, IMPLEMENT_CSS);
 }

@@ -3,8 +3,8 @@
 // exception is needed for it). Colours use light-dark(): the theme follows
 // the inherited `color-scheme`, which the page (or a host element) sets from
 // prefers-color-scheme or its theme toggle.
-
 import { TRAFFIC_CSS } from '../traffic/styles.js';
+import { adoptStyles } from './adopt-styles.js';
 
 export const RUNNER_CSS = /* css */ `
 .ss-runner {
@@ -203,7 +203,6 @@ export const RUNNER_CSS = /* css */ `
 }
 `;
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
 
 /** Adopts the runner's stylesheet into a document or shadow root (once). */
 /* Chart panel tabs (Ramp / Traffic) */
@@ -220,13 +219,5 @@ const TABS_CSS = /* css */ `
 `;
 
 export function adoptRunnerStyles(root: Document | ShadowRoot): void {
-  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(RUNNER_CSS + TABS_CSS + TRAFFIC_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  adoptStyles(root, RUNNER_CSS + TABS_CSS + TRAFFIC_CSS);
 }
