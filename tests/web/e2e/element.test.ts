@@ -187,6 +187,7 @@ describe('<slow-start-runner> on a course page', () => {
     const shared = HALF_WAY_FIXED.replace(/PICK\n$/, 'PICK # café ✓\n');
     await expect.poll(() => editorText(half)).toBe(shared);
     await half.getByRole('button', { name: 'Share link' }).click();
+    await expect.poll(() => half.locator('.sse-link').inputValue()).toContain('#ss-half-way=~'); // compressing is asynchronous
     const link = await half.locator('.sse-link').inputValue();
     expect(link.startsWith(`${course}/index.html#ss-half-way=`)).toBe(true);
     // `~` + base64url of raw DEFLATE (EMBEDDING.md), unpacked here with Node's zlib.
