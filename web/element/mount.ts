@@ -82,7 +82,7 @@ export class ElementMount {
 
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
     this.#exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
-    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine) : null;
+    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => loadLab() }) : null;
     const below: HTMLElement[] = [];
     if (this.#work) {
       this.#work.attach(this.runner);
@@ -162,7 +162,7 @@ export class ElementMount {
     };
     this.lastRun = detail;
     this.#work?.ran(script);
-    this.#compare?.setEngineOutput(result.output);
+    this.#compare?.setEngineOutput(result.output, script);
     this.#emit('slowstart-run', detail);
     if (!this.expected || !this.#exercise) return;
     const verdict = judge(this.expected, result.output, result.diagnostics);

@@ -1,7 +1,7 @@
 // The look of the controls that keep a learner's work (script-actions.ts):
 // the link box, the notes, the storage line and the earlier versions. Used
 // in the element's shadow root and on the runner page.
-import { adoptStyles } from '../runner/adopt-styles.js';
+import { stylesheetAdopter } from '../runner/adopt-styles.js';
 
 const SAVED_WORK_CSS = /* css */ `
 .sse-actions:not(:has(> :not([hidden]))) { display: none; }
@@ -23,6 +23,4 @@ const SAVED_WORK_CSS = /* css */ `
 .sse-versions-list li { margin: 3px 0; overflow-wrap: anywhere; }
 `;
 
-export function adoptSavedWorkStyles(root: Document | ShadowRoot): void {
-  adoptStyles(root, SAVED_WORK_CSS);
-}
+export const adoptSavedWorkStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(() => SAVED_WORK_CSS);

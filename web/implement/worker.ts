@@ -7,7 +7,6 @@
  */
 import { Lab } from '../api/lab.js';
 import createLab from '../wasm/lab.mjs';
-import { mistakeLines } from './diagnosis.js';
 import { gradeTest } from './grade.js';
 import { compileLearnerCode, EvalBlockedError, learnerLine, type LearnerRules } from './learner-rules.js';
 import type { RunRequest, WorkerMessage } from './protocol.js';
@@ -39,7 +38,7 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
   event.data.tests.forEach((test, index) => {
     post({ type: 'start', index });
     const result = gradeTest(lab, rules, test, (line) => post({ type: 'line', index, line }));
-    post({ type: 'result', index, result, mistakeLines: mistakeLines(lab, test.script, result.expected) });
+    post({ type: 'result', index, result });
   });
   post({ type: 'done' });
 });

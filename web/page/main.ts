@@ -1,8 +1,11 @@
-// The web runner page: the runner filling <main>, the learner's work kept
-// as in the element (saved edits, share links, Download, earlier versions:
-// web/element/saved-work.ts), the implement-it-yourself mode beside it (a
-// tab, built the first time it is shown), and the theme toggle.
+// The web runner page: the runner filling <main> with its "Compare with my
+// program" box, the learner's work kept as in the element (saved edits,
+// share links, Download, earlier versions: web/element/saved-work.ts), the
+// implement-it-yourself mode beside it (a tab, built the first time it is
+// shown), and the theme toggle.
 import { loadLab, loadSlowStart } from '../api/index.js';
+import { CompareBox } from '../element/compare-box.js';
+import { adoptCompareStyles } from '../element/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
@@ -37,17 +40,25 @@ const work = new SavedWork({
   starter: DEFAULT_EXAMPLE.script,
   link: await readLink(location.hash, KEY),
 });
+// "Compare with my program", below the toolbar: what a learner's own
+// program printed for the script, its first difference and the mistake it
+// looks like (the element has the same box).
+adoptCompareStyles(document);
+const compare = new CompareBox(document, (line) => runner.editor.goToLine(line), { lab: () => loadLab() });
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
   engine: loadSlowStart(),
   script: work.openingScript,
   traffic: { lab: () => loadLab() },
-  onRun: (_result, script) => work.ran(script),
+  onRun: (result, script) => {
+    work.ran(script);
+    compare.setEngineOutput(result.output, script);
+  },
   onEdit: () => work.edited(),
 });
 work.attach(runner);
-runner.addBelowToolbar(work.actions.element);
+runner.addBelowToolbar(work.actions.element, compare.element);
 window.slowstartRunner = runner;
 window.addEventListener('hashchange', () => void work.applyHash());
 window.addEventListener('pagehide', () => work.flush());
@@ -58,12 +69,14 @@ const implementRoot = document.querySelector<HTMLElement>('#implement')!;
 // first time its tab is shown: the runner alone stays as small as it was.
 let implementLoading: Promise<void> | null = null;
 function showImplement(): Promise<void> {
-  implementLoading ??= import('../implement/view.js').then(
-    ({ ImplementView }) => {
+  // The lab module brings the built-in tests and the mistake catalogue.
+  implementLoading ??= Promise.all([import('../implement/view.js'), loadLab()]).then(
+    ([{ ImplementView }, lab]) => {
       window.slowstartImplement = new ImplementView({
         root: implementRoot,
         documentRoot: document,
         runner,
+        lab,
         storageKey: 'slowstart-page-implement-code',
       });
     },

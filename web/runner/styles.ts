@@ -3,8 +3,9 @@
 // exception is needed for it). Colours use light-dark(): the theme follows
 // the inherited `color-scheme`, which the page (or a host element) sets from
 // prefers-color-scheme or its theme toggle.
+
+import { stylesheetAdopter } from './adopt-styles.js';
 import { TRAFFIC_CSS } from '../traffic/styles.js';
-import { adoptStyles } from './adopt-styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
 
 export const RUNNER_CSS = /* css */ `
@@ -219,7 +220,6 @@ export const RUNNER_CSS = /* css */ `
 }
 `;
 
-
 /** Adopts the runner's stylesheet into a document or shadow root (once). */
 /* Chart panel tabs (Ramp / Traffic) */
 const TABS_CSS = /* css */ `
@@ -234,6 +234,6 @@ const TABS_CSS = /* css */ `
 .ss-traffic-box { padding: 8px 12px 12px; }
 `;
 
-export function adoptRunnerStyles(root: Document | ShadowRoot): void {
-  adoptStyles(root, RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS);
-}
+export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS,
+);
