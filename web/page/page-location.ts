@@ -1,15 +1,27 @@
-// What the page shows, in its URL: "" is the runner with its ramp chart,
-// "#traffic" the runner with the Traffic tab, "#implement" the implement-it-
-// yourself mode. A tab the learner chooses is a new history entry, so Back
-// and Forward go between them; a link or an edited hash is followed at once.
+// What the page shows, in its URL: no view in the hash is the runner with
+// its ramp chart, "traffic" the runner with the Traffic tab, "implement" the
+// implement-it-yourself mode. The hash's other `&`-separated parts (a shared
+// script's `ss-script=...`) stay as they are. A tab the learner chooses is a
+// new history entry, so Back and Forward go between them; a link or an
+// edited hash is followed at once.
 export type PageView = 'run' | 'traffic' | 'implement';
 
-export function viewOf(hash: string): PageView {
-  return hash === '#implement' ? 'implement' : hash === '#traffic' ? 'traffic' : 'run';
+const VIEWS: readonly string[] = ['traffic', 'implement'];
+
+function parts(hash: string): string[] {
+  return hash.replace(/^#/, '').split('&').filter(Boolean);
 }
 
-export function hashOf(view: PageView): string {
-  return view === 'run' ? '' : `#${view}`;
+export function viewOf(hash: string): PageView {
+  const p = parts(hash);
+  return p.includes('implement') ? 'implement' : p.includes('traffic') ? 'traffic' : 'run';
+}
+
+/** `hash` showing `view`, its other parts kept. */
+export function hashOf(view: PageView, hash = ''): string {
+  const rest = parts(hash).filter((p) => !VIEWS.includes(p));
+  const all = view === 'run' ? rest : [view, ...rest];
+  return all.length ? `#${all.join('&')}` : '';
 }
 
 /**
@@ -23,7 +35,7 @@ export function followLocation(win: Window, show: (view: PageView) => void): (vi
   win.addEventListener('hashchange', apply);
   apply();
   return (view) => {
-    const hash = hashOf(view);
+    const hash = hashOf(view, win.location.hash);
     if (win.location.hash === hash) return;
     const { pathname, search } = win.location;
     win.history.pushState(null, '', `${pathname}${search}${hash}`);
