@@ -4,20 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
 import { diagnoseRun, mistakeLines, type Graded } from '../../../web/implement/diagnosis.js';
-import { gradeTest } from '../../../web/implement/grade.js';
-import { compileLearnerCode } from '../../../web/implement/learner-rules.js';
 import { MISTAKES } from '../../../web/implement/mistakes.js';
 import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { gradeAll } from '../support/sandbox.js';
 
-/** What the worker sends for each test. */
+/** What the worker sends for each test (each graded in a fresh sandbox session). */
 function gradeRun(source: string): Graded[] {
-  const rules = compileLearnerCode(source);
-  return BUILT_IN_TESTS.map((t) => {
-    const result = gradeTest(lab, rules, t);
-    return { result, mistakeLines: mistakeLines(lab, t.script, result.expected) };
-  });
+  return gradeAll(source).map((result, i) => ({ result, mistakeLines: mistakeLines(lab, BUILT_IN_TESTS[i].script, result.expected) }));
 }
 
 const runIds = (graded: Graded[]) => diagnoseRun(graded).run.map((e) => e.mistake.id);
