@@ -53,11 +53,12 @@ export default defineConfig({
   worker: {
     format: 'es',
     plugins: () => [wasmAsFile],
-    // Flat, next to the element like everything else (the default is assets/).
+    // Flat, next to the element like everything else (the default is assets/),
+    // with plain names (QuickJS's glue is emscripten-module.browser.mjs).
     rolldownOptions: {
       output: {
         entryFileNames: 'slow-start-runner-[name]-[hash].js',
-        chunkFileNames: 'slow-start-runner-[name]-[hash].js',
+        chunkFileNames: (chunk) => `slow-start-runner-${chunk.name.replace(/[^\w-]/g, '-')}-[hash].js`,
         assetFileNames: '[name][extname]',
       },
     },

@@ -53,6 +53,39 @@ export interface ImplementRun {
 const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
 
 /**
+ * A worker that finished its run is kept for the next one (of any view
+ * with the same factory): the engine and QuickJS are loaded and warm, so a
+ * learner's next click on Run tests costs only the tests. One per factory,
+ * terminated after a minute unused. A worker that was stopped or failed is
+ * never kept.
+ */
+const IDLE_MS = 60_000;
+const idle = new Map<() => Worker, { worker: Worker; timer: ReturnType<typeof setTimeout> }>();
+
+function takeIdle(make: () => Worker): Worker | undefined {
+  const kept = idle.get(make);
+  if (!kept) return undefined;
+  idle.delete(make);
+  clearTimeout(kept.timer);
+  return kept.worker;
+}
+
+function keepIdle(make: () => Worker, worker: Worker): void {
+  worker.onmessage = null;
+  worker.onerror = null;
+  const previous = idle.get(make);
+  if (previous) {
+    clearTimeout(previous.timer);
+    previous.worker.terminate();
+  }
+  const timer = setTimeout(() => {
+    if (idle.get(make)?.worker === worker) idle.delete(make);
+    worker.terminate();
+  }, IDLE_MS);
+  idle.set(make, { worker, timer });
+}
+
+/**
  * When the page gives up on a test the sandbox should have stopped at
  * `limit`: QuickJS checks its deadline every 10,000 calls or loop
  * iterations, and the host before each call, so a loop of long native
@@ -75,11 +108,13 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
     let worker: Worker | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
-    const finish = (run: ImplementRun) => {
+    /** `reusable`: the worker finished cleanly and can serve the next run. */
+    const finish = (run: ImplementRun, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      worker?.terminate();
+      if (worker && reusable) keepIdle(make, worker);
+      else worker?.terminate();
       signal?.removeEventListener('abort', onAbort);
       resolve(run);
     };
@@ -91,7 +126,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
       if (first >= tests.length) return finish({ results });
       let w: Worker;
       try {
-        w = worker = make();
+        w = worker = takeIdle(make) ?? make();
       } catch (e) {
         // e.g. a Content-Security-Policy whose worker-src refuses the script
         const message = `the page does not allow the tests' worker: ${String(e)}`;
@@ -130,7 +165,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             );
             return;
           case 'compile-error':
-            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine }, results: [] });
+            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine }, results: [] }, m.kind === 'code');
             return;
           case 'start':
             current = first + m.index;
@@ -150,7 +185,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             return;
           }
           case 'done':
-            finish({ results });
+            finish({ results }, true);
             return;
           case 'ready':
             return;

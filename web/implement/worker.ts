@@ -1,8 +1,10 @@
 /**
  * The implement-mode worker: runs the learner's code in the sandbox
  * (sandbox/sandbox.ts: QuickJS compiled to WebAssembly, with its memory,
- * time and stack limited and no reach outside) and grades it test by test,
- * each test in a fresh sandbox session. Results are made here, from
+ * time and stack limited and no reach outside) and grades it test by test.
+ * The code is loaded once, like one program, and each test gets its own
+ * time limit; a test that stops it (out of time or memory) leaves the next
+ * test a freshly loaded copy. Results are made here, from
  * numbers and short texts the sandbox hands out, by code the learner's
  * code cannot touch. Nothing is evaluated by the browser's own JavaScript
  * engine, so the worker needs no 'unsafe-eval'.
@@ -16,7 +18,7 @@ import createLab from '../wasm/lab.mjs';
 import { mistakeLines, type MistakeLines } from './diagnosis.js';
 import { gradeTest, type TestResult } from './grade.js';
 import { seconds, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
-import { LearnerSandbox } from './sandbox/sandbox.js';
+import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
 
 const post = (m: WorkerMessage) => (self as unknown as Worker).postMessage(m);
@@ -29,24 +31,58 @@ function failed(test: ImplementTest, message: string, codeLine?: number): TestRe
   return { ...stoppedResult(test, undefined, 0), problems: [{ line: 0, codeLine, message }] };
 }
 
-/** One test in a fresh session of the sandbox. */
+/** The learner's code, loaded in the sandbox, across the tests of one run. */
+class Program {
+  #session: SandboxSession | undefined;
+
+  constructor(
+    readonly sandbox: LearnerSandbox,
+    readonly code: string,
+    readonly limit: number,
+  ) {}
+
+  /** Loads the code (the compile check); the error, if it does not load. */
+  load(): OpenError | undefined {
+    const opened = this.sandbox.open(this.code, { timeMs: this.limit });
+    if ('error' in opened) return opened.error;
+    this.#session = opened.session;
+    return undefined;
+  }
+
+  /** The session for the next test: the same one with a new deadline, or a fresh one if it stopped. */
+  async next(): Promise<{ session: SandboxSession } | { error: OpenError }> {
+    if (this.#session?.renew(this.limit)) return { session: this.#session };
+    this.#session?.dispose();
+    this.#session = undefined;
+    await this.sandbox.ready(); // a fresh QuickJS if the last test spoiled this one
+    const opened = this.sandbox.open(this.code, { timeMs: this.limit });
+    if ('session' in opened) this.#session = opened.session;
+    return opened;
+  }
+
+  dispose(): void {
+    this.#session?.dispose();
+  }
+}
+
+/** One test of a run. */
 async function gradeOne(
   lab: Lab,
-  sandbox: LearnerSandbox,
-  code: string,
+  program: Program,
   test: ImplementTest,
-  limit: number,
   onLine: (line: number) => void,
 ): Promise<{ result: TestResult; mistakeLines?: MistakeLines }> {
+  let opened;
   try {
-    await sandbox.ready(); // a fresh QuickJS if the last test spoiled this one
+    opened = await program.next();
   } catch (e) {
     return { result: failed(test, `the sandbox could not be reloaded: ${String(e)}`) };
   }
-  const opened = sandbox.open(code, { timeMs: limit });
   if ('error' in opened) {
     const e = opened.error;
-    return { result: e.timedOut ? stoppedResult(test, undefined, limit) : failed(test, `your code failed to load: ${e.message}`, e.codeLine) };
+    return {
+      result: e.timedOut ? stoppedResult(test, undefined, program.limit) : failed(test, `your code failed to load: ${e.message}`, e.codeLine),
+    };
   }
   const session = opened.session;
   let line: number | undefined;
@@ -58,13 +94,11 @@ async function gradeOne(
       line = l;
       onLine(l);
     });
-    if (session.stopped === 'time') return { result: stoppedResult(test, line, limit) };
+    if (session.stopped === 'time') return { result: stoppedResult(test, line, program.limit) };
     return { result, mistakeLines: mistakeLines(lab, test.script, result.expected) };
   } catch (e) {
     // Not the learner's doing (their exceptions are problems): say so, and go on.
     return { result: failed(test, `the tests' worker failed on this test: ${String(e)}`) };
-  } finally {
-    session.dispose();
   }
 }
 
@@ -79,23 +113,32 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
     post({ type: 'compile-error', kind: 'worker', message: `the engine did not load in the worker: ${String(e)}` });
     return;
   }
-  post({ type: 'loaded' });
-  // Compile once up front, so a broken program is one error, not one per test.
-  const check = sandbox.open(code, { timeMs: limit });
-  if ('error' in check) {
-    const e = check.error;
-    const message = e.timedOut
-      ? `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`
-      : e.message;
-    post({ type: 'compile-error', kind: 'code', message, codeLine: e.codeLine });
+  try {
+    await sandbox.ready(); // a fresh QuickJS if the last run spoiled this one
+  } catch (e) {
+    post({ type: 'compile-error', kind: 'worker', message: `the sandbox could not be reloaded: ${String(e)}` });
     return;
   }
-  check.session.dispose();
+  post({ type: 'loaded' });
+  // Loaded once up front, so a broken program is one error, not one per test.
+  const program = new Program(sandbox, code, limit);
+  const error = program.load();
+  if (error) {
+    const message = error.timedOut
+      ? `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`
+      : error.message;
+    post({ type: 'compile-error', kind: 'code', message, codeLine: error.codeLine });
+    return;
+  }
   post({ type: 'ready' });
-  for (const [index, test] of tests.entries()) {
-    post({ type: 'start', index });
-    const graded = await gradeOne(lab, sandbox, code, test, limit, (line) => post({ type: 'line', index, line }));
-    post({ type: 'result', index, ...graded });
+  try {
+    for (const [index, test] of tests.entries()) {
+      post({ type: 'start', index });
+      const graded = await gradeOne(lab, program, test, (line) => post({ type: 'line', index, line }));
+      post({ type: 'result', index, ...graded });
+    }
+  } finally {
+    program.dispose();
   }
   post({ type: 'done' });
 });
