@@ -29,7 +29,8 @@ export const IMPLEMENT_CSS = /* css */ `
 }
 .ss-impl-editor { height: var(--ss-impl-editor-height, clamp(320px, 70vh, 760px)); background: var(--ss-editor-bg); }
 .ss-impl-editor .cm-editor { height: 100%; }
-.ss-impl-results-body { padding: 10px 12px 12px; display: grid; gap: 10px; min-width: 0; }
+/* One column that never grows past the panel: a long problem wraps instead (its implicit column would size to the longest line). */
+.ss-impl-results-body { padding: 10px 12px 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; min-width: 0; }
 
 /* Summary: progress bar, counts, why nothing ran, the run's diagnosis. */
 .ss-impl-summary-box { display: grid; gap: 8px; min-width: 0; }

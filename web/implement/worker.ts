@@ -16,7 +16,7 @@
 import { Lab } from '../api/lab.js';
 import createLab from '../wasm/lab.mjs';
 import { mistakeLines, type MistakeLines } from './diagnosis.js';
-import { gradeTest, type TestResult } from './grade.js';
+import { firstDifference, gradeTest, type TestResult } from './grade.js';
 import { seconds, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
 import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
@@ -95,6 +95,12 @@ async function gradeOne(
       onLine(l);
     });
     if (session.stopped === 'time') return { result: stoppedResult(test, line, program.limit) };
+    if (session.stopped) {
+      // Out of memory, or the sandbox failed: the rest of the script ran
+      // without the learner's code, so its output would only mislead.
+      result.actual = result.actual.filter((o) => o.line <= (line ?? 0));
+      result.difference = firstDifference(result.expected, result.actual);
+    }
     return { result, mistakeLines: mistakeLines(lab, test.script, result.expected) };
   } catch (e) {
     // Not the learner's doing (their exceptions are problems): say so, and go on.

@@ -94,6 +94,12 @@ describe('memory', () => {
       expect(await firstProblem(root)).toBe(`pick: ${OOM}`);
       expect(await meta(root)).toBe(`0 / ${N} pass`);
     }
+    // The SPEC's example stopped at its line 2: nothing of the learner's is shown after it.
+    const yours = await root
+      .locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-compare tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('td:last-child')?.textContent ?? ''));
+    expect(yours.slice(0, 2)).toEqual(['', 'NONE']);
+    expect(yours.slice(2).every((t) => t === '')).toBe(true);
     // A 200-million-character string is refused at once too.
     await run(page, withPick('return "x".repeat(2e8);'));
     expect(await firstProblem(root)).toBe(`pick: ${OOM}`);
@@ -254,6 +260,12 @@ describe('weights from the learner’s code', () => {
       'effectiveWeight(1, 0, 0, 0) for c returned Infinity: a weight must be a finite whole number (0 was used)',
       'effectiveWeight(10, 20, 0, 0) for d returned -10: a weight cannot be negative (0 was used)',
     ]);
+    // Long problems wrap inside the results panel instead of widening it past the page.
+    const [panel, widest] = await root.evaluate((r) => [
+      r.querySelector('.ss-impl-results')!.getBoundingClientRect().right,
+      Math.max(...[...r.querySelectorAll('.ss-impl-results *')].map((e) => e.getBoundingClientRect().right)),
+    ]);
+    expect(widest).toBeLessThanOrEqual(panel + 0.5);
     expect(problems).toEqual([]);
     await page.close();
   });
