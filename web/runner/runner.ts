@@ -13,6 +13,7 @@ import { ExamplesMenu } from './examples-menu.js';
 import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './examples.js';
 import { Legend } from './legend.js';
 import { OutputView } from './output-view.js';
+import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
 import { TimelineTable } from './timeline-table.js';
@@ -72,6 +73,8 @@ export class Runner {
   readonly playhead: Playhead;
   readonly legend: Legend;
   readonly table: TimelineTable;
+  /** The PICK under the playhead, worked step by step. */
+  readonly pickView: PickExplain;
   /** Timings of the last run. */
   lastTimings: RunTimings | null = null;
   /** The Traffic tab's view, when enabled. */
@@ -187,6 +190,10 @@ export class Runner {
       onSeek: (step) => this.#seek(step, 'elsewhere'),
     });
     this.legend = new Legend(chartPanel.section);
+    this.pickView = new PickExplain(chartPanel.section, {
+      headingLevel: Math.min(6, (options.headingLevel ?? 2) + 1) as 3,
+      onSeek: (step) => this.#seek(step, 'elsewhere'),
+    });
     this.table = new TimelineTable(chartPanel.section);
     if (options.traffic) this.traffic = this.#addTrafficTab(chartPanel.section, options.traffic, level);
 
@@ -251,6 +258,7 @@ export class Runner {
     this.legend.setTimeline(tl);
     const legend = lap();
     this.table.setTimeline(tl);
+    this.pickView.setTimeline(tl);
     const table = lap();
     this.#shownStep = -1;
     this.playhead.setLength(n, start);
@@ -373,6 +381,7 @@ export class Runner {
     this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
     this.legend.setStep(step);
     this.table.setStep(step);
+    this.pickView.setStep(step, cause !== 'play');
   }
 
   #describe(step: number): string {

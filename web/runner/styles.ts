@@ -5,6 +5,7 @@
 // prefers-color-scheme or its theme toggle.
 
 import { TRAFFIC_CSS } from '../traffic/styles.js';
+import { PICK_EXPLAIN_CSS } from './pick-explain.js';
 
 export const RUNNER_CSS = /* css */ `
 .ss-runner {
@@ -190,13 +191,25 @@ export const RUNNER_CSS = /* css */ `
 /* Timeline table (the chart's text alternative) */
 .ss-table-details { border-top: 1px solid var(--ss-border); }
 .ss-table-details > summary { cursor: pointer; padding: 8px 12px; font-weight: 600; width: max-content; }
-.ss-table-scroll { max-height: 340px; overflow: auto; margin: 0 12px 12px; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }
+.ss-table-scroll {
+  max-height: 340px; overflow: auto; margin: 0 12px 12px; border: 1px solid var(--ss-border); border-radius: 6px;
+  background: var(--ss-editor-bg); container-type: inline-size;
+}
 .ss-table { min-width: 100%; border-collapse: collapse; font: 12.5px var(--ss-mono); font-variant-numeric: tabular-nums; }
-.ss-table caption { caption-side: top; text-align: left; padding: 6px 8px; color: var(--ss-muted); font-family: var(--ss-font); }
+/* The caption stays in view (and wraps to the box) when the table scrolls sideways. */
+.ss-table caption {
+  caption-side: top; text-align: left; padding: 6px 8px; color: var(--ss-muted); font-family: var(--ss-font);
+  position: sticky; left: 0; max-width: 100cqi; box-sizing: border-box;
+}
 .ss-table th, .ss-table td { padding: 2px 10px; text-align: right; white-space: pre; border-bottom: 1px solid var(--ss-grid); }
-.ss-table thead th { position: sticky; top: 0; background: var(--ss-panel); }
+.ss-table thead { position: sticky; top: 0; z-index: 1; }
+.ss-table thead th { background: var(--ss-panel); }
 .ss-table tbody th { font-weight: 400; color: var(--ss-muted); }
 .ss-table tr[aria-current="true"] { background: var(--ss-current-bg); }
+.ss-table thead tr + tr th { font: 11px var(--ss-font); color: var(--ss-muted); }
+.ss-table th.ss-table-name { text-align: center; border-left: 1px solid var(--ss-grid); }
+.ss-table td.ss-table-w { border-left: 1px solid var(--ss-grid); }
+.ss-table td.ss-table-s { color: var(--ss-muted); }
 
 @media (prefers-reduced-motion: reduce) {
   .ss-runner * { scroll-behavior: auto !important; transition: none !important; animation: none !important; }
@@ -225,7 +238,7 @@ export function adoptRunnerStyles(root: Document | ShadowRoot): void {
   if (!sheet) {
     const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
     sheet = new Sheet();
-    sheet.replaceSync(RUNNER_CSS + TABS_CSS + TRAFFIC_CSS);
+    sheet.replaceSync(RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS);
     sheets.set(doc, sheet);
   }
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];

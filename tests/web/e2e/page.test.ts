@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
@@ -25,38 +26,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Opened {
-  page: Page;
-  problems: string[];
-  dialogs: string[];
-}
-
-async function open(
-  options: { width?: number; height?: number; dark?: boolean; reducedMotion?: boolean } = {},
-): Promise<Opened> {
-  const page = await browser.newPage({
-    viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
-    colorScheme: options.dark ? 'dark' : 'light',
-    reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
-  });
-  const problems = watchProblems(page);
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(`${server.url}/`);
-  await page.locator('.ss-out-row').first().waitFor();
-  return { page, problems, dialogs };
-}
-
-/** The output list as `line: text`, in order (all rows are rendered for short outputs). */
-function outputRows(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('.ss-out-row:not([hidden])')]
-      .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
-      .map((r) => `${r.querySelector('.ss-out-line')!.textContent}: ${r.querySelector('.ss-out-text')!.textContent}`),
-  );
+function open(options: OpenOptions = {}): Promise<Opened> {
+  return openRunnerPage(browser, server.url, options);
 }
 
 /** Replaces the script by typing it, as a learner would. */
@@ -65,11 +36,6 @@ async function typeScript(page: Page, script: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');
   await page.keyboard.type(script);
-}
-
-/** Sets the script through the page's runner (for long scripts). */
-async function setScript(page: Page, script: string): Promise<void> {
-  await page.evaluate((s) => window.slowstartRunner!.setScript(s), script);
 }
 
 const scrub = (page: Page) => page.locator('.ss-scrub');
@@ -181,7 +147,8 @@ describe('the web runner page', () => {
     const caretAt = () => page.locator('.ss-caret').getAttribute('x1');
     const before = await caretAt();
     await page.locator('.ss-transport button[aria-label="Play"]').click();
-    await expect.poll(async () => Number(await scrub(page).inputValue())).toBeGreaterThan(2);
+    // 11 steps play at 3 a second: past step 2 after about a second.
+    await expect.poll(async () => Number(await scrub(page).inputValue()), { timeout: 5000 }).toBeGreaterThan(2);
     expect(await caretAt()).not.toBe(before);
     // It stops at the last step.
     await expect.poll(async () => Number(await scrub(page).inputValue()), { timeout: 15_000 }).toBe(10);
@@ -277,7 +244,7 @@ describe('the web runner page', () => {
     expect(await page.locator('.ss-lane-label title').allTextContents()).toEqual(names);
     await page.locator('.ss-table-details > summary').click();
     await expect
-      .poll(() => page.locator('.ss-table thead th').allTextContents())
+      .poll(() => page.locator('.ss-table thead tr:first-child th').allTextContents())
       .toEqual(['Step', 'Line', 'Clock (s)', ...names, 'Pick']);
     const injected = await page.evaluate(
       () => document.querySelectorAll('#runner img, #runner script, #runner b, #runner iframe').length,

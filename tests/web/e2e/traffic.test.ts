@@ -1,36 +1,25 @@
 // The Traffic tab in real Chromium (production build, strict CSP): the share
 // of requests under the chosen curve and resolution, and the least-request
 // trap side by side. Expected figures come from the formulas by hand.
-import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchProblems } from '../support/browser.js';
-import { buildSite, PAGE_CSP, SHOTS } from '../support/site.js';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { watchProblems } from '../support/browser.js';
+import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
+import { SHOTS } from '../support/site.js';
 
-
-let server: StaticServer;
-let browser: Browser;
-
+let site: BuiltSite;
 beforeAll(async () => {
-  const site = await buildSite('site-traffic');
-  await mkdir(SHOTS, { recursive: true });
-  server = await serveStatic(site, { headers: { 'content-security-policy': PAGE_CSP } });
-  browser = await launchChromium();
+  site = await serveBuiltSite('site-traffic');
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => site?.close());
 
 async function openTraffic(options: { width?: number; dark?: boolean } = {}) {
-  const page = await browser.newPage({
+  const page = await site.browser.newPage({
     viewport: { width: options.width ?? 1440, height: 1000 },
     colorScheme: options.dark ? 'dark' : 'light',
   });
   const problems = watchProblems(page);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.url}/`);
   await page.locator('.ss-out-row').first().waitFor();
   await page.getByRole('tab', { name: 'Traffic' }).click();
   await page.locator('.ss-traffic-status', { hasText: 'requests over' }).waitFor();
