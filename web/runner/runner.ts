@@ -188,6 +188,7 @@ export class Runner {
     this.chart = new RampChart(chartPanel.section, {
       label: 'Ramp chart',
       onSeek: (step) => this.#seek(step, 'elsewhere'),
+      reducedMotion: () => this.#reducedMotion.matches,
     });
     this.legend = new Legend(chartPanel.section);
     this.pickView = new PickExplain(chartPanel.section, {

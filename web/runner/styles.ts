@@ -173,6 +173,9 @@ export const RUNNER_CSS = /* css */ `
 .ss-caret { stroke: var(--ss-fg); stroke-width: 1.5; }
 .ss-pick-ring { fill: none; stroke: var(--ss-fg); stroke-width: 1.5; }
 .ss-chart-empty { fill: var(--ss-muted); font-size: 13px; }
+.ss-jump-band { fill: var(--ss-grid); opacity: 0.6; }
+.ss-jump-rule { stroke: var(--ss-muted); stroke-width: 1.25; stroke-dasharray: 2 3; }
+.ss-jump-label { fill: var(--ss-fg); font-size: 11px; text-anchor: end; paint-order: stroke; stroke: var(--ss-panel); stroke-width: 3px; stroke-linejoin: round; }
 .ss-chart-note { margin: 2px 12px; font-size: 12px; color: var(--ss-muted); }
 
 /* Legend */
