@@ -51,4 +51,4 @@ endfunction()
 # emmalloc: about 2 KB smaller than dlmalloc, about 5 % slower on scripts.
 slowstart_wasm_module(slowstart_wasm engine createEngine -sMALLOC=emmalloc cpp/wasm/bindings.cpp)
 slowstart_wasm_module(slowstart_lab_wasm lab createLab -sMALLOC=dlmalloc
-  cpp/wasm/lab_bindings.cpp cpp/cli/simulate_command.cpp)
+  cpp/wasm/lab_bindings.cpp cpp/wasm/grading_bindings.cpp cpp/cli/simulate_command.cpp)

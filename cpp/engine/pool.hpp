@@ -73,6 +73,7 @@ class Pool {
  private:
   std::int64_t effective(const Backend& b) const;
   void refresh(std::size_t i) { weights_[i] = effective(backends_[i]); }
+  void remove_at(std::size_t i);  // O(n): only for a whole-program mistake (rules.hpp)
 
   std::vector<Backend> backends_;
   std::vector<std::int64_t> weights_;  // cached effective weight, per backend

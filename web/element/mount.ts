@@ -91,7 +91,7 @@ export class ElementMount {
 
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
     this.#exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
-    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine) : null;
+    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => loadLab() }) : null;
     const below: HTMLElement[] = [];
     if (this.#actions) {
       this.runner.addToolbarItems(this.#actions.reset, this.#actions.share);
@@ -288,7 +288,7 @@ export class ElementMount {
     };
     this.lastRun = detail;
     this.#actions?.setModified(script !== this.starter);
-    this.#compare?.setEngineOutput(result.output);
+    this.#compare?.setEngineOutput(result.output, script);
     this.#emit('slowstart-run', detail);
     if (!this.expected || !this.#exercise) return;
     const verdict = judge(this.expected, result.output, result.diagnostics);

@@ -16,7 +16,6 @@
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
 import type { TestResult } from './grade.js';
-import type { MistakeLines } from './diagnosis.js';
 import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
 import type { ImplementTest } from './suite.js';
 
@@ -27,8 +26,8 @@ export interface ImplementRunOptions {
   loadLimitMs?: number;
   /** Called as each test starts running (for progress). */
   onStart?: (index: number) => void;
-  /** Called as each test finishes; `mistakeLines` is missing for a test that was stopped. */
-  onResult?: (index: number, result: TestResult, mistakeLines?: MistakeLines) => void;
+  /** Called as each test finishes (a test that was stopped has no `evidence`). */
+  onResult?: (index: number, result: TestResult) => void;
   /** Makes the worker; the default is the bundled worker module. */
   createWorker?: () => Worker;
   /** Aborting stops the run at once: the worker is terminated. */
@@ -181,7 +180,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             // Structured cloning drops the class: rebuild it from its arrays.
             if (r.timeline) r.timeline = new Timeline(r.timeline as unknown as RawTimeline);
             results[first + m.index] = r;
-            options.onResult?.(first + m.index, r, m.mistakeLines);
+            options.onResult?.(first + m.index, r);
             return;
           }
           case 'done':

@@ -1,6 +1,5 @@
 /** Messages between the implement-mode page and its worker, and the result of a test that ran out of time. */
 import type { ImplementTest } from './suite.js';
-import type { MistakeLines } from './diagnosis.js';
 import type { TestResult } from './grade.js';
 
 export interface RunRequest {
@@ -32,11 +31,8 @@ export type WorkerMessage =
   | { type: 'start'; index: number }
   /** Sent before the learner's code runs for a new script line, so a hang can be placed. */
   | { type: 'line'; index: number; line: number }
-  /**
-   * A test's result, with where each classic mistake would print otherwise
-   * (diagnosis.ts); a test that was stopped has no `mistakeLines`.
-   */
-  | { type: 'result'; index: number; result: TestResult; mistakeLines?: MistakeLines }
+  /** A test's result, with its evidence about the learner's mistake (diagnosis.ts). */
+  | { type: 'result'; index: number; result: TestResult }
   | { type: 'done' };
 
 export function seconds(ms: number): string {

@@ -5,6 +5,8 @@
 // three of its own for pass and fail. It also styles the ramp chart's
 // overlay (web/runner/chart-overlay.ts), which only this mode draws.
 
+import { stylesheetAdopter } from '../runner/adopt-styles.js';
+
 export const IMPLEMENT_CSS = /* css */ `
 .ss-implement {
   --ss-impl-ok: light-dark(#1a7f37, #56d364);
@@ -63,6 +65,8 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-impl-mistake-title { margin: 0; font-weight: 700; font-size: 15px; }
 .ss-impl-mistake-why { margin: 2px 0 0; max-width: 75ch; }
 .ss-impl-diagnosis-tests { margin: 2px 0 0; font-size: 12.5px; color: var(--ss-muted); }
+.ss-impl-fix-first { margin-bottom: 8px; }
+.ss-impl-fix-first code { font-family: var(--ss-mono); font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
 
 /* The test list. */
 .ss-impl-tests { margin: 0; padding: 0; list-style: none; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }
@@ -137,17 +141,5 @@ td.ss-impl-actual { background: var(--ss-impl-fail-bg); }
 .ss-overlay-key .ss-line { stroke-width: 2.25; }
 `;
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
-
 /** Adopts the implement mode's stylesheet into a document or shadow root (once). */
-export function adoptImplementStyles(root: Document | ShadowRoot): void {
-  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(IMPLEMENT_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptImplementStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(() => IMPLEMENT_CSS);

@@ -15,7 +15,6 @@
  */
 import { Lab } from '../api/lab.js';
 import createLab from '../wasm/lab.mjs';
-import { mistakeLines, type MistakeLines } from './diagnosis.js';
 import { firstDifference, gradeTest, type TestResult } from './grade.js';
 import { seconds, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
 import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
@@ -71,18 +70,16 @@ async function gradeOne(
   program: Program,
   test: ImplementTest,
   onLine: (line: number) => void,
-): Promise<{ result: TestResult; mistakeLines?: MistakeLines }> {
+): Promise<TestResult> {
   let opened;
   try {
     opened = await program.next();
   } catch (e) {
-    return { result: failed(test, `the sandbox could not be reloaded: ${String(e)}`) };
+    return failed(test, `the sandbox could not be reloaded: ${String(e)}`);
   }
   if ('error' in opened) {
     const e = opened.error;
-    return {
-      result: e.timedOut ? stoppedResult(test, undefined, program.limit) : failed(test, `your code failed to load: ${e.message}`, e.codeLine),
-    };
+    return e.timedOut ? stoppedResult(test, undefined, program.limit) : failed(test, `your code failed to load: ${e.message}`, e.codeLine);
   }
   const session = opened.session;
   let line: number | undefined;
@@ -94,17 +91,17 @@ async function gradeOne(
       line = l;
       onLine(l);
     });
-    if (session.stopped === 'time') return { result: stoppedResult(test, line, program.limit) };
+    if (session.stopped === 'time') return stoppedResult(test, line, program.limit);
     if (session.stopped) {
       // Out of memory, or the sandbox failed: the rest of the script ran
       // without the learner's code, so its output would only mislead.
       result.actual = result.actual.filter((o) => o.line <= (line ?? 0));
       result.difference = firstDifference(result.expected, result.actual);
     }
-    return { result, mistakeLines: mistakeLines(lab, test.script, result.expected) };
+    return result;
   } catch (e) {
     // Not the learner's doing (their exceptions are problems): say so, and go on.
-    return { result: failed(test, `the tests' worker failed on this test: ${String(e)}`) };
+    return failed(test, `the tests' worker failed on this test: ${String(e)}`);
   }
 }
 
@@ -140,8 +137,8 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
   try {
     for (const [index, test] of tests.entries()) {
       post({ type: 'start', index });
-      const graded = await gradeOne(lab, program, test, (line) => post({ type: 'line', index, line }));
-      post({ type: 'result', index, ...graded });
+      const result = await gradeOne(lab, program, test, (line) => post({ type: 'line', index, line }));
+      post({ type: 'result', index, result });
     }
   } finally {
     program.dispose();

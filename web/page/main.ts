@@ -1,7 +1,9 @@
-// The web runner page: the runner filling <main>, the implement-it-yourself
-// mode beside it (a tab, built the first time it is shown), and the theme
-// toggle.
+// The web runner page: the runner filling <main> with its "Compare with my
+// program" box, the implement-it-yourself mode beside it (a tab, built the
+// first time it is shown), and the theme toggle.
 import { loadLab, loadSlowStart } from '../api/index.js';
+import { CompareBox } from '../element/compare-box.js';
+import { adoptCompareStyles } from '../element/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
@@ -22,12 +24,19 @@ declare global {
 adoptRunnerStyles(document);
 adoptImplementStyles(document);
 setupThemeToggle(document.querySelector<HTMLButtonElement>('#theme-toggle')!, document.documentElement);
+// "Compare with my program", below the toolbar: what a learner's own
+// program printed for the script, its first difference and the mistake it
+// looks like (the element has the same box).
+adoptCompareStyles(document);
+const compare = new CompareBox(document, (line) => runner.editor.goToLine(line), { lab: () => loadLab() });
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
   engine: loadSlowStart(),
   traffic: { lab: () => loadLab() },
+  onRun: (result, script) => compare.setEngineOutput(result.output, script),
 });
+runner.addBelowToolbar(compare.element);
 window.slowstartRunner = runner;
 
 const implementRoot = document.querySelector<HTMLElement>('#implement')!;
@@ -35,12 +44,14 @@ const implementRoot = document.querySelector<HTMLElement>('#implement')!;
 // first time its tab is shown: the runner alone stays as small as it was.
 let implementLoading: Promise<void> | null = null;
 function showImplement(): Promise<void> {
-  implementLoading ??= import('../implement/view.js').then(
-    ({ ImplementView }) => {
+  // The lab module brings the built-in tests and the mistake catalogue.
+  implementLoading ??= Promise.all([import('../implement/view.js'), loadLab()]).then(
+    ([{ ImplementView }, lab]) => {
       window.slowstartImplement = new ImplementView({
         root: implementRoot,
         documentRoot: document,
         runner,
+        lab,
         storageKey: 'slowstart-page-implement-code',
       });
     },

@@ -4,6 +4,7 @@
 // the inherited `color-scheme`, which the page (or a host element) sets from
 // prefers-color-scheme or its theme toggle.
 
+import { stylesheetAdopter } from './adopt-styles.js';
 import { TRAFFIC_CSS } from '../traffic/styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
 
@@ -219,8 +220,6 @@ export const RUNNER_CSS = /* css */ `
 }
 `;
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
-
 /** Adopts the runner's stylesheet into a document or shadow root (once). */
 /* Chart panel tabs (Ramp / Traffic) */
 const TABS_CSS = /* css */ `
@@ -235,14 +234,6 @@ const TABS_CSS = /* css */ `
 .ss-traffic-box { padding: 8px 12px 12px; }
 `;
 
-export function adoptRunnerStyles(root: Document | ShadowRoot): void {
-  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS,
+);

@@ -9,14 +9,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
+import { builtInTests } from '../../../web/implement/suite.js';
 import { CORRECT, EXOTIC, withPick } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { buildSite } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { lab } from '../support/lab.js';
+import { gradeAll } from '../support/sandbox.js';
 import { checkBuilt, makeSite } from './element-site.js';
 
-const N = BUILT_IN_TESTS.length;
+const N = builtInTests(lab).length;
 const OOM = 'InternalError: out of memory (the sandbox has 64 MB in all)';
 const DEEP_RECURSION: (typeof EXOTIC)[number] = [
   'deep recursion',
@@ -85,7 +87,7 @@ async function run(page: Page, code: string, root: Locator = page.locator('#impl
 }
 
 const meta = (root: Locator) => root.locator('.ss-impl-results .ss-panel-meta').textContent();
-const firstProblem = (root: Locator, id = 'spec-example') =>
+const firstProblem = (root: Locator, id = 'worked-example') =>
   root.locator(`.ss-impl-test[data-test-id="${id}"] .ss-impl-problem-text`).first().textContent();
 
 describe('memory', () => {
@@ -99,7 +101,7 @@ describe('memory', () => {
     }
     // The SPEC's example stopped at its line 2: nothing of the learner's is shown after it.
     const yours = await root
-      .locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-compare tbody tr')
+      .locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-compare tbody tr')
       .evaluateAll((rows) => rows.map((r) => r.querySelector('td:last-child')?.textContent ?? ''));
     expect(yours.slice(0, 2)).toEqual(['', 'NONE']);
     expect(yours.slice(2).every((t) => t === '')).toBe(true);
@@ -193,9 +195,11 @@ describe('reach', () => {
     await run(page, forger);
     expect(await root.locator('.ss-impl-banner-text').textContent()).toBe("ReferenceError: 'self' is not defined");
     expect(await meta(root)).not.toBe(`${N} / ${N} pass`);
-    // The same, guarded so that it loads: every test fails on its own merits.
+    // The same, guarded so that it loads: exactly the verdict of the two functions alone.
     await run(page, forger.replace('const real', "if (typeof self !== 'undefined') {\nconst real").replace(': m);', ': m);\n}'));
-    expect(await meta(root)).toBe(`0 / ${N} pass`);
+    const honest = gradeAll('function effectiveWeight() { return 0; }\nfunction pick() { return null; }').filter((r) => r.pass).length;
+    expect(honest).toBeLessThan(N - 5);
+    expect(await meta(root)).toBe(`${honest} / ${N} pass`);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -247,7 +251,7 @@ describe('weights from the learner’s code', () => {
     const { page, problems } = await openImplement();
     const root = page.locator('#implement');
     await run(page, 'function effectiveWeight(target) { return target > 1 ? -target : Infinity; }\nfunction pick() { return null; }');
-    const texts = await root.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-problem-text').allTextContents();
+    const texts = await root.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-problem-text').allTextContents();
     // POOL a=5 b=1 c=1, then ADD d=10 20 at 0 (the SPEC's example).
     expect(texts).toEqual([
       'effectiveWeight(5, 0, 0, 0) for a returned -5: a weight cannot be negative (0 was used)',

@@ -271,6 +271,28 @@ describe('the web runner page', () => {
     await page.close();
   });
 
+  it('names the mistake of a pasted wrong output in "Compare with my program", and states the clamp in the language summary', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await setScript(page, 'POOL z=1 y=1 x=1\nPICK\nPICK\nPICK\n');
+    await page.locator('#runner .ss-btn.ss-primary').click();
+    await page.getByText('Compare with my program').click();
+    // The engine prints z y x (ties go to the earliest); ties to the last print x y z.
+    await page.locator('.sse-paste').fill('x\ny\nz\n');
+    expect(await page.locator('.sse-compare-result').textContent()).toBe('✗ Output line 1 differs.');
+    const mistake = page.locator('.sse-compare .sse-mistake');
+    await mistake.waitFor();
+    expect(await mistake.locator('[data-mistake]').getAttribute('data-mistake')).toBe('ties-to-last');
+    expect(await mistake.locator('.sse-mistake-title').textContent()).toBe('Ties go to the last backend instead of the first.');
+    await page.locator('.sse-compare').screenshot({ path: `${SHOTS}/page-compare.png` });
+    await page.locator('.sse-paste').fill('z\ny\nx\n');
+    expect(await page.locator('.sse-compare-result').textContent()).toBe('✓ Same output: all 3 lines match.');
+    expect(await mistake.isHidden()).toBe(true);
+    // The language in brief gives the ramp with its clamp.
+    expect(await page.locator('.page-footer').textContent()).toContain('elapsed = max(0, now − joined)');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('switches theme with the toggle, and takes screenshots (light, dark, 360 px)', async () => {
     const light = await open({ reducedMotion: true });
     await light.page.screenshot({ path: `${SHOTS}/page-light.png` });
