@@ -1,12 +1,17 @@
 // The page's two modes as WAI-ARIA tabs: "Run scripts" (the runner) and
 // "Implement it yourself". The mode is also in the URL's hash (#implement),
 // so a link can open the page in it; switching replaces the hash rather than
-// adding history entries.
+// adding history entries, and keeps its other `&`-separated parts (a shared
+// script's `ss-script=...`).
 export type Mode = 'run' | 'implement';
 
 export interface ModeTabs {
   readonly mode: Mode;
   select(mode: Mode, options?: { focus?: boolean }): void;
+}
+
+function hashParts(): string[] {
+  return location.hash.slice(1).split('&').filter(Boolean);
 }
 
 export function setupModeTabs(
@@ -25,7 +30,9 @@ export function setupModeTabs(
       panels[m].hidden = !on;
     }
     if (options.focus) tabs[mode].focus();
-    const hash = mode === 'run' ? '' : `#${mode}`;
+    const parts = hashParts().filter((p) => p !== 'implement');
+    if (mode !== 'run') parts.unshift(mode);
+    const hash = parts.length ? `#${parts.join('&')}` : '';
     if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     onShow(mode);
   };
@@ -43,7 +50,7 @@ export function setupModeTabs(
     e.preventDefault();
     select(modes[next], { focus: true });
   });
-  select(location.hash === '#implement' ? 'implement' : 'run');
+  select(hashParts().includes('implement') ? 'implement' : 'run');
   return {
     get mode() {
       return current;
