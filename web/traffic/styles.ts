@@ -18,7 +18,7 @@ export const TRAFFIC_CSS = /* css */ `
 .ss-bucket-chart { min-width: 0; }
 .ss-traffic-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 0; padding: 0; list-style: none; font-size: 12.5px; }
 .ss-traffic-legend li { display: inline-flex; align-items: center; gap: 6px; }
-.ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }
+.ss-traffic-legend .ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }
 .ss-traffic-name { font-family: var(--ss-mono); white-space: pre; }
 .ss-trap { display: grid; gap: 12px; grid-template-columns: minmax(0, 1fr); }
 @container (min-width: 720px) { .ss-trap { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
