@@ -12,7 +12,6 @@ import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, INFINITE_LOOP, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { lab } from '../support/lab.js';
-import { isWorker, WORKER_CSP } from '../support/runner-page.js';
 import { buildSite, PAGE_CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
