@@ -7,6 +7,10 @@ export const TRAFFIC_CSS = /* css */ `
 .ss-traffic-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; }
 .ss-field { display: inline-flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--ss-muted); }
 .ss-field[hidden] { display: none; }
+.ss-field-hint { max-width: 24ch; font-size: 11.5px; line-height: 1.35; }
+.ss-field-error { max-width: 24ch; font-size: 12px; font-weight: 600; color: var(--ss-error); }
+.ss-traffic-controls { align-items: start; }
+.ss-traffic-warn { color: var(--ss-fg); border-left: 3px solid var(--ss-accent); padding-left: 8px; }
 .ss-select, .ss-number {
   font: inherit; font-size: 13px; color: var(--ss-fg); background: var(--ss-bg);
   border: 1px solid var(--ss-border); border-radius: 6px; padding: 4px 6px; min-height: 30px;
