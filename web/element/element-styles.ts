@@ -15,6 +15,7 @@
 
 import { stylesheetAdopter } from '../runner/adopt-styles.js';
 import { COMPARE_CSS } from './compare-styles.js';
+import { adoptSavedWorkStyles } from './saved-work-styles.js';
 
 export const ELEMENT_CSS = /* css */ `
 ${COMPARE_CSS}
@@ -39,17 +40,7 @@ ${COMPARE_CSS}
 .sse-reset > .ss-runner + .ss-runner { margin-top: 16px; }
 /* Live re-running means nothing when the script cannot change. */
 :host([readonly]) .ss-check { display: none; }
-.sse-actions:not(:has(> :not([hidden]))) { display: none; }
-.sse-actions, .sse-exercise { margin-bottom: 10px; }
-.sse-small { min-height: 28px; padding: 2px 10px; font-size: 13px; }
-.sse-note { margin: 6px 0 0; font-size: 13px; color: var(--ss-muted); display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-.sse-note-warn { color: var(--ss-error); }
-.sse-link-row { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; }
-.sse-link {
-  flex: 1 1 16rem; min-width: 0; font: 12.5px var(--ss-mono); color: var(--ss-fg); background: var(--ss-editor-bg);
-  border: 1px solid var(--ss-border); border-radius: 6px; padding: 4px 8px; min-height: 30px;
-}
-.sse-link-status { font-size: 13px; color: var(--ss-muted); }
+.sse-exercise { margin-bottom: 10px; }
 
 .sse-exercise {
   border: 1px solid var(--ss-border); border-left: 4px solid var(--ss-muted); border-radius: 8px;
@@ -79,5 +70,10 @@ ${COMPARE_CSS}
 }
 `;
 
-/** Adopts the element's stylesheet into its shadow root (one sheet per document, shared). */
-export const adoptElementStyles: (root: ShadowRoot) => void = stylesheetAdopter(() => ELEMENT_CSS);
+const adoptElementSheet: (root: ShadowRoot) => void = stylesheetAdopter(() => ELEMENT_CSS);
+
+/** Adopts the element's stylesheets into its shadow root (one sheet per document, shared). */
+export function adoptElementStyles(root: ShadowRoot): void {
+  adoptElementSheet(root);
+  adoptSavedWorkStyles(root);
+}

@@ -14,6 +14,7 @@
 // The strict-CSP runs are in element-csp.test.ts. Screenshots go to
 // test-results/screenshots/element-*.png for a human look.
 import { rm } from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInTests } from '../../../web/implement/suite.js';
@@ -187,9 +188,13 @@ describe('<slow-start-runner> on a course page', () => {
     const shared = HALF_WAY_FIXED.replace(/PICK\n$/, 'PICK # café ✓\n');
     await expect.poll(() => editorText(half)).toBe(shared);
     await half.getByRole('button', { name: 'Share link' }).click();
+    await expect.poll(() => half.locator('.sse-link').inputValue()).toContain('#ss-half-way=~'); // compressing is asynchronous
     const link = await half.locator('.sse-link').inputValue();
     expect(link.startsWith(`${course}/index.html#ss-half-way=`)).toBe(true);
-    expect(Buffer.from(link.split('=')[1], 'base64url').toString('utf8')).toBe(shared);
+    // `~` + base64url of raw DEFLATE (EMBEDDING.md), unpacked here with Node's zlib.
+    const payload = link.split('#ss-half-way=')[1];
+    expect(payload.startsWith('~')).toBe(true);
+    expect(inflateRawSync(Buffer.from(payload.slice(1), 'base64url')).toString('utf8')).toBe(shared);
     expect(first.page.url()).toBe(link); // in the address bar too
     expect(first.problems).toEqual([]);
     await a.close();
