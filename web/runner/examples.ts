@@ -59,7 +59,8 @@ PICK
     title: 'The ramp table',
     summary: 'Target 10, ramp 20 s: 0, 2, 5, 7, 9, 10, 10.',
     script: `# The ramp table: target 10, ramp 20 s.
-# effective = target * min(elapsed, ramp) / ramp, rounded down.
+# effective = target * min(elapsed, ramp) / ramp, rounded down,
+# with elapsed = max(0, now - joined).
 # Look at the WEIGHTS lines: new goes 0, 2, 5, 7, 9, 10, 10
 # while old (from POOL, no ramp) stays at 10 the whole time.
 POOL old=10
