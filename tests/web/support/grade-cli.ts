@@ -22,6 +22,12 @@ export const N = SUITE.length;
 export const JOBS = String(Math.max(2, availableParallelism()));
 /** A time limit no test of a correct program comes near, even on a loaded machine (later options win). */
 export const PATIENT = ['--timeout', '120'];
+/**
+ * A test's own time limit: each grades the whole suite several times, one
+ * process per test, and the machine running them may be busy (measured: up
+ * to a minute for 8 runs of the suite on 2 loaded cores).
+ */
+export const SLOW = 600_000;
 
 export type Cli = 'native' | 'node';
 

@@ -27,6 +27,7 @@ import {
   parseXml,
   PATIENT,
   PYTHON,
+  SLOW,
   SUITE,
 } from '../support/grade-cli.js';
 
@@ -40,7 +41,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe('slowstart grade: a correct program', () => {
+describe('slowstart grade: a correct program', { timeout: SLOW }, () => {
   for (const [language, program] of Object.entries(LANGUAGES)) {
     it(`passes every built-in test (${language}), with the same bytes from both CLIs in every format`, async () => {
       const text = await both(['grade', ...PATIENT, '-j', JOBS, '--', ...program]);
@@ -71,7 +72,7 @@ describe('slowstart grade: a correct program', () => {
   }
 });
 
-describe('slowstart grade: a failing program', () => {
+describe('slowstart grade: a failing program', { timeout: SLOW }, () => {
   it('reports a failing program in every format: the first difference, its script line, the mistake', async () => {
     const program = [...PYTHON, '--mistake', 'ties-to-last'];
     const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program]));
@@ -113,7 +114,7 @@ describe('slowstart grade: a failing program', () => {
   });
 });
 
-describe('slowstart grade: programs that misbehave', () => {
+describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
   /** A directory of a few tests, so that slow cases stay short. */
   async function dir(name: string, scripts: Record<string, string>): Promise<string> {
     const d = join(scratch, name);
@@ -220,7 +221,7 @@ describe('slowstart grade: programs that misbehave', () => {
   });
 });
 
-describe('slowstart grade: tests and arguments', () => {
+describe('slowstart grade: tests and arguments', { timeout: SLOW }, () => {
   it('passes the script path in place of {} (the learner reads the file, not stdin)', async () => {
     const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '{}']));
     expect(report.passed).toBe(N);
@@ -276,7 +277,7 @@ describe('slowstart grade: tests and arguments', () => {
   });
 });
 
-describe('slowstart tests', () => {
+describe('slowstart tests', { timeout: SLOW }, () => {
   it('lists the suite, and writes it as NAME.txt and NAME.out files, the same from both CLIs', async () => {
     const list = (await both(['tests'])).stdout.toString();
     expect(list.trimEnd().split('\n')).toEqual(SUITE.map((t) => `${t.id}  ${t.title}`));

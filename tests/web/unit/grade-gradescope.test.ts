@@ -8,7 +8,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Gradescope, LEARNERS, N, NODE_CLI, ROOT } from '../support/grade-cli.js';
+import { type Gradescope, LEARNERS, N, NODE_CLI, ROOT, SLOW } from '../support/grade-cli.js';
 
 const RUN_AUTOGRADER = join(ROOT, 'docs/gradescope/run_autograder');
 let scratch: string;
@@ -41,7 +41,7 @@ async function autograde(name: string, files: Record<string, string>) {
   return JSON.parse(await readFile(join(root, 'results/results.json'), 'utf8')) as Gradescope & { score?: number };
 }
 
-describe('docs/gradescope/run_autograder', () => {
+describe('docs/gradescope/run_autograder', { timeout: SLOW }, () => {
   it('grades a correct submission: a point for each test', async () => {
     const learner = await readFile(join(LEARNERS, 'learner.py'), 'utf8');
     const results = await autograde('correct', { 'balancer.py': learner });
@@ -49,7 +49,7 @@ describe('docs/gradescope/run_autograder', () => {
     expect(results.tests.reduce((sum, t) => sum + t.score, 0)).toBe(N);
     expect(results.score).toBeUndefined(); // Gradescope adds up the tests
     expect(results.output).toContain(`${N} tests, ${N} passed, 0 failed.`);
-  }, 300_000);
+  });
 
   it('grades a submission with a classic mistake: the failures, and the mistake named for the student', async () => {
     // The learner program with its switch set for good: the winner never gives back the total.
@@ -63,7 +63,7 @@ describe('docs/gradescope/run_autograder', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((t) => t.score === 0 && t.max_score === 1 && t.tags.join() === 'no-subtract')).toBe(true);
     expect(results.output).toMatch(/^Looks like: The winner does not give back the total weight\. \[no-subtract\]$/m);
-  }, 300_000);
+  });
 
   it('gives 0 points and says why when the file is missing or the program cannot start', async () => {
     const missing = await autograde('missing', { 'Balancer.PY': 'print(1)\n' });

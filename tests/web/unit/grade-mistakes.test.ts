@@ -5,9 +5,9 @@
 // both CLIs and every report format, read back from the format itself.
 import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
-import { type Cli, cli, EPOCH, type Gradescope, JAVASCRIPT, JOBS, type JsonReport, parseXml, PATIENT, PYTHON } from '../support/grade-cli.js';
+import { type Cli, cli, EPOCH, type Gradescope, JAVASCRIPT, JOBS, type JsonReport, parseXml, PATIENT, PYTHON, SLOW } from '../support/grade-cli.js';
 
-describe('slowstart grade: every mistake of the catalogue', () => {
+describe('slowstart grade: every mistake of the catalogue', { timeout: SLOW }, () => {
   const FORMATS = ['json', 'text', 'gradescope', 'junit'] as const;
 
   /** The mistakes a report names for the run, read back from its format. */
