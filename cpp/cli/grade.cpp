@@ -235,6 +235,42 @@ std::optional<Difference> first_difference(const GradeTest& t, std::string_view 
   return d;
 }
 
+// True for a whole number as a program may print one: digits, maybe after
+// a minus sign (a negative weight is a classic mistake's output: no-clamp).
+bool whole_number(std::string_view s) {
+  if (!s.empty() && s[0] == '-') s.remove_prefix(1);
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// A weight that is not a whole number in a line the program printed for a
+// WEIGHTS ("b=2.5", "b=2.0", "b=NaN", "b=Infinity"): no rule of the SPEC
+// and no classic mistake prints one (a division in floating point that is
+// never rounded down), so it is a problem to fix first. Empty: none.
+std::string non_whole_weight(const GradeTest& t, std::string_view actual) {
+  if (!t.expected_is_engine) return {};
+  const auto lines = output_lines(actual);
+  for (std::size_t i = 0; i < lines.size() && i < t.printed_by.size(); ++i) {
+    std::string_view command = script_line(t.script, t.printed_by[i]);
+    command.remove_prefix(std::min(command.size(), command.find_first_not_of(" \t")));
+    if (command.substr(0, 7) != "WEIGHTS") continue;
+    std::string_view line = lines[i];
+    while (!line.empty()) {
+      const std::size_t space = line.find(' ');
+      const std::string_view word = line.substr(0, space);
+      const std::size_t eq = word.rfind('=');
+      if (eq != std::string_view::npos && !whole_number(word.substr(eq + 1)))
+        return "printed the weight \"" + visible(word, kShown) + "\" (output line " +
+               decimal(static_cast<std::int64_t>(i + 1)) + "): a weight is a whole number";
+      if (space == std::string_view::npos) break;
+      line.remove_prefix(space + 1);
+    }
+  }
+  return {};
+}
+
 std::string quoted(const std::optional<std::string>& s) { return s ? "\"" + *s + "\"" : std::string(); }
 
 std::string describe(const Difference& d, const GradeTest& t) {
@@ -406,6 +442,7 @@ int GradeRun::finish(std::int64_t wall_ms, std::string& out, std::string& err) {
     } else if (v.difference) {
       v.status = "failed";
       v.summary = describe(*v.difference, t);
+      v.bad_output = non_whole_weight(t, o.out);
     } else if (options_.exit_rule == ExitRule::Strict && o.exit_code != t.expected_exit) {
       v.status = "failed";
       v.summary = "exited with status " + decimal(o.exit_code) + ", but the engine exits " + decimal(t.expected_exit) +

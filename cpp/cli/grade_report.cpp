@@ -135,6 +135,7 @@ std::vector<std::string> details(const TestVerdict& v) {
   const Difference* d = v.difference ? &*v.difference : nullptr;
   const bool output_reason = v.status == "failed" && d;
   out.push_back(output_reason ? std::string(v.summary.substr(0, v.summary.find(": expected"))) : v.summary);
+  if (!v.bad_output.empty()) out.push_back("problem: " + v.bad_output);
   if (d && !d->newline_at_end) {
     if (!output_reason) {
       std::string where = "its output first differs at output line " + decimal(static_cast<std::int64_t>(d->output_line));
@@ -184,10 +185,12 @@ std::string conclusion(const GradeReport& r) {
   std::string s;
   const std::size_t problems = count_problems(r);
   if (problems) {
-    s += "Fix these first: " + plural(problems, "test") + (problems == 1 ? " was" : " were") +
-         " stopped or ended in an error, so " + (problems == 1 ? "its" : "their") + " output names no mistake.\n";
+    s += wrap("Fix these first: in " + plural(problems, "test") +
+                  " the program was stopped, ended in an error or printed a weight that is not a whole number, "
+                  "so " + (problems == 1 ? "that test names" : "those tests name") + " no mistake.",
+              78, "  ") + "\n";
     for (const TestVerdict& v : r.tests)
-      if (v.problem()) s += "  " + v.test->id + ": " + v.summary + "\n";
+      if (v.problem()) s += "  " + v.test->id + ": " + v.problem_text() + "\n";
     s += "\n";
   }
   for (const auto& e : r.looks_like) {
@@ -261,6 +264,7 @@ std::string json_report(const GradeReport& r) {
          ", \"stdout_bytes\": " + decimal(static_cast<std::int64_t>(o.out.size())) +
          ", \"stderr\": " + json_string(visible(o.err, kStderrShown, true)) +
          ", \"stderr_truncated\": " + (o.err_cut || o.err.size() > kStderrShown ? "true" : "false") +
+         ", \"problem\": " + (v.problem() ? json_string(v.problem_text()) : std::string("null")) +
          ", \"looks_like\": [";
     for (std::size_t i = 0; i < v.looks_like.size(); ++i) s += (i ? ", " : "") + json_string(mistake(v.looks_like[i]).id);
     s += "], \"seconds\": " + millis(r.reproducible ? 0 : o.ms) + "}";

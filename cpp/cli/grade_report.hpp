@@ -30,7 +30,16 @@ struct TestVerdict {
   std::string summary;  // one line: why it failed (empty when it passed)
   std::optional<Difference> difference;
   std::vector<MistakeIndex> looks_like;
-  bool problem() const { return status == "crashed" || status == "timed-out" || status == "output-limit"; }
+  // A wrong output that shows a problem in the program rather than a
+  // classic mistake: a weight that is not a whole number ("a=2.5", "a=NaN").
+  std::string bad_output;
+  // The program crashed, was stopped, or printed something no rule can
+  // explain: its output names no mistake, and the report says so first.
+  bool problem() const {
+    return status == "crashed" || status == "timed-out" || status == "output-limit" || !bad_output.empty();
+  }
+  // The one line that says what the problem is.
+  const std::string& problem_text() const { return bad_output.empty() ? summary : bad_output; }
 };
 
 struct GradeReport {

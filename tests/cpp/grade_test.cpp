@@ -263,6 +263,44 @@ TEST(GradeVerdicts, StatusOneIsARejectedLineOnlyWithADiagnostic) {
   EXPECT_EQ(status_of(printed("a\n", 2, "line 1: bad\n")), "crashed");
 }
 
+TEST(GradeVerdicts, AWeightThatIsNotAWholeNumberIsAProblemNotAMistake) {
+  // A division in floating point, never rounded down: d=2.5 at line 4 (the
+  // engine's d=2). No classic mistake prints that; the report says so first.
+  const std::string text = grade_one(printed("a\na\na=5 b=1 c=1 d=0\na=5 b=1 c=1 d=2.5\nb\nc\n", 1,
+                                             "line 11: unknown command\n"),
+                                     ReportFormat::Text);
+  EXPECT_EQ(text,
+            "Grading prog\n"
+            "\n"
+            "FAIL example: example\n"
+            "       output line 4 (printed by script line 7: WEIGHTS)\n"
+            "       problem: printed the weight \"d=2.5\" (output line 4): a weight is a whole number\n"
+            "       expected: a=5 b=1 c=1 d=2\n"
+            "       got:      a=5 b=1 c=1 d=2.5\n"
+            "       stderr:\n"
+            "       | line 11: unknown command\n"
+            "\n"
+            "Fix these first: in 1 test the program was stopped, ended in an error or\n"
+            "  printed a weight that is not a whole number, so that test names no mistake.\n"
+            "  example: printed the weight \"d=2.5\" (output line 4): a weight is a whole number\n"
+            "\n"
+            "1 test, 0 passed, 1 failed.\n");
+  const std::string json = grade_one(printed("a\na\na=5 b=1 c=1 d=0\na=5 b=1 c=1 d=NaN\nb\nc\n", 1,
+                                             "line 11: unknown command\n"),
+                                     ReportFormat::Json);
+  EXPECT_NE(json.find("\"problems\": 1,"), std::string::npos);
+  EXPECT_NE(json.find("\"problem\": \"printed the weight \\\"d=NaN\\\" (output line 4): a weight is a whole number\""),
+            std::string::npos)
+      << json;
+  // A negative weight is a whole number: that output is a classic mistake's
+  // (no clamp), named as such; and a PICK line is never taken for a weight.
+  const std::string script = "POOL a=1\nNOW 100\nADD b=10 20\nNOW 90\nWEIGHTS\nPICK\n";
+  const std::string negative = grade_one(printed("a=1 b=-5\na\n"), ReportFormat::Json, ExitRule::Lenient, nullptr, script);
+  EXPECT_NE(negative.find("\"problem\": null, \"looks_like\": [\"no-clamp\"]"), std::string::npos) << negative;
+  const std::string pick = grade_one(printed("a=1 b=0\nb=0.5\n"), ReportFormat::Json, ExitRule::Lenient, nullptr, script);
+  EXPECT_NE(pick.find("\"problem\": null"), std::string::npos) << pick;
+}
+
 TEST(GradeVerdicts, AProgramThatCannotStartIsOneErrorAndStatus2) {
   RunOutcome o;
   o.started = false;

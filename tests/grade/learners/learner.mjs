@@ -12,7 +12,8 @@
 //
 // --mistake ID makes one classic mistake of the engine's catalogue, as a
 // learner would make it; --misbehave KIND misbehaves as a submission can:
-// crash, throw, hang, hang-child, flood, stderr, exit-3, exit-0.
+// crash, throw, hang, hang-child, flood, stderr, exit-3, exit-0, float-weights
+// (a real division for the ramp, never rounded down: "b=2.5").
 import { spawn } from 'node:child_process';
 import { readFileSync, writeSync } from 'node:fs';
 
@@ -53,8 +54,9 @@ function entry(token) {
 }
 
 class Balancer {
-  constructor(mistake) {
+  constructor(mistake, floatWeights = false) {
     this.m = mistake;
+    this.floatWeights = floatWeights;
     this.pool = [];
     this.now = 0;
   }
@@ -87,6 +89,7 @@ class Balancer {
       case 'overflow-32-bit':
         return Math.trunc(((t * e) | 0) / r);
     }
+    if (this.floatWeights) return (t * e) / r;
     const w = Number(floorDiv(T * E, R));
     return m === 'at-least-one' && w === 0 && t > 0 ? 1 : w;
   }
@@ -232,7 +235,7 @@ function main() {
   const lines = data.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   const out = (text) => writeSync(1, Buffer.from(text, 'latin1'));
-  const balancer = new Balancer(mistake);
+  const balancer = new Balancer(mistake, misbehave === 'float-weights');
   let rejected = 0;
   lines.forEach((raw, i) => {
     let line = raw;

@@ -11,7 +11,8 @@ when a line was rejected. It is written from the SPEC alone (no engine code).
 learner would make it (each is a small change at the place it happens), so
 that the tests of `slowstart grade` can check the mistake gets named.
 --misbehave KIND misbehaves the way a submission can: crash, throw, hang,
-hang-child, flood, stderr, exit-3.
+hang-child, flood, stderr, exit-3, exit-0, float-weights (a real division for
+the ramp, never rounded down: "b=2.5", "b=5.0").
 """
 import os
 import re
@@ -64,8 +65,9 @@ def entry(token):
 
 
 class Balancer:
-    def __init__(self, mistake):
+    def __init__(self, mistake, float_weights=False):
         self.m = mistake
+        self.float_weights = float_weights
         self.pool = []
         self.now = 0
 
@@ -100,6 +102,8 @@ class Balancer:
             import ctypes
             product = ctypes.c_int32(t * e).value  # what an int would hold
             return int(product / r)
+        if self.float_weights:
+            return t * e / r
         w = t * e // r
         if m == "at-least-one" and w == 0 and t > 0:
             return 1
@@ -251,7 +255,7 @@ def main():
     if lines and lines[-1] == b"":
         lines.pop()
     out = sys.stdout.buffer
-    balancer = Balancer(mistake)
+    balancer = Balancer(mistake, misbehave == "float-weights")
     rejected = 0
     printed = 0
     for number, line in enumerate(lines, 1):

@@ -84,6 +84,7 @@ export interface JsonResult {
   stdout_bytes: number;
   stderr: string;
   stderr_truncated: boolean;
+  problem: string | null;
   looks_like: string[];
   seconds: number;
 }

@@ -140,7 +140,11 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
       expect(run.ms).toBeLessThan(10_000);
     }
     const text = (await cli('native', ['grade', ...PATIENT, '--tests', tests, '--timeout', '0.5', '--', ...PYTHON, '--misbehave', 'hang'])).stdout.toString();
-    expect(text).toContain('Fix these first: 2 tests were stopped or ended in an error, so their output names no mistake.\n');
+    expect(text).toContain(
+      'Fix these first: in 2 tests the program was stopped, ended in an error or\n' +
+        '  printed a weight that is not a whole number, so those tests name no mistake.\n' +
+        '  a: did not finish within 0.5 s: its process group was killed\n',
+    );
   });
 
   it('does not wait for a child the program leaves behind holding its stdout', async () => {
@@ -173,6 +177,31 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
     const junit = (await both(['grade', ...PATIENT, '--tests', tests, '--format', 'junit', '--', ...JAVASCRIPT, '--misbehave', 'exit-3'])).stdout;
     const [error] = checkJunit(junit, { tests: 1, failures: 0, errors: 1 })[0].children;
     expect(error).toMatchObject({ tag: 'error', attrib: { type: 'crashed', message: 'exited with status 3 where the engine exits 0' } });
+  });
+
+  it('puts a weight that is not a whole number first, as a problem, and names no mistake for it', async () => {
+    for (const program of [PYTHON, JAVASCRIPT]) {
+      const args = ['grade', ...PATIENT, '-j', JOBS, '--', ...program, '--misbehave', 'float-weights'];
+      const report = json(await both([...args.slice(0, 1), '--format', 'json', ...args.slice(1)]));
+      const r = report.results.find((x) => x.id === 'round-down')!;
+      // ADD web=10 30, NOW 1, WEIGHTS: 10 × 1 / 30, which the engine rounds down to 0.
+      expect(r).toMatchObject({
+        status: 'failed',
+        problem: 'printed the weight "web=0.3333333333333333" (output line 1): a weight is a whole number',
+        difference: { output_line: 1, script_line: 3, expected: 'web=0', actual: 'web=0.3333333333333333' },
+        looks_like: [],
+      });
+      const problems = report.results.filter((x) => x.problem !== null);
+      expect(problems.every((x) => x.looks_like.length === 0 && /a weight is a whole number$/.test(x.problem!))).toBe(true);
+      expect(report.problems).toBe(problems.length);
+      // The text report says it first, before any mistake.
+      const text = (await cli('native', args, EPOCH)).stdout.toString();
+      const first = text.indexOf('\nFix these first: in ');
+      expect(first).toBeGreaterThan(0);
+      expect(text).toContain('\n  round-down: printed the weight "web=0.3333333333333333" (output line 1): a weight is a whole number\n');
+      const looks = text.indexOf('\nLooks like: ');
+      if (looks >= 0) expect(looks).toBeGreaterThan(first);
+    }
   });
 
   it('stops a program that prints without end at the output cap', async () => {
