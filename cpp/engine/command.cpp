@@ -1,9 +1,9 @@
 #include "decimal.hpp"
 #include "command.hpp"
 
-#include <unordered_set>
 
 #include "limits.hpp"
+#include "name_table.hpp"
 
 namespace slowstart {
 
@@ -100,15 +100,16 @@ Problem parse_command(const std::vector<std::string_view>& tokens, Command& out)
         return "a pool holds at most " + decimal(kMaxBackends) + " backends";
       out.entries.clear();
       out.entries.reserve(args);
-      std::unordered_set<std::string_view> seen;
-      seen.reserve(args);
+      NameTable seen;
+      seen.clear(args);
+      const auto name_of = [&](std::uint32_t k) { return std::string_view(out.entries[k].name); };
       for (std::size_t i = 1; i < tokens.size(); ++i) {
         PoolEntry e;
         if (Problem p = parse_entry(tokens[i], e)) return p;
-        const std::string_view name = tokens[i].substr(0, tokens[i].find('='));
-        if (!seen.insert(name).second)
-          return "duplicate backend name " + quote(name) + " in POOL";
+        const auto k = static_cast<std::uint32_t>(out.entries.size());
         out.entries.push_back(std::move(e));
+        if (seen.insert(out.entries[k].name, k, name_of) != k)
+          return "duplicate backend name " + quote(out.entries[k].name) + " in POOL";
       }
       return std::nullopt;
     }
