@@ -3,7 +3,8 @@
 //   slowstart [FILE | -]        stdout: output lines; stderr: "line N: ..."
 //
 // Exit status: 0 when every line was accepted, 1 when any line was rejected,
-// 2 when the script could not be read or the arguments are wrong.
+// 2 when the script could not be read, the output could not be written or
+// the arguments are wrong (stdio.hpp: how the CLI ends when a stream fails).
 // Input is streamed in chunks, so a script of any length runs in memory
 // proportional to its longest line and its pool.
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include "engine/interpreter.hpp"
 #include "engine/text_sink.hpp"
 #include "simulate_command.hpp"
+#include "stdio.hpp"
 #include "usage.hpp"
 
 #include <string>
@@ -22,11 +24,7 @@
 namespace {
 
 using slowstart::cli::kUsage;
-
-void drain(std::string& text, FILE* to) {
-  std::fwrite(text.data(), 1, text.size(), to);
-  text.clear();
-}
+using slowstart::cli::put;
 
 int run(FILE* in) {
   slowstart::TextSink sink;
@@ -39,8 +37,8 @@ int run(FILE* in) {
       rest.remove_prefix(interpreter.feed_chunk(rest));
       // Diagnostics first so that an interleaved terminal shows each one
       // near the output around it; each stream's own order is what matters.
-      drain(sink.err, stderr);
-      drain(sink.out, stdout);
+      // A failed write stops the run: nothing after it could reach the reader.
+      if (!put(sink.err, stderr) || !put(sink.out, stdout)) return slowstart::cli::write_failed();
     }
   }
   if (std::ferror(in)) {
@@ -48,9 +46,7 @@ int run(FILE* in) {
     return 2;
   }
   interpreter.finish();
-  drain(sink.err, stderr);
-  drain(sink.out, stdout);
-  std::fflush(stdout);
+  if (!put(sink.err, stderr) || !put(sink.out, stdout)) return slowstart::cli::write_failed();
   return interpreter.rejected() > 0 ? 1 : 0;
 }
 
@@ -74,14 +70,12 @@ int simulate(int argc, char** argv) {
   std::string out, err;
   const int status = slowstart::cli::run_simulate(std::vector<std::string>(argv + 2, argv + argc),
                                                   read_script, out, err);
-  drain(err, stderr);
-  drain(out, stdout);
+  put(err, stderr);
+  put(out, stdout);  // main() checks both streams before the status counts
   return status;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_command(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "simulate") return simulate(argc, argv);
   const char* path = nullptr;
   for (int i = 1; i < argc; ++i) {
@@ -112,5 +106,14 @@ int main(int argc, char** argv) {
   }
   const int status = run(file);
   std::fclose(file);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!slowstart::cli::standard_streams_open()) return slowstart::cli::kCannotRun;
+  const int status = run_command(argc, argv);
+  if (!slowstart::cli::flush_standard_streams()) return slowstart::cli::write_failed();
   return status;
 }

@@ -1,6 +1,20 @@
 #include "timeline.hpp"
 
+#include <type_traits>
+
 namespace slowstart {
+
+namespace {
+
+// Out of line, one copy per element type: at -O3 a vector's growth path
+// would otherwise be inlined at every push, a few hundred bytes of
+// WebAssembly each (and the engine module has a size budget, 40 KB gzipped).
+template <typename T>
+[[gnu::noinline]] void append(std::vector<T>& v, std::type_identity_t<T> x) {
+  v.push_back(x);
+}
+
+}  // namespace
 
 std::uint32_t TimelineRecorder::id_of(const std::string& name) {
   auto [it, inserted] =
@@ -20,21 +34,56 @@ void TimelineRecorder::record(std::uint64_t line, Op op, const Pool& pool,
     t.truncated = true;
     return;
   }
-  if (new_block) {
-    t.block_start.push_back(static_cast<std::uint32_t>(t.cell_backend.size()));
-    for (std::size_t i = 0; i < pool.size(); ++i) {
-      t.cell_backend.push_back(id_of(pool.backend(i).name));
-      t.cell_up.push_back(pool.backend(i).up ? 1 : 0);
-      t.cell_weight.push_back(pool.weight(i));
-    }
-    stale_ = false;
-  }
-  t.step_line.push_back(line);
-  t.step_now.push_back(pool.now());
+  if (new_block) take_block(pool);
+  else if (op == Op::Pick && !t.scores_truncated) record_scores(pool);
+  append(t.step_line, line);
+  append(t.step_now, pool.now());
   std::int32_t w = kNotAPick;
   if (op == Op::Pick) w = winner == kNone ? kNone : static_cast<std::int32_t>(id_of(pool.backend(winner).name));
-  t.step_winner.push_back(w);
-  t.step_block.push_back(static_cast<std::uint32_t>(t.block_start.size() - 1));
+  append(t.step_winner, w);
+  append(t.step_block, static_cast<std::uint32_t>(t.block_start.size() - 1));
+  append(t.step_scores_end, static_cast<std::uint32_t>(t.score_cell.size()));
+  if (!t.scores_truncated) t.scored_steps = t.step_line.size();
+}
+
+void TimelineRecorder::take_block(const Pool& pool) {
+  Timeline& t = timeline_;
+  append(t.block_start, static_cast<std::uint32_t>(t.cell_backend.size()));
+  scores_.resize(pool.size());
+  participants_.clear();
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    const bool up = pool.backend(i).up;
+    append(t.cell_backend, id_of(pool.backend(i).name));
+    append(t.cell_up, up ? std::uint8_t{1} : std::uint8_t{0});
+    append(t.cell_weight, pool.weight(i));
+    append(t.cell_score, scores_[i] = pool.score(i));
+    if (up && pool.weight(i) > 0) append(participants_, static_cast<std::uint32_t>(i));
+  }
+  stale_ = false;
+}
+
+// The scores this PICK changed. With the SPEC's rules those are among the
+// participants (all of them but a lone winner), so the work is what the
+// pick itself touched; other rules (a learner's code) may change any score,
+// so every backend is compared. A step's changes are kept whole or not at
+// all: the scores stay an exact prefix of the run.
+void TimelineRecorder::record_scores(const Pool& pool) {
+  Timeline& t = timeline_;
+  const bool any = pool.rules() != nullptr;
+  const std::size_t candidates = any ? pool.size() : participants_.size();
+  if (t.score_cell.size() + candidates > max_score_changes_) {
+    t.scores_truncated = true;
+    return;
+  }
+  const std::uint32_t first_cell = t.block_start.back();
+  for (std::size_t k = 0; k < candidates; ++k) {
+    const std::size_t i = any ? k : participants_[k];
+    const std::int64_t s = pool.score(i);
+    if (s == scores_[i]) continue;
+    scores_[i] = s;
+    append(t.score_cell, first_cell + static_cast<std::uint32_t>(i));
+    append(t.score_value, s);
+  }
 }
 
 }  // namespace slowstart

@@ -82,6 +82,20 @@ static bool is_c1_control(std::string_view s, std::size_t i, std::size_t n) {
          static_cast<unsigned char>(s[i + 1]) <= 0x9F;
 }
 
+// Bidirectional controls reorder what is shown around them ("Trojan Source"):
+// `\u202Exe.nimda` displays as `admin.exe`. Their UTF-8 encodings:
+//   U+061C ALM               D8 9C
+//   U+200E LRM, U+200F RLM   E2 80 8E-8F
+//   U+202A-U+202E LRE..RLO   E2 80 AA-AE
+//   U+2066-U+2069 LRI..PDI   E2 81 A6-A9
+static bool is_bidi_control(std::string_view s, std::size_t i, std::size_t n) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  if (n == 2) return byte(0) == 0xD8 && byte(1) == 0x9C;
+  if (n != 3 || byte(0) != 0xE2) return false;
+  if (byte(1) == 0x80) return byte(2) == 0x8E || byte(2) == 0x8F || (byte(2) >= 0xAA && byte(2) <= 0xAE);
+  return byte(1) == 0x81 && byte(2) >= 0xA6 && byte(2) <= 0xA9;
+}
+
 Problem check_name(std::string_view name) {
   if (name.empty()) return std::string("backend name is empty");
   for (std::size_t i = 0; i < name.size();) {
@@ -93,6 +107,8 @@ Problem check_name(std::string_view name) {
     if (n == 0) return "backend name must be valid UTF-8, got " + quote(name);
     if (is_c1_control(name, i, n))
       return "backend name must not contain control characters, got " + quote(name);
+    if (is_bidi_control(name, i, n))
+      return "backend name must not contain bidirectional controls, got " + quote(name);
     i += n;
   }
   return std::nullopt;
@@ -105,7 +121,7 @@ std::string quote(std::string_view token) {
   while (i < token.size() && i < kMaxQuoted) {
     const unsigned char c = static_cast<unsigned char>(token[i]);
     std::size_t n = utf8_sequence_length(token, i);
-    if (is_c1_control(token, i, n)) n = 0;  // escape both bytes
+    if (is_c1_control(token, i, n) || is_bidi_control(token, i, n)) n = 0;  // escape every byte
     if (n == 0 || (n == 1 && is_control(c))) {
       out += "\\x";
       out += kHex[c >> 4];

@@ -24,12 +24,14 @@ Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out);
 Problem check_quantity(std::int64_t value, Quantity q);
 
 // A backend name: a non-empty run of non-blank bytes, no '=', valid UTF-8,
-// no control characters (they would corrupt the output lines).
+// no control characters (they would corrupt the output lines) and no
+// bidirectional controls (a name must show what it is).
 Problem check_name(std::string_view name);
 
-// 'token' for a message: control bytes and bytes that are not valid UTF-8
-// are written as \xNN, and anything past kMaxQuoted bytes becomes "...".
-// Diagnostics are therefore always printable UTF-8.
+// 'token' for a message: control characters, bidirectional controls and
+// bytes that are not valid UTF-8 are written as \xNN (each byte), and
+// anything past kMaxQuoted bytes becomes "...". Diagnostics are therefore
+// always printable UTF-8 that displays in the order it is written.
 std::string quote(std::string_view token);
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.

@@ -11,6 +11,11 @@ export interface RawTimeline {
   cellBackend: Uint32Array;
   cellUp: Uint8Array;
   cellWeight: Float64Array;
+  cellScore: Float64Array;
+  stepScoresEnd: Uint32Array;
+  scoreCell: Uint32Array;
+  scoreValue: Float64Array;
+  scoredSteps: number;
   truncated: boolean;
 }
 

@@ -81,8 +81,11 @@ inline Problem curve_from_js(const val& o, Curve& c) {
   return check_curve(c);
 }
 
+// Weights and clocks are at most 10^12: exact as doubles. Scores are exact
+// up to 2^53 in magnitude; past that a double holds the nearest value it
+// can (the README says so; Number.isSafeInteger tells them apart).
 inline std::vector<double> to_doubles(const std::vector<std::int64_t>& v) {
-  return std::vector<double>(v.begin(), v.end());  // |values| <= 10^12: exact
+  return std::vector<double>(v.begin(), v.end());
 }
 
 inline std::vector<std::uint32_t> to_u32(const std::vector<std::uint64_t>& v) {
@@ -100,6 +103,11 @@ inline val timeline_to_js(const Timeline& t) {
   o.set("cellBackend", typed_copy("Uint32Array", t.cell_backend));
   o.set("cellUp", typed_copy("Uint8Array", t.cell_up));
   o.set("cellWeight", typed_copy("Float64Array", to_doubles(t.cell_weight)));
+  o.set("cellScore", typed_copy("Float64Array", to_doubles(t.cell_score)));
+  o.set("stepScoresEnd", typed_copy("Uint32Array", t.step_scores_end));
+  o.set("scoreCell", typed_copy("Uint32Array", t.score_cell));
+  o.set("scoreValue", typed_copy("Float64Array", to_doubles(t.score_value)));
+  o.set("scoredSteps", static_cast<double>(t.scored_steps));
   o.set("truncated", t.truncated);
   return o;
 }

@@ -57,9 +57,73 @@ TEST(Name, Rules) {
   EXPECT_FALSE(check_name("\xc2\xa0" "x"));  // U+00A0 (no-break space) is not a control
 }
 
+// The SPEC's bidirectional controls, each as UTF-8 and as the quote shows it.
+struct Bidi {
+  const char* utf8;
+  const char* escaped;
+};
+static constexpr Bidi kBidiControls[] = {
+    {"\xd8\x9c", "\\xd8\\x9c"},                  // U+061C ARABIC LETTER MARK
+    {"\xe2\x80\x8e", "\\xe2\\x80\\x8e"},          // U+200E LRM
+    {"\xe2\x80\x8f", "\\xe2\\x80\\x8f"},          // U+200F RLM
+    {"\xe2\x80\xaa", "\\xe2\\x80\\xaa"},          // U+202A LRE
+    {"\xe2\x80\xab", "\\xe2\\x80\\xab"},          // U+202B RLE
+    {"\xe2\x80\xac", "\\xe2\\x80\\xac"},          // U+202C PDF
+    {"\xe2\x80\xad", "\\xe2\\x80\\xad"},          // U+202D LRO
+    {"\xe2\x80\xae", "\\xe2\\x80\\xae"},          // U+202E RLO
+    {"\xe2\x81\xa6", "\\xe2\\x81\\xa6"},          // U+2066 LRI
+    {"\xe2\x81\xa7", "\\xe2\\x81\\xa7"},          // U+2067 RLI
+    {"\xe2\x81\xa8", "\\xe2\\x81\\xa8"},          // U+2068 FSI
+    {"\xe2\x81\xa9", "\\xe2\\x81\\xa9"},          // U+2069 PDI
+};
+
+TEST(Name, RejectsEveryBidirectionalControlAnywhere) {
+  for (const Bidi& b : kBidiControls) {
+    const std::string c = b.utf8;
+    for (const std::string& name : {c, "x" + c, c + "y", "x" + c + "y"}) {
+      const Problem p = check_name(name);
+      ASSERT_TRUE(p) << b.escaped << " in a name must be rejected";
+      const std::string shown = name == c ? std::string(b.escaped)
+                                : name == "x" + c ? "x" + std::string(b.escaped)
+                                : name == c + "y" ? std::string(b.escaped) + "y"
+                                                  : "x" + std::string(b.escaped) + "y";
+      EXPECT_EQ(*p, "backend name must not contain bidirectional controls, got '" + shown + "'");
+    }
+  }
+}
+
+TEST(Name, TrojanSourceLooksLikeWhatItIs) {
+  // "\u202Exe.nimda" displays as "admin.exe"; the message shows its bytes in order.
+  EXPECT_EQ(*check_name("\xe2\x80\xaexe.nimda"),
+            "backend name must not contain bidirectional controls, got '\\xe2\\x80\\xaexe.nimda'");
+}
+
+TEST(Name, AcceptsTheNeighboursOfBidiControls) {
+  EXPECT_FALSE(check_name("\xd8\x9b"));          // U+061B ARABIC SEMICOLON
+  EXPECT_FALSE(check_name("\xd8\x9d"));          // U+061D
+  EXPECT_FALSE(check_name("a\xe2\x80\x8d" "b"));  // U+200D ZERO WIDTH JOINER (emoji sequences)
+  EXPECT_FALSE(check_name("\xe2\x80\x90"));      // U+2010 HYPHEN
+  EXPECT_FALSE(check_name("\xe2\x80\xa9"));      // U+2029 (not a bidi control)
+  EXPECT_FALSE(check_name("\xe2\x80\xaf"));      // U+202F NARROW NO-BREAK SPACE
+  EXPECT_FALSE(check_name("\xe2\x81\xa5"));      // U+2065
+  EXPECT_FALSE(check_name("\xe2\x81\xaa"));      // U+206A
+  EXPECT_FALSE(check_name("\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"));  // Hebrew letters: right-to-left text is fine
+  EXPECT_FALSE(check_name("\xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7"));  // Arabic letters too
+}
+
 TEST(Quote, EscapesAndTruncates) {
   EXPECT_EQ(quote("abc"), "'abc'");
   EXPECT_EQ(quote("a\tb\x7f"), "'a\\x09b\\x7f'");
   EXPECT_EQ(quote(std::string(100, 'x')), "'" + std::string(60, 'x') + "...'");
   EXPECT_EQ(quote("\xc3\xa9"), "'\xc3\xa9'");
+}
+
+TEST(Quote, EscapesBidirectionalControls) {
+  for (const Bidi& b : kBidiControls)
+    EXPECT_EQ(quote(std::string("a") + b.utf8 + "b"), std::string("'a") + b.escaped + "b'");
+  // What a learner would see for the Trojan Source line, and its neighbours kept as they are.
+  EXPECT_EQ(quote("\xe2\x80\xaexe.nimda=1"), "'\\xe2\\x80\\xaexe.nimda=1'");
+  EXPECT_EQ(quote("\xe2\x80\x8d\xd7\xa9"), "'\xe2\x80\x8d\xd7\xa9'");
+  // The 60-byte cut counts input bytes: it may fall inside an escaped character.
+  EXPECT_EQ(quote(std::string(59, 'x') + "\xe2\x80\xae" + "y"), "'" + std::string(59, 'x') + "\\xe2...'");
 }

@@ -12,7 +12,7 @@
 //     backwards; at most one diagnostic per line; rejected() == #diagnostics;
 //   - output lines are valid UTF-8 with no '\n' or '\r';
 //   - diagnostics are non-empty, short, valid UTF-8 and contain no control
-//     characters (C0, DEL and C1);
+//     characters (C0, DEL and C1) and no bidirectional controls;
 //   - the timeline is internally consistent, stays within its caps, and
 //     matches the model step by step (clock, winner, every cell).
 // Any violation calls __builtin_trap() after printing what was wrong, so
@@ -85,13 +85,19 @@ std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
 
 bool is_c0_or_del(std::uint32_t cp) { return cp < 0x20 || cp == 0x7F; }
 bool is_c1(std::uint32_t cp) { return cp >= 0x80 && cp <= 0x9F; }
+// The SPEC's bidirectional controls: never in a name, never unescaped in a message.
+bool is_bidi(std::uint32_t cp) {
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
 
-// Valid UTF-8 with no control character (C0, DEL, C1). '\n' and '\r' are C0.
+// Valid UTF-8 with no control character (C0, DEL, C1) and no bidirectional
+// control. '\n' and '\r' are C0.
 bool printable_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     std::uint32_t cp;
     const std::size_t n = decode_utf8(s, i, cp);
-    if (n == 0 || is_c0_or_del(cp) || is_c1(cp)) return false;
+    if (n == 0 || is_c0_or_del(cp) || is_c1(cp) || is_bidi(cp)) return false;
     i += n;
   }
   return true;
@@ -100,7 +106,7 @@ bool printable_utf8(std::string_view s) {
 // ---------------------------------------------------------------------------
 // The reference model: SPEC.md read literally, plus the engine's documented
 // choices (limits.hpp: NOW <= 10^12, at most 10^6 backends; validate.hpp:
-// names are valid UTF-8 without C0, DEL or C1 controls).
+// names are valid UTF-8 without C0, DEL or C1 controls or bidi controls).
 
 constexpr std::int64_t kWeightLimit = 1'000'000;
 constexpr std::int64_t kTimeLimit = 1'000'000'000'000;
@@ -167,7 +173,8 @@ class Model {
     for (std::size_t i = 0; i < n.size();) {
       std::uint32_t cp;
       const std::size_t k = decode_utf8(n, i, cp);
-      if (k == 0 || is_c0_or_del(cp) || is_c1(cp) || cp == '=' || cp == ' ' || cp == '\t') return false;
+      if (k == 0 || is_c0_or_del(cp) || is_c1(cp) || is_bidi(cp) || cp == '=' || cp == ' ' || cp == '\t')
+        return false;
       i += k;
     }
     return true;

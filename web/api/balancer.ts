@@ -2,12 +2,16 @@ import type { EngineModule, RawBalancer } from '../wasm/engine.mjs';
 import { raise } from './raise.js';
 import './symbol-dispose.js';
 import type { BackendWeight, PoolEntry, Whole } from './types.js';
+import { nameForEngine } from './wtf8.js';
 
 // Safety net for callers who forget dispose(): the C++ object is freed when
 // the JS wrapper is collected. dispose() is still the way to free it now.
 const finalizer = new FinalizationRegistry<RawBalancer>((raw) => {
   if (!raw.isDeleted()) raw.delete();
 });
+
+// pickMany asks the module for at most this many picks at a time (4 MiB of results).
+const PICK_CHUNK = 1 << 20;
 
 /** Decimal text of a whole number; anything else is passed as written so the engine rejects it with the script's message. */
 export function wholeText(value: Whole): string {
@@ -48,7 +52,7 @@ export class Balancer {
       : Object.entries(entries).map(([name, weight]) => ({ name, weight }));
     raise(
       this.#b.setPool(
-        list.map((e) => String(e.name)),
+        list.map((e) => nameForEngine(e.name)),
         list.map((e) => wholeText(e.weight)),
       ),
     );
@@ -70,21 +74,21 @@ export class Balancer {
 
   /** ADD: join now with a ramp (seconds; 0 = none). An existing name is replaced in place. */
   add(name: string, weight: Whole, ramp: Whole = 0): this {
-    raise(this.#b.add(String(name), wholeText(weight), wholeText(ramp)));
+    raise(this.#b.add(nameForEngine(name), wholeText(weight), wholeText(ramp)));
     this.#changed();
     return this;
   }
 
   /** DOWN: take a backend out (it keeps its place and its score). */
   down(name: string): this {
-    raise(this.#b.down(String(name)));
+    raise(this.#b.down(nameForEngine(name)));
     this.#changed();
     return this;
   }
 
   /** UP: bring a backend back, ramping from now, with score 0. */
   up(name: string, ramp: Whole = 0): this {
-    raise(this.#b.up(String(name), wholeText(ramp)));
+    raise(this.#b.up(nameForEngine(name), wholeText(ramp)));
     this.#changed();
     return this;
   }
@@ -127,12 +131,33 @@ export class Balancer {
 
   /**
    * `n` picks in one call, for traffic simulation: winners' pool indices
-   * (see {@link names}), -1 where no backend took part.
+   * (see {@link names}), -1 where no backend took part. At most
+   * {@link Balancer.MAX_PICK_MANY} per call (call again for more: scores
+   * carry over). Throws a `TypeError` for a non-number, a `RangeError` for a
+   * count that is negative, fractional or over the maximum, or when the
+   * result cannot be allocated; a call that throws changes nothing.
    */
   pickMany(n: number): Int32Array {
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`count must be a non-negative integer, got '${String(n)}'`);
-    return this.#b.pickMany(n);
+    if (typeof n !== 'number') throw new TypeError(`count must be a number, got ${typeof n}`);
+    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`count must be a non-negative integer, got '${String(n)}'`);
+    if (n > Balancer.MAX_PICK_MANY) throw new RangeError(`count must be at most ${Balancer.MAX_PICK_MANY}, got '${String(n)}'`);
+    const b = this.#b;
+    if (n <= PICK_CHUNK) return b.pickMany(n);
+    // The result is allocated in JavaScript before any pick, and filled in
+    // chunks, so the module's memory stays small and a failed allocation
+    // changes nothing.
+    let out: Int32Array;
+    try {
+      out = new Int32Array(n);
+    } catch {
+      throw new RangeError(`not enough memory for ${n} picks (${Math.ceil((n * 4) / 2 ** 20)} MiB)`);
+    }
+    for (let at = 0; at < n; at += PICK_CHUNK) out.set(b.pickMany(Math.min(PICK_CHUNK, n - at)), at);
+    return out;
   }
+
+  /** The most picks {@link pickMany} makes in one call: 100,000,000 (a 400 MB result). */
+  static readonly MAX_PICK_MANY = 100_000_000;
 
   /** Frees the engine object. Further calls throw; a second dispose does nothing. */
   dispose(): void {

@@ -4,36 +4,24 @@
  * `build/slowstart`. The engine formats every line (TextRunner uses the same
  * C++ sink as the native CLI); this file only moves bytes and sets the exit
  * status. Input is streamed, so memory stays flat on any script length.
+ * When a standard stream fails, it ends as the native CLI does (cli-io.ts).
  */
 import { createReadStream, readFileSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
-import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { CANNOT_RUN, errnoText, exitStatusFor, standardStreamsOpen, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { loadLab, loadSlowStart } from './node.js';
-
-const ERRNO_TEXT: Record<string, string> = {
-  ENOENT: 'No such file or directory',
-  EACCES: 'Permission denied',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-};
-
-async function write(stream: Writable, text: string | Uint8Array): Promise<void> {
-  if (text.length > 0 && !stream.write(text)) await once(stream, 'drain');
-}
-
-function errnoText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  return (err.code && ERRNO_TEXT[err.code]) ?? err.message;
-}
 
 /** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
 async function simulate(args: string[]): Promise<number> {
   const lab = (await loadLab()).module;
   const read = (path: string): Uint8Array | string => {
+    const stdin = path === '' || path === '-';
+    const problem = stdin ? stdinProblem() : null;
+    if (problem) return problem;
     try {
-      return readFileSync(path === '' || path === '-' ? 0 : path);
+      return readFileSync(stdin ? 0 : path);
     } catch (e) {
-      return path === '' || path === '-' ? `read error: ${errnoText(e)}` : `cannot open '${path}': ${errnoText(e)}`;
+      return stdin ? `read error: ${errnoText(e)}` : `cannot open '${path}': ${errnoText(e)}`;
     }
   };
   const { out, err, status } = lab.simulateCommand(args, read);
@@ -81,16 +69,21 @@ async function main(argv: string[]): Promise<number> {
     }
     if (arg.length > 1 && arg.startsWith('-')) {
       await write(process.stderr, `slowstart: unknown option '${arg}'\n\n${engine.usage}`);
-      return 2;
+      return CANNOT_RUN;
     }
     if (path !== undefined) {
       await write(process.stderr, `slowstart: one script at a time\n\n${engine.usage}`);
-      return 2;
+      return CANNOT_RUN;
     }
     path = arg;
   }
 
   const file = path === undefined || path === '-' ? undefined : rawPath(path, argv);
+  const unreadable = file === undefined ? stdinProblem() : null;
+  if (unreadable) {
+    await write(process.stderr, `slowstart: ${unreadable}\n`);
+    return CANNOT_RUN;
+  }
   const input: Readable = file === undefined ? process.stdin : createReadStream(file);
   const runner = new engine.TextRunner();
   try {
@@ -107,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
         }
       }
     } catch (e) {
+      if (e instanceof WriteFailure) throw e; // the output's fault, not the input's
       if ((e as NodeJS.ErrnoException).syscall === 'open') {
         // The name as given, byte for byte (it may not be UTF-8).
         const name = typeof file === 'string' ? Buffer.from(file) : file!;
@@ -117,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
       } else {
         await write(process.stderr, `slowstart: read error: ${errnoText(e)}\n`);
       }
-      return 2;
+      return CANNOT_RUN;
     }
     runner.finish();
     await write(process.stderr, runner.takeDiagnostics());
@@ -128,4 +122,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = standardStreamsOpen() ? await main(process.argv.slice(2)).catch(exitStatusFor) : CANNOT_RUN;

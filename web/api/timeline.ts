@@ -3,11 +3,13 @@ import type { BackendSnapshot, StepWinner } from './types.js';
 
 /**
  * The per-line history of a run, for charts: for each executed line (a
- * "step"), the clock, every backend in the pool with its state and
- * effective weight, and a PICK's winner.
+ * "step"), the clock, every backend in the pool with its state, effective
+ * weight and score, and a PICK's winner.
  *
  * Stored as typed arrays (one per column) so that a 10,000-line script costs
- * a few hundred kilobytes, not 10,000 objects per backend.
+ * a few hundred kilobytes, not 10,000 objects per backend. Scores are the
+ * engine's own numbers, stored where they change: each pool snapshot
+ * ("block") has every backend's score, and each PICK the scores it changed.
  */
 export class Timeline {
   /** Backend names by id; an id is stable for the whole run. */
@@ -25,6 +27,20 @@ export class Timeline {
   readonly cellBackend: Uint32Array;
   readonly cellUp: Uint8Array;
   readonly cellWeight: Float64Array;
+  /** Each cell's score after the step that took its block. */
+  readonly cellScore: Float64Array;
+  /** Step i changed the scores [stepScoresEnd[i-1], stepScoresEnd[i]) of scoreCell/scoreValue. */
+  readonly stepScoresEnd: Uint32Array;
+  /** A cell (of the step's block) whose score changed... */
+  readonly scoreCell: Uint32Array;
+  /** ...and its new score. */
+  readonly scoreValue: Float64Array;
+  /**
+   * Steps 0 … scoredSteps − 1 have scores. A run that changes more than
+   * 2,000,000 scores (2,000 PICKs of a 1,000-backend pool) stops recording
+   * them there; weights and winners go on.
+   */
+  readonly scoredSteps: number;
   /** True if the script was too long to record in full (the steps are a prefix). */
   readonly truncated: boolean;
 
@@ -38,6 +54,11 @@ export class Timeline {
     this.cellBackend = raw.cellBackend;
     this.cellUp = raw.cellUp;
     this.cellWeight = raw.cellWeight;
+    this.cellScore = raw.cellScore;
+    this.stepScoresEnd = raw.stepScoresEnd;
+    this.scoreCell = raw.scoreCell;
+    this.scoreValue = raw.scoreValue;
+    this.scoredSteps = raw.scoredSteps;
     this.truncated = raw.truncated;
   }
 
@@ -46,15 +67,27 @@ export class Timeline {
     return this.stepLine.length;
   }
 
+  /** True when the scores stop before the last step (see {@link scoredSteps}). */
+  get scoresTruncated(): boolean {
+    return this.scoredSteps < this.length;
+  }
+
   /** The pool after step `i`, in pool order. */
   pool(i: number): BackendSnapshot[] {
     const block = this.stepBlock[i];
     const start = this.blockStart[block];
-    const end = block + 1 < this.blockStart.length ? this.blockStart[block + 1] : this.cellBackend.length;
+    const end = blockEnd(this, block);
+    const scores = scoresAfter(this, i);
     const out: BackendSnapshot[] = [];
     for (let c = start; c < end; c++) {
       const id = this.cellBackend[c];
-      out.push({ id, name: this.names[id], up: this.cellUp[c] === 1, weight: this.cellWeight[c] });
+      out.push({
+        id,
+        name: this.names[id],
+        up: this.cellUp[c] === 1,
+        weight: this.cellWeight[c],
+        score: scores ? scores[c - start] : undefined,
+      });
     }
     return out;
   }
@@ -67,13 +100,60 @@ export class Timeline {
 
   /** The first step whose source line is `line` or later, or -1. */
   stepAtLine(line: number): number {
-    let lo = 0;
-    let hi = this.stepLine.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.stepLine[mid] < line) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.stepLine.length ? lo : -1;
+    const step = lowerBound(this.stepLine, line);
+    return step < this.stepLine.length ? step : -1;
   }
+}
+
+// Kept outside the class (which has no private members, so that two copies
+// of the package's types stay compatible): the scores of the last step
+// asked for, per timeline, so that walking forward through a block
+// (playing, a table's rows) applies each change once.
+interface Cursor {
+  block: number;
+  step: number;
+  scores: Float64Array;
+}
+const cursors = new WeakMap<Timeline, Cursor>();
+
+function blockEnd(t: Timeline, block: number): number {
+  return block + 1 < t.blockStart.length ? t.blockStart[block + 1] : t.cellBackend.length;
+}
+
+// Step i's scores in its block's cell order, or null past the score cap:
+// the block's scores, then the changes of its steps up to i (steps of a
+// block are consecutive). The array is the cursor's: do not keep it.
+function scoresAfter(t: Timeline, i: number): Float64Array | null {
+  if (!(i >= 0 && i < t.scoredSteps)) return null;
+  const block = t.stepBlock[i];
+  const start = t.blockStart[block];
+  let c = cursors.get(t);
+  if (!c || c.block !== block || c.step > i) {
+    c = { block, step: firstStepOf(t, block) - 1, scores: t.cellScore.slice(start, blockEnd(t, block)) };
+    cursors.set(t, c);
+  }
+  for (let s = c.step + 1; s <= i; s++) {
+    for (let k = s > 0 ? t.stepScoresEnd[s - 1] : 0; k < t.stepScoresEnd[s]; k++) {
+      c.scores[t.scoreCell[k] - start] = t.scoreValue[k];
+    }
+  }
+  c.step = i;
+  return c.scores;
+}
+
+// Blocks are numbered in step order, so stepBlock never decreases.
+function firstStepOf(t: Timeline, block: number): number {
+  return lowerBound(t.stepBlock, block);
+}
+
+/** The first index of a sorted array whose value is `value` or more. */
+function lowerBound(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -4,6 +4,8 @@
  * Uint8Array.set), and text comes back as UTF-8 bytes for TextDecoder.
  * Embind's own string conversion loops over every byte in JavaScript.
  */
+import { isWellFormed, wtf8 } from './wtf8.js';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -11,8 +13,16 @@ export interface HasInputBuffer {
   inputBuffer(n: number): Uint8Array;
 }
 
-/** Copies `script` into the module's input buffer; returns its length in bytes. */
+/**
+ * Copies `script` into the module's input buffer; returns its length in bytes.
+ * Anything but text or bytes is a TypeError (a number is not a script).
+ */
 export function writeInput(module: HasInputBuffer, script: string | Uint8Array): number {
+  if (typeof script !== 'string' && !(script instanceof Uint8Array)) {
+    throw new TypeError(`script must be a string or a Uint8Array, got ${describe(script)}`);
+  }
+  // A lone surrogate goes in as bytes the engine rejects (see wtf8.ts), not as U+FFFD.
+  if (typeof script === 'string' && !isWellFormed(script)) script = wtf8(script);
   if (typeof script !== 'string') {
     module.inputBuffer(script.length).set(script);
     return script.length;
@@ -21,6 +31,12 @@ export function writeInput(module: HasInputBuffer, script: string | Uint8Array):
   const view = module.inputBuffer(script.length * 3);
   const { written } = encoder.encodeInto(script, view);
   return written;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object';
+  return typeof value;
 }
 
 export function decodeText(bytes: Uint8Array): string {

@@ -13,14 +13,45 @@ export interface PickBackend {
   score: number;
 }
 
-/** What the learner writes. */
+/**
+ * What the learner writes. The sandbox (sandbox/sandbox.ts) implements it
+ * for code that runs inside QuickJS; the reference and the mistakes
+ * (mistakes.ts) are plain functions.
+ */
 export interface LearnerRules {
   /** The effective weight of an UP backend: a whole number. */
-  effectiveWeight(target: number, ramp: number, joined: number, now: number): number;
-  /** Updates `score`s and returns the winner (the backend or its index), or null for NONE. */
-  pick(backends: PickBackend[]): PickBackend | number | null | undefined;
+  effectiveWeight(target: number, ramp: number, joined: number, now: number): number | Opaque;
+  /**
+   * Updates `score`s and returns the winner (the backend, its index or its
+   * name), or null for NONE. The sandbox may leave an `Opaque` in a score.
+   */
+  pick(backends: PickBackend[]): PickBackend | number | string | null | undefined | Opaque;
   /** Sets the score of a backend that (re)joins with ADD or UP. */
   onJoin?(backend: { name: string; score: number }): void;
+}
+
+/**
+ * A value of the learner's that never left the sandbox: an object, a
+ * function, a string that is not a backend's name... Only its description
+ * (made inside the sandbox, capped) crosses.
+ */
+export class Opaque {
+  constructor(readonly description: string) {}
+}
+
+/**
+ * An exception in the learner's code, described inside the sandbox:
+ * `message` is "TypeError: ..." for an error, "threw <value>" otherwise.
+ */
+export class LearnerException extends Error {
+  constructor(
+    message: string,
+    /** Line of the learner's code, when known. */
+    readonly codeLine?: number,
+  ) {
+    super(message);
+    this.name = 'LearnerException';
+  }
 }
 
 /** Something the learner's code did wrong that is not just different output. */
@@ -36,8 +67,9 @@ const CODE_LINE = /<anonymous>:(\d+):\d+/;
 /** Lines `new Function` adds before the body ("function anonymous(\n) {\n"). */
 export const FUNCTION_PREAMBLE_LINES = 2;
 
-/** The learner's line from an exception thrown inside code made by `compileLearnerCode`. */
+/** The learner's line from an exception (the sandbox's, or one thrown inside code made by `compileLearnerCode`). */
 export function learnerLine(error: unknown): number | undefined {
+  if (error instanceof LearnerException) return error.codeLine;
   const m = CODE_LINE.exec(String((error as Error | undefined)?.stack ?? ''));
   return m ? Number(m[1]) - FUNCTION_PREAMBLE_LINES : undefined;
 }
@@ -85,7 +117,36 @@ export function compileLearnerCode(source: string): LearnerRules {
 }
 
 function describe(value: unknown): string {
+  if (value instanceof Opaque) return value.description;
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/** The largest weight or score the engine holds exactly (it clamps beyond). */
+const LARGEST = Number.MAX_SAFE_INTEGER;
+
+/**
+ * What is wrong with a weight, and the weight the engine uses instead:
+ * nothing for a whole number from 0 to 2^53 - 1. A fraction is rounded
+ * down (what the learner meant, most likely); anything else becomes 0.
+ * Never silently: a negative weight would be drawn below the chart, an
+ * infinite one clamped.
+ */
+export function checkWeight(w: unknown): { problem?: string; use: number } {
+  if (typeof w !== 'number') return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
+  if (Number.isNaN(w)) return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
+  if (!Number.isFinite(w)) return { problem: 'a weight must be a finite whole number (0 was used)', use: 0 };
+  if (w < 0) return { problem: 'a weight cannot be negative (0 was used)', use: 0 };
+  if (w > LARGEST) return { problem: `a weight must be at most ${LARGEST} (0 was used)`, use: 0 };
+  if (!Number.isInteger(w)) return { problem: 'a weight must be a whole number (round down)', use: Math.floor(w) };
+  return { use: w };
+}
+
+/** A score must be a whole number the engine can hold; anything else is a problem (and is not kept). */
+function scoreProblem(s: unknown): string | undefined {
+  if (typeof s !== 'number' || !Number.isFinite(s)) return 'a score must be a number';
+  if (!Number.isInteger(s)) return 'a score must be a whole number';
+  if (Math.abs(s) > LARGEST) return `a score must be between -${LARGEST} and ${LARGEST}`;
+  return undefined;
 }
 
 /**
@@ -108,7 +169,8 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
   const fail = (line: number, message: string, error?: unknown) => {
     if (problems.length < 20) problems.push({ line, codeLine: learnerLine(error), message });
   };
-  const thrown = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : `threw ${describe(e)}`);
+  const thrown = (e: unknown) =>
+    e instanceof LearnerException ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : `threw ${describe(e)}`;
 
   const script: ScriptRules = {
     effective(target, ramp, joined, now, name, line) {
@@ -120,15 +182,11 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
         fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name}: ${thrown(e)}`, e);
         return 0;
       }
-      if (typeof w !== 'number' || !Number.isInteger(w)) {
-        fail(
-          line,
-          `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ` +
-            `a weight must be a whole number (round down)`,
-        );
-        return typeof w === 'number' && Number.isFinite(w) ? Math.floor(w) : 0;
+      const checked = checkWeight(w);
+      if (checked.problem) {
+        fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ${checked.problem}`);
       }
-      return w;
+      return checked.use;
     },
     pick(names, weights, scores, up, line) {
       at(line);
@@ -146,8 +204,9 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
         return -1;
       }
       backends.forEach((b, i) => {
-        if (typeof b.score === 'number' && Number.isFinite(b.score)) scores[i] = b.score;
-        else fail(line, `pick left ${b.name}'s score as ${describe(b.score)}: a score must be a number`);
+        const problem = scoreProblem(b.score);
+        if (problem === undefined) scores[i] = b.score;
+        else fail(line, `pick left ${b.name}'s score as ${describe(b.score)}: ${problem}`);
       });
       if (r === null || r === undefined || r === -1) return -1;
       if (typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < backends.length) return r;
@@ -168,8 +227,9 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
         fail(line, `onJoin for ${name}: ${thrown(e)}`, e);
         return oldScore;
       }
-      if (typeof backend.score !== 'number' || !Number.isFinite(backend.score)) {
-        fail(line, `onJoin left ${name}'s score as ${describe(backend.score)}: a score must be a number`);
+      const problem = scoreProblem(backend.score);
+      if (problem !== undefined) {
+        fail(line, `onJoin left ${name}'s score as ${describe(backend.score)}: ${problem}`);
         return oldScore;
       }
       return backend.score;

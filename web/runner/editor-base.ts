@@ -11,6 +11,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
+import { visibleSpecialChars } from './special-chars.js';
 
 // Colours come from the runner's CSS variables (styles.ts), so one theme
 // follows the light/dark switch without rebuilding the editor.
@@ -27,6 +28,7 @@ export const baseEditorTheme = EditorView.theme({
   '.cm-activeLineGutter': { backgroundColor: 'var(--ss-active-line)', color: 'var(--ss-fg)' },
   '.cm-tooltip': { backgroundColor: 'var(--ss-panel)', color: 'var(--ss-fg)', border: '1px solid var(--ss-border)' },
   '.cm-diagnostic-error': { borderLeftColor: 'var(--ss-error)' },
+  '.cm-specialChar': { color: 'var(--ss-error)', fontSize: '85%' },
 });
 
 export interface BasicEditingOptions {
@@ -38,7 +40,7 @@ export interface BasicEditingOptions {
   onChange(): void;
 }
 
-/** Line numbers, history, selection, active line, wrapping, Ctrl/Cmd+Enter, the label and the change callback. */
+/** Line numbers, history, selection, active line, visible special characters, wrapping, Ctrl/Cmd+Enter, the label and the change callback. */
 export function basicEditing(options: BasicEditingOptions): Extension[] {
   return [
     lineNumbers(),
@@ -46,6 +48,7 @@ export function basicEditing(options: BasicEditingOptions): Extension[] {
     history(),
     drawSelection(),
     highlightActiveLine(),
+    visibleSpecialChars(),
     // Long comments wrap rather than hide behind a scrollbar on a phone.
     EditorView.lineWrapping,
     baseEditorTheme,

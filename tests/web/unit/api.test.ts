@@ -60,13 +60,38 @@ describe('run()', () => {
     // Pick 2: a 2, b 4 -> b (b -2). After DOWN a: b alone -> b.
     expect([t.winner(3), t.winner(4), t.winner(6), t.winner(0)]).toEqual([1, 1, 1, undefined]);
     expect(t.pool(2)).toEqual([
-      { id: 0, name: 'a', up: true, weight: 1 },
-      { id: 1, name: 'b', up: true, weight: 5 },
+      { id: 0, name: 'a', up: true, weight: 1, score: 0 },
+      { id: 1, name: 'b', up: true, weight: 5, score: 0 },
     ]);
-    expect(t.pool(5)[0]).toEqual({ id: 0, name: 'a', up: false, weight: 0 });
+    // DOWN a: a keeps the score it had after pick 2 (1 + 1 = 2).
+    expect(t.pool(5)[0]).toEqual({ id: 0, name: 'a', up: false, weight: 0, score: 2 });
     expect(t.stepAtLine(4)).toBe(3);
     expect(t.truncated).toBe(false);
     expect(slowstart.run('POOL a=1', { timeline: false }).timeline).toBeUndefined();
+  });
+
+  it("gives every backend's score after every step, as the engine has it", () => {
+    // nginx's 5/1/1 pool, worked by hand: after each of seven picks.
+    const t = slowstart.run('POOL a=5 b=1 c=1\nPICK\nPICK\nPICK\nPICK\nWEIGHTS\nPICK\nPICK\nPICK').timeline!;
+    const want = [
+      [0, 0, 0],
+      [-2, 1, 1],
+      [-4, 2, 2],
+      [1, -4, 3],
+      [-1, -3, 4],
+      [-1, -3, 4], // WEIGHTS changes no score
+      [4, -2, -2],
+      [2, -1, -1],
+      [0, 0, 0],
+    ];
+    const scores = (i: number) => t.pool(i).map((b) => b.score);
+    // In order, backwards and jumping about: the same numbers.
+    expect(want.map((_, i) => scores(i))).toEqual(want);
+    expect(want.map((_, i) => scores(want.length - 1 - i))).toEqual([...want].reverse());
+    expect([scores(6), scores(2), scores(8), scores(1)]).toEqual([want[6], want[2], want[8], want[1]]);
+    expect(t.scoredSteps).toBe(9);
+    expect(t.scoresTruncated).toBe(false);
+    for (const row of want.map((_, i) => t.pool(i))) for (const b of row) expect(Number.isSafeInteger(b.score)).toBe(true);
   });
 
   it('reports NONE as a null winner in the timeline', () => {
@@ -138,9 +163,9 @@ describe('Balancer', () => {
         "duplicate backend name 'x' in POOL",
       ],
       [() => b.setPool({ 'two words': 1 }), "backend name must not contain blanks, got 'two words'"],
-      [() => b.pickMany(-1), "count must be a non-negative integer, got '-1'"],
     ];
     for (const [call, message] of cases) expect(call).toThrow(new Error(message));
+    // pickMany's RangeError and TypeError: api-limits.test.ts.
     expect(b.weightsLine()).toBe('a=1');
     expect(b.now).toBe(0);
     expect(b.pick()).toBe('a'); // still usable after errors

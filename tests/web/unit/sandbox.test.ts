@@ -1,0 +1,276 @@
+// The implement mode's sandbox in Node: the learner's JavaScript runs in
+// QuickJS (WebAssembly) with limits on memory, time, stack and reach, and
+// everything it does comes back described, never as a crash, a hang of the
+// host or a forged result. The same attacks run in Chromium in
+// tests/web/e2e/implement-sandbox.test.ts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_TESTS, type ImplementTest } from '../../../web/implement/suite.js';
+import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
+import { CORRECT, THROWS } from '../fixtures/learner-solutions.js';
+import { grade, gradeAll, open, openError, sandbox } from '../support/sandbox.js';
+
+const SPEC = BUILT_IN_TESTS.find((t) => t.id === 'spec-example')!;
+const lineOf = (source: string, text: string) => source.split('\n').findIndex((l) => l.includes(text)) + 1;
+/** A solution whose pick is `body` (effectiveWeight returns the target). */
+const withPick = (body: string) => `function effectiveWeight(target) { return target; }\nfunction pick(backends) {\n${body}\n}\n`;
+const test = (script: string): ImplementTest => ({ id: 't', title: 't', script });
+const messages = (r: { problems: { message: string }[] }) => r.problems.map((p) => p.message);
+const timed = <T>(f: () => T): [T, number] => {
+  const t = performance.now();
+  const r = f();
+  return [r, performance.now() - t];
+};
+
+describe('the sandbox grades like the page always did', () => {
+  it('passes a correct solution on every built-in test', () => {
+    for (const r of gradeAll(CORRECT)) {
+      expect(r.problems, r.id).toEqual([]);
+      expect(r.pass, r.id).toBe(true);
+    }
+  });
+
+  it('fails the template at the SPEC example’s line 2 (NONE where a is expected)', () => {
+    const r = grade(LEARNER_TEMPLATE, SPEC);
+    expect(r.pass).toBe(false);
+    expect(r.difference).toEqual({ index: 0, line: 2, expected: 'a', actual: 'NONE' });
+  });
+
+  it('reports an exception with the script line and the line of the learner’s code', () => {
+    const r = grade(THROWS, SPEC);
+    expect(r.problems[0]).toEqual({
+      line: 2,
+      codeLine: lineOf(THROWS, 'backends.nope'),
+      message: "pick: TypeError: cannot read property 'length' of undefined",
+    });
+  });
+
+  it('accepts the winner as the backend, a copy of it, its index or its name', () => {
+    for (const ret of ['best', '{ ...best }', 'backends.indexOf(best)', 'best.name']) {
+      const source = CORRECT.replace('  return best;', `  return best ? ${ret} : null;`);
+      expect(gradeAll(source).every((r) => r.pass), ret).toBe(true);
+    }
+  });
+});
+
+describe('compiling', () => {
+  it('gives a syntax error with its line', () => {
+    expect(openError('function effectiveWeight() {\n  return 1 +;\n}')).toEqual({
+      message: "SyntaxError: unexpected token in expression: ';'",
+      codeLine: 2,
+    });
+  });
+
+  it('names a missing function', () => {
+    expect(openError('function pick() {}').message).toBe('define a function effectiveWeight(target, ramp, joined, now)');
+    expect(openError('function effectiveWeight() { return 1; }').message).toBe('define a function pick(backends)');
+    // let/const/arrow functions count as well as declarations
+    open('const effectiveWeight = (t) => t;\nlet pick = () => null;').dispose();
+  });
+
+  it('reports an exception thrown by the top-level code with its line', () => {
+    expect(openError('const x = 1;\nnull.boom;\n')).toEqual({ message: "TypeError: cannot read property 'boom' of null", codeLine: 2 });
+  });
+
+  it('stops top-level code that never finishes, at the time limit', () => {
+    const [error, ms] = timed(() => openError('while (true) {}', 300));
+    expect(error).toEqual({ message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true });
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(ms).toBeLessThan(1300);
+  });
+});
+
+describe('time', () => {
+  it('stops an endless loop in pick at the limit, and runs nothing of the learner’s after that', () => {
+    const source = withPick('globalThis.calls = (globalThis.calls ?? 0) + 1;\nwhile (true) {}');
+    const [r, ms] = timed(() => grade(source, SPEC, 300));
+    expect(r.stopped).toBe('time');
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(ms).toBeLessThan(1300);
+    expect(r.problems).toEqual([]); // the worker reports the stop (with the script line) instead
+  });
+
+  it('stops calls that each do one long native operation (the interrupt check rarely runs there)', () => {
+    // About 50 ms of native work per call, and only one or two interrupt checks.
+    const source = 'function effectiveWeight(t) { new Array(3e5).fill(1).join(","); return t; }\nfunction pick() { return null; }';
+    const script = `ADD a=1 5000\n${Array.from({ length: 2000 }, (_, i) => `NOW ${i + 1}\nWEIGHTS\n`).join('')}`;
+    const [r, ms] = timed(() => grade(source, test(script), 300));
+    expect(r.stopped).toBe('time');
+    expect(ms).toBeLessThan(1300);
+  });
+});
+
+describe('memory', () => {
+  it('stops code that allocates without end with "out of memory", at the line that allocated; the next session is fine', () => {
+    const source = withPick('const keep = [];\nwhile (true) keep.push(new Array(10000).fill(1));');
+    const [r, ms] = timed(() => grade(source, SPEC));
+    expect(r.stopped).toBe('memory');
+    expect(r.problems).toEqual([
+      { line: 2, codeLine: 4, message: 'pick: InternalError: out of memory (the sandbox has 64 MB in all)' },
+    ]);
+    expect(ms).toBeLessThan(3000);
+    expect(sandbox.usable).toBe(true);
+    expect(gradeAll(CORRECT).every((t) => t.pass)).toBe(true);
+  });
+
+  it('stops code that catches "out of memory" and keeps allocating', () => {
+    const source = withPick('globalThis.keep ??= [];\ntry { while (true) keep.push({ n: keep.length }); } catch (e) {}\nreturn null;');
+    const r = grade(source, SPEC);
+    expect(r.stopped).toBe('memory');
+    expect(messages(r)).toEqual(['pick: InternalError: out of memory (the sandbox has 64 MB in all)']);
+  });
+
+  it('refuses a 200-million-character string at once', () => {
+    const r = grade(withPick('return "x".repeat(2e8);'), SPEC);
+    expect(messages(r)[0]).toBe('pick: InternalError: out of memory (the sandbox has 64 MB in all)');
+  });
+
+  it('reports top-level code that fills the memory as a compile error with its line', () => {
+    expect(openError('const keep = [];\nwhile (true) keep.push(new Array(10000).fill(1));')).toEqual({
+      message: 'InternalError: out of memory (the sandbox has 64 MB in all)',
+      codeLine: 2,
+    });
+  });
+});
+
+describe('stack', () => {
+  it('reports deep recursion as a stack overflow at the learner’s line', () => {
+    const source = 'function effectiveWeight(t) { return t; }\nfunction down(n) { return down(n + 1) + 1; }\nfunction pick() { return down(0); }';
+    const r = grade(source, SPEC);
+    expect(r.problems[0]).toEqual({ line: 2, codeLine: 2, message: 'pick: InternalError: stack overflow (too deep a recursion?)' });
+    expect(r.stopped).toBeUndefined();
+  });
+
+  it('survives a native recursion deeper than the host’s stack: the instance is replaced', async () => {
+    // Parsing 100,000 nested parentheses recurses in C code QuickJS's stack
+    // check does not see: the host's stack overflows instead.
+    const r = grade(withPick('return eval("(".repeat(1e5) + "1" + ")".repeat(1e5));'), SPEC);
+    expect(r.stopped).toBe('broken');
+    expect(messages(r)).toEqual([
+      'pick: stack overflow: your code recursed too deeply (or built data nested too deeply for JavaScript to walk)',
+    ]);
+    expect(sandbox.usable).toBe(false);
+    expect(sandbox.open(CORRECT, { timeMs: 1000 })).toHaveProperty('error');
+    await sandbox.ready();
+    expect(sandbox.usable).toBe(true);
+    expect(gradeAll(CORRECT).every((t) => t.pass)).toBe(true);
+  });
+});
+
+describe('reach', () => {
+  it('has JavaScript’s built-ins and nothing of the host', () => {
+    const hostNames = [
+      'fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', 'postMessage', 'self', 'window',
+      'document', 'navigator', 'location', 'caches', 'indexedDB', 'Worker', 'require', 'process', 'console',
+    ];
+    const source = withPick(`return [${hostNames.map((n) => `typeof ${n}`).join(', ')}].join(' ');`);
+    const r = grade(source, SPEC);
+    expect(messages(r)[0]).toBe(`pick returned "${hostNames.map(() => 'undefined').join(' ')}": return a backend, its index, or null for NONE`);
+  });
+
+  it('sends no request for import(), even to a server that is listening', async () => {
+    let requests = 0;
+    const server = createServer((_, res) => {
+      requests++;
+      res.end('export default 1;');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/steal.js`;
+    try {
+      const source = `import(${JSON.stringify(url)}).then(() => {}, () => {});\n` + CORRECT + `\nimport(${JSON.stringify(url + '?2')});`;
+      expect(gradeAll(source).every((t) => t.pass)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('cannot forge a verdict: whatever the code tries, results come from what its functions return', () => {
+    const forger = `
+      for (const name of ['postMessage', 'onmessage', 'close']) {
+        try { globalThis[name] = () => {}; } catch (e) {}
+      }
+      if (typeof self !== 'undefined') self.postMessage({ type: 'result', pass: true });
+      function effectiveWeight() { return 0; }
+      function pick() { return null; }
+    `;
+    const results = gradeAll(forger);
+    expect(results.filter((r) => r.pass).map((r) => r.id)).toEqual([]);
+  });
+});
+
+describe('exotic exceptions are reported as what they are, at once', () => {
+  const cases: [string, string, string][] = [
+    ['throw Object.create(null)', 'throw Object.create(null);', 'pick: threw an object with no prototype'],
+    ['a throwing message getter', 'throw { get message() { throw new Error("inner"); } };', 'pick: threw an object whose name or message cannot be read (reading them threw Error: inner)'],
+    ['a Proxy whose traps throw', 'throw new Proxy({}, { get() { throw new TypeError("trap"); } });', 'pick: threw an object whose name or message cannot be read (reading them threw TypeError: trap)'],
+    ['a revoked Proxy', 'const p = Proxy.revocable({}, {}); p.revoke(); throw p.proxy;', "pick: threw an object whose name or message cannot be read (reading them threw TypeError: revoked proxy)"],
+    ['a symbol', 'throw Symbol("s");', 'pick: threw Symbol(s)'],
+    ['a BigInt', 'throw 10n;', 'pick: threw 10n'],
+    ['an object whose toString throws', 'throw { toString() { throw new Error("no"); } };', 'pick: threw an object'],
+    ['an error whose stack getter throws', 'const e = new RangeError("m"); Object.defineProperty(e, "stack", { get() { throw 1; } }); throw e;', 'pick: RangeError: m'],
+    ['a 1,000,000-character message', 'throw new Error("x".repeat(1e6));', `pick: Error: ${'x'.repeat(300)}… (1000000 characters)`],
+    ['a Proxy returned from pick', 'return new Proxy({}, { get() { throw new TypeError("trap"); } });', 'pick returned an object whose name cannot be read (reading it threw TypeError: trap): return a backend, its index, or null for NONE'],
+    ['a score whose getter throws', 'Object.defineProperty(backends[0], "score", { get() { throw new RangeError("no score"); } }); return 0;', "pick left a's score as a value that cannot be read (reading it threw RangeError: no score): a score must be a number"],
+    ['a score that is an object', 'backends[0].score = { valueOf() { while (true) {} } }; return 0;', "pick left a's score as an object: a score must be a number"],
+    ['a 3,000,000-character string returned', 'return "y".repeat(3e6);', `pick returned "${'y'.repeat(300)}"… (3000000 characters): return a backend, its index, or null for NONE`],
+  ];
+  for (const [what, body, message] of cases) {
+    it(what, () => {
+      const [r, ms] = timed(() => grade(withPick(body), SPEC));
+      expect(r.problems[0].message).toBe(message);
+      expect(r.stopped).toBeUndefined();
+      expect(ms).toBeLessThan(900);
+    });
+  }
+
+  it('a patched Array.prototype.push (or JSON, Reflect, defineProperty...) changes nothing for a solution that does not use it', () => {
+    const saboteur = `
+      Array.prototype.push = function () { throw new Error('patched push'); };
+      Object.defineProperty(Array.prototype, '0', { set() { throw new Error('index setter'); }, configurable: true });
+      Object.defineProperty(Object.prototype, 'get', { value: 1, configurable: true, writable: true });
+      Object.prototype.toJSON = () => 'forged';
+      Array.prototype.toJSON = () => 'forged';
+      JSON.stringify = () => '{"returned":"forged"}';
+      Reflect.apply = () => 0;
+      Reflect.defineProperty = () => true;
+      String.prototype.slice = () => 'forged';
+      RegExp.prototype.exec = () => null;
+      Float64Array.prototype.constructor = null;
+    `;
+    for (const r of gradeAll(saboteur + CORRECT)) expect(r.pass, `${r.id}: ${messages(r).join('; ')}`).toBe(true);
+    // ...and the learner's own use of it is their exception, at their line.
+    const uses = saboteur + withPick('const list = [];\nlist.push(1);\nreturn null;');
+    const r = grade(uses, SPEC);
+    expect(r.problems[0]).toEqual({ line: 2, codeLine: lineOf(uses, "throw new Error('patched push')"), message: 'pick: Error: patched push' });
+  });
+});
+
+describe('weights and scores the engine cannot take are problems, never silent', () => {
+  const script = test('POOL a=5 b=3\nWEIGHTS\n');
+  const cases: [string, string, string][] = [
+    ['-3', 'returned -3: a weight cannot be negative (0 was used)', 'a=0 b=0'],
+    ['Infinity', 'returned Infinity: a weight must be a finite whole number (0 was used)', 'a=0 b=0'],
+    ['-Infinity', 'returned -Infinity: a weight must be a finite whole number (0 was used)', 'a=0 b=0'],
+    ['NaN', 'returned NaN: a weight must be a whole number (0 was used)', 'a=0 b=0'],
+    ['1e300', 'returned 1e+300: a weight must be at most 9007199254740991 (0 was used)', 'a=0 b=0'],
+    ['"5"', 'returned "5": a weight must be a whole number (0 was used)', 'a=0 b=0'],
+    ['{}', 'returned an object: a weight must be a whole number (0 was used)', 'a=0 b=0'],
+    ['target / 2', 'returned 2.5: a weight must be a whole number (round down)', 'a=2 b=1'],
+  ];
+  for (const [value, problem, weights] of cases) {
+    it(`effectiveWeight returning ${value}`, () => {
+      const r = grade(`function effectiveWeight(target) { return ${value}; }\nfunction pick() { return null; }`, script);
+      expect(r.problems[0]).toEqual({ line: 1, message: `effectiveWeight(5, 0, 0, 0) for a ${problem}` });
+      expect(r.actual.map((o) => o.text)).toEqual([weights]);
+      expect(r.pass).toBe(false);
+    });
+  }
+
+  it('a score that is not a whole number', () => {
+    const r = grade(withPick('backends[0].score = 0.5; return null;'), SPEC);
+    expect(r.problems[0].message).toBe("pick left a's score as 0.5: a score must be a whole number");
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * How the Node CLI moves bytes and ends when its standard streams fail,
+ * exactly as the native CLI does (cpp/cli/stdio.hpp), so a grader never gets
+ * a silent 0 with the output lost:
+ *
+ * - stdout or stderr closed before the run (`>&-`, `2>&-`): exit 2 before
+ *   reading anything, with `slowstart: write error: Bad file descriptor`;
+ * - a write that fails (`>/dev/full`): the run stops,
+ *   `slowstart: write error: <strerror>`, exit 2;
+ * - a reader that went away (`| head -1`: EPIPE, or ECONNRESET when stdout
+ *   is a socket closed with bytes unread): the CLI ends quietly, killed by
+ *   SIGPIPE like `cat` or `seq` (status 141 in a shell);
+ * - stdin closed (`<&-`) or a directory: `slowstart: read error: ...`, exit 2.
+ */
+import { fstatSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+
+/** Exit status when the script cannot be read or the output cannot be written. */
+export const CANNOT_RUN = 2;
+
+/** glibc's strerror() wording, so that both CLIs print the same bytes. */
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  EBADF: 'Bad file descriptor',
+  ENOSPC: 'No space left on device',
+  EDQUOT: 'Disk quota exceeded',
+  EFBIG: 'File too large',
+  EIO: 'Input/output error',
+  EROFS: 'Read-only file system',
+  EINVAL: 'Invalid argument',
+  ENXIO: 'No such device or address',
+  ELOOP: 'Too many levels of symbolic links',
+  ENAMETOOLONG: 'File name too long',
+  EMFILE: 'Too many open files',
+  ECONNRESET: 'Connection reset by peer',
+  EPIPE: 'Broken pipe',
+};
+
+/** The strerror() text of a Node system error. */
+export function errnoText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return (err.code && ERRNO_TEXT[err.code]) ?? err.message;
+}
+
+/** A standard stream could not be written. */
+export class WriteFailure extends Error {
+  constructor(readonly cause: NodeJS.ErrnoException) {
+    super(`write error: ${errnoText(cause)}`);
+  }
+}
+
+/**
+ * Whether descriptor `fd` (0, 1 or 2) was closed when the process started.
+ * Before any JavaScript runs, Node opens /dev/null *read-write* in place of a
+ * closed standard descriptor; a shell's `</dev/null` or `>/dev/null` opens it
+ * read-only or write-only. Linux only (elsewhere: false). The one case taken
+ * for a closed descriptor by mistake is a /dev/null opened read-write on
+ * purpose (`1<>/dev/null`, or what glibc's daemon() leaves behind).
+ */
+export function closedAtStart(fd: 0 | 1 | 2): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    if (readlinkSync(`/proc/self/fd/${fd}`) !== '/dev/null') return false;
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+    return flags !== null && (parseInt(flags[1], 8) & 3) === 2; // O_ACCMODE === O_RDWR
+  } catch {
+    return false;
+  }
+}
+
+/** False (after saying so where it can) when stdout or stderr was closed: every byte would be lost. */
+export function standardStreamsOpen(): boolean {
+  if (closedAtStart(2)) return false; // nowhere to say it
+  if (!closedAtStart(1)) return true;
+  writeSync(2, `slowstart: write error: ${ERRNO_TEXT.EBADF}\n`);
+  return false;
+}
+
+/** Why standard input cannot be read as a script (`<&-`, a directory), or null. */
+export function stdinProblem(): string | null {
+  if (closedAtStart(0)) return `read error: ${ERRNO_TEXT.EBADF}`;
+  try {
+    if (fstatSync(0).isDirectory()) return `read error: ${ERRNO_TEXT.EISDIR}`;
+  } catch (e) {
+    return `read error: ${errnoText(e)}`;
+  }
+  return null;
+}
+
+// A failed stream also emits 'error', which would otherwise end the process
+// with a stack trace; the first error is what the write reports.
+const firstError = new WeakMap<Writable, NodeJS.ErrnoException>();
+
+function watch(stream: Writable): void {
+  if (stream.listeners('error').includes(remember)) return;
+  stream.on('error', remember);
+}
+
+function remember(this: Writable, error: NodeJS.ErrnoException): void {
+  if (!firstError.has(this)) firstError.set(this, error);
+}
+
+/**
+ * Writes all of `text` and waits until the stream took it; rejects with a
+ * {@link WriteFailure} when the stream failed (now or earlier).
+ */
+export function write(stream: Writable, text: string | Uint8Array): Promise<void> {
+  watch(stream);
+  const failed = firstError.get(stream);
+  if (failed) return Promise.reject(new WriteFailure(failed));
+  if (text.length === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => {
+      if (!error) return resolve();
+      // After a failure the stream is destroyed: report the failure, not that.
+      const cause = firstError.get(stream) ?? (error as NodeJS.ErrnoException);
+      reject(new WriteFailure(cause));
+    });
+  });
+}
+
+/**
+ * The exit status for a run that threw: a {@link WriteFailure} is reported
+ * (or, for a reader that went away, ends the process by SIGPIPE); anything
+ * else is a bug and is thrown again.
+ */
+export function exitStatusFor(error: unknown): number {
+  if (!(error instanceof WriteFailure)) throw error;
+  if (error.cause.code === 'EPIPE' || error.cause.code === 'ECONNRESET') dieOfSigpipe();
+  try {
+    writeSync(2, `slowstart: ${error.message}\n`);
+  } catch {
+    // stderr is what failed: the status still says it
+  }
+  return CANNOT_RUN;
+}
+
+/**
+ * Ends the process the way the kernel ends a C program that writes to a
+ * closed pipe. Node ignores SIGPIPE; libuv puts the default action back when
+ * the last listener for a signal is removed.
+ */
+function dieOfSigpipe(): never {
+  const listener = () => {};
+  process.on('SIGPIPE', listener);
+  process.off('SIGPIPE', listener);
+  process.kill(process.pid, 'SIGPIPE');
+  process.exit(128 + 13); // not reached where signals work as on Linux
+}

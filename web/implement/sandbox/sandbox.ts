@@ -1,0 +1,424 @@
+/**
+ * The learner's JavaScript, run inside QuickJS compiled to WebAssembly
+ * (quickjs-emscripten), so that memory, time and reach are limited by the
+ * runtime itself and not by the learner's good behaviour:
+ *
+ * - **memory**: QuickJS's WebAssembly memory has a maximum, so allocating
+ *   past it fails inside QuickJS ("out of memory") and never grows the tab.
+ *   (QuickJS's own `setMemoryLimit` is not enough in these builds: without
+ *   `malloc_usable_size` it counts 8 bytes per allocation, whatever its
+ *   size; quickjs-emscripten issues #255 and #271.) Each session is a fresh
+ *   runtime, freed after its test;
+ * - **time**: an interrupt handler stops the learner's code once the
+ *   session's deadline passes. QuickJS asks it every 10,000 function calls
+ *   or loop iterations (and in regular expressions), so a loop whose every
+ *   iteration is one long native operation can overrun; the host also
+ *   checks the deadline before each call, and the page's worker-level
+ *   time limit (client.ts) stays as the outer guard;
+ * - **stack**: QuickJS's own stack limit, set well below what the host's
+ *   stack allows, turns deep recursion into "InternalError: stack
+ *   overflow"; the rare native recursion QuickJS cannot see (parsing
+ *   100,000 nested parentheses) overflows the host's stack instead, and
+ *   that instance is thrown away and reloaded;
+ * - **reach**: the context has JavaScript's built-ins and nothing else: no
+ *   `fetch`, no `import()` loader, no `postMessage`, no `self`;
+ * - **what crosses**: the harness (harness.ts) hands the host numbers and
+ *   capped strings only; the host never reads a property of a learner's
+ *   object.
+ *
+ * A session implements `LearnerRules`, so grading uses it like any rules.
+ */
+import variant from '@jitl/quickjs-wasmfile-release-sync';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import { LearnerException, Opaque, type LearnerRules, type PickBackend } from '../learner-rules.js';
+import {
+  HARNESS_SOURCE,
+  HAS_EFFECTIVE_WEIGHT,
+  HAS_ON_JOIN,
+  HAS_PICK,
+  HEADROOM_BYTES,
+  LEARNER_FILE,
+  type HarnessReport,
+} from './harness.js';
+
+export interface SandboxOptions {
+  /** All of QuickJS's WebAssembly memory, bytes (default `DEFAULT_MEMORY_BYTES`): a multiple of 64 KiB, at least 32 MiB. */
+  memoryBytes?: number;
+}
+
+export interface SandboxLimits {
+  /** Time the learner's code may run in one session (top-level code and every call together), ms. */
+  timeMs: number;
+  /** QuickJS's stack limit, bytes (default `DEFAULT_STACK_BYTES`). */
+  stackBytes?: number;
+}
+
+/**
+ * 64 MiB of WebAssembly memory for QuickJS: 16 MiB of it is QuickJS's own
+ * (its stack and data) and the first heap, the rest is for the learner's
+ * data. Far more than any solution needs, small enough for several
+ * runners on one page.
+ */
+export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
+/** What the prebuilt QuickJS module starts with (its INITIAL_MEMORY). */
+const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
+const PAGE = 64 * 1024;
+/**
+ * 64 KiB of QuickJS stack: about 370 plain recursive calls. Each QuickJS
+ * frame also uses the host's native stack (2–6 times as much, measured), and
+ * a Chromium worker's native stack is about half of Node's 984 KiB, so a
+ * larger limit would let recursion overflow the host first.
+ */
+export const DEFAULT_STACK_BYTES = 64 * 1024;
+/** Longest report the host copies out of QuickJS (the harness caps its texts far below). */
+const MAX_REPORT_CHARS = 64 * 1024;
+
+/** Why the learner's code could not be made into a session. */
+export interface OpenError {
+  message: string;
+  /** Line of the learner's code, when known. */
+  codeLine?: number;
+  /** True when the top-level code ran out of time (an endless loop outside the functions). */
+  timedOut?: boolean;
+}
+
+/**
+ * How a session ended early: out of time, out of memory, or the sandbox
+ * itself failed (and is replaced before the next session).
+ */
+export type SessionStop = 'time' | 'memory' | 'broken';
+
+/** The harness's entry points (harness.ts), as handles read before the learner's code runs. */
+const ENTRY_NAMES = ['bind', 'report', 'room', 'weight', 'name', 'pick', 'join'] as const;
+type Entries = Record<(typeof ENTRY_NAMES)[number], QuickJSHandle>;
+/** What the host passes to the harness: its own numbers and strings, pick's data, or an exception QuickJS caught. */
+type HarnessArg = number | string | Float64Array | QuickJSHandle;
+
+function hostFailure(e: unknown): string {
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return 'stack overflow: your code recursed too deeply (or built data nested too deeply for JavaScript to walk)';
+  }
+  return `the sandbox running your code failed (${text.slice(0, 200)})`;
+}
+
+const OUT_OF_MEMORY = /^InternalError: out of memory\b/;
+
+/** Hints for QuickJS's own limits, so the learner knows which limit was hit. */
+function withHint(message: string, memoryBytes: number): string {
+  if (OUT_OF_MEMORY.test(message)) return `${message} (the sandbox has ${memoryBytes / 1024 / 1024} MB in all)`;
+  if (/^(InternalError|RangeError): stack overflow\b/.test(message)) return `${message} (too deep a recursion?)`;
+  return message;
+}
+
+async function loadQuickJS(memoryBytes: number): Promise<QuickJSWASMModule> {
+  if (memoryBytes % PAGE !== 0 || memoryBytes < 2 * INITIAL_MEMORY_BYTES) {
+    throw new RangeError(`memoryBytes must be a multiple of 64 KiB and at least ${2 * INITIAL_MEMORY_BYTES}`);
+  }
+  const wasmMemory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / PAGE, maximum: memoryBytes / PAGE });
+  return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }));
+}
+
+/**
+ * One QuickJS WebAssembly instance. It runs one session at a time; a host
+ * failure inside it (see above) spoils it, and `ready()` replaces it.
+ */
+export class LearnerSandbox {
+  #module: QuickJSWASMModule;
+  #spoiled = false;
+  readonly memoryBytes: number;
+
+  private constructor(module: QuickJSWASMModule, memoryBytes: number) {
+    this.#module = module;
+    this.memoryBytes = memoryBytes;
+  }
+
+  /** Loads QuickJS (its .wasm sits next to the glue; the browser fetches it, Node reads it). */
+  static async load(options: SandboxOptions = {}): Promise<LearnerSandbox> {
+    const memoryBytes = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
+    return new LearnerSandbox(await loadQuickJS(memoryBytes), memoryBytes);
+  }
+
+  /** False once a failure spoiled this instance; `ready()` loads a fresh one. */
+  get usable(): boolean {
+    return !this.#spoiled;
+  }
+
+  /** Makes sure the instance is usable (reloading QuickJS if a failure spoiled it). */
+  async ready(): Promise<void> {
+    if (!this.#spoiled) return;
+    this.#module = await loadQuickJS(this.memoryBytes);
+    this.#spoiled = false;
+  }
+
+  /** @internal Called by a session whose instance failed. */
+  spoil(): void {
+    this.#spoiled = true;
+  }
+
+  /**
+   * Runs the learner's source (its top-level code) in a fresh runtime and
+   * binds its functions. The session's time starts now.
+   */
+  open(source: string, limits: SandboxLimits): { session: SandboxSession } | { error: OpenError } {
+    if (this.#spoiled) return { error: { message: 'the sandbox is being reloaded after a failure; run the tests again' } };
+    try {
+      const runtime = this.#module.newRuntime();
+      // Also refuses any single allocation larger than the whole memory at once.
+      runtime.setMemoryLimit(this.memoryBytes);
+      runtime.setMaxStackSize(limits.stackBytes ?? DEFAULT_STACK_BYTES);
+      const context = runtime.newContext();
+      const session = new SandboxSession(this, runtime, context, limits.timeMs, this.memoryBytes);
+      const error = session.start(source);
+      if (error) {
+        session.dispose();
+        return { error };
+      }
+      return { session };
+    } catch (e) {
+      // A host-level failure while loading the code (e.g. source nested too
+      // deeply to parse): this instance cannot be trusted any more.
+      this.spoil();
+      return { error: { message: hostFailure(e) } };
+    }
+  }
+}
+
+/** The learner's code loaded in a fresh QuickJS runtime: one test's worth of calls. */
+export class SandboxSession implements LearnerRules {
+  readonly #sandbox: LearnerSandbox;
+  readonly #runtime: QuickJSRuntime;
+  readonly #context: QuickJSContext;
+  readonly #memoryBytes: number;
+  #deadline: number;
+  #entries: Entries | undefined;
+  #names: string[] = [];
+  #stopped: SessionStop | undefined;
+  #interrupted = false;
+  #disposed = false;
+  onJoin?: (backend: { name: string; score: number }) => void;
+
+  /** @internal Use `LearnerSandbox.open`. */
+  constructor(sandbox: LearnerSandbox, runtime: QuickJSRuntime, context: QuickJSContext, timeMs: number, memoryBytes: number) {
+    this.#sandbox = sandbox;
+    this.#runtime = runtime;
+    this.#context = context;
+    this.#memoryBytes = memoryBytes;
+    this.#deadline = performance.now() + timeMs;
+    runtime.setInterruptHandler(() => {
+      if (performance.now() <= this.#deadline) return false;
+      this.#interrupted = true;
+      return true;
+    });
+  }
+
+  /** Set when the session ended early; later calls return safe values without running anything. */
+  get stopped(): SessionStop | undefined {
+    return this.#stopped;
+  }
+
+  /** @internal Loads the harness, then the learner's code. */
+  start(source: string): OpenError | undefined {
+    const ctx = this.#context;
+    const harness = ctx.evalCode(HARNESS_SOURCE, 'slowstart-harness.js');
+    if (harness.error) {
+      harness.error.dispose();
+      throw new Error('the harness did not load');
+    }
+    const entries = {} as Entries;
+    for (const key of ENTRY_NAMES) entries[key] = ctx.getProp(harness.value, key);
+    harness.value.dispose();
+    this.#entries = entries;
+
+    const loaded = ctx.evalCode(source, LEARNER_FILE);
+    if (loaded.error) {
+      // The harness describes what the top-level code threw.
+      const described = this.#interrupted ? 0 : this.#call(entries.report, [loaded.error]);
+      loaded.error.dispose();
+      if (this.#interrupted) {
+        return { message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true };
+      }
+      const report = typeof described === 'string' ? this.#parse(described) : {};
+      return { message: withHint(report.threw ?? 'InternalError: out of memory', this.#memoryBytes), codeLine: report.line || undefined };
+    }
+    loaded.value.dispose();
+
+    const bits = this.#call(entries.bind, []);
+    if (typeof bits === 'string') {
+      const r = this.#parse(bits);
+      if (this.#interrupted) return { message: 'looking up your functions did not finish (an endless loop in a getter?)', timedOut: true };
+      return { message: `looking up your functions: ${withHint(r.threw ?? 'out of memory', this.#memoryBytes)}`, codeLine: r.line || undefined };
+    }
+    if (!(bits & HAS_EFFECTIVE_WEIGHT)) return { message: 'define a function effectiveWeight(target, ramp, joined, now)' };
+    if (!(bits & HAS_PICK)) return { message: 'define a function pick(backends)' };
+    if (bits & HAS_ON_JOIN) this.onJoin = (backend) => this.#join(backend);
+    return undefined;
+  }
+
+  effectiveWeight(target: number, ramp: number, joined: number, now: number): number | Opaque {
+    const r = this.#run(this.#entries!.weight, [target, ramp, joined, now]);
+    if (r === undefined) return 0;
+    if (typeof r === 'number') return r;
+    return new Opaque(r.returned ?? 'something else');
+  }
+
+  pick(backends: PickBackend[]): number | Opaque | null {
+    const n = backends.length;
+    const data = new Float64Array(3 * n + 1);
+    backends.forEach((b, i) => {
+      data[3 * i] = b.weight;
+      data[3 * i + 1] = b.score;
+      data[3 * i + 2] = b.up ? 1 : 0;
+    });
+    const changed = backends.flatMap((b, i) => (this.#names[i] === b.name ? [] : [i]));
+    // What the host is about to allocate in QuickJS's heap: the data (three
+    // copies on the way in and out) and the new names (UTF-8, twice).
+    const need = 3 * data.byteLength + changed.reduce((sum, i) => sum + 8 * backends[i].name.length, 0);
+    if (need > HEADROOM_BYTES / 2) {
+      const room = this.#run(this.#entries!.room, [need]);
+      if (room === undefined) return null;
+      if (room !== 1) return this.#outOfMemory('InternalError: out of memory (the pool is too large for what your code left free)');
+    }
+    for (const i of changed) {
+      if (this.#run(this.#entries!.name, [i, backends[i].name]) === undefined) return null;
+      this.#names[i] = backends[i].name;
+    }
+    const r = this.#run(this.#entries!.pick, [data, n]);
+    if (r === undefined) return null;
+    const report = typeof r === 'number' ? {} : r;
+    backends.forEach((b, i) => {
+      const note = report.scores?.[String(i)];
+      // An Opaque score is for the checks in toScriptRules to report.
+      (b as { score: number | Opaque }).score = note !== undefined ? new Opaque(note) : data[3 * i + 1];
+    });
+    if (report.returned !== undefined) return new Opaque(report.returned);
+    const winner = data[3 * n];
+    return winner === -1 ? null : winner;
+  }
+
+  #join(backend: { name: string; score: number | Opaque }): void {
+    const r = this.#run(this.#entries!.join, [backend.name, backend.score as number]);
+    if (r === undefined) return;
+    if (typeof r === 'number') backend.score = r;
+    // An Opaque score is for the checks in toScriptRules to report.
+    else if (r.scores?.['0'] !== undefined) backend.score = new Opaque(r.scores['0']);
+  }
+
+  /** Frees the runtime. Safe to call twice, and after a failure. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (!this.#sandbox.usable) return; // a spoiled instance is dropped whole
+    try {
+      if (this.#entries) for (const key of ENTRY_NAMES) this.#entries[key].dispose();
+      this.#context.dispose();
+      this.#runtime.dispose();
+    } catch {
+      this.#sandbox.spoil();
+    }
+  }
+
+  /**
+   * One call into QuickJS, unless the session has stopped. Gives the number
+   * the harness returned, or its report; undefined when the call did not run
+   * or ran out of time (the session then stops). An exception of the
+   * learner's is thrown as a LearnerException. Running out of memory stops
+   * the session, and so does a host-level failure, which also spoils the
+   * instance: both are reported once, as the learner's problem.
+   */
+  #run(fn: QuickJSHandle, args: HarnessArg[]): number | HarnessReport | undefined {
+    if (this.#stopped || this.#disposed) return undefined;
+    // Calls that each do a lot in one native operation ("x".repeat(1e7))
+    // rarely reach QuickJS's interrupt check: the deadline is checked here too.
+    if (performance.now() > this.#deadline) {
+      this.#stopped = 'time';
+      return undefined;
+    }
+    let r: number | string;
+    try {
+      r = this.#call(fn, args);
+    } catch (e) {
+      this.#stopped = 'broken';
+      this.#sandbox.spoil();
+      throw new LearnerException(hostFailure(e));
+    }
+    if (this.#interrupted) {
+      this.#stopped = 'time';
+      return undefined;
+    }
+    if (typeof r === 'number') return r;
+    const report = this.#parse(r);
+    if (report.threw !== undefined && OUT_OF_MEMORY.test(report.threw)) return this.#outOfMemory(report.threw, report.line);
+    if (report.exhausted) return this.#outOfMemory(undefined, report.line);
+    if (report.threw !== undefined) throw new LearnerException(withHint(report.threw, this.#memoryBytes), report.line || undefined);
+    return report;
+  }
+
+  #outOfMemory(message = 'InternalError: out of memory', codeLine?: number): never {
+    this.#stopped = 'memory';
+    throw new LearnerException(withHint(message, this.#memoryBytes), codeLine || undefined);
+  }
+
+  /**
+   * Calls a harness entry with numbers, strings, a Float64Array (copied
+   * into QuickJS as an ArrayBuffer, and back out after the call) or a
+   * handle QuickJS gave (an exception); gives back the number or the string
+   * the harness returned. Only QuickJS's own errors escape the harness (it
+   * catches the learner's): interrupted, or out of memory in the harness
+   * itself, reported as exhausted.
+   */
+  #call(fn: QuickJSHandle, args: HarnessArg[]): number | string {
+    const ctx = this.#context;
+    const made: QuickJSHandle[] = [];
+    try {
+      const handles = args.map((a) => {
+        if (typeof a === 'object' && !(a instanceof Float64Array)) return a;
+        const h = typeof a === 'number' ? ctx.newNumber(a) : typeof a === 'string' ? ctx.newString(a) : ctx.newArrayBuffer(a.buffer);
+        made.push(h);
+        return h;
+      });
+      const result = ctx.callFunction(fn, ctx.undefined, handles);
+      if (result.error) {
+        result.error.dispose();
+        return this.#interrupted ? 0 : JSON.stringify({ exhausted: true } satisfies HarnessReport);
+      }
+      args.forEach((a, i) => {
+        if (!(a instanceof Float64Array)) return;
+        const bytes = ctx.getArrayBuffer(handles[i]);
+        try {
+          a.set(new Float64Array(bytes.value.slice().buffer, 0, a.length));
+        } finally {
+          bytes.dispose();
+        }
+      });
+      const value = result.value;
+      try {
+        const type = ctx.typeof(value);
+        if (type === 'number') return ctx.getNumber(value);
+        // The harness caps its reports far below this; the check is for the day it would not.
+        const text = type === 'string' ? ctx.getString(value) : '';
+        return text.length > 0 && text.length <= MAX_REPORT_CHARS ? text : JSON.stringify({ threw: 'the sandbox gave an unexpected answer' });
+      } finally {
+        value.dispose();
+      }
+    } finally {
+      for (const h of made) h.dispose();
+    }
+  }
+
+  #parse(text: string): HarnessReport {
+    try {
+      const r = JSON.parse(text) as HarnessReport;
+      return r && typeof r === 'object' ? r : {};
+    } catch {
+      return { threw: 'the sandbox gave an unreadable answer' };
+    }
+  }
+}
