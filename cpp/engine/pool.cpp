@@ -40,7 +40,9 @@ void Pool::replace(std::vector<PoolEntry> entries) {
   backends_.clear();
   backends_.reserve(entries.size());
   index_.clear(entries.size());
+  longest_name_ = 0;
   for (auto& e : entries) {
+    longest_name_ = std::max(longest_name_, e.name.size());
     const auto i = static_cast<std::uint32_t>(backends_.size());
     backends_.push_back(Backend{std::move(e.name), e.weight, 0, now_, true, Joined::Pool});
     index_.insert(backends_[i].name, i, [this](std::uint32_t k) { return name_at(k); });
@@ -69,6 +71,7 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
     backends_[i] = Backend{std::move(name), target, ramp, now_, true, Joined::Add};
   } else {
     i = backends_.size();
+    longest_name_ = std::max(longest_name_, name.size());
     backends_.push_back(Backend{std::move(name), target, ramp, now_, true, Joined::Add});
     index_.insert(backends_[i].name, static_cast<std::uint32_t>(i), [this](std::uint32_t k) { return name_at(k); });
     wrr_.push_back();

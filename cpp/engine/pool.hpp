@@ -68,6 +68,8 @@ class Pool {
 
   std::int64_t now() const { return now_; }
   std::size_t size() const { return backends_.size(); }
+  // No backend's name is longer than this (a bound: names never shrink it).
+  std::size_t longest_name() const { return longest_name_; }
   bool contains(std::string_view name) const;
   // The position of a backend, or -1.
   std::int64_t find(std::string_view name) const;
@@ -103,6 +105,7 @@ class Pool {
   mutable std::vector<std::uint32_t> by_name_;
   mutable std::size_t by_name_sorted_ = 0;
   std::int64_t now_ = 0;
+  std::size_t longest_name_ = 0;
   Rules* rules_ = nullptr;
 };
 

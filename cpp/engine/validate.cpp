@@ -27,23 +27,31 @@ static std::string over_limit(std::string_view shown, Quantity q) {
          decimal(quantity_limit(q)) + ", got " + quote(shown);
 }
 
-Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
-  if (token.empty()) return not_an_integer(token, q);
-  const std::int64_t limit = quantity_limit(q);
-  std::int64_t value = 0;
-  bool over = false;
-  for (char c : token) {
-    if (c < '0' || c > '9') return not_an_integer(token, q);
-    // Saturate instead of overflowing; keep scanning so that "99x" is
-    // reported as not an integer rather than as too large.
-    if (!over) {
-      value = value * 10 + (c - '0');
-      if (value > limit) over = true;
+void QuantityScan::add(std::string_view piece) {
+  if (!piece.empty()) empty_ = false;
+  if (!digits_) return;
+  for (char c : piece) {
+    if (c < '0' || c > '9') {
+      digits_ = false;  // "99x" is not an integer, however large its digits
+      return;
     }
+    // Saturate instead of overflowing: past the largest limit the value no
+    // longer matters, only that it is over.
+    if (value_ <= kMaxTime) value_ = value_ * 10 + (c - '0');
   }
-  if (over) return over_limit(token, q);
-  out = value;
+}
+
+Problem QuantityScan::finish(Quantity q, std::string_view shown, std::int64_t& out) const {
+  if (empty_ || !digits_) return not_an_integer(shown, q);
+  if (value_ > quantity_limit(q)) return over_limit(shown, q);
+  out = value_;
   return std::nullopt;
+}
+
+Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
+  QuantityScan scan;
+  scan.add(token);
+  return scan.finish(q, token, out);
 }
 
 Problem check_quantity(std::int64_t value, Quantity q) {
@@ -96,19 +104,21 @@ static bool is_bidi_control(std::string_view s, std::size_t i, std::size_t n) {
   return byte(1) == 0x81 && byte(2) >= 0xA6 && byte(2) <= 0xA9;
 }
 
-Problem check_name(std::string_view name) {
+Problem check_name(std::string_view name) { return check_name(name, name); }
+
+Problem check_name(std::string_view name, std::string_view shown) {
   if (name.empty()) return std::string("backend name is empty");
   for (std::size_t i = 0; i < name.size();) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (c == '=') return "backend name must not contain '=', got " + quote(name);
-    if (c == ' ' || c == '\t') return "backend name must not contain blanks, got " + quote(name);
-    if (is_control(c)) return "backend name must not contain control characters, got " + quote(name);
+    if (c == '=') return "backend name must not contain '=', got " + quote(shown);
+    if (c == ' ' || c == '\t') return "backend name must not contain blanks, got " + quote(shown);
+    if (is_control(c)) return "backend name must not contain control characters, got " + quote(shown);
     const std::size_t n = utf8_sequence_length(name, i);
-    if (n == 0) return "backend name must be valid UTF-8, got " + quote(name);
+    if (n == 0) return "backend name must be valid UTF-8, got " + quote(shown);
     if (is_c1_control(name, i, n))
-      return "backend name must not contain control characters, got " + quote(name);
+      return "backend name must not contain control characters, got " + quote(shown);
     if (is_bidi_control(name, i, n))
-      return "backend name must not contain bidirectional controls, got " + quote(name);
+      return "backend name must not contain bidirectional controls, got " + quote(shown);
     i += n;
   }
   return std::nullopt;
