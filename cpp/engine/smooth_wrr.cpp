@@ -78,6 +78,7 @@ void SmoothWrr::drop_index() {
   members_.clear();
   slot_of_.clear();
   tree_.clear();
+  order_stale_ = tops_stale_ = false;
   dirty_.clear();
   is_dirty_.clear();
   rebuild_ = false;
@@ -128,14 +129,6 @@ void SmoothWrr::set_score(std::size_t i, std::int64_t score) {
   add_member(x);
 }
 
-void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
-  if (indexed_) {
-    for (std::size_t k = 0; k < n; ++k) out[k] = pick_indexed();
-  } else {
-    for (std::size_t k = 0; k < n; ++k) out[k] = smooth_pick(weight_.data(), base_.data(), weight_.size());
-  }
-}
-
 std::uint32_t SmoothWrr::scan(std::int64_t k) const {
   const ClassTop* t = tops_.data();
   const std::size_t d = tops_.size();
@@ -155,33 +148,108 @@ std::uint32_t SmoothWrr::scan(std::int64_t k) const {
 }
 
 std::int32_t SmoothWrr::pick_by_pass() {
-  // With K at 0 every base is the score: smooth_pick's own pass. Each class
-  // moved up by its weight as a whole, so only the winner moves within its
-  // class; the cached class tops are stale until the next scan.
+  // With K at 0 every base is the score: smooth_pick's own pass, nothing
+  // more. The classes keep who is in them; their order (and so their tops)
+  // is put right only when a pick needs it again (reorder()).
   if (picks_ != 0) rebase();
-  const std::int32_t x = smooth_pick(weight_.data(), base_.data(), weight_.size());
-  const std::uint32_t c = slot_of_.find(weight_[x]);
-  leave(c, static_cast<std::uint32_t>(x));
-  enter(c, static_cast<std::uint32_t>(x));
+  order_stale_ = true;
+  return smooth_pick(weight_.data(), base_.data(), weight_.size());
+}
+
+// Every class's members in order again after picks by pass: a small pool
+// (these picks only happen below kPassBackends), so insertion sort.
+void SmoothWrr::reorder() {
+  std::vector<std::uint32_t> members;
+  for (std::uint32_t c = 0; c < members_.size(); ++c) {
+    Members& m = members_[c];
+    members.clear();
+    for (std::uint32_t x = m.head; x != kNil; x = next_[x]) members.push_back(x);
+    members.insert(members.end(), m.heap.begin(), m.heap.end());
+    for (std::size_t i = 1; i < members.size(); ++i)
+      for (std::size_t j = i; j > 0 && before(members[j], members[j - 1]); --j) std::swap(members[j], members[j - 1]);
+    m.heap.clear();
+    m.head = m.tail = kNil;
+    m.count = 0;
+    for (std::uint32_t x : members) enter(c, x);  // each after the last: a queue
+  }
+  order_stale_ = false;
   tops_stale_ = true;
+}
+
+// Everything a pick of the index needs in order first: fresh class tops,
+// room before the next rebase, the tournament up to date.
+void SmoothWrr::prepare() {
+  if (order_stale_) reorder();
+  if (tops_stale_) refresh_tops();
+  if (picks_ >= rebase_at_) rebase();
+  if (rebuild_ || !dirty_.empty()) flush_tree();
+}
+
+// The top of class c wins: its score drops by the total and it re-enters
+// its class lower down. Returns it.
+inline std::uint32_t SmoothWrr::move_winner(std::uint32_t c) {
+  const std::uint32_t x = tops_[c].top;
+  base_[x] -= total_;  // the winner's score -= the total
+  Members& m = members_[c];
+  const std::uint32_t next = next_[x];
+  if (m.head == x && hpos_[x] == kInQueue && next != kNil && before(m.tail, x)) {
+    // The usual case: from the head of its class's queue to the end.
+    m.head = next;
+    prev_[next] = kNil;
+    prev_[x] = m.tail;
+    next_[x] = kNil;
+    next_[m.tail] = x;
+    m.tail = x;
+  } else if (m.count > 1) {
+    leave(c, x);  // (neither needs x's own base)
+    enter(c, x);
+  }
+  refresh_top(c);
   return x;
 }
 
 std::int32_t SmoothWrr::pick_indexed() {
   if (tops_.empty()) return kNone;
   if (!tree_.active() && tops_.size() > kScanClasses) return pick_by_pass();
-  if (tops_stale_) refresh_tops();
-  if (picks_ >= rebase_at_) rebase();
-  if (rebuild_ || !dirty_.empty()) flush_tree();
+  prepare();
   const std::int64_t k = ++picks_;  // every participant's score += its weight
   const std::uint32_t c = tree_.active() ? tree_.winner(tops_, k) : scan(k);
-  const std::uint32_t x = tops_[c].top;
-  leave(c, x);
-  base_[x] -= total_;  // the winner's score -= the total
-  enter(c, x);
-  refresh_top(c);
+  const std::uint32_t x = move_winner(c);
   if (tree_.active()) tree_.update(c, true, tops_, k);
   return static_cast<std::int32_t>(x);
+}
+
+void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
+  if (!indexed_) {
+    const std::int64_t* w = weight_.data();
+    std::int64_t* s = base_.data();
+    const std::size_t size = weight_.size();
+    for (std::size_t k = 0; k < n; ++k) out[k] = smooth_pick(w, s, size);
+    return;
+  }
+  std::size_t done = 0;
+  if (!tree_.active() && tops_.size() > kScanClasses) {
+    // Picks by pass (pick_by_pass), all of them at once.
+    if (picks_ != 0) rebase();
+    order_stale_ = true;
+    const std::int64_t* w = weight_.data();
+    std::int64_t* s = base_.data();
+    const std::size_t size = weight_.size();
+    for (; done < n; ++done) out[done] = smooth_pick(w, s, size);
+    return;
+  }
+  while (done < n) {
+    if (tops_.empty() || tree_.active() || tops_.size() > kScanClasses) {
+      out[done++] = pick_indexed();
+      continue;
+    }
+    // Runs of picks by scan, checked once per run (nothing changes between
+    // them but K, which stops at the next rebase).
+    prepare();
+    const auto room = static_cast<std::size_t>(rebase_at_ - picks_);
+    const std::size_t end = done + std::min(n - done, room);
+    while (done < end) out[done++] = static_cast<std::int32_t>(move_winner(scan(++picks_)));
+  }
 }
 
 void SmoothWrr::add_member(std::uint32_t x) {
@@ -243,6 +311,7 @@ void SmoothWrr::class_changed(std::uint32_t c) {
   const auto count = static_cast<std::uint32_t>(tops_.size());
   if (!tree_.active() ? want_tree() : c >= tree_.capacity()) {
     // A new or larger tree: built here, so that picks never allocate.
+    if (order_stale_) reorder();
     if (tops_stale_) refresh_tops();
     tree_.build(tops_, count, picks_);
     for (std::uint32_t d : dirty_) is_dirty_[d] = 0;

@@ -16,8 +16,9 @@
 //    queue: O(1)); anyone out of order waits in a small heap beside it.
 //  - The tops of up to kScanClasses classes are compared one by one. With
 //    more classes than that, a pool of up to kPassBackends backends is
-//    scanned whole (base + K * weight each: cheaper there than any tree), and
-//    a larger one keeps its class tops in a kinetic tournament
+//    picked from by smooth_pick's own pass (cheaper there than any tree; the
+//    classes' order is put right when a pick needs it again), and a larger
+//    one keeps its class tops in a kinetic tournament
 //    (class_tournament.hpp): O(log classes) per pick.
 //  - Small pools (below kIndexFrom backends) use smooth_pick itself, which
 //    is fastest there. K stays 0 and base is the score.
@@ -96,6 +97,9 @@ class SmoothWrr {
   };
 
   std::int32_t pick_indexed();
+  SLOWSTART_COLD void prepare();
+  SLOWSTART_COLD void reorder();
+  std::uint32_t move_winner(std::uint32_t c);
   SLOWSTART_COLD void update_mode();
   SLOWSTART_COLD void build_index();
   SLOWSTART_COLD void drop_index();
@@ -103,7 +107,7 @@ class SmoothWrr {
   void update_rebase_point();
 
   // a before b in their class: higher score, then earlier in the pool.
-  bool before(std::uint32_t a, std::uint32_t b) const {
+  [[gnu::always_inline]] bool before(std::uint32_t a, std::uint32_t b) const {
     return base_[a] > base_[b] || (base_[a] == base_[b] && a < b);
   }
   std::uint32_t scan(std::int64_t k) const;
@@ -148,7 +152,8 @@ class SmoothWrr {
   std::int64_t rebase_at_ = 0;
   bool plain_ = false;
   bool indexed_ = false;
-  bool tops_stale_ = false;  // ClassTop::base after picks by pass
+  bool order_stale_ = false;  // classes' order after picks by pass
+  bool tops_stale_ = false;   // ClassTop after picks by pass or a reorder
 };
 
 }  // namespace slowstart

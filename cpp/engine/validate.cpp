@@ -131,7 +131,10 @@ std::string quote(std::string_view token) {
   while (i < token.size() && i < kMaxQuoted) {
     const unsigned char c = static_cast<unsigned char>(token[i]);
     std::size_t n = utf8_sequence_length(token, i);
-    if (is_c1_control(token, i, n) || is_bidi_control(token, i, n)) n = 0;  // escape every byte
+    // A byte-order mark (EF BB BF) shows nothing either: a stray one in a
+    // message would be invisible.
+    const bool bom = n == 3 && token.substr(i, 3) == "\xEF\xBB\xBF";
+    if (is_c1_control(token, i, n) || is_bidi_control(token, i, n) || bom) n = 0;  // escape every byte
     if (n == 0 || (n == 1 && is_control(c))) {
       out += "\\x";
       out += kHex[c >> 4];

@@ -45,8 +45,8 @@ Problem check_name(std::string_view name);
 // quoted in the message.
 Problem check_name(std::string_view name, std::string_view shown);
 
-// 'token' for a message: control characters, bidirectional controls and
-// bytes that are not valid UTF-8 are written as \xNN (each byte), and
+// 'token' for a message: control characters, bidirectional controls, the
+// byte-order mark and bytes that are not valid UTF-8 are written as \xNN (each byte), and
 // anything past kMaxQuoted bytes becomes "...". Diagnostics are therefore
 // always printable UTF-8 that displays in the order it is written.
 std::string quote(std::string_view token);

@@ -81,24 +81,24 @@ export class Engine {
     };
     this.Balancer = class {
       #b = m._ss_balancer_new();
-      #call(change: (b: number, length: number) => number, ...args: Bytes[]): Error | undefined {
+      #call(change: (b: number, length: number) => number, args: Bytes[]): Error | undefined {
         const length = engine.writeStrings(args);
         return change(this.#b, length) === 0 ? undefined : new Error(decodeText(engine.bytes(m._ss_problem())));
       }
       setPool(names: Bytes[], weights: string[]): Error | undefined {
-        return this.#call(m._ss_balancer_set_pool, ...names.flatMap((n, i) => [n, weights[i] ?? '']));
+        return this.#call(m._ss_balancer_set_pool, names.flatMap((n, i) => [n, weights[i] ?? '']));
       }
       setNow(seconds: string): Error | undefined {
-        return this.#call(m._ss_balancer_set_now, seconds);
+        return this.#call(m._ss_balancer_set_now, [seconds]);
       }
       add(name: Bytes, weight: string, ramp: string): Error | undefined {
-        return this.#call(m._ss_balancer_add, name, weight, ramp);
+        return this.#call(m._ss_balancer_add, [name, weight, ramp]);
       }
       down(name: Bytes): Error | undefined {
-        return this.#call(m._ss_balancer_down, name);
+        return this.#call(m._ss_balancer_down, [name]);
       }
       up(name: Bytes, ramp: string): Error | undefined {
-        return this.#call(m._ss_balancer_up, name, ramp);
+        return this.#call(m._ss_balancer_up, [name, ramp]);
       }
       now(): number {
         return m._ss_balancer_now(this.#b);
@@ -112,15 +112,18 @@ export class Engine {
       weightsLine(): string {
         return decodeText(engine.bytes(m._ss_balancer_weights_line(this.#b)));
       }
+      // (The address first: the call may grow the memory, which replaces HEAPU8's buffer.)
       weights(): Float64Array {
         const n = m._ss_balancer_size(this.#b);
-        return new Float64Array(m.HEAPU8.buffer, m._ss_balancer_weights(this.#b), n).slice();
+        const at = m._ss_balancer_weights(this.#b);
+        return new Float64Array(m.HEAPU8.buffer, at, n).slice();
       }
       pick(): number {
         return m._ss_balancer_pick(this.#b);
       }
       pickMany(n: number): Int32Array {
-        return new Int32Array(m.HEAPU8.buffer, m._ss_balancer_pick_many(this.#b, n), n).slice();
+        const at = m._ss_balancer_pick_many(this.#b, n);
+        return new Int32Array(m.HEAPU8.buffer, at, n).slice();
       }
       delete(): void {
         m._ss_balancer_delete(this.#b);
@@ -160,7 +163,8 @@ export class Engine {
 
   /** A copy of the bytes at `address` (their length is _ss_length()). */
   bytes(address: number): Uint8Array {
-    return this.#m.HEAPU8.slice(address, address + this.#m._ss_length());
+    const length = this.#m._ss_length();
+    return this.#m.HEAPU8.slice(address, address + length);
   }
 
   /** Writes strings into the input buffer as bindings.cpp's input_strings reads them; returns the length. */
