@@ -50,7 +50,8 @@ endfunction()
 # The engine: plain C exports (bindings.cpp says why), malloc and free kept
 # for the leak test. emmalloc: about 2 KB smaller than dlmalloc, about 5 %
 # slower on scripts.
+set(SLOWSTART_ENGINE_MALLOC emmalloc CACHE STRING "The engine module's malloc (emmalloc or dlmalloc)")
 slowstart_wasm_module(slowstart_wasm engine createEngine
-  "-sMALLOC=emmalloc;-sEXPORTED_FUNCTIONS=_malloc,_free" cpp/wasm/bindings.cpp)
+  "-sMALLOC=${SLOWSTART_ENGINE_MALLOC};-sEXPORTED_FUNCTIONS=_malloc,_free" cpp/wasm/bindings.cpp)
 slowstart_wasm_module(slowstart_lab_wasm lab createLab "-lembind;-sMALLOC=dlmalloc"
   cpp/wasm/lab_bindings.cpp cpp/cli/simulate_command.cpp)

@@ -26,9 +26,25 @@ constexpr Keyword kKeywords[] = {
 };
 constexpr std::size_t kLongestKeyword = 7;  // WEIGHTS
 
+// A word of up to 8 bytes as one integer: keywords are found by comparing
+// integers, not strings (no memcmp call per keyword, which in WebAssembly is
+// a byte loop).
+constexpr std::uint64_t packed(std::string_view word) {
+  std::uint64_t key = 0;
+  for (std::size_t i = 0; i < word.size() && i < 8; ++i)
+    key |= static_cast<std::uint64_t>(static_cast<unsigned char>(word[i])) << (8 * i);
+  return key;
+}
+
+constexpr std::uint64_t kPacked[] = {packed("POOL"), packed("NOW"),     packed("ADD"), packed("DOWN"),
+                                     packed("UP"),   packed("WEIGHTS"), packed("PICK")};
+static_assert(sizeof kPacked / sizeof kPacked[0] == sizeof kKeywords / sizeof kKeywords[0]);
+
 const Keyword* find_keyword(std::string_view word) {
-  for (const Keyword& k : kKeywords)
-    if (k.word == word) return &k;
+  if (word.size() > kLongestKeyword) return nullptr;
+  const std::uint64_t key = packed(word);
+  for (std::size_t i = 0; i < sizeof kPacked / sizeof kPacked[0]; ++i)
+    if (kPacked[i] == key && kKeywords[i].word.size() == word.size()) return &kKeywords[i];  // ("PICK\0" is no PICK)
   return nullptr;
 }
 
@@ -141,7 +157,7 @@ void LineParser::keyword() {
   const std::string_view word = head_.view();
   if (length_ <= kLongestKeyword) keyword_ = find_keyword(word);
   if (keyword_) return;
-  std::string message = "unknown command " + quote(word);
+  std::string message = quoted("unknown command ", word);
   if (const Keyword* hint = length_ <= kLongestKeyword ? find_hint(word) : nullptr) {
     message += " (use ";
     message += hint->word;
@@ -174,7 +190,7 @@ void LineParser::argument_piece(std::string_view piece) {
 void LineParser::end_argument() {
   const std::size_t arg = tokens_ - 1;
   if (arg > keyword_->max_args) {
-    fail(with_usage("unexpected argument " + quote(head_.view()), *keyword_), true);
+    fail(with_usage(quoted("unexpected argument ", head_.view()), *keyword_), true);
     return;
   }
   if (problem_) return;
@@ -187,7 +203,7 @@ void LineParser::end_argument() {
       const auto k = static_cast<std::uint32_t>(cmd_.entries.size() - 1);
       if (k == 0) seen_.clear();
       const auto name_of = [this](std::uint32_t i) { return std::string_view(cmd_.entries[i].name); };
-      if (seen_.insert(e.name, k, name_of) != k) p = "duplicate backend name " + quote(e.name) + " in POOL";
+      if (seen_.insert(e.name, k, name_of) != k) p = quoted("duplicate backend name ", e.name, " in POOL");
       break;
     }
     case Op::Add:
@@ -269,9 +285,9 @@ void LineParser::check_long_name(std::string& name, bool final) {
 }
 
 Problem LineParser::end_entry(std::string& name, std::int64_t& weight) {
-  if (!seen_eq_) return "expected <name>=<weight>, got " + quote(head_.view());
-  if (name.empty()) return "backend name is empty in " + quote(head_.view());
-  if (second_eq_) return "expected one '=' in <name>=<weight>, got " + quote(head_.view());
+  if (!seen_eq_) return quoted("expected <name>=<weight>, got ", head_.view());
+  if (name.empty()) return quoted("backend name is empty in ", head_.view());
+  if (second_eq_) return quoted("expected one '=' in <name>=<weight>, got ", head_.view());
   if (!name_problem_) check_long_name(name, true);
   if (name_problem_) return name_problem_;
   return number_.finish(Quantity::Weight, number_head_.view(), weight);
@@ -299,7 +315,7 @@ bool is_ignored(const std::vector<std::string_view>& tokens) {
 Problem parse_command(const std::vector<std::string_view>& tokens, Command& out) {
   // Not a script line: a first token starting with '#' is a word, not a comment.
   if (tokens.empty() || tokens[0].empty() || tokens[0][0] == '#')
-    return "unknown command " + quote(tokens.empty() ? std::string_view() : tokens[0]);
+    return quoted("unknown command ", tokens.empty() ? std::string_view() : tokens[0]);
   LineParser parser;
   parser.begin(SIZE_MAX);
   for (std::string_view t : tokens) {
@@ -335,10 +351,10 @@ Problem apply(Pool& pool, Command& cmd) {
       pool.add(cmd.name, cmd.weight, cmd.seconds);  // a copy: sinks still read cmd.name
       return std::nullopt;
     case Op::Down:
-      if (cmd.name_cut || !pool.down(cmd.name)) return "no backend named " + quote(cmd.name);
+      if (cmd.name_cut || !pool.down(cmd.name)) return quoted("no backend named ", cmd.name);
       return std::nullopt;
     case Op::Up:
-      if (cmd.name_cut || !pool.up(cmd.name, cmd.seconds)) return "no backend named " + quote(cmd.name);
+      if (cmd.name_cut || !pool.up(cmd.name, cmd.seconds)) return quoted("no backend named ", cmd.name);
       return std::nullopt;
     case Op::Weights:
     case Op::Pick:

@@ -39,11 +39,13 @@ void Interpreter::end_line() {
   const LineParser::Outcome outcome = parser_.end();
   if (outcome == LineParser::Outcome::Ignored) return;
   if (Rules* rules = pool_.rules()) rules->begin_line(line_);
+  if (outcome == LineParser::Outcome::Rejected) {
+    ++rejected_;
+    sink_.diagnostic(line_, parser_.problem());
+    return;
+  }
   Command& cmd = parser_.command();
-  Problem p;
-  if (outcome == LineParser::Outcome::Rejected) p = parser_.problem();
-  else p = apply(pool_, cmd);
-  if (p) {
+  if (const Problem p = apply(pool_, cmd)) {
     ++rejected_;
     sink_.diagnostic(line_, *p);
     return;
@@ -51,7 +53,8 @@ void Interpreter::end_line() {
   sink_.applied(line_, cmd, pool_);
   std::int32_t winner = kNone;
   if (cmd.op == Op::Weights) {
-    sink_.output(line_, pool_.weights_line());
+    pool_.weights_line(text_);
+    sink_.output(line_, text_);
   } else if (cmd.op == Op::Pick) {
     winner = pool_.pick();
     sink_.output(line_, winner == kNone ? std::string_view("NONE")

@@ -67,6 +67,7 @@ class Interpreter {
   ScriptSink& sink_;
   Pool pool_;
   LineParser parser_;
+  std::string text_;  // a WEIGHTS line, its memory reused line after line
   std::uint64_t line_ = 0;
   std::uint64_t rejected_ = 0;
   // A line that continues past the end of the chunk.

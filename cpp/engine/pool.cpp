@@ -2,6 +2,7 @@
 #include "pool.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "ramp.hpp"
 
@@ -165,15 +166,31 @@ const std::vector<std::uint32_t>& Pool::by_name() const {
 
 std::string Pool::weights_line() const {
   std::string out;
-  bool first = true;
-  for (std::uint32_t i : by_name()) {
-    if (!first) out += ' ';
-    first = false;
-    out += backends_[i].name;
-    out += '=';
-    append_decimal(out, wrr_.weight(i));
-  }
+  weights_line(out);
   return out;
+}
+
+void Pool::weights_line(std::string& out) const {
+  // The line's exact length first, then every byte written in place: one
+  // allocation at most (none once `out` is big enough), no append per piece.
+  const std::vector<std::uint32_t>& order = by_name();
+  std::size_t length = order.empty() ? 0 : order.size() - 1;
+  char digits[21];
+  for (std::uint32_t i : order)
+    length += backends_[i].name.size() + 1 + static_cast<std::size_t>(digits + 21 - format_decimal(digits, wrr_.weight(i)));
+  out.resize(length);
+  char* at = out.data();
+  for (std::uint32_t i : order) {
+    if (at != out.data()) *at++ = ' ';
+    const std::string& name = backends_[i].name;
+    std::memcpy(at, name.data(), name.size());
+    at += name.size();
+    *at++ = '=';
+    const char* d = format_decimal(digits, wrr_.weight(i));
+    const auto n = static_cast<std::size_t>(digits + 21 - d);
+    std::memcpy(at, d, n);
+    at += n;
+  }
 }
 
 }  // namespace slowstart

@@ -82,6 +82,8 @@ class Pool {
 
   // WEIGHTS: "name=effective ..." sorted by name; empty for an empty pool.
   std::string weights_line() const;
+  // The same into `out` (replacing what it held; its memory is reused).
+  void weights_line(std::string& out) const;
 
  private:
   std::int64_t effective(const Backend& b) const;

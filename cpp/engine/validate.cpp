@@ -19,12 +19,19 @@ std::int64_t quantity_limit(Quantity q) {
 }
 
 static std::string not_an_integer(std::string_view shown, Quantity q) {
-  return std::string(quantity_name(q)) + " must be a non-negative integer, got " + quote(shown);
+  std::string m(quantity_name(q));
+  m += " must be a non-negative integer, got ";
+  append_quoted(m, shown);
+  return m;
 }
 
 static std::string over_limit(std::string_view shown, Quantity q) {
-  return std::string(quantity_name(q)) + " must be at most " +
-         decimal(quantity_limit(q)) + ", got " + quote(shown);
+  std::string m(quantity_name(q));
+  m += " must be at most ";
+  append_decimal(m, quantity_limit(q));
+  m += ", got ";
+  append_quoted(m, shown);
+  return m;
 }
 
 void QuantityScan::add(std::string_view piece) {
@@ -110,44 +117,57 @@ Problem check_name(std::string_view name, std::string_view shown) {
   if (name.empty()) return std::string("backend name is empty");
   for (std::size_t i = 0; i < name.size();) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (c == '=') return "backend name must not contain '=', got " + quote(shown);
-    if (c == ' ' || c == '\t') return "backend name must not contain blanks, got " + quote(shown);
-    if (is_control(c)) return "backend name must not contain control characters, got " + quote(shown);
+    if (c == '=') return quoted("backend name must not contain '=', got ", shown);
+    if (c == ' ' || c == '\t') return quoted("backend name must not contain blanks, got ", shown);
+    if (is_control(c)) return quoted("backend name must not contain control characters, got ", shown);
     const std::size_t n = utf8_sequence_length(name, i);
-    if (n == 0) return "backend name must be valid UTF-8, got " + quote(shown);
+    if (n == 0) return quoted("backend name must be valid UTF-8, got ", shown);
     if (is_c1_control(name, i, n))
-      return "backend name must not contain control characters, got " + quote(shown);
+      return quoted("backend name must not contain control characters, got ", shown);
     if (is_bidi_control(name, i, n))
-      return "backend name must not contain bidirectional controls, got " + quote(shown);
+      return quoted("backend name must not contain bidirectional controls, got ", shown);
     i += n;
   }
   return std::nullopt;
 }
 
-std::string quote(std::string_view token) {
+std::string quote(std::string_view token) { return quoted({}, token); }
+
+std::string quoted(std::string_view prefix, std::string_view token, std::string_view suffix) {
+  std::string out;
+  out.reserve(prefix.size() + token.size() + suffix.size() + 8);
+  out.append(prefix);
+  append_quoted(out, token);
+  out.append(suffix);
+  return out;
+}
+
+void append_quoted(std::string& out, std::string_view token) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "'";
-  std::size_t i = 0;
+  out += '\'';
+  std::size_t i = 0, shown = 0;  // token[shown, i) is waiting to be copied as it is
   while (i < token.size() && i < kMaxQuoted) {
     const unsigned char c = static_cast<unsigned char>(token[i]);
+    if (c >= 0x20 && c < 0x7F) {  // printable ASCII: as it is
+      ++i;
+      continue;
+    }
     std::size_t n = utf8_sequence_length(token, i);
     // A byte-order mark (EF BB BF) shows nothing either: a stray one in a
     // message would be invisible.
     const bool bom = n == 3 && token.substr(i, 3) == "\xEF\xBB\xBF";
     if (is_c1_control(token, i, n) || is_bidi_control(token, i, n) || bom) n = 0;  // escape every byte
     if (n == 0 || (n == 1 && is_control(c))) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-      ++i;
+      out.append(token.substr(shown, i - shown));
+      const char escaped[4] = {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+      out.append(escaped, 4);
+      shown = ++i;
     } else {
-      out.append(token.substr(i, n));
       i += n;
     }
   }
-  if (i < token.size()) out += "...";
-  out += '\'';
-  return out;
+  out.append(token.substr(shown, i - shown));
+  out.append(i < token.size() ? "...'" : "'");
 }
 
 }  // namespace slowstart

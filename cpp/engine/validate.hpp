@@ -50,6 +50,10 @@ Problem check_name(std::string_view name, std::string_view shown);
 // anything past kMaxQuoted bytes becomes "...". Diagnostics are therefore
 // always printable UTF-8 that displays in the order it is written.
 std::string quote(std::string_view token);
+// The same appended to `out`, and a message "<prefix>'token'<suffix>" built
+// in one string (messages are built often: a script may be all bad lines).
+void append_quoted(std::string& out, std::string_view token);
+std::string quoted(std::string_view prefix, std::string_view token, std::string_view suffix = {});
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);

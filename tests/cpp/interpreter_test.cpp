@@ -233,3 +233,13 @@ TEST(Interpreter, ALineLongerThanAnyChunkKeepsOnlyWhatItNeeds) {
             "backend name must not contain control characters, got '" + std::string(60, 'n') + "...'");
   EXPECT_EQ(in.pool().now(), 7);
 }
+
+TEST(Interpreter, AKeywordIsItsBytesExactly) {
+  // Keywords are compared as packed integers: a NUL byte after one must not
+  // pass for nothing, and neither may a prefix or a longer word.
+  const auto r = run_script(std::string("POOL a=1\nPICK\0\nPIC\nPICKS\nWEIGHTSX\nPICK\n", 39));
+  EXPECT_EQ(out_text(r), "6:a\n");
+  EXPECT_EQ(diag_text(r),
+            "line 2: unknown command 'PICK\\x00'\nline 3: unknown command 'PIC'\n"
+            "line 4: unknown command 'PICKS'\nline 5: unknown command 'WEIGHTSX'\n");
+}
