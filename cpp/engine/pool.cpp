@@ -9,8 +9,8 @@
 namespace slowstart {
 
 std::int64_t Pool::effective(const Backend& b) const {
+  if (rules_) return b.up ? rules_->effective_weight(b, now_) : rules_->weight_when_down(b, now_);
   if (!b.up) return 0;
-  if (rules_) return rules_->effective_weight(b, now_);
   return ramp_weight(b.target, b.ramp, b.joined, now_);
 }
 
@@ -38,6 +38,14 @@ void Pool::joined(std::size_t i) {
 }
 
 void Pool::replace(std::vector<PoolEntry> entries) {
+  // A whole-program mistake (rules.hpp): backends whose names were in the
+  // old pool keep their scores (read before the old pool goes).
+  std::vector<std::int64_t> kept;
+  if (rules_ && rules_->pool_keeps_scores()) {
+    kept.assign(entries.size(), 0);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (const std::uint32_t old = lookup(entries[i].name); old != NameTable::kMissing) kept[i] = wrr_.score(old);
+  }
   backends_.clear();
   backends_.reserve(entries.size());
   index_.clear(entries.size());
@@ -50,6 +58,7 @@ void Pool::replace(std::vector<PoolEntry> entries) {
   }
   wrr_.reset(backends_.size());
   ramps_.reset(backends_.size());  // no ramps in a POOL
+  for (std::size_t i = 0; i < kept.size(); ++i) wrr_.set_score(i, kept[i]);
   for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
   by_name_.clear();
   by_name_sorted_ = 0;
@@ -67,13 +76,23 @@ void Pool::set_now(std::int64_t now) {
 
 void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
   std::size_t i = lookup(name);
-  if (i != NameTable::kMissing) {
+  // Whole-program mistakes (rules.hpp): ADD of a name already there appends
+  // a second backend of that name (lookups keep finding the first), or
+  // moves it to the end.
+  const AddExisting existing =
+      rules_ && i != NameTable::kMissing ? rules_->add_existing() : AddExisting::ReplaceInPlace;
+  if (existing == AddExisting::MoveToEnd) {
+    remove_at(i);
+    i = NameTable::kMissing;
+  }
+  if (i != NameTable::kMissing && existing == AddExisting::ReplaceInPlace) {
     // In place: keeps its position (and its name, which is the same).
     backends_[i] = Backend{std::move(name), target, ramp, now_, true, Joined::Add};
   } else {
     i = backends_.size();
     longest_name_ = std::max(longest_name_, name.size());
     backends_.push_back(Backend{std::move(name), target, ramp, now_, true, Joined::Add});
+    // (A second backend of a name already there is not indexed: the first is found.)
     index_.insert(backends_[i].name, static_cast<std::uint32_t>(i), [this](std::uint32_t k) { return name_at(k); });
     wrr_.push_back();
     ramps_.push_back();
@@ -106,6 +125,7 @@ bool Pool::up(std::string_view name, std::int64_t ramp) {
   const std::uint32_t i = lookup(name);
   if (i == NameTable::kMissing) return false;
   Backend& b = backends_[i];
+  if (b.up && rules_ && !rules_->up_restarts_up_backend()) return true;  // a mistake (rules.hpp)
   b.up = true;
   b.ramp = ramp;
   b.joined = now_;
@@ -164,6 +184,49 @@ const std::vector<std::uint32_t>& Pool::by_name() const {
   return by_name_;
 }
 
+void Pool::remove_at(std::size_t i) {
+  // Only on the custom-Rules path (plain arrays, nothing scheduled): every
+  // later backend moves up one, with its weight and score.
+  std::vector<std::int64_t> weights, scores;
+  for (std::size_t k = 0; k < backends_.size(); ++k) {
+    if (k == i) continue;
+    weights.push_back(wrr_.weight(k));
+    scores.push_back(wrr_.score(k));
+  }
+  backends_.erase(backends_.begin() + static_cast<std::ptrdiff_t>(i));
+  wrr_.reset(backends_.size());
+  for (std::size_t k = 0; k < backends_.size(); ++k) {
+    wrr_.set_weight(k, weights[k]);
+    wrr_.set_score(k, scores[k]);
+  }
+  ramps_.reset(backends_.size());
+  index_names();
+  by_name_.clear();
+  by_name_sorted_ = 0;
+}
+
+void Pool::index_names() {
+  index_.clear(backends_.size());
+  for (std::size_t k = 0; k < backends_.size(); ++k)
+    index_.insert(backends_[k].name, static_cast<std::uint32_t>(k), [this](std::uint32_t j) { return name_at(j); });
+}
+
+// WEIGHTS in another order than the names' bytes: a whole-program mistake
+// (rules.hpp), so only ever on the custom-Rules path.
+static std::vector<std::uint32_t> mistaken_order(const std::vector<Backend>& backends, WeightsOrder order) {
+  std::vector<std::uint32_t> out(backends.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint32_t>(i);
+  if (order == WeightsOrder::IgnoreCase) {
+    const auto lower = [](unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; };
+    std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::string &x = backends[a].name, &y = backends[b].name;
+      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
+                                          [&](char p, char q) { return lower(p) < lower(q); });
+    });
+  }
+  return out;
+}
+
 std::string Pool::weights_line() const {
   std::string out;
   weights_line(out);
@@ -173,7 +236,9 @@ std::string Pool::weights_line() const {
 void Pool::weights_line(std::string& out) const {
   // The line's exact length first, then every byte written in place: one
   // allocation at most (none once `out` is big enough), no append per piece.
-  const std::vector<std::uint32_t>& order = by_name();
+  std::vector<std::uint32_t> mistaken;
+  if (rules_ && rules_->weights_order() != WeightsOrder::Bytes) mistaken = mistaken_order(backends_, rules_->weights_order());
+  const std::vector<std::uint32_t>& order = mistaken.empty() ? by_name() : mistaken;
   std::size_t length = order.empty() ? 0 : order.size() - 1;
   char digits[21];
   for (std::uint32_t i : order)

@@ -91,6 +91,8 @@ class Pool {
   // Backend i (re)joined: its score restarts and its ramp is scheduled.
   SLOWSTART_COLD void joined(std::size_t i);
   SLOWSTART_COLD void schedule(std::size_t i);
+  SLOWSTART_COLD void remove_at(std::size_t i);  // O(n): only for a whole-program mistake (rules.hpp)
+  SLOWSTART_COLD void index_names();
 
   std::vector<Backend> backends_;
   SmoothWrr wrr_;        // cached effective weights and the scores; the pick

@@ -2,8 +2,9 @@
 // effective weight of a backend and the pick. The engine's own
 // implementation is the SPEC's (ramp.hpp + pick.hpp), and the pool uses it
 // without a virtual call when no other Rules are set. Other implementations:
-// ramp curves of real balancers (curves.hpp) and, in the browser, a
-// learner's JavaScript (cpp/wasm/bindings.cpp).
+// ramp curves of real balancers (curves.hpp), the mistake catalogue
+// (mistakes.hpp) and, in the browser, a learner's JavaScript
+// (cpp/wasm/js_rules.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,11 @@
 namespace slowstart {
 
 struct Backend;
+
+// What WEIGHTS sorts by. The SPEC: the names' bytes.
+enum class WeightsOrder : std::uint8_t { Bytes, Pool, IgnoreCase };
+// What ADD of a name already in the pool does. The SPEC: replace in place.
+enum class AddExisting : std::uint8_t { ReplaceInPlace, AppendDuplicate, MoveToEnd };
 
 class Rules {
  public:
@@ -26,6 +32,20 @@ class Rules {
   virtual std::int64_t score_on_join(const Backend& /*b*/, std::int64_t /*old_score*/) { return 0; }
   // The script line about to run, so rules can say where something went wrong.
   virtual void begin_line(std::uint64_t /*line*/) {}
+
+  // Whole-program hooks: what a complete program decides besides the rules
+  // above, so that the mistake catalogue can model a learner's program that
+  // gets one of them wrong. The defaults are the SPEC's answers; the pool
+  // asks only when custom Rules are set, so the SPEC's path never pays.
+  //
+  // The weight a DOWN backend has (WEIGHTS shows it; the pick sees it).
+  virtual std::int64_t weight_when_down(const Backend& /*b*/, std::int64_t /*now*/) { return 0; }
+  virtual AddExisting add_existing() const { return AddExisting::ReplaceInPlace; }
+  // UP of a backend that is UP already: restart its ramp (and its score)?
+  virtual bool up_restarts_up_backend() const { return true; }
+  // POOL: do backends whose names were in the old pool keep their scores?
+  virtual bool pool_keeps_scores() const { return false; }
+  virtual WeightsOrder weights_order() const { return WeightsOrder::Bytes; }
 };
 
 }  // namespace slowstart

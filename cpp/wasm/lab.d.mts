@@ -44,6 +44,35 @@ export type RawRules =
       onJoin?: (name: string, oldScore: number, line: number) => number;
     };
 
+/** Where a mistake can be made: in the rules (any program), or only in a whole program. */
+export type RawScope = 'rules' | 'program';
+
+export interface RawMistake {
+  id: string;
+  title: string;
+  why: string;
+  scope: RawScope;
+}
+
+export interface RawSuiteTest {
+  id: string;
+  title: string;
+  scope: RawScope;
+  script: string;
+}
+
+export interface RawEvidence {
+  pass: boolean;
+  problem: boolean;
+  named: string[];
+  ruledOut: string[];
+}
+
+export interface RawRunDiagnosis {
+  perTest: string[][];
+  run: { mistake: string; tests: number[] }[];
+}
+
 export interface LabModule {
   /** The module's memory, where a run's results are read from (web/api/run-view.ts). */
   HEAPU8: Uint8Array;
@@ -55,6 +84,13 @@ export interface LabModule {
   releaseRun(): void;
   /** An Error (returned, not thrown) for bad options or a simulation too large. */
   simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
+  mistakeCatalogue(): RawMistake[];
+  builtInSuite(): RawSuiteTest[];
+  /** The script is in the input buffer; expected and actual are stdout texts. */
+  testEvidence(length: number, expected: string, actual: string, scope: RawScope, problem: boolean): RawEvidence;
+  diagnoseRun(tests: (RawEvidence | undefined | null)[]): RawRunDiagnosis;
+  /** The script is in the input buffer. */
+  nameMistakes(length: number, actual: string): string[];
   simulateCommand(
     args: string[],
     read: (path: string) => Uint8Array | string,

@@ -20,6 +20,7 @@ export { Balancer } from './balancer.js';
 export { Timeline } from './timeline.js';
 export { Lab, Traffic } from './lab.js';
 export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
+export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence } from './grading.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';
 

@@ -1,4 +1,5 @@
 import type { LabModule, RawRules, RawTraffic } from '../wasm/lab.mjs';
+import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence } from './grading.js';
 import { raise } from './raise.js';
 import { toDiagnostics, toRunResult } from './run-result.js';
 import { readRun } from './run-view.js';
@@ -105,13 +106,52 @@ export interface ScriptRules {
   onJoin?(name: string, oldScore: number, line: number): number;
 }
 
-/** The lab: traffic simulation, ramp curves and other rules. Get one with `loadLab()`. */
+/** The lab: traffic simulation, ramp curves, other rules and grading. Get one with `loadLab()`. */
 export class Lab {
   readonly #module: LabModule;
+  readonly #grading: Grading;
 
   /** @internal */
   constructor(module: LabModule) {
     this.#module = module;
+    this.#grading = new Grading(module);
+  }
+
+  /** The mistake catalogue: every classic way to get the SPEC wrong, in a fixed order. */
+  mistakes(): readonly Mistake[] {
+    return this.#grading.mistakes();
+  }
+
+  /** The built-in test suite (`rules`: only the tests the implement mode runs). */
+  builtInTests(scope?: MistakeScope): readonly BuiltInTest[] {
+    return this.#grading.builtInTests(scope);
+  }
+
+  /**
+   * What one graded test says about the learner's mistake: `expected` is
+   * the engine's stdout for the script, `actual` the learner's. `problem`:
+   * the learner's code crashed, timed out or returned a bad value, so the
+   * output names no mistake. `scope` `rules` leaves out the mistakes only a
+   * whole program can make (default `program`). Pass the results of a run
+   * to `diagnoseRun`.
+   */
+  testEvidence(
+    script: string,
+    expected: string,
+    actual: string,
+    options: { scope?: MistakeScope; problem?: boolean } = {},
+  ): TestEvidence {
+    return this.#grading.testEvidence(script, expected, actual, options.scope ?? 'program', options.problem ?? false);
+  }
+
+  /** The mistakes a run points to, from each test's evidence (undefined: not graded yet). */
+  diagnoseRun(tests: readonly (TestEvidence | undefined)[]): RunDiagnosis {
+    return this.#grading.diagnoseRun(tests);
+  }
+
+  /** The mistakes (usually one) whose stdout for `script` is exactly `stdout`. */
+  nameMistakes(script: string, stdout: string): Mistake[] {
+    return this.#grading.nameMistakes(script, stdout);
   }
 
   /**

@@ -120,10 +120,14 @@ function blockEnd(t: Timeline, block: number): number {
   return block + 1 < t.blockStart.length ? t.blockStart[block + 1] : t.cellBackend.length;
 }
 
-// Step i's scores in its block's cell order, or null past the score cap:
-// the block's scores, then the changes of its steps up to i (steps of a
-// block are consecutive). The array is the cursor's: do not keep it.
-function scoresAfter(t: Timeline, i: number): Float64Array | null {
+/**
+ * @internal For the runner's views, which walk cells without building
+ * objects: step i's scores in its block's cell order (cell blockStart[b] + k
+ * is k), or null past the score cap. The block's scores, then the changes of
+ * its steps up to i (steps of a block are consecutive). The array is reused
+ * by the next call: read it at once.
+ */
+export function scoresAfter(t: Timeline, i: number): Float64Array | null {
   if (!(i >= 0 && i < t.scoredSteps)) return null;
   const block = t.stepBlock[i];
   const start = t.blockStart[block];

@@ -54,16 +54,38 @@ export function readConfig(host: HTMLElement): ElementConfig {
   };
 }
 
+/** The `height` attribute's bounds: a few lines of script at least, a sensible page at most. */
+export const MIN_HEIGHT_PX = 120;
+export const MAX_HEIGHT_PX = 4000;
+
+export interface PaneHeight {
+  /** The CSS length to use. */
+  css: string;
+  /** Set when the attribute was out of bounds and was clamped: what to tell the author. */
+  clamped: string | null;
+}
+
 /**
- * The `height` attribute as a CSS length: a plain number is pixels, anything
- * else must be a length the browser accepts (`24rem`, `50vh`); null otherwise.
+ * The `height` attribute as a CSS length, kept between MIN_HEIGHT_PX and
+ * MAX_HEIGHT_PX (so `height="0"` cannot hide the editor, nor
+ * `height="999999999"` make a 33-million-pixel element): a plain number is
+ * pixels, clamped here (and `clamped` says so); any other length the browser
+ * accepts (`24rem`, `50vh`) goes through CSS `clamp()`. Null for anything
+ * else (the default height applies).
  */
-export function cssHeight(value: string | null, win: Window): string | null {
+export function paneHeight(value: string | null, win: Window): PaneHeight | null {
   if (value === null) return null;
   const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return `${v}px`;
+  if (/^\d+(\.\d+)?$/.test(v)) {
+    const px = Number(v);
+    const kept = Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, px));
+    const clamped =
+      kept === px ? null : `height="${value}" is ${px < MIN_HEIGHT_PX ? 'below' : 'above'} the ${kept} px ${px < MIN_HEIGHT_PX ? 'minimum' : 'maximum'}; using ${kept} px`;
+    return { css: `${kept}px`, clamped };
+  }
   const css = (win as Window & { CSS?: typeof CSS }).CSS;
-  return css?.supports('height', v) ? v : null;
+  const bounded = `clamp(${MIN_HEIGHT_PX}px, ${v}, ${MAX_HEIGHT_PX}px)`;
+  return css?.supports('height', v) && css.supports('height', bounded) ? { css: bounded, clamped: null } : null;
 }
 
 /**

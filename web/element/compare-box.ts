@@ -1,12 +1,20 @@
 // "Compare with my program": a learner who wrote their own balancer pastes
 // what it printed for the script, and sees the first line where it differs
-// from the engine (or that the two agree). Pasted text is read like the
-// CLI's output: one line per output line, one final newline optional.
-import type { OutputLine } from '../api/index.js';
+// from the engine (or that the two agree), and, when the output is exactly
+// what a classic mistake prints, that mistake, in the implement mode's words
+// (the engine's catalogue, through the lab module, loaded on the first
+// difference). Pasted text is read like the CLI's output: one line per output
+// line, one final newline optional.
+import type { Lab, Mistake, OutputLine } from '../api/index.js';
 import { h, setText, uniqueId } from '../runner/dom.js';
 import { firstDifference } from './compare.js';
 import { renderDifference } from './difference-view.js';
 import { outputFileLines } from './text.js';
+
+export interface CompareBoxOptions {
+  /** Loads the lab module, to name the mistake (none: the box only compares). */
+  lab?: () => Promise<Pick<Lab, 'nameMistakes'>>;
+}
 
 export class CompareBox {
   readonly element: HTMLDetailsElement;
@@ -14,12 +22,17 @@ export class CompareBox {
   readonly #input: HTMLTextAreaElement;
   readonly #result: HTMLParagraphElement;
   readonly #details: HTMLDivElement;
+  readonly #mistake: HTMLDivElement;
   readonly #goToLine: (line: number) => void;
+  readonly #lab: CompareBoxOptions['lab'];
   #output: readonly OutputLine[] | null = null;
+  #script = '';
+  #version = 0;
 
-  constructor(doc: Document, goToLine: (line: number) => void) {
+  constructor(doc: Document, goToLine: (line: number) => void, options: CompareBoxOptions = {}) {
     this.#doc = doc;
     this.#goToLine = goToLine;
+    this.#lab = options.lab;
     const id = uniqueId('sse-compare');
     this.#input = h(doc, 'textarea', {
       class: 'sse-paste',
@@ -28,6 +41,8 @@ export class CompareBox {
     this.#input.addEventListener('input', () => this.#update());
     this.#result = h(doc, 'p', { class: 'sse-compare-result', attrs: { role: 'status' } });
     this.#details = h(doc, 'div');
+    this.#mistake = h(doc, 'div', { class: 'sse-mistake', attrs: { role: 'note' } });
+    this.#mistake.hidden = true;
     this.element = h(
       doc,
       'details',
@@ -37,13 +52,15 @@ export class CompareBox {
       this.#input,
       this.#result,
       this.#details,
+      this.#mistake,
     );
     this.#update();
   }
 
-  /** The engine's output for the current script (null before the first run). */
-  setEngineOutput(output: readonly OutputLine[] | null): void {
+  /** The engine's output for the current script (null before the first run), and the script. */
+  setEngineOutput(output: readonly OutputLine[] | null, script = ''): void {
     this.#output = output;
+    this.#script = script;
     this.#update();
   }
 
@@ -54,7 +71,10 @@ export class CompareBox {
 
   #update(): void {
     const doc = this.#doc;
+    const version = ++this.#version;
     this.#details.replaceChildren();
+    this.#mistake.replaceChildren();
+    this.#mistake.hidden = true;
     const text = this.#input.value;
     const engine = this.#output;
     this.element.dataset.match = '';
@@ -74,5 +94,37 @@ export class CompareBox {
     const sourceLine = (engine[d.index] ?? engine[engine.length - 1])?.line ?? null;
     setText(this.#result, `✗ Output line ${d.index + 1} differs.`);
     this.#details.append(renderDifference(doc, d, sourceLine, { expected: 'Engine', actual: 'Your program' }, this.#goToLine));
+    void this.#name(version, yours);
+  }
+
+  // The mistakes whose output is exactly the pasted one, named once the lab
+  // module is there (unless the paste or the script changed meanwhile).
+  async #name(version: number, yours: string[]): Promise<void> {
+    if (!this.#lab || !this.#script) return;
+    let mistakes: Mistake[];
+    try {
+      const lab = await this.#lab();
+      if (version !== this.#version) return;
+      mistakes = lab.nameMistakes(this.#script, yours.map((l) => `${l}\n`).join(''));
+    } catch {
+      return; // the comparison stands on its own
+    }
+    if (version !== this.#version || !mistakes.length) return;
+    const doc = this.#doc;
+    this.#mistake.append(
+      h(doc, 'p', { class: 'sse-mistake-lead', text: mistakes.length > 1 ? 'Looks like one of these:' : 'Looks like:' }),
+    );
+    for (const m of mistakes) {
+      this.#mistake.append(
+        h(
+          doc,
+          'div',
+          { attrs: { 'data-mistake': m.id } },
+          h(doc, 'p', { class: 'sse-mistake-title', text: m.title }),
+          h(doc, 'p', { class: 'sse-mistake-why', text: m.why }),
+        ),
+      );
+    }
+    this.#mistake.hidden = false;
   }
 }

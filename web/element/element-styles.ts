@@ -10,8 +10,15 @@
 // - CSP: CodeMirror's lint draws its underline and gutter dot as data: SVG
 //   images, which a page with `img-src 'self'` (or `default-src 'self'`)
 //   blocks. Here they are drawn with CSS instead, so no img-src is needed.
+// The first-difference view and the compare box are shared with the page
+// (compare-styles.ts).
+
+import { stylesheetAdopter } from '../runner/adopt-styles.js';
+import { COMPARE_CSS } from './compare-styles.js';
+import { adoptSavedWorkStyles } from './saved-work-styles.js';
 
 export const ELEMENT_CSS = /* css */ `
+${COMPARE_CSS}
 :host { display: block !important; }
 :host([hidden]) { display: none !important; }
 .sse-reset { all: initial; display: block; color-scheme: inherit; }
@@ -27,24 +34,13 @@ export const ELEMENT_CSS = /* css */ `
 /* A card of its own: the theme may differ from the page's, so the element
    paints its own background rather than showing the page through. */
 .sse-reset > .ss-runner {
-  --sse-pass: light-dark(#1a7f37, #56d364);
   background: var(--ss-bg); border: 1px solid var(--ss-border); border-radius: 10px; padding: 12px;
 }
 /* mode="implement": the implement view's card above the runner's. */
 .sse-reset > .ss-runner + .ss-runner { margin-top: 16px; }
 /* Live re-running means nothing when the script cannot change. */
 :host([readonly]) .ss-check { display: none; }
-.sse-actions:not(:has(> :not([hidden]))) { display: none; }
-.sse-actions, .sse-exercise, .sse-compare { margin-bottom: 10px; }
-.sse-small { min-height: 28px; padding: 2px 10px; font-size: 13px; }
-.sse-note { margin: 6px 0 0; font-size: 13px; color: var(--ss-muted); display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-.sse-note-warn { color: var(--ss-error); }
-.sse-link-row { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; }
-.sse-link {
-  flex: 1 1 16rem; min-width: 0; font: 12.5px var(--ss-mono); color: var(--ss-fg); background: var(--ss-editor-bg);
-  border: 1px solid var(--ss-border); border-radius: 6px; padding: 4px 8px; min-height: 30px;
-}
-.sse-link-status { font-size: 13px; color: var(--ss-muted); }
+.sse-exercise { margin-bottom: 10px; }
 
 .sse-exercise {
   border: 1px solid var(--ss-border); border-left: 4px solid var(--ss-muted); border-radius: 8px;
@@ -55,39 +51,13 @@ export const ELEMENT_CSS = /* css */ `
 .sse-verdict-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 12px; }
 .sse-label { font-size: 12px; font-weight: 700; letter-spacing: 0.06em; text-transform: uppercase; color: var(--ss-muted); }
 .sse-verdict-text { margin: 0; font-weight: 600; }
-[data-verdict="pass"] .sse-verdict-text, [data-match="yes"] .sse-compare-result { color: var(--sse-pass); }
-[data-verdict="fail"] .sse-verdict-text, [data-match="no"] .sse-compare-result { color: var(--ss-error); }
-.sse-diff { margin-top: 6px; }
-.sse-diff-where, .sse-rejected, .sse-diff-note { margin: 4px 0; display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; }
-.sse-diff-note { color: var(--ss-muted); font-size: 13px; }
-.sse-diff-lines {
-  display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 12px; margin: 4px 0 0;
-  padding: 6px 10px; background: var(--ss-editor-bg); border: 1px solid var(--ss-border); border-radius: 6px;
-}
-.sse-diff-lines dt { color: var(--ss-muted); font-size: 13px; }
-.sse-diff-lines dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-.sse-line { font: 13px var(--ss-mono); white-space: pre-wrap; background: var(--ss-current-bg); border-radius: 3px; padding: 0 3px; }
-/* Where the two lines part: from the first character that differs. */
-.sse-from-here {
-  color: inherit; background: light-dark(#ffd8a8, #6b4310); border-radius: 2px;
-  text-decoration: underline 2px var(--ss-error); text-underline-offset: 3px;
-}
-.sse-absent { color: var(--ss-muted); font-style: italic; font-size: 13px; }
-.sse-disclosure > summary { cursor: pointer; width: max-content; max-width: 100%; padding: 4px 0; font-weight: 600; }
+[data-verdict="pass"] .sse-verdict-text { color: var(--sse-pass); }
+[data-verdict="fail"] .sse-verdict-text { color: var(--ss-error); }
 .sse-exercise .sse-disclosure > summary { font-weight: 400; font-size: 13px; color: var(--ss-muted); }
 .sse-expected {
   margin: 4px 0 0; padding: 6px 10px; max-height: 240px; overflow: auto; font: 13px/1.5 var(--ss-mono);
   background: var(--ss-editor-bg); border: 1px solid var(--ss-border); border-radius: 6px;
 }
-.sse-compare { border: 1px solid var(--ss-border); border-radius: 8px; padding: 4px 12px; background: var(--ss-panel); }
-.sse-compare[open] { padding-bottom: 10px; }
-.sse-paste-label { display: block; margin: 4px 0; font-size: 13px; color: var(--ss-muted); }
-.sse-paste {
-  display: block; width: 100%; resize: vertical; font: 13px/1.5 var(--ss-mono); color: var(--ss-fg);
-  background: var(--ss-editor-bg); border: 1px solid var(--ss-border); border-radius: 6px; padding: 6px 8px;
-}
-.sse-compare-result { margin: 6px 0 0; font-weight: 600; }
-.sse-compare-result:empty { display: none; }
 
 /* Lint marks without data: images (see the comment at the top). */
 .ss-runner .cm-editor .cm-lintRange-error {
@@ -100,17 +70,10 @@ export const ELEMENT_CSS = /* css */ `
 }
 `;
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
+const adoptElementSheet: (root: ShadowRoot) => void = stylesheetAdopter(() => ELEMENT_CSS);
 
-/** Adopts the element's stylesheet into its shadow root (one sheet per document, shared). */
+/** Adopts the element's stylesheets into its shadow root (one sheet per document, shared). */
 export function adoptElementStyles(root: ShadowRoot): void {
-  const doc = root.ownerDocument;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(ELEMENT_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  adoptElementSheet(root);
+  adoptSavedWorkStyles(root);
 }

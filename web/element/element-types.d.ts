@@ -70,8 +70,12 @@ export interface SlowStartRunnerApi {
   run(): SlowStartRunDetail | null;
   /** Puts the starter script back (undoable with Ctrl+Z) and runs it. */
   reset(): void;
-  /** A link to this page that opens this element with its current script. */
-  permalink(): string;
+  /**
+   * A link to this page that opens this element with its current script
+   * (compressed, so it resolves asynchronously). Chromium does not open links
+   * over 2 MiB: check `length` before handing out a very big script's link.
+   */
+  permalink(): Promise<string>;
 }
 
 export declare class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
@@ -83,7 +87,7 @@ export declare class SlowStartRunnerElement extends HTMLElement implements SlowS
   readonly ready: Promise<void>;
   run(): SlowStartRunDetail | null;
   reset(): void;
-  permalink(): string;
+  permalink(): Promise<string>;
 }
 
 declare global {

@@ -5,11 +5,12 @@
 // page is hidden. Everything it shows is in web/element/mount.ts.
 import { h } from '../runner/dom.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
-import { autoPaneHeight, cssHeight, LIVE_ATTRIBUTES, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
+import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
 import { elementKey, storageKey } from './identity.js';
 import { ElementMount } from './mount.js';
+import { readLink } from './permalink.js';
 import { readSources } from './sources.js';
 
 export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
@@ -24,10 +25,11 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
   #building = false;
   #teardownTimer = 0;
   #rebuildQueued = false;
+  #heightWarned: string | null = null; // the last clamping said, so it is said once
   #resolveReady!: () => void;
   readonly ready: Promise<void> = new Promise((resolve) => (this.#resolveReady = resolve));
 
-  readonly #onHashChange = () => this.#mount?.applyHash();
+  readonly #onHashChange = () => void this.#mount?.applyHash();
   readonly #onHide = () => this.#mount?.flush();
 
   constructor() {
@@ -96,8 +98,8 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
     this.#mount?.reset();
   }
 
-  permalink(): string {
-    return this.#mount?.permalink() ?? this.ownerDocument.location.href;
+  permalink(): Promise<string> {
+    return this.#mount?.permalink() ?? Promise.resolve(this.ownerDocument.location.href);
   }
 
   /** @internal The runner inside, for tests. */
@@ -115,6 +117,9 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
       // is upgraded as soon as its start tag is seen when the script ran first).
       await whenParsed(this.ownerDocument);
       const sources = await readSources(this);
+      const key = elementKey(this);
+      // Links are compressed: unpacking one is asynchronous, so it is done before the mount picks its script.
+      const link = this.hasAttribute('readonly') ? null : await readLink(this.ownerDocument.location.hash, key);
       if (generation !== this.#generation || !this.isConnected) return;
       this.#mount = new ElementMount({
         host: this,
@@ -122,8 +127,9 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
         shadowRoot: this.#shadow,
         config: readConfig(this),
         sources,
-        key: elementKey(this),
-        storageKey: storageKey(this, elementKey(this)),
+        key,
+        storageKey: storageKey(this, key),
+        link,
       });
       this.#applyHeight();
       this.#resolveReady();
@@ -154,14 +160,19 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
   }
 
   // Through CSS variables the runner's stylesheet reads, set with the CSSOM
-  // (which a style-src CSP allows, unlike a style attribute).
+  // (which a style-src CSP allows, unlike a style attribute). An
+  // out-of-bounds height is clamped, with a console warning (once per value).
   #applyHeight(): void {
     const win = this.ownerDocument.defaultView;
-    const height = win ? cssHeight(this.getAttribute('height'), win) : null;
+    const height = win ? paneHeight(this.getAttribute('height'), win) : null;
     const style = this.#container.style;
+    if (height?.clamped && height.clamped !== this.#heightWarned) {
+      this.#heightWarned = height.clamped;
+      console.warn(`<slow-start-runner${this.id ? ` id="${this.id}"` : ''}>: ${height.clamped}.`);
+    }
     if (height) {
-      style.setProperty('--ss-pane-height', height);
-      style.setProperty('--ss-output-height', height);
+      style.setProperty('--ss-pane-height', height.css);
+      style.setProperty('--ss-output-height', height.css);
       return;
     }
     style.removeProperty('--ss-output-height');

@@ -4,6 +4,7 @@
 // in the runner below, with the learner's weights drawn over the engine's.
 // The view, its JavaScript editor and its worker are loaded only in this
 // mode (a separate chunk), so plain runners stay as small as they were.
+import { loadLab } from '../api/index.js';
 import type { Runner } from '../runner/runner.js';
 import type { ImplementTest } from '../implement/suite.js';
 import { dedentScript } from './text.js';
@@ -37,15 +38,18 @@ export async function mountImplement(options: {
   storageKey: string;
   headingLevel: 2 | 3 | 4 | 5 | 6;
 }): Promise<ImplementMount> {
-  const [{ ImplementView, OPEN_IN_RUNNER_EVENT }, { adoptImplementStyles }] = await Promise.all([
+  // The lab module brings the built-in tests and the mistake catalogue.
+  const [{ ImplementView, OPEN_IN_RUNNER_EVENT }, { adoptImplementStyles }, lab] = await Promise.all([
     import('../implement/view.js'),
     import('../implement/styles.js'),
+    loadLab(),
   ]);
   adoptImplementStyles(options.shadowRoot);
   const view = new ImplementView({
     root: options.root,
     documentRoot: options.shadowRoot,
     runner: options.runner,
+    lab,
     tests: options.tests,
     includeBuiltIn: options.includeBuiltIn,
     storageKey: options.storageKey,

@@ -1,28 +1,8 @@
-// Sharing a script through the page's URL: `#ss-<key>=<base64url of the
-// UTF-8 script>`. Each element has its own key, so one hash can carry
-// several scripts, and whatever else the hash holds (an anchor, another
-// tool's state) is kept as it is.
-
-/** The script as base64url (RFC 4648 §5, no padding) of its UTF-8 bytes. */
-export function encodeScript(script: string): string {
-  const bytes = new TextEncoder().encode(script);
-  let binary = '';
-  // In slices: String.fromCharCode(...all) overflows the stack on big scripts.
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** The script back, or null when `code` is not base64url of valid UTF-8 (a mangled link). */
-export function decodeScript(code: string): string | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(code) || code.length % 4 === 1) return null;
-  try {
-    const binary = atob(code.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
+// Sharing a script through the page's URL: `#ss-<key>=<payload>`, the
+// payload being link-codec.ts's. Each element has its own key, so one hash
+// can carry several scripts, and whatever else the hash holds (an anchor,
+// another tool's state) is kept as it is.
+import { decodeLinkCode, encodeLinkCode, MAX_LINK_LENGTH, type LinkProblem } from './link-codec.js';
 
 /** The hash parameter of the element with this key. */
 export function paramName(key: string): string {
@@ -52,9 +32,30 @@ export function hashWithCode(hash: string, key: string, code: string): string {
   return `#${list.join('&')}`;
 }
 
+/** A link for one element: its payload and the whole URL. */
+export interface Permalink {
+  code: string;
+  url: string;
+}
+
 /** The link that opens `pageUrl` with `script` in element `key` (other elements' scripts in the hash stay). */
-export function permalink(pageUrl: string, key: string, script: string): string {
+export async function permalink(pageUrl: string, key: string, script: string): Promise<Permalink> {
+  const code = await encodeLinkCode(script);
   const url = new URL(pageUrl);
-  url.hash = hashWithCode(url.hash, key, encodeScript(script));
-  return url.href;
+  url.hash = hashWithCode(url.hash, key, code);
+  return { code, url: url.href };
+}
+
+/** True when a browser (Chromium: 2 MiB) would refuse to open `url`. */
+export function tooLongToOpen(url: string): boolean {
+  return url.length > MAX_LINK_LENGTH;
+}
+
+/** What the page's hash holds for element `key`: its payload and the script in it (or why there is none). */
+export type LinkInHash = { code: string } & ({ script: string } | { problem: LinkProblem });
+
+/** The link part for element `key` in `hash`, decoded; null when there is none. */
+export async function readLink(hash: string, key: string): Promise<LinkInHash | null> {
+  const code = codeInHash(hash, key);
+  return code === null ? null : { code, ...(await decodeLinkCode(code)) };
 }

@@ -1,47 +1,58 @@
-// The controls that keep a learner's work: "Reset to starter" and "Share
-// link" in the toolbar, the link to copy, and one line of notes ("your
-// edits from last time are back", "opened from a link", "this browser
-// does not keep edits") with the action each one calls for.
+// The controls that keep a learner's work: "Reset to starter", "Share link"
+// and "Download" in the toolbar, the link to copy, one line of news about
+// the script ("your edits from last time are back", "opened from a link")
+// with the action each one calls for, one line about storage (what is and
+// is not kept), and the learner's earlier versions to restore.
 import { h, setText } from '../runner/dom.js';
+import type { Version } from './script-store.js';
 
 export interface NoteAction {
   label: string;
   run: () => void;
 }
 
+export interface ScriptActionHandlers {
+  onReset: () => void;
+  onShare: () => void;
+  onDownload: () => void;
+  /** Restores the learner's earlier version `index` (newest first). */
+  onRestore: (index: number) => void;
+}
+
 export class ScriptActions {
   /** Toolbar buttons. */
   readonly reset: HTMLButtonElement;
   readonly share: HTMLButtonElement;
-  /** Goes under the toolbar: the link box and the notes. */
+  readonly download: HTMLButtonElement;
+  /** Goes under the toolbar: the link box, the notes and the versions. */
   readonly element: HTMLDivElement;
   readonly #doc: Document;
+  readonly #handlers: ScriptActionHandlers;
   readonly #linkRow: HTMLDivElement;
   readonly #linkInput: HTMLInputElement;
   readonly #linkStatus: HTMLSpanElement;
   readonly #note: HTMLParagraphElement;
   readonly #storageNote: HTMLParagraphElement;
+  readonly #versions: HTMLDetailsElement;
+  readonly #versionsSummary: HTMLElement;
+  readonly #versionsList: HTMLOListElement;
 
-  constructor(doc: Document, handlers: { onReset: () => void; onShare: () => void }) {
+  constructor(doc: Document, handlers: ScriptActionHandlers) {
     this.#doc = doc;
-    this.reset = h(doc, 'button', {
-      class: 'ss-btn sse-reset-btn',
-      text: 'Reset to starter',
-      attrs: { type: 'button', title: 'Put the starter script back (Ctrl+Z undoes it)' },
-    });
-    this.reset.addEventListener('click', handlers.onReset);
-    this.share = h(doc, 'button', {
-      class: 'ss-btn sse-share-btn',
-      text: 'Share link',
-      attrs: { type: 'button', title: 'A link to this page that opens this script here' },
-    });
-    this.share.addEventListener('click', handlers.onShare);
+    this.#handlers = handlers;
+    const button = (cls: string, text: string, title: string, run: () => void) => {
+      const b = h(doc, 'button', { class: `ss-btn ${cls}`, text, attrs: { type: 'button', title } });
+      b.addEventListener('click', run);
+      return b;
+    };
+    this.reset = button('sse-reset-btn', 'Reset to starter', 'Put the starter script back (Ctrl+Z undoes it)', handlers.onReset);
+    this.share = button('sse-share-btn', 'Share link', 'A link to this page that opens this script here', handlers.onShare);
+    this.download = button('sse-download-btn', 'Download', 'Save this script as a text file', handlers.onDownload);
 
     this.#linkInput = h(doc, 'input', { class: 'sse-link', attrs: { type: 'url', readonly: '', 'aria-label': 'Link to this script' } });
     this.#linkInput.addEventListener('focus', () => this.#linkInput.select());
     this.#linkStatus = h(doc, 'span', { class: 'sse-link-status', attrs: { role: 'status' } });
-    const close = h(doc, 'button', { class: 'ss-btn sse-small', text: 'Close', attrs: { type: 'button' } });
-    close.addEventListener('click', () => {
+    const close = button('sse-small', 'Close', 'Hide the link', () => {
       this.#linkRow.hidden = true;
       this.share.focus();
     });
@@ -49,12 +60,13 @@ export class ScriptActions {
     this.#linkRow.hidden = true;
     this.#note = h(doc, 'p', { class: 'sse-note' });
     this.#note.hidden = true;
-    this.#storageNote = h(doc, 'p', {
-      class: 'sse-note sse-note-warn',
-      text: 'This browser does not let the page keep your edits: use Share link to keep a copy.',
-    });
+    this.#storageNote = h(doc, 'p', { class: 'sse-note sse-note-warn sse-storage-note', attrs: { role: 'status' } });
     this.#storageNote.hidden = true;
-    this.element = h(doc, 'div', { class: 'sse-actions' }, this.#linkRow, this.#note, this.#storageNote);
+    this.#versionsSummary = h(doc, 'summary');
+    this.#versionsList = h(doc, 'ol', { class: 'sse-versions-list' });
+    this.#versions = h(doc, 'details', { class: 'sse-disclosure sse-versions' }, this.#versionsSummary, this.#versionsList);
+    this.#versions.hidden = true;
+    this.element = h(doc, 'div', { class: 'sse-actions' }, this.#linkRow, this.#note, this.#storageNote, this.#versions);
   }
 
   /** Whether the script differs from the starter (Reset is only useful then). */
@@ -70,6 +82,11 @@ export class ScriptActions {
     this.#linkInput.focus();
   }
 
+  /** Hides the link box (a link was refused, or is out of date). */
+  hideLink(): void {
+    this.#linkRow.hidden = true;
+  }
+
   /** The clipboard took the link (said only if that link is still the one shown). */
   copied(url: string): void {
     if (!this.#linkRow.hidden && this.#linkInput.value === url) setText(this.#linkStatus, 'Copied to the clipboard.');
@@ -77,20 +94,38 @@ export class ScriptActions {
 
   /** One line of news about the script, with buttons; null hides it. */
   note(text: string | null, ...actions: NoteAction[]): void {
+    this.#fill(this.#note, text, actions);
+  }
+
+  /** One line about storage (what is not kept, and what is), with buttons; null hides it. */
+  storageNote(text: string | null, ...actions: NoteAction[]): void {
+    this.#fill(this.#storageNote, text, actions);
+  }
+
+  /** The learner's earlier versions, newest first (hidden when there are none). */
+  setVersions(versions: readonly Version[], describe: (v: Version) => string): void {
     const doc = this.#doc;
-    this.#note.hidden = text === null;
-    this.#note.replaceChildren();
+    this.#versions.hidden = versions.length === 0;
+    setText(this.#versionsSummary, `Your earlier versions (${versions.length})`);
+    this.#versionsList.replaceChildren(
+      ...versions.map((v, i) => {
+        const restore = h(doc, 'button', { class: 'ss-btn sse-small', text: 'Restore', attrs: { type: 'button' } });
+        restore.addEventListener('click', () => this.#handlers.onRestore(i));
+        return h(doc, 'li', {}, h(doc, 'span', { text: describe(v) }), doc.createTextNode(' '), restore);
+      }),
+    );
+  }
+
+  #fill(line: HTMLParagraphElement, text: string | null, actions: NoteAction[]): void {
+    const doc = this.#doc;
+    line.hidden = text === null;
+    line.replaceChildren();
     if (text === null) return;
-    this.#note.append(doc.createTextNode(text));
+    line.append(doc.createTextNode(text));
     for (const action of actions) {
       const button = h(doc, 'button', { class: 'ss-btn sse-small', text: action.label, attrs: { type: 'button' } });
       button.addEventListener('click', action.run);
-      this.#note.append(doc.createTextNode(' '), button);
+      line.append(doc.createTextNode(' '), button);
     }
-  }
-
-  /** Says (or stops saying) that edits are not being kept. */
-  storageUnavailable(unavailable: boolean): void {
-    this.#storageNote.hidden = !unavailable;
   }
 }

@@ -1,19 +1,59 @@
 // A learner's script, kept in localStorage per page and element, so that
-// nothing typed is lost on a reload. Storage may be missing or refuse
-// (private modes, sandboxed iframes, blocked site data, a full quota):
-// then nothing is kept and `available` says so, and nothing throws.
+// nothing typed is lost on a reload, and the learner's own versions, so that
+// no share link can take their work away.
+//
+// - The record is read even when storage cannot be written (a full quota):
+//   what was saved comes back; only new writes fail, and `problem` says so.
+// - A script opened from a link never overwrites the learner's own work: the
+//   own script is put aside in `versions` (newest first, at most
+//   MAX_VERSIONS, no duplicates) and comes back with restore(), however
+//   many links were opened since.
+// - When a write fails, older versions are dropped first to make room (the
+//   newest own version never is); if it still fails, storage keeps the last
+//   record that fitted, and `problem` says what is and is not kept.
+// Storage may be missing (private modes, sandboxed iframes, blocked site
+// data): the store then works in memory for the page's life, and nothing throws.
+
+/** One of the learner's own versions, put aside when a link (or a restore) replaced it. */
+export interface Version {
+  script: string;
+  /** When it was put aside (ms since 1970; 0 when unknown). */
+  at: number;
+}
 
 interface SavedRecord {
-  v: 1;
-  /** The learner's script. */
+  v: 2;
+  /** What the editor holds. */
   script: string;
   /** A hash of the starter it was written against (did the author change it since?). */
   starter: string;
-  /** The permalink code last opened or shared here: a reload with it still in the URL keeps the edits made since. */
+  /** When `script` was last changed (ms since 1970). */
+  at: number;
+  /** True when `script` is the learner's own work; false while it is a link's script as opened. */
+  own: boolean;
+  /** The link payload last opened or shared here: a reload with it still in the URL keeps the edits made since. */
   link?: string;
-  /** The learner's script from before a permalink replaced it. */
-  backup?: string;
+  /** The learner's own earlier versions, newest first. */
+  versions: Version[];
 }
+
+/** How many of the learner's own versions are kept besides the script in the editor. */
+export const MAX_VERSIONS = 5;
+
+/**
+ * What storage does not hold of what the learner has: the latest script
+ * (`script`), or only some of the oldest versions (`versions`). Either way
+ * the page still has all of it until it is closed.
+ */
+export type StorageProblem =
+  | {
+      kind: 'script';
+      /** When the record that storage still holds was saved, or null when it holds none. */
+      savedAt: number | null;
+      /** The size of the script that could not be written, in UTF-16 code units (what the quota counts). */
+      scriptLength: number;
+    }
+  | { kind: 'versions'; dropped: number };
 
 export class ScriptStore {
   readonly #storage: Storage | null;
@@ -21,20 +61,27 @@ export class ScriptStore {
   readonly #starter: string;
   readonly #starterHash: string;
   #record: SavedRecord | null = null;
-  #ok: boolean;
+  /** When the record now in storage was saved (null: none). */
+  #storedAt: number | null = null;
+  #problem: StorageProblem | null = null;
 
   constructor(win: Window, key: string, starter: string) {
     this.#key = key;
     this.#starter = starter;
     this.#starterHash = hash(starter);
     this.#storage = openStorage(win);
-    this.#ok = this.#storage !== null;
     this.#record = this.#read();
+    this.#storedAt = this.#record?.at ?? null;
   }
 
-  /** False when the browser would not let us save (so the element can say so). */
+  /** False when the browser does not let the page use storage at all. */
   get available(): boolean {
-    return this.#ok;
+    return this.#storage !== null;
+  }
+
+  /** Set while storage does not hold all the page has (a full quota); null once a whole write succeeds. */
+  get problem(): StorageProblem | null {
+    return this.#problem;
   }
 
   /** The saved script, or null when there is none (the learner has the starter). */
@@ -51,67 +98,132 @@ export class ScriptStore {
     return this.#record?.link ?? null;
   }
 
-  get backup(): string | null {
-    return this.#record?.backup ?? null;
+  /** True while the script is a link's, as opened: neither edited nor kept by the learner. */
+  get linked(): boolean {
+    return this.#record !== null && !this.#record.own && this.#record.link !== undefined;
   }
 
-  /** Keeps `script` (forgets it when it is the starter and nothing else needs keeping). */
+  /** The learner's own earlier versions, newest first. */
+  get versions(): readonly Version[] {
+    return this.#record?.versions ?? [];
+  }
+
+  /** Keeps `script` as the learner's own (a no-op when it is what is saved already: a link's script stays a link's). */
   save(script: string): void {
-    this.#update({ script });
+    const r = this.#current();
+    if (script === r.script && this.#record !== null) return;
+    this.#write({ ...r, script, own: true, at: Date.now(), starter: this.#starterHash });
   }
 
-  /** Remembers that the script now in the editor came from (or went out as) this permalink code. */
+  /** Remembers that the script now in the editor came from (or went out as) this link payload. */
   setLink(code: string): void {
-    this.#update({ link: code });
+    this.#write({ ...this.#current(), link: code });
   }
 
-  /** Keeps (or, with null, drops) the learner's script from before a permalink replaced it. */
-  setBackup(script: string | null): void {
-    this.#update({ backup: script ?? undefined });
+  /** A link's script replaces the editor's: the learner's own script is put aside first. */
+  adoptLink(code: string, script: string): void {
+    const r = this.#current();
+    const versions = r.own ? this.#putAside(r.versions, r.script, script) : r.versions;
+    this.#write({ ...r, script, own: false, link: code, versions, at: Date.now(), starter: this.#starterHash });
   }
 
-  #update(change: Partial<SavedRecord>): void {
-    const base: SavedRecord = this.#record ?? { v: 1, script: this.#starter, starter: this.#starterHash };
-    const next: SavedRecord = { ...base, ...change, starter: change.script !== undefined ? this.#starterHash : base.starter };
-    if (next.backup === undefined) delete next.backup;
-    const empty = next.script === this.#starter && next.link === undefined && next.backup === undefined;
+  /** The learner keeps the link's script as their own (their earlier versions stay). */
+  keepLinked(): void {
+    this.#write({ ...this.#current(), own: true });
+  }
+
+  /**
+   * Takes version `index` out of the versions and makes it the script; the
+   * script it replaces is put aside if it is the learner's own. Returns the
+   * restored script.
+   */
+  restore(index: number): string {
+    const r = this.#current();
+    const chosen = r.versions[index];
+    if (!chosen) return r.script;
+    const rest = r.versions.filter((_, i) => i !== index);
+    const versions = r.own ? this.#putAside(rest, r.script, chosen.script) : rest;
+    this.#write({ ...r, script: chosen.script, own: true, versions, at: Date.now(), starter: this.#starterHash });
+    return chosen.script;
+  }
+
+  #current(): SavedRecord {
+    return this.#record ?? { v: 2, script: this.#starter, starter: this.#starterHash, at: Date.now(), own: true, versions: [] };
+  }
+
+  // `script` goes to the front of `versions` unless it is the starter or the
+  // script replacing it; duplicates go, and the oldest past MAX_VERSIONS.
+  #putAside(versions: Version[], script: string, replacement: string): Version[] {
+    if (script === this.#starter || script === replacement) return versions;
+    return [{ script, at: Date.now() }, ...versions.filter((v) => v.script !== script)].slice(0, MAX_VERSIONS);
+  }
+
+  // The page keeps `next` whatever happens; storage gets as much of it as fits.
+  #write(next: SavedRecord): void {
+    const empty = next.script === this.#starter && next.link === undefined && next.versions.length === 0;
     this.#record = empty ? null : next;
     if (!this.#storage) return;
     try {
-      if (empty) this.#storage.removeItem(this.#key);
-      else this.#storage.setItem(this.#key, JSON.stringify(next));
-      this.#ok = true;
+      if (empty) {
+        this.#storage.removeItem(this.#key);
+        this.#stored(null);
+        return;
+      }
     } catch {
-      this.#ok = false; // quota, or storage switched off since
+      return; // storage switched off since: the record lives on in memory
     }
+    // Older versions give way first; the newest own version and the script never do.
+    const all = next.versions.length;
+    for (let keep = all; keep >= Math.min(1, all); keep--) {
+      try {
+        this.#storage.setItem(this.#key, JSON.stringify(keep === all ? next : { ...next, versions: next.versions.slice(0, keep) }));
+        this.#stored(next.at);
+        if (keep < all) this.#problem = { kind: 'versions', dropped: all - keep };
+        return;
+      } catch {
+        // quota: try with fewer versions
+      }
+    }
+    this.#problem = { kind: 'script', savedAt: this.#storedAt, scriptLength: next.script.length };
+  }
+
+  #stored(at: number | null): void {
+    this.#storedAt = at;
+    this.#problem = null;
   }
 
   #read(): SavedRecord | null {
     try {
       const text = this.#storage?.getItem(this.#key);
-      if (!text) return null;
-      const r = JSON.parse(text) as Partial<SavedRecord>;
-      if (r.v !== 1 || typeof r.script !== 'string' || typeof r.starter !== 'string') return null;
-      return {
-        v: 1,
-        script: r.script,
-        starter: r.starter,
-        ...(typeof r.link === 'string' ? { link: r.link } : {}),
-        ...(typeof r.backup === 'string' ? { backup: r.backup } : {}),
-      };
+      return text ? parseRecord(JSON.parse(text)) : null;
     } catch {
       return null; // unreadable or not ours: start from the starter
     }
   }
 }
 
-// Reading window.localStorage itself throws where storage is blocked.
+/** A stored record of this version or the first (which kept one `backup`), or null. */
+function parseRecord(r: Omit<Partial<SavedRecord>, 'v'> & { v?: number; backup?: unknown }): SavedRecord | null {
+  if (typeof r !== 'object' || r === null || typeof r.script !== 'string' || typeof r.starter !== 'string') return null;
+  const link = typeof r.link === 'string' ? { link: r.link } : {};
+  if (r.v === 1) {
+    const backup = typeof r.backup === 'string' ? r.backup : null;
+    // Version 1 kept the learner's script from before a link as `backup`.
+    return { v: 2, script: r.script, starter: r.starter, at: 0, own: backup === null, ...link, versions: backup === null ? [] : [{ script: backup, at: 0 }] };
+  }
+  if (r.v !== 2) return null;
+  const versions = Array.isArray(r.versions)
+    ? r.versions.filter((v): v is Version => typeof v?.script === 'string').map((v) => ({ script: v.script, at: Number(v.at) || 0 }))
+    : [];
+  return { v: 2, script: r.script, starter: r.starter, at: Number(r.at) || 0, own: r.own !== false, ...link, versions };
+}
+
+// Reading window.localStorage itself throws where storage is blocked. No
+// write to probe it: a full quota must not hide what is saved.
 function openStorage(win: Window): Storage | null {
   try {
     const storage = win.localStorage;
-    const probe = '__slowstart_probe__';
-    storage.setItem(probe, '1');
-    storage.removeItem(probe);
+    storage.getItem('slowstart:probe');
     return storage;
   } catch {
     return null;

@@ -1,16 +1,16 @@
 /**
  * Grading one test: the learner's output against the engine's, the first
- * line that differs, and which classic mistake (if any) produces exactly the
- * learner's output.
+ * line that differs, and which classic mistakes (the engine's catalogue,
+ * cpp/engine/mistakes.cpp) print exactly the learner's output.
  */
 import type { Lab as LabClass } from '../api/lab.js';
+import { stdoutText, type TestEvidence } from '../api/grading.js';
 import type { OutputLine, RunResult } from '../api/types.js';
 import { toScriptRules, type CodeProblem, type LearnerRules } from './learner-rules.js';
-import { MISTAKES, type Mistake } from './mistakes.js';
 import type { ImplementTest } from './suite.js';
 
 /** What grading needs of the lab (structural, so any build of it will do). */
-type Lab = Pick<LabClass, 'run' | 'runWithRules'>;
+type Lab = Pick<LabClass, 'run' | 'runWithRules' | 'testEvidence' | 'mistakes'>;
 
 export interface FirstDifference {
   /** 0-based index in the output. */
@@ -20,6 +20,13 @@ export interface FirstDifference {
   /** null when the output ended early / late. */
   expected: string | null;
   actual: string | null;
+}
+
+/** A mistake as a test names it. */
+export interface NamedMistake {
+  id: string;
+  title: string;
+  why: string;
 }
 
 export interface TestResult {
@@ -32,8 +39,10 @@ export interface TestResult {
   difference?: FirstDifference;
   /** Exceptions and bad return values in the learner's code. */
   problems: CodeProblem[];
-  /** Mistakes whose output equals the learner's (only for a failing test). */
-  mistakes: Pick<Mistake, 'id' | 'title' | 'why'>[];
+  /** Mistakes whose output equals the learner's (only for a failing test with no problem). */
+  mistakes: NamedMistake[];
+  /** What this test says about the learner's mistake, for the run's diagnosis (diagnosis.ts). */
+  evidence?: TestEvidence;
   /** Effective weights per timeline step, for the chart overlay. */
   timeline?: RunResult['timeline'];
 }
@@ -50,20 +59,11 @@ export function firstDifference(expected: OutputLine[], actual: OutputLine[]): F
   return undefined;
 }
 
-function sameOutput(a: OutputLine[], b: OutputLine[]): boolean {
-  return a.length === b.length && a.every((x, i) => x.text === b[i].text && x.line === b[i].line);
-}
-
 /** Runs a script with learner-shaped rules. */
-export function runLearner(lab: Lab, rules: LearnerRules, script: string, onLine?: (line: number) => void) {
+export function runLearner(lab: Pick<LabClass, 'runWithRules'>, rules: LearnerRules, script: string, onLine?: (line: number) => void) {
   const adapted = toScriptRules(rules, onLine);
   const result = lab.runWithRules(script, adapted.rules);
   return { result, problems: adapted.problems };
-}
-
-/** The mistakes that print exactly `actual` for this script. */
-export function diagnose(lab: Lab, script: string, actual: OutputLine[]): Mistake[] {
-  return MISTAKES.filter((m) => sameOutput(runLearner(lab, m.rules, script).result.output, actual));
 }
 
 export function gradeTest(
@@ -76,6 +76,12 @@ export function gradeTest(
   const { result, problems } = runLearner(lab, rules, test.script, onLine);
   const difference = firstDifference(expected, result.output);
   const pass = !difference && problems.length === 0;
+  // Only the mistakes the implement mode's learner can make (scope "rules").
+  const evidence = lab.testEvidence(test.script, stdoutText(expected), stdoutText(result.output), {
+    scope: 'rules',
+    problem: problems.length > 0,
+  });
+  const catalogue = lab.mistakes();
   return {
     id: test.id,
     title: test.title,
@@ -85,7 +91,11 @@ export function gradeTest(
     actual: result.output,
     difference,
     problems,
-    mistakes: pass ? [] : diagnose(lab, test.script, result.output).map(({ id, title, why }) => ({ id, title, why })),
+    mistakes: evidence.named.map((id) => {
+      const { title, why } = catalogue.find((m) => m.id === id)!;
+      return { id, title, why };
+    }),
+    evidence,
     timeline: result.timeline,
   };
 }

@@ -1,10 +1,13 @@
 // The top of the test results: a progress bar with one segment per test
 // (filled in as results arrive), the counts, why the code could not run at
-// all (a compile error, a Content-Security-Policy that forbids eval), and
-// the mistakes the failing tests point to, across the whole run.
+// all (a compile error, a Content-Security-Policy that forbids eval), and,
+// across the whole run, the problems in the code (exceptions, weights that
+// are not whole numbers, endless loops) first, then the classic mistakes the
+// other failing tests point to.
 import { h, setText } from '../runner/dom.js';
 import type { CompileError } from './client.js';
 import type { RunDiagnosis } from './diagnosis.js';
+import type { TestResult } from './grade.js';
 import type { TestState } from './test-list.js';
 
 export interface SummaryActions {
@@ -55,24 +58,11 @@ export class RunSummary {
   /** Why nothing ran. `line`: where in the learner's code, when known. */
   showCompileError(error: CompileError, line: number | undefined): void {
     const doc = this.#doc;
-    const title =
-      error.kind === 'eval-blocked'
-        ? 'Your code cannot run on this page'
-        : error.kind === 'worker'
-          ? 'The tests could not run'
-          : 'Your code does not compile';
+    const title = error.kind === 'worker' ? 'The tests could not run' : 'Your code does not compile';
     const parts: Node[] = [
       h(doc, 'p', { class: 'ss-impl-banner-title', text: title }),
       h(doc, 'p', { class: 'ss-impl-banner-text', text: capitalize(error.message) }),
     ];
-    if (error.kind === 'eval-blocked') {
-      parts.push(
-        h(doc, 'p', {
-          class: 'ss-impl-banner-hint',
-          text: "The page's owner can allow eval for the tests' worker script alone (see docs/IMPLEMENT.md). The script runner is not affected.",
-        }),
-      );
-    }
     if (line !== undefined) {
       const go = h(doc, 'button', { class: 'ss-btn ss-impl-go', text: `Go to line ${line}`, attrs: { type: 'button' } });
       go.addEventListener('click', () => this.#actions.goToCodeLine(line));
@@ -84,26 +74,77 @@ export class RunSummary {
     this.#diagnosis.hidden = true;
   }
 
-  /** The mistakes the run points to (diagnosis.ts), most tests first. */
-  showDiagnosis(run: RunDiagnosis['run']): void {
+  /**
+   * What the run points to: the problems in the code (they come first: a
+   * test whose code threw names no classic mistake), then the mistakes
+   * (diagnosis.ts), most tests first.
+   */
+  showDiagnosis(run: RunDiagnosis['run'], results: readonly TestResult[]): void {
     const doc = this.#doc;
-    this.#diagnosis.hidden = run.length === 0;
-    if (!run.length) return;
-    const list = h(doc, 'ul', { class: 'ss-impl-diagnosis-list' });
-    for (const { mistake, tests } of run) {
-      list.append(
-        h(
-          doc,
-          'li',
-          { attrs: { 'data-mistake': mistake.id } },
-          h(doc, 'p', { class: 'ss-impl-mistake-title', text: mistake.title }),
-          h(doc, 'p', { class: 'ss-impl-mistake-why', text: mistake.why }),
-          h(doc, 'p', { class: 'ss-impl-diagnosis-tests', text: `Seen in ${plural(tests.length, 'test')}: ${tests.join(' · ')}` }),
-        ),
-      );
+    const problems = distinctProblems(results);
+    this.#diagnosis.hidden = run.length === 0 && problems.length === 0;
+    const parts: Node[] = [];
+    if (problems.length) {
+      const list = h(doc, 'ul', { class: 'ss-impl-problems ss-impl-fix-first' });
+      for (const p of problems) {
+        const item = h(doc, 'li', { class: 'ss-impl-problem' });
+        const where = h(doc, 'span', { class: 'ss-impl-where', text: seenIn(p.tests) });
+        if (p.codeLine !== undefined) {
+          const line = p.codeLine;
+          const link = h(doc, 'button', { class: 'ss-impl-code-link', text: `your line ${line}`, attrs: { type: 'button' } });
+          link.addEventListener('click', () => this.#actions.goToCodeLine(line));
+          where.append(doc.createTextNode(' · '), link);
+        }
+        item.append(h(doc, 'code', { class: 'ss-impl-problem-text', text: p.message }), where);
+        list.append(item);
+      }
+      parts.push(h(doc, 'p', { class: 'ss-impl-mistake-lead', text: 'Fix these first:' }), list);
     }
-    this.#diagnosis.replaceChildren(h(doc, 'p', { class: 'ss-impl-mistake-lead', text: 'Looks like:' }), list);
+    if (run.length) {
+      const list = h(doc, 'ul', { class: 'ss-impl-diagnosis-list' });
+      for (const { mistake, tests } of run) {
+        list.append(
+          h(
+            doc,
+            'li',
+            { attrs: { 'data-mistake': mistake.id } },
+            h(doc, 'p', { class: 'ss-impl-mistake-title', text: mistake.title }),
+            h(doc, 'p', { class: 'ss-impl-mistake-why', text: mistake.why }),
+            h(doc, 'p', { class: 'ss-impl-diagnosis-tests', text: seenIn(tests) }),
+          ),
+        );
+      }
+      parts.push(h(doc, 'p', { class: 'ss-impl-mistake-lead', text: problems.length ? 'In the other tests, looks like:' : 'Looks like:' }), list);
+    }
+    this.#diagnosis.replaceChildren(...parts);
   }
+}
+
+/** "Seen in 5 tests: A · B · C and 2 more": a long list of titles says no more than its start. */
+function seenIn(tests: readonly string[]): string {
+  const shown = tests.length > 4 ? `${tests.slice(0, 3).join(' · ')} and ${tests.length - 3} more` : tests.join(' · ');
+  return `Seen in ${plural(tests.length, 'test')}: ${shown}`;
+}
+
+/** Problems shown at most in the run's summary (each test's report lists all of its own). */
+const MAX_RUN_PROBLEMS = 5;
+
+/**
+ * The run's problems, one per kind: the same exception on every PICK of
+ * every test is one problem (arguments differ from call to call; the kind
+ * of failure does not).
+ */
+function distinctProblems(results: readonly TestResult[]) {
+  const groups = new Map<string, { message: string; codeLine?: number; tests: string[] }>();
+  for (const r of results) {
+    for (const p of r.problems) {
+      const key = `${p.codeLine ?? ''}|${p.message.replace(/\([^)]*\)/g, '()').replace(/\d+/g, '#')}`;
+      const group = groups.get(key) ?? { message: p.message, codeLine: p.codeLine, tests: [] };
+      if (!group.tests.includes(r.title)) group.tests.push(r.title);
+      groups.set(key, group);
+    }
+  }
+  return [...groups.values()].slice(0, MAX_RUN_PROBLEMS);
 }
 
 export function plural(n: number, word: string): string {

@@ -5,6 +5,8 @@
 // three of its own for pass and fail. It also styles the ramp chart's
 // overlay (web/runner/chart-overlay.ts), which only this mode draws.
 
+import { stylesheetAdopter } from '../runner/adopt-styles.js';
+
 export const IMPLEMENT_CSS = /* css */ `
 .ss-implement {
   --ss-impl-ok: light-dark(#1a7f37, #56d364);
@@ -30,6 +32,9 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-impl-editor { height: var(--ss-impl-editor-height, clamp(320px, 70vh, 760px)); background: var(--ss-editor-bg); }
 .ss-impl-editor .cm-editor { height: 100%; }
 .ss-impl-results-body { padding: 10px 12px 12px; display: grid; gap: 10px; min-width: 0; }
+/* One column as wide as the panel: the test rows' one-line notes (nowrap) must
+   not widen it, or the panel is cut off on the right. */
+.ss-impl-results-body { grid-template-columns: minmax(0, 1fr); }
 
 /* Summary: progress bar, counts, why nothing ran, the run's diagnosis. */
 .ss-impl-summary-box { display: grid; gap: 8px; min-width: 0; }
@@ -62,6 +67,8 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-impl-mistake-title { margin: 0; font-weight: 700; font-size: 15px; }
 .ss-impl-mistake-why { margin: 2px 0 0; max-width: 75ch; }
 .ss-impl-diagnosis-tests { margin: 2px 0 0; font-size: 12.5px; color: var(--ss-muted); }
+.ss-impl-fix-first { margin-bottom: 8px; }
+.ss-impl-fix-first code { font-family: var(--ss-mono); font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
 
 /* The test list. */
 .ss-impl-tests { margin: 0; padding: 0; list-style: none; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }
@@ -82,11 +89,13 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-impl-title { flex: none; max-width: 60%; font-weight: 600; }
 .ss-impl-note { flex: 1 1 auto; min-width: 0; color: var(--ss-muted); font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .ss-impl-test[data-state="fail"] .ss-impl-note { color: var(--ss-error); }
+/* An open row's report says it in full: the note would repeat it. */
+.ss-impl-details[open] .ss-impl-note { display: none; }
 @container (max-width: 520px) {
   .ss-impl-text { display: block; }
   .ss-impl-title, .ss-impl-note { display: block; max-width: none; }
   .ss-impl-note { white-space: normal; }
-  .ss-impl-note:empty, .ss-impl-details[open] .ss-impl-note { display: none; }
+  .ss-impl-note:empty { display: none; }
   .ss-impl-report { padding-left: 10px; }
 }
 
@@ -136,17 +145,5 @@ td.ss-impl-actual { background: var(--ss-impl-fail-bg); }
 .ss-overlay-key .ss-line { stroke-width: 2.25; }
 `;
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
-
 /** Adopts the implement mode's stylesheet into a document or shadow root (once). */
-export function adoptImplementStyles(root: Document | ShadowRoot): void {
-  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(IMPLEMENT_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptImplementStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(() => IMPLEMENT_CSS);

@@ -8,8 +8,9 @@ export const LEARNER_TEMPLATE = `// Slow start, the two rules. The engine parses
 //   ramp:   its slow-start window in seconds (0 = no ramp)
 //   joined: the clock when it joined (ADD) or came back (UP)
 //   now:    the clock
-// elapsed = max(0, now - joined). With no ramp the weight is the target;
-// otherwise target * min(elapsed, ramp) / ramp, rounded DOWN to a whole number.
+// elapsed = max(0, now - joined) (the clock can go back). With no ramp the
+// weight is the target; otherwise target * min(elapsed, ramp) / ramp, rounded
+// DOWN to a whole number, exactly: the product can pass 2^53 (use BigInt).
 function effectiveWeight(target, ramp, joined, now) {
   return target; // TODO: ramp up
 }

@@ -8,17 +8,18 @@
 // anything up in a global document, so the page and the embeddable element
 // share it. The host decides how to show the runner when a test is opened:
 // it listens for OPEN_IN_RUNNER_EVENT.
+import type { Lab } from '../api/lab.js';
 import type { Runner } from '../runner/runner.js';
 import { h, setText } from '../runner/dom.js';
 import { makePanel } from '../runner/panel.js';
 import { runImplementTests, type ImplementRun } from './client.js';
 import { CodeEditor } from './code-editor.js';
 import { CodeStorage } from './code-storage.js';
-import { diagnoseRun, type Graded } from './diagnosis.js';
+import { diagnoseRun } from './diagnosis.js';
 import { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
 import type { TestResult } from './grade.js';
 import { plural, RunSummary } from './run-summary.js';
-import { BUILT_IN_TESTS, type ImplementTest } from './suite.js';
+import { builtInTests, type ImplementTest } from './suite.js';
 import { LEARNER_TEMPLATE } from './template.js';
 import { TestList } from './test-list.js';
 
@@ -31,6 +32,8 @@ export interface ImplementViewOptions {
   documentRoot?: Document | ShadowRoot;
   /** The runner a test opens in ("Open in the runner"). */
   runner: Runner;
+  /** The lab module: the built-in tests and the diagnosis are the engine's. */
+  lab: Lab;
   /** A course author's tests, run after the built-in ones. */
   tests?: ImplementTest[];
   /** Run the built-in suite too (default true). */
@@ -70,7 +73,8 @@ export class ImplementView {
   readonly #resultsMeta: HTMLSpanElement;
   readonly #timeLimitMs: number;
   readonly #createWorker: (() => Worker) | undefined;
-  #graded: (Graded | undefined)[] = [];
+  readonly #lab: Lab;
+  #graded: (TestResult | undefined)[] = [];
   #abort: AbortController | null = null;
   #runId = 0;
   #countsText = '';
@@ -87,7 +91,8 @@ export class ImplementView {
     this.#runner = options.runner;
     this.#timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
     this.#createWorker = options.createWorker;
-    this.tests = [...(options.includeBuiltIn ?? true ? BUILT_IN_TESTS : []), ...(options.tests ?? [])];
+    this.#lab = options.lab;
+    this.tests = [...(options.includeBuiltIn ?? true ? builtInTests(options.lab) : []), ...(options.tests ?? [])];
     this.#storage = new CodeStorage(this.#win, options.storageKey === undefined ? DEFAULT_STORAGE_KEY : options.storageKey);
     const level = `h${options.headingLevel ?? 2}` as 'h2';
     // ss-runner brings the runner's CSS variables, fonts and container queries.
@@ -180,7 +185,7 @@ export class ImplementView {
 
   /** The results of the last run, by test index (missing: not run). */
   get results(): readonly (TestResult | undefined)[] {
-    return this.#graded.map((g) => g?.result);
+    return [...this.#graded];
   }
 
   /** True while tests are running. */
@@ -227,11 +232,11 @@ export class ImplementView {
         this.#summary.setState(i, 'running');
         this.#setCounts(`Running test ${i + 1} of ${n}: ${this.tests[i].title}…`);
       },
-      onResult: (i, result, mistakeLines) => {
+      onResult: (i, result) => {
         if (id !== this.#runId) return;
-        this.#graded[i] = { result, mistakeLines };
+        this.#graded[i] = result;
         // Each result is more evidence about which mistake it is.
-        const diagnosis = diagnoseRun(this.#graded);
+        const diagnosis = diagnoseRun(this.#lab, this.#graded);
         this.#list.setResult(i, result, diagnosis.perTest[i]);
         this.#list.setMistakes(diagnosis.perTest);
         this.#summary.setState(i, result.pass ? 'pass' : 'fail');
@@ -267,7 +272,7 @@ export class ImplementView {
     } else {
       this.#setCounts(`${passed} of ${n} tests pass, ${n - passed} fail.`);
     }
-    this.#summary.showDiagnosis(diagnoseRun(this.#graded).run);
+    this.#summary.showDiagnosis(diagnoseRun(this.#lab, this.#graded).run, done);
     this.editor.markProblemLines(done.flatMap((r) => r.problems.flatMap((p) => (p.codeLine === undefined ? [] : [p.codeLine]))));
     return run;
   }
@@ -303,7 +308,7 @@ export class ImplementView {
 
   #resultFor(test: ImplementTest): TestResult | null {
     const i = this.tests.indexOf(test);
-    return (i >= 0 ? this.#graded[i]?.result : undefined) ?? null;
+    return (i >= 0 ? this.#graded[i] : undefined) ?? null;
   }
 
   // A fresh result for the test the runner shows: redraw the overlay.

@@ -1,13 +1,23 @@
-// The web runner page: the runner filling <main>, the implement-it-yourself
-// mode beside it (a tab, built the first time it is shown), and the theme
-// toggle.
+// The web runner page: the runner filling <main> with its "Compare with my
+// program" box, the learner's work kept as in the element (saved edits,
+// share links, Download, earlier versions: web/element/saved-work.ts), the
+// implement-it-yourself mode beside it (a tab, built the first time it is
+// shown), and the theme toggle. Which tab shows follows the URL's hash
+// (page-location.ts).
 import { loadLab, loadSlowStart } from '../api/index.js';
+import { CompareBox } from '../element/compare-box.js';
+import { adoptCompareStyles } from '../element/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
-import { createRunner, type Runner } from '../runner/runner.js';
+import { readLink } from '../element/permalink.js';
+import { SavedWork } from '../element/saved-work.js';
+import { adoptSavedWorkStyles } from '../element/saved-work-styles.js';
+import { DEFAULT_EXAMPLE } from '../runner/examples.js';
+import { createRunner, type ChartTab, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { setupModeTabs } from './mode-tabs.js';
+import { followLocation, type PageView } from './page-location.js';
 import { setupThemeToggle } from './theme-toggle.js';
 
 declare global {
@@ -20,27 +30,64 @@ declare global {
 }
 
 adoptRunnerStyles(document);
+adoptSavedWorkStyles(document);
 adoptImplementStyles(document);
 setupThemeToggle(document.querySelector<HTMLButtonElement>('#theme-toggle')!, document.documentElement);
+// The page's script has the key "script" in links (#ss-script=...).
+const KEY = 'script';
+const work = new SavedWork({
+  win: window,
+  key: KEY,
+  storageKey: `slowstart:${location.pathname}:${KEY}`,
+  starter: DEFAULT_EXAMPLE.script,
+  link: await readLink(location.hash, KEY),
+});
+// The learner's choices of tab go into the history (set below, once the
+// page follows its URL); the runner's chart tab is part of the Run view.
+let navigate: (view: PageView) => void = () => {};
+let chartTab: ChartTab = 'ramp';
+const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
+// "Compare with my program", below the toolbar: what a learner's own
+// program printed for the script, its first difference and the mistake it
+// looks like (the element has the same box).
+adoptCompareStyles(document);
+const compare = new CompareBox(document, (line) => runner.editor.goToLine(line), { lab: () => loadLab() });
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
   engine: loadSlowStart(),
+  script: work.openingScript,
   traffic: { lab: () => loadLab() },
+  onChartTab: (tab) => {
+    chartTab = tab;
+    navigate(runView());
+  },
+  onRun: (result, script) => {
+    work.ran(script);
+    compare.setEngineOutput(result.output, script);
+  },
+  onEdit: () => work.edited(),
 });
+work.attach(runner);
+runner.addBelowToolbar(work.actions.element, compare.element);
 window.slowstartRunner = runner;
+window.addEventListener('hashchange', () => void work.applyHash());
+window.addEventListener('pagehide', () => work.flush());
+document.addEventListener('visibilitychange', () => work.flush());
 
 const implementRoot = document.querySelector<HTMLElement>('#implement')!;
 // The mode (and its JavaScript editor) is a separate chunk, loaded the
 // first time its tab is shown: the runner alone stays as small as it was.
 let implementLoading: Promise<void> | null = null;
 function showImplement(): Promise<void> {
-  implementLoading ??= import('../implement/view.js').then(
-    ({ ImplementView }) => {
+  // The lab module brings the built-in tests and the mistake catalogue.
+  implementLoading ??= Promise.all([import('../implement/view.js'), loadLab()]).then(
+    ([{ ImplementView }, lab]) => {
       window.slowstartImplement = new ImplementView({
         root: implementRoot,
         documentRoot: document,
         runner,
+        lab,
         storageKey: 'slowstart-page-implement-code',
       });
     },
@@ -58,12 +105,18 @@ const tabs = setupModeTabs(
   (mode) => {
     if (mode === 'implement') void showImplement();
   },
+  (mode) => navigate(mode === 'implement' ? 'implement' : runView()),
 );
+navigate = followLocation(window, (view) => {
+  tabs.select(view === 'implement' ? 'implement' : 'run');
+  if (view !== 'implement') runner.showChartTab((chartTab = view === 'traffic' ? 'traffic' : 'ramp'));
+});
 
 // "Open in the runner": the script is loaded; show the runner, from its top
 // when the learner had scrolled down the results.
 implementRoot.addEventListener(OPEN_IN_RUNNER_EVENT, () => {
   tabs.select('run');
+  navigate(runView());
   const nav = document.querySelector('.page-modes')!;
   if (nav.getBoundingClientRect().top < 0) nav.scrollIntoView({ block: 'start' });
 });

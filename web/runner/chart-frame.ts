@@ -1,6 +1,5 @@
 // The ramp chart's geometry for one width: where the plot and the pick lane
 // are, and how clock, weight and step map to pixels. Pure: no DOM.
-import type { Timeline } from '../api/index.js';
 import type { ChartModel } from './chart-model.js';
 
 const M_LEFT = 72; // y tick labels and lane row names
@@ -10,7 +9,7 @@ const X_AXIS = 34; // x tick labels and axis title, between the plot and the lan
 const LANE_MAX = 168; // the lane's height at most
 const BOTTOM = 8;
 const Y_PAD_BOTTOM = 8; // weight 0 sits this far above the x axis
-const Y_PAD_TOP = 6;
+const Y_HEADROOM = 0.1; // the largest weight sits this share of the plot below its top
 const MAX_SLOT_PX = 7; // widest spacing of the steps of one burst
 const MAX_DODGE = 3; // px between lines of equal weight...
 const DODGE_SPAN = 12; // ...and across all of them
@@ -35,14 +34,14 @@ export class ChartFrame {
   readonly #model: ChartModel;
   readonly #unit: number; // px per second
 
-  constructor(model: ChartModel, width: number, backends: number, maxSeries: number) {
+  constructor(model: ChartModel, width: number, backends: number, maxSeries: number, maxPlotH = 340) {
     this.#model = model;
     this.width = width;
     this.seriesCount = Math.min(backends, maxSeries);
     this.hasNone = model.hasNone;
     this.rows = this.seriesCount + (this.hasNone ? 1 : 0);
     // The plot's height follows the width, within bounds.
-    this.plotH = Math.round(Math.min(340, Math.max(170, width * 0.42)));
+    this.plotH = Math.round(Math.min(maxPlotH, Math.max(150, width * 0.42)));
     this.plotBottom = this.plotTop + this.plotH;
     this.plotW = Math.max(1, width - M_LEFT - M_RIGHT);
     this.right = M_LEFT + this.plotW;
@@ -53,14 +52,22 @@ export class ChartFrame {
     this.#unit = this.plotW / (model.xMax - model.xMin);
   }
 
-  /** x pixel of a clock value. */
-  x(clock: number): number {
-    return M_LEFT + (clock - this.#model.xMin) * this.#unit;
+  /** x pixel of a point on the model's x scale (a clock value, shifted past any jump back). */
+  x(at: number): number {
+    return M_LEFT + (at - this.#model.xMin) * this.#unit;
   }
 
-  /** y pixel of a weight. Weight 0 sits a little above the axis, so a line at 0 never hides in it. */
+  /** Pixels per second of clock. */
+  get unit(): number {
+    return this.#unit;
+  }
+
+  /**
+   * y pixel of a weight. Weight 0 sits a little above the axis, so a line at
+   * 0 never hides in it; the largest weight leaves room above it.
+   */
   y(weight: number): number {
-    const h = this.plotH - Y_PAD_BOTTOM - Y_PAD_TOP;
+    const h = (this.plotH - Y_PAD_BOTTOM) * (1 - Y_HEADROOM);
     return this.plotBottom - Y_PAD_BOTTOM - (weight / this.#model.yMax) * h;
   }
 
@@ -80,8 +87,8 @@ export class ChartFrame {
   }
 
   /** x pixel of a step on the lane: its clock, then its place in its burst. */
-  stepX(t: Timeline, step: number): number {
+  laneX(step: number): number {
     const m = this.#model;
-    return this.x(t.stepNow[step]) + m.stepRank[step] * Math.min(MAX_SLOT_PX, m.stepSlot[step] * this.#unit);
+    return this.x(m.stepX[step]) + m.stepRank[step] * Math.min(MAX_SLOT_PX, m.stepSlot[step] * this.#unit);
   }
 }

@@ -2,18 +2,40 @@
 // pixels), so a resize only re-projects it. Pure functions: no DOM.
 import type { Timeline } from '../api/index.js';
 
+/**
+ * A stretch of the run in which the clock never goes back. The x axis lays
+ * the stretches side by side in script order, so a clock that goes backwards
+ * (NOW 10 after NOW 30) starts a new stretch after a marked jump instead of
+ * drawing over what came before.
+ */
+export interface ClockStretch {
+  /** First and last clock value (seconds) of the stretch. */
+  from: number;
+  to: number;
+  /** Where it starts on the chart's x scale ("chart seconds", see `stepX`). */
+  x0: number;
+  /** The first step of the stretch. */
+  firstStep: number;
+}
+
 export interface ChartModel {
-  /** Clock domain shown on the x axis (seconds). */
+  /** The x scale's domain, in chart seconds: a stretch's clock plus its offset. */
   xMin: number;
   xMax: number;
   /** Weight domain top (the largest effective weight, at least 1). */
   yMax: number;
-  /** Clock of each pool snapshot (block); constant within a block. */
-  blockNow: Float64Array;
+  /** Each step's position on the x scale (its clock, shifted by its stretch's offset); never decreases. */
+  stepX: Float64Array;
+  /** The same for each pool snapshot (block); constant within a block. */
+  blockX: Float64Array;
+  /** The stretches in script order: one, unless the clock goes backwards. */
+  stretches: ClockStretch[];
+  /** Chart seconds between two stretches (the jump's width); 0 with one stretch. */
+  gap: number;
   /**
    * Where each step goes on the pick lane. Steps that share a clock value
    * (a burst of PICKs at one instant) are laid side by side in script order,
-   * step `stepRank[i]` of its burst, each taking `stepSlot[i]` clock units
+   * step `stepRank[i]` of its burst, each taking `stepSlot[i]` x units
    * at most (its share of the gap to the next clock value). The chart caps
    * a slot at a few pixels, so a burst stays next to its clock.
    */
@@ -28,68 +50,73 @@ export interface ChartModel {
 
 /** The share of the gap to the next clock value that a burst may use. */
 const SPREAD = 0.9;
+/** A jump back in time takes this share of the chart. */
+const JUMP_SHARE = 0.1;
 
 export function buildChartModel(t: Timeline): ChartModel {
   const n = t.length;
-  const blockNow = new Float64Array(t.blockStart.length);
   let maxNow = 0;
-  let monotonic = true;
   let picks = 0;
   let hasNone = false;
+  // Stretches: a new one wherever the clock goes back.
+  const stretches: ClockStretch[] = [];
   for (let i = 0; i < n; i++) {
     const now = t.stepNow[i];
-    blockNow[t.stepBlock[i]] = now; // every step of a block has the same clock
     if (now > maxNow) maxNow = now;
-    if (i > 0 && now < t.stepNow[i - 1]) monotonic = false;
+    if (i === 0 || now < t.stepNow[i - 1]) stretches.push({ from: i === 0 ? 0 : now, to: now, x0: 0, firstStep: i });
+    else stretches[stretches.length - 1].to = now;
     const w = t.stepWinner[i];
     if (w !== -2) picks++;
     if (w === -1) hasNone = true;
   }
+  let span = 0;
+  for (const s of stretches) span += s.to - s.from;
+  // The jumps share JUMP_SHARE of the chart each, 30 % of it at most.
+  const jumps = stretches.length - 1;
+  const share = Math.min(0.3, JUMP_SHARE * jumps);
+  const gap = jumps > 0 ? Math.max((span * share) / (1 - share) / jumps, span > 0 ? 0 : 1) : 0;
+  let x = 0;
+  for (const s of stretches) {
+    s.x0 = x;
+    x += s.to - s.from + gap;
+  }
+  const stepX = new Float64Array(n);
+  const blockX = new Float64Array(t.blockStart.length);
+  for (let k = 0, i = 0; k < stretches.length; k++) {
+    const s = stretches[k];
+    const end = k + 1 < stretches.length ? stretches[k + 1].firstStep : n;
+    for (; i < end; i++) {
+      stepX[i] = s.x0 + t.stepNow[i] - s.from;
+      blockX[t.stepBlock[i]] = stepX[i]; // every step of a block has the same clock
+    }
+  }
   let yMax = 1;
   for (let c = 0; c < t.cellWeight.length; c++) if (t.cellWeight[c] > yMax) yMax = t.cellWeight[c];
 
-  // The clock starts at 0; leave room after the last value so its weights
+  // The x scale starts at 0; leave room after the last value so its weights
   // and picks are drawn over a visible stretch.
+  const last = n > 0 ? stepX[n - 1] : 0;
   const xMin = 0;
-  const xMax = maxNow === 0 ? 1 : maxNow + Math.max(1, Math.ceil(maxNow * 0.08));
+  const xMax = last === 0 ? 1 : last + Math.max(1, Math.ceil(last * 0.08));
   const stepRank = new Uint32Array(n);
   const stepSlot = new Float64Array(n);
-  if (monotonic) spreadRuns(t.stepNow, xMax, stepRank, stepSlot);
-  else spreadAnyOrder(t.stepNow, xMax, stepRank, stepSlot);
-  return { xMin, xMax, yMax, blockNow, stepRank, stepSlot, maxNow, picks, hasNone };
+  spreadRuns(stepX, xMax, stepRank, stepSlot);
+  return { xMin, xMax, yMax, stepX, blockX, stretches, gap, stepRank, stepSlot, maxNow, picks, hasNone };
 }
 
-/** The common case: the clock never goes back, so equal clocks are runs. */
-function spreadRuns(now: Float64Array, end: number, rank: Uint32Array, slot: Float64Array): void {
-  const n = now.length;
+/** Steps at one x position (a burst of PICKs at one instant) are runs: x never decreases. */
+function spreadRuns(x: Float64Array, end: number, rank: Uint32Array, slot: Float64Array): void {
+  const n = x.length;
   for (let a = 0; a < n; ) {
     let b = a + 1;
-    while (b < n && now[b] === now[a]) b++;
-    const next = b < n ? now[b] : end;
-    const size = ((next - now[a]) * SPREAD) / (b - a);
+    while (b < n && x[b] === x[a]) b++;
+    const next = b < n ? x[b] : end;
+    const size = ((next - x[a]) * SPREAD) / (b - a);
     for (let i = a; i < b; i++) {
       rank[i] = i - a;
       slot[i] = size;
     }
     a = b;
-  }
-}
-
-/** The clock went backwards somewhere: group by value over the whole run. */
-function spreadAnyOrder(now: Float64Array, end: number, rank: Uint32Array, slot: Float64Array): void {
-  const n = now.length;
-  const count = new Map<number, number>();
-  for (let i = 0; i < n; i++) count.set(now[i], (count.get(now[i]) ?? 0) + 1);
-  const sorted = [...count.keys()].sort((p, q) => p - q);
-  const next = new Map<number, number>();
-  for (let k = 0; k < sorted.length; k++) next.set(sorted[k], k + 1 < sorted.length ? sorted[k + 1] : end);
-  const seen = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    const v = now[i];
-    const k = seen.get(v) ?? 0;
-    seen.set(v, k + 1);
-    rank[i] = k;
-    slot[i] = ((next.get(v)! - v) * SPREAD) / count.get(v)!;
   }
 }
 

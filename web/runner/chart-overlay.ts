@@ -114,7 +114,7 @@ function drawDifferentPicks(doc: Document, f: ChartFrame, reference: Timeline, o
     if (w === reference.stepWinner[i] || w === -2 || w >= f.seriesCount) continue;
     const row = w === -1 ? f.seriesCount : w;
     if (row >= f.rows) continue;
-    const x = Math.round(f.stepX(reference, i) * 2) / 2;
+    const x = Math.round(f.laneX(i) * 2) / 2;
     d[row].push(`M${x - 2.5} ${f.rowY(row) + 1.5}h5v${h}h-5z`);
   }
   for (let row = 0; row < f.rows; row++) {

@@ -1,5 +1,7 @@
 // The ramp chart's lines: one step line per backend, with a gap wherever it
-// is DOWN or out of the pool. Each backend's name is its path's <title>.
+// is DOWN or out of the pool, and a break where the clock jumps back (the
+// line goes on a little into the jump, so its last value shows). Each
+// backend's name is its path's <title>.
 import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
 import type { ChartModel } from './chart-model.js';
@@ -7,14 +9,29 @@ import { svg } from './dom.js';
 import { seriesClasses } from './palette.js';
 import { StepPath } from './step-path.js';
 
+/** How far (a share of the jump's width) lines go on into a jump back in time. */
+export const JUMP_TAIL = 0.3;
+
 export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartModel): SVGGElement {
   const count = f.seriesCount;
   const paths = Array.from({ length: count }, () => new StepPath());
   const lastBlock = new Int32Array(count).fill(-1);
   const open: number[] = []; // ids with a stretch being drawn
   const blocks = t.blockStart.length;
+  // The stretch (of a clock that never goes back) each block is in.
+  const stretchOf = new Uint32Array(blocks);
+  for (let k = 0; k < m.stretches.length; k++) {
+    const end = k + 1 < m.stretches.length ? m.stretches[k + 1].firstStep : t.length;
+    for (let i = m.stretches[k].firstStep; i < end; i++) stretchOf[t.stepBlock[i]] = k;
+  }
   for (let b = 0; b < blocks; b++) {
-    const x = f.x(m.blockNow[b]);
+    if (b > 0 && stretchOf[b] !== stretchOf[b - 1]) {
+      const s = m.stretches[stretchOf[b - 1]];
+      const at = f.x(s.x0 + (s.to - s.from) + m.gap * JUMP_TAIL);
+      for (const id of open) paths[id].end(at);
+      open.length = 0;
+    }
+    const x = f.x(m.blockX[b]);
     const end = b + 1 < blocks ? t.blockStart[b + 1] : t.cellBackend.length;
     for (let c = t.blockStart[b]; c < end; c++) {
       const id = t.cellBackend[c];

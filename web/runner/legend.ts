@@ -1,7 +1,9 @@
-// The chart's legend: each backend's colour (and dash), name, its weight at
-// the playhead, and its pick count and share over the whole run.
+// The chart's legend: each backend's colour (and dash), name, its weight and
+// score at the playhead, and its pick count and share over the whole run.
 import type { Timeline } from '../api/index.js';
+import { scoresAfter } from '../api/timeline.js';
 import { h, setText, svg } from './dom.js';
+import { formatScore } from './pick-explain.js';
 import { NONE_CLASS, seriesClasses } from './palette.js';
 
 interface Entry {
@@ -19,7 +21,7 @@ export class Legend {
   constructor(parent: HTMLElement, max = 60) {
     this.#doc = parent.ownerDocument;
     this.#max = max;
-    this.element = h(this.#doc, 'ul', { class: 'ss-legend', attrs: { 'aria-label': 'Backends: weight now, picks' } });
+    this.element = h(this.#doc, 'ul', { class: 'ss-legend', attrs: { 'aria-label': 'Backends: weight and score now, picks' } });
     parent.append(this.element);
   }
 
@@ -56,16 +58,20 @@ export class Legend {
     this.element.replaceChildren(...items);
   }
 
-  /** Shows each backend's weight after `step` (or "down", or "–" when out of the pool). */
+  /** Shows each backend's weight and score after `step` (or "down", or "–" when out of the pool). */
   setStep(step: number): void {
     const t = this.#timeline;
     if (!t || step < 0 || step >= t.length) return;
     const text = new Array<string>(this.#entries.length).fill('–');
     const b = t.stepBlock[step];
+    const start = t.blockStart[b];
     const end = b + 1 < t.blockStart.length ? t.blockStart[b + 1] : t.cellBackend.length;
-    for (let c = t.blockStart[b]; c < end; c++) {
+    const scores = scoresAfter(t, step);
+    for (let c = start; c < end; c++) {
       const id = t.cellBackend[c];
-      if (id < text.length) text[id] = t.cellUp[c] ? `w ${t.cellWeight[c]}` : 'down';
+      if (id >= text.length) continue;
+      const score = scores ? ` · score ${formatScore(scores[c - start])}` : '';
+      text[id] = `${t.cellUp[c] ? `w ${t.cellWeight[c]}` : 'down'}${score}`;
     }
     for (let id = 0; id < this.#entries.length; id++) setText(this.#entries[id].weight, text[id]);
   }

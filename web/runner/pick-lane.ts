@@ -41,17 +41,20 @@ export function drawPickLane(doc: Document, f: ChartFrame, t: Timeline): SVGGEle
     const w = t.stepWinner[i];
     if (w === -2 || w >= f.seriesCount) continue; // not a pick, or a backend past the chart's limit
     const row = w === -1 ? f.seriesCount : w;
-    const x = Math.round(f.stepX(t, i) * 2) / 2;
+    const x = Math.round(f.laneX(i) * 2) / 2;
     if (Math.abs(x - lastX[row]) < 1) continue;
     lastX[row] = x;
     d[row].push(`M${x - 1.5} ${f.rowY(row) + 1}h3v${markH}h-3z`);
   }
+  // The ticks in a group of their own: the chart plays them out (ramp-chart.ts).
+  const ticks = svg(doc, 'g', { class: 'ss-lane-picks' });
   for (let row = 0; row < f.rows; row++) {
     if (d[row].length === 0) continue;
     const cls = row < f.seriesCount ? seriesClasses(row) : NONE_CLASS;
     const path = svg(doc, 'path', { class: `ss-pick ${cls}`, attrs: { d: d[row].join('') } });
     path.append(svg(doc, 'title', { text: `picks: ${rowName(row)}` }));
-    g.append(path);
+    ticks.append(path);
   }
+  g.append(ticks);
   return g;
 }

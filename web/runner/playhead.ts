@@ -54,8 +54,10 @@ export class Playhead {
     this.#forward.addEventListener('click', () => this.stepBy(1));
     this.#play.addEventListener('click', () => (this.#playing ? this.pause() : this.play()));
     this.#range.addEventListener('input', () => {
+      // Read first: pausing puts the slider back on the step it was playing.
+      const step = Number(this.#range.value);
       this.pause();
-      this.#moveTo(Number(this.#range.value), 0, 'user');
+      this.#moveTo(step, 0, 'user');
     });
     this.#sync();
   }

@@ -2,6 +2,9 @@
 // x is the script clock (NOW), y the effective weight; a step line per
 // backend (chart-series.ts), a pick lane below (pick-lane.ts), and the
 // playhead: a marker at the current clock and a caret at the current step.
+// The run plays out: lines and picks are drawn in full up to the playhead
+// and faint after it (a mask moved with the playhead), so the ramp grows as
+// it plays; with reduced motion, or at the last step, all is drawn in full.
 // This module composes them, follows the element's width, moves the
 // playhead and turns clicks into seeks. An overlay (chart-overlay.ts) can
 // draw a second run of the same script on top: the implement mode's
@@ -12,7 +15,7 @@ import { ChartFrame } from './chart-frame.js';
 import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
-import { h, setText, svg } from './dom.js';
+import { h, setText, svg, uniqueId } from './dom.js';
 import { drawPickLane } from './pick-lane.js';
 
 export interface RampChartOptions {
@@ -22,7 +25,14 @@ export interface RampChartOptions {
   onSeek(step: number): void;
   /** At most this many backends get a line and a lane row (default 60). */
   maxSeries?: number;
+  /** The plot's height at most, px (default 340; it follows the width down to 150). */
+  maxPlotHeight?: number;
+  /** Read at every move: true draws the whole run at once (no playing out). */
+  reducedMotion?: () => boolean;
 }
+
+/** Luminance of what is still to come while the run plays out (0 hidden, 1 full). */
+const FUTURE_FILL = 'rgb(72,72,72)';
 
 interface Overlay {
   timeline: Timeline;
@@ -42,6 +52,12 @@ export class RampChart {
   readonly #clockLabel: SVGTextElement;
   readonly #caret: SVGLineElement;
   readonly #pickRing: SVGRectElement;
+  // The playing-out mask: [played, to come] over the plot and over the lane.
+  readonly #maskId = uniqueId('ss-played');
+  readonly #mask: SVGMaskElement;
+  readonly #maskRects: SVGRectElement[];
+  #masked: SVGGElement[] = [];
+  #ran = false;
   #timeline: Timeline | null = null;
   #model: ChartModel | null = null;
   #frame: ChartFrame | null = null;
@@ -66,6 +82,8 @@ export class RampChart {
     this.#clockLabel = svg(doc, 'text', { class: 'ss-clock-label' });
     this.#caret = svg(doc, 'line', { class: 'ss-caret' });
     this.#pickRing = svg(doc, 'rect', { class: 'ss-pick-ring', attrs: { rx: '1.5', width: '8' } });
+    this.#maskRects = [0, 1, 2, 3].map((k) => svg(doc, 'rect', { attrs: { fill: k % 2 ? FUTURE_FILL : 'white' } }));
+    this.#mask = svg(doc, 'mask', { attrs: { id: this.#maskId, maskUnits: 'userSpaceOnUse' } }, ...this.#maskRects);
 
     // The width is kept from the observer, so a run never forces a layout.
     // Redraw on the next frame, not inside the observer: a redraw changes
@@ -89,6 +107,7 @@ export class RampChart {
    * script run again); otherwise it belonged to another script and goes.
    */
   setTimeline(timeline: Timeline | null): void {
+    this.#ran = true;
     const previous = this.#timeline;
     this.#timeline = timeline && timeline.length > 0 ? timeline : null;
     this.#model = this.#timeline ? buildChartModel(this.#timeline) : null;
@@ -146,7 +165,9 @@ export class RampChart {
       root.replaceChildren(
         svg(doc, 'text', {
           class: 'ss-chart-empty',
-          text: 'Nothing to draw yet: a POOL or ADD line starts the chart.',
+          text: this.#ran
+            ? 'Nothing to draw yet: a POOL or ADD line starts the chart.'
+            : 'Not run yet: press Run to draw the chart.',
           attrs: { x: '12', y: '34' },
         }),
       );
@@ -154,18 +175,27 @@ export class RampChart {
       return;
     }
 
-    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? 60));
+    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? 60, this.#options.maxPlotHeight));
     root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
     root.setAttribute('width', String(f.width));
     root.setAttribute('height', String(f.height));
-    root.replaceChildren(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t));
-    if (o) root.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
+    const series = drawSeries(doc, f, t, m);
+    const lane = drawPickLane(doc, f, t);
+    root.replaceChildren(svg(doc, 'defs', {}, this.#mask), drawAxes(doc, f, m), series, lane);
+    this.#masked = [series, lane.querySelector<SVGGElement>('.ss-lane-picks')!];
+    if (o) {
+      const overlay = drawOverlay(doc, f, t, o.timeline, o.model, o.label);
+      root.append(overlay);
+      this.#masked.push(overlay);
+    }
     root.append(this.#playheadGroup());
+    const jumps = m.stretches.length - 1;
     const n = t.names.length;
     root.setAttribute(
       'aria-label',
       `${this.#options.label}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
-        `and ${plural(m.picks, 'pick')}.${o ? ` Dashed: ${o.label}.` : ''} The Table has the same data as text.`,
+        `and ${plural(m.picks, 'pick')}.${jumps ? ` The clock goes back ${jumps === 1 ? 'once' : `${jumps} times`} (a marked jump).` : ''}` +
+        `${o ? ` Dashed: ${o.label}.` : ''} The Table has the same data as text.`,
     );
 
     const hidden = n - f.seriesCount;
@@ -195,8 +225,10 @@ export class RampChart {
     const i = Math.max(0, Math.min(t.length - 1, this.#step));
     const j = Math.min(t.length - 1, i + 1);
     const k = j > i ? this.#frac : 0; // gliding between steps i and j
-    const cx = Math.round(f.x(t.stepNow[i] + (t.stepNow[j] - t.stepNow[i]) * k)) + 0.5;
-    const px = f.stepX(t, i) + (f.stepX(t, j) - f.stepX(t, i)) * k;
+    const m = this.#model!;
+    const cx = Math.round(f.x(m.stepX[i] + (m.stepX[j] - m.stepX[i]) * k)) + 0.5;
+    const px = f.laneX(i) + (f.laneX(j) - f.laneX(i)) * k;
+    this.#playOut(f, i === t.length - 1 || (this.#options.reducedMotion?.() ?? false) ? null : { cx, px });
     setLine(this.#clockLine, cx, f.plotTop - 4, cx, f.plotBottom);
     setLine(this.#caret, px, f.laneTop - 6, px, f.laneTop + f.laneH + 3);
     this.#clockLabel.setAttribute('x', String(Math.min(Math.max(cx, f.left + 30), f.right - 30)));
@@ -214,6 +246,25 @@ export class RampChart {
     }
   }
 
+  // Full up to the playhead and faint after it; everything in full (no mask)
+  // when `at` is null. The lane's cut is just past the current step's tick.
+  #playOut(f: ChartFrame, at: { cx: number; px: number } | null): void {
+    for (const g of this.#masked) {
+      if (at) g.setAttribute('mask', `url(#${this.#maskId})`);
+      else g.removeAttribute('mask');
+    }
+    if (!at) return;
+    const bottom = f.laneTop + f.laneH + 4;
+    const cuts: Array<[number, number, number]> = [
+      [at.cx, 0, f.laneTop - 2], // the plot (and its x labels): lines up to the clock
+      [at.px + 2.5, f.laneTop - 2, bottom], // the lane: picks up to the current step's
+    ];
+    cuts.forEach(([x, top, end], k) => {
+      setRect(this.#maskRects[2 * k], 0, top, Math.max(0, x), end - top);
+      setRect(this.#maskRects[2 * k + 1], Math.max(0, x), top, Math.max(0, f.width - x), end - top);
+    });
+  }
+
   #listenForSeek(): void {
     const seekAt = (e: PointerEvent) => {
       const t = this.#timeline;
@@ -224,7 +275,7 @@ export class RampChart {
       let best = 0;
       let bestD = Infinity;
       for (let i = 0; i < t.length; i++) {
-        const d = Math.abs(f.stepX(t, i) - x);
+        const d = Math.abs(f.laneX(i) - x);
         if (d <= bestD) {
           bestD = d;
           best = i;
@@ -241,6 +292,13 @@ export class RampChart {
       if (this.#svg.hasPointerCapture(e.pointerId)) seekAt(e);
     });
   }
+}
+
+function setRect(el: SVGRectElement, x: number, y: number, width: number, height: number): void {
+  el.setAttribute('x', String(x));
+  el.setAttribute('y', String(y));
+  el.setAttribute('width', String(width));
+  el.setAttribute('height', String(height));
 }
 
 function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: number): void {

@@ -4,7 +4,9 @@
 // the inherited `color-scheme`, which the page (or a host element) sets from
 // prefers-color-scheme or its theme toggle.
 
+import { stylesheetAdopter } from './adopt-styles.js';
 import { TRAFFIC_CSS } from '../traffic/styles.js';
+import { PICK_EXPLAIN_CSS } from './pick-explain.js';
 
 export const RUNNER_CSS = /* css */ `
 .ss-runner {
@@ -78,7 +80,7 @@ export const RUNNER_CSS = /* css */ `
 .ss-menu > summary::-webkit-details-marker { display: none; }
 .ss-menu > summary::after { content: "▾"; font-size: 11px; opacity: 0.7; }
 .ss-menu-list {
-  position: absolute; z-index: 30; top: calc(100% + 4px); left: 0; width: min(360px, calc(100vw - 24px));
+  position: absolute; z-index: 30; top: calc(100% + 4px); left: 0; width: min(360px, 100cqi);
   margin: 0; padding: 4px; list-style: none; background: var(--ss-bg); border: 1px solid var(--ss-border);
   border-radius: 8px; box-shadow: 0 8px 24px light-dark(rgb(0 0 0 / 0.14), rgb(0 0 0 / 0.5));
 }
@@ -109,7 +111,7 @@ export const RUNNER_CSS = /* css */ `
 }
 .ss-panel-meta { font-size: 12px; color: var(--ss-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .ss-editor, .ss-output { height: var(--ss-pane-height, clamp(240px, 46vh, 420px)); }
-.ss-panel-output .ss-output { height: var(--ss-output-height, 240px); }
+.ss-panel-output .ss-output { height: var(--ss-output-height, min(240px, var(--ss-output-fit, 240px))); }
 @container (min-width: 760px) {
   .ss-panels { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
   .ss-panel-chart { grid-column: 1 / -1; }
@@ -129,15 +131,18 @@ export const RUNNER_CSS = /* css */ `
 .ss-output { position: relative; overflow: auto; background: var(--ss-editor-bg); font: 13px var(--ss-mono); }
 .ss-output:focus-visible { outline-offset: -2px; }
 .ss-out-spacer { position: relative; }
-.ss-out-row {
-  position: absolute; top: 0; left: 0; right: 0; height: 24px; padding: 0 10px 0 4px;
-  display: flex; align-items: center; gap: 8px; white-space: pre; cursor: pointer;
-}
+/* A row is 24 px, 18 px more per line when a long line wraps (output-wrap.ts).
+   The probe is an invisible row that measures the text column. */
+.ss-out-row, .ss-out-probe { display: flex; align-items: flex-start; gap: 8px; padding: 3px 10px 3px 4px; line-height: 18px; }
+.ss-out-row { position: absolute; top: 0; left: 0; right: 0; height: 24px; cursor: pointer; }
+.ss-out-probe { visibility: hidden; pointer-events: none; height: 0; padding-top: 0; padding-bottom: 0; overflow: hidden; }
+.ss-out-probe .ss-probe-text { white-space: pre; }
 .ss-out-row:hover { background: var(--ss-active-line); }
 .ss-out-row.ss-linked { background: var(--ss-linked-bg); }
 .ss-out-row[aria-selected="true"] { background: var(--ss-current-bg); box-shadow: inset 3px 0 var(--ss-accent); }
-.ss-out-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; }
-.ss-out-text { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.ss-out-line, .ss-probe-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: pre; }
+.ss-out-text, .ss-probe-text { flex: 1 1 0; min-width: 0; overflow: hidden; white-space: pre-wrap; overflow-wrap: anywhere; }
+.ss-out-row .ss-swatch, .ss-out-probe .ss-swatch { margin-top: 4.5px; }
 .ss-swatch { flex: none; width: 9px; height: 9px; border-radius: 50%; background: var(--ss-series, transparent); }
 .ss-swatch.ss-blank { background: transparent; }
 .ss-muted { color: var(--ss-muted); }
@@ -172,6 +177,9 @@ export const RUNNER_CSS = /* css */ `
 .ss-caret { stroke: var(--ss-fg); stroke-width: 1.5; }
 .ss-pick-ring { fill: none; stroke: var(--ss-fg); stroke-width: 1.5; }
 .ss-chart-empty { fill: var(--ss-muted); font-size: 13px; }
+.ss-jump-band { fill: var(--ss-grid); opacity: 0.6; }
+.ss-jump-rule { stroke: var(--ss-muted); stroke-width: 1.25; stroke-dasharray: 2 3; }
+.ss-jump-label { fill: var(--ss-fg); font-size: 11px; text-anchor: end; paint-order: stroke; stroke: var(--ss-panel); stroke-width: 3px; stroke-linejoin: round; }
 .ss-chart-note { margin: 2px 12px; font-size: 12px; color: var(--ss-muted); }
 
 /* Legend */
@@ -190,20 +198,30 @@ export const RUNNER_CSS = /* css */ `
 /* Timeline table (the chart's text alternative) */
 .ss-table-details { border-top: 1px solid var(--ss-border); }
 .ss-table-details > summary { cursor: pointer; padding: 8px 12px; font-weight: 600; width: max-content; }
-.ss-table-scroll { max-height: 340px; overflow: auto; margin: 0 12px 12px; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }
+.ss-table-scroll {
+  max-height: 340px; overflow: auto; margin: 0 12px 12px; border: 1px solid var(--ss-border); border-radius: 6px;
+  background: var(--ss-editor-bg); container-type: inline-size;
+}
 .ss-table { min-width: 100%; border-collapse: collapse; font: 12.5px var(--ss-mono); font-variant-numeric: tabular-nums; }
-.ss-table caption { caption-side: top; text-align: left; padding: 6px 8px; color: var(--ss-muted); font-family: var(--ss-font); }
+/* The caption stays in view (and wraps to the box) when the table scrolls sideways. */
+.ss-table caption {
+  caption-side: top; text-align: left; padding: 6px 8px; color: var(--ss-muted); font-family: var(--ss-font);
+  position: sticky; left: 0; max-width: 100cqi; box-sizing: border-box;
+}
 .ss-table th, .ss-table td { padding: 2px 10px; text-align: right; white-space: pre; border-bottom: 1px solid var(--ss-grid); }
-.ss-table thead th { position: sticky; top: 0; background: var(--ss-panel); }
+.ss-table thead { position: sticky; top: 0; z-index: 1; }
+.ss-table thead th { background: var(--ss-panel); }
 .ss-table tbody th { font-weight: 400; color: var(--ss-muted); }
 .ss-table tr[aria-current="true"] { background: var(--ss-current-bg); }
+.ss-table thead tr + tr th { font: 11px var(--ss-font); color: var(--ss-muted); }
+.ss-table th.ss-table-name { text-align: center; border-left: 1px solid var(--ss-grid); }
+.ss-table td.ss-table-w { border-left: 1px solid var(--ss-grid); }
+.ss-table td.ss-table-s { color: var(--ss-muted); }
 
 @media (prefers-reduced-motion: reduce) {
   .ss-runner * { scroll-behavior: auto !important; transition: none !important; animation: none !important; }
 }
 `;
-
-const sheets = new WeakMap<Document, CSSStyleSheet>();
 
 /** Adopts the runner's stylesheet into a document or shadow root (once). */
 /* Chart panel tabs (Ramp / Traffic) */
@@ -219,14 +237,6 @@ const TABS_CSS = /* css */ `
 .ss-traffic-box { padding: 8px 12px 12px; }
 `;
 
-export function adoptRunnerStyles(root: Document | ShadowRoot): void {
-  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!;
-  let sheet = sheets.get(doc);
-  if (!sheet) {
-    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
-    sheet = new Sheet();
-    sheet.replaceSync(RUNNER_CSS + TABS_CSS + TRAFFIC_CSS);
-    sheets.set(doc, sheet);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS,
+);

@@ -1,10 +1,12 @@
 // The chart's text alternative: a table of the timeline (step, line, clock,
-// each backend's weight, the pick), inside a <details> "Table". It is only
+// each backend's weight and score, the pick), inside a <details> "Table". It is only
 // built while open, and only a window of rows around the playhead, so a
 // 10,000-step run does not put 10,000 rows in the page.
 import type { Timeline } from '../api/index.js';
+import { scoresAfter } from '../api/timeline.js';
 import { formatClock } from './chart-model.js';
 import { h, setText } from './dom.js';
+import { formatScore } from './pick-explain.js';
 
 const WINDOW = 200; // rows shown around the playhead
 const MAX_COLUMNS = 60; // backend columns
@@ -64,27 +66,43 @@ export class TimelineTable {
     this.#from = from;
     this.#to = to;
 
+    // Two header rows: each backend's name over its weight and score.
     const head = h(doc, 'tr');
-    for (const label of ['Step', 'Line', 'Clock (s)']) head.append(h(doc, 'th', { text: label, attrs: { scope: 'col' } }));
-    for (let id = 0; id < cols; id++) head.append(h(doc, 'th', { text: t.names[id], attrs: { scope: 'col' } }));
-    head.append(h(doc, 'th', { text: 'Pick', attrs: { scope: 'col' } }));
+    const sub = h(doc, 'tr');
+    const colgroups: HTMLTableColElement[] = [h(doc, 'colgroup', { attrs: { span: '3' } })];
+    for (const label of ['Step', 'Line', 'Clock (s)']) head.append(h(doc, 'th', { text: label, attrs: { scope: 'col', rowspan: '2' } }));
+    for (let id = 0; id < cols; id++) {
+      head.append(h(doc, 'th', { class: 'ss-table-name', text: t.names[id], attrs: { scope: 'colgroup', colspan: '2' } }));
+      sub.append(h(doc, 'th', { text: 'weight', attrs: { scope: 'col' } }), h(doc, 'th', { text: 'score', attrs: { scope: 'col' } }));
+      colgroups.push(h(doc, 'colgroup', { attrs: { span: '2' } }));
+    }
+    head.append(h(doc, 'th', { text: 'Pick', attrs: { scope: 'col', rowspan: '2' } }));
+    colgroups.push(h(doc, 'colgroup'));
 
     const body = h(doc, 'tbody');
     this.#rows = [];
-    const cells = new Array<string>(cols);
+    const weights = new Array<string>(cols);
+    const scores = new Array<string>(cols);
     for (let i = from; i < to; i++) {
-      cells.fill('–');
+      weights.fill('–');
+      scores.fill('–');
       const b = t.stepBlock[i];
+      const start = t.blockStart[b];
       const end = b + 1 < t.blockStart.length ? t.blockStart[b + 1] : t.cellBackend.length;
-      for (let c = t.blockStart[b]; c < end; c++) {
+      const s = scoresAfter(t, i);
+      for (let c = start; c < end; c++) {
         const id = t.cellBackend[c];
-        if (id < cols) cells[id] = t.cellUp[c] ? String(t.cellWeight[c]) : 'down';
+        if (id >= cols) continue;
+        weights[id] = t.cellUp[c] ? String(t.cellWeight[c]) : 'down';
+        scores[id] = s ? formatScore(s[c - start]) : '?';
       }
       const w = t.stepWinner[i];
       const pick = w === -2 ? '' : w === -1 ? 'NONE' : t.names[w];
       const tr = h(doc, 'tr', {}, h(doc, 'th', { text: String(i + 1), attrs: { scope: 'row' } }));
       tr.append(h(doc, 'td', { text: String(t.stepLine[i]) }), h(doc, 'td', { text: formatClock(t.stepNow[i]) }));
-      for (const text of cells) tr.append(h(doc, 'td', { text }));
+      for (let id = 0; id < cols; id++) {
+        tr.append(h(doc, 'td', { class: 'ss-table-w', text: weights[id] }), h(doc, 'td', { class: 'ss-table-s', text: scores[id] }));
+      }
       tr.append(h(doc, 'td', { text: pick }));
       body.append(tr);
       this.#rows.push(tr);
@@ -95,9 +113,13 @@ export class TimelineTable {
         : `${t.length} step${t.length === 1 ? '' : 's'}.`,
       t.names.length > cols ? `First ${cols} of ${t.names.length} backends.` : '',
       '“–”: not in the pool.',
+      t.scoresTruncated ? `Scores stop after step ${t.scoredSteps} (“?”): the run changed too many to keep.` : '',
     ];
-    setText(this.#caption, `Timeline: weight of each backend after each step. ${notes.filter(Boolean).join(' ')}`);
-    this.#table.replaceChildren(this.#caption, h(doc, 'thead', {}, head), body);
+    setText(
+      this.#caption,
+      `Timeline: weight and score of each backend after each step (a PICK changes the scores). ${notes.filter(Boolean).join(' ')}`,
+    );
+    this.#table.replaceChildren(this.#caption, ...colgroups, h(doc, 'thead', {}, head, sub), body);
     this.#markCurrent();
   }
 

@@ -2,8 +2,8 @@
 // element on the fixture pages, every response sent with the policy. Each
 // run opens what needs the most (the engine, a rejected line's underline,
 // gutter dot and hover message, the Examples menu, the Traffic tab's lazy
-// chunk and .wasm, an exercise's verdict) and fails on any violation or
-// console problem.
+// chunk and .wasm, an exercise's verdict, a compressed share link, a
+// download) and fails on any violation or console problem.
 //
 // What it establishes (docs/EMBEDDING.md): the element needs only
 // `script-src 'self' 'wasm-unsafe-eval'`, plus `connect-src 'self'` when a
@@ -60,6 +60,11 @@ async function exerciseBarePage(page: import('playwright-core').Page): Promise<v
   await host.getByText('Examples').click();
   await host.getByRole('tab', { name: 'Traffic' }).click();
   await expect.poll(() => host.locator('.ss-traffic-box .ss-band').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  // Share link compresses the script (CompressionStream), Download saves it through a blob: URL.
+  await host.getByRole('button', { name: 'Share link' }).click();
+  await expect.poll(() => host.locator('.sse-link').inputValue()).toContain('#ss-bare=~');
+  const [file] = await Promise.all([page.waitForEvent('download'), host.getByRole('button', { name: 'Download' }).click()]);
+  expect(file.suggestedFilename()).toBe('slowstart-bare.txt');
 }
 
 describe('<slow-start-runner> under CSP', () => {
@@ -97,7 +102,7 @@ describe('<slow-start-runner> under CSP', () => {
       expect(await page.locator('#half-way .sse-diff-lines dd').allTextContents()).toEqual(['a=4 b=3', 'a=4 b=2']);
       // Share link writes the address bar and the clipboard; neither is a CSP matter, but check.
       await page.locator('#half-way').getByRole('button', { name: 'Share link' }).click();
-      expect(await page.locator('#half-way .sse-link').inputValue()).toContain('#ss-half-way=');
+      await expect.poll(() => page.locator('#half-way .sse-link').inputValue()).toContain('#ss-half-way=~');
       expect(await violations()).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

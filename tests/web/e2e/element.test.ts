@@ -14,9 +14,11 @@
 // The strict-CSP runs are in element-csp.test.ts. Screenshots go to
 // test-results/screenshots/element-*.png for a human look.
 import { rm } from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
+import { builtInTests } from '../../../web/implement/suite.js';
+import { lab } from '../support/lab.js';
 import { launchChromium } from '../support/browser.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { checkBuilt, editorText, makeSite, openPage, outputRows, retypeLine, SHOTS, shootWholePage, whenReady } from './element-site.js';
@@ -186,9 +188,13 @@ describe('<slow-start-runner> on a course page', () => {
     const shared = HALF_WAY_FIXED.replace(/PICK\n$/, 'PICK # café ✓\n');
     await expect.poll(() => editorText(half)).toBe(shared);
     await half.getByRole('button', { name: 'Share link' }).click();
+    await expect.poll(() => half.locator('.sse-link').inputValue()).toContain('#ss-half-way=~'); // compressing is asynchronous
     const link = await half.locator('.sse-link').inputValue();
     expect(link.startsWith(`${course}/index.html#ss-half-way=`)).toBe(true);
-    expect(Buffer.from(link.split('=')[1], 'base64url').toString('utf8')).toBe(shared);
+    // `~` + base64url of raw DEFLATE (EMBEDDING.md), unpacked here with Node's zlib.
+    const payload = link.split('#ss-half-way=')[1];
+    expect(payload.startsWith('~')).toBe(true);
+    expect(inflateRawSync(Buffer.from(payload.slice(1), 'base64url')).toString('utf8')).toBe(shared);
     expect(first.page.url()).toBe(link); // in the address bar too
     expect(first.problems).toEqual([]);
     await a.close();
@@ -262,11 +268,26 @@ describe('<slow-start-runner> on a course page', () => {
     expect(await result.textContent()).toBe('✗ Output line 5 differs.');
     expect(await spec.locator('.sse-compare .sse-diff-where').textContent()).toContain('printed by script line 8');
     expect(await texts(spec.locator('.sse-compare .sse-diff-lines dd'))).toEqual(['b', 'c']);
+    // That output is no classic mistake's: none is named.
+    await page.waitForTimeout(300);
+    expect(await spec.locator('.sse-compare .sse-mistake').isHidden()).toBe(true);
+
+    // Ties to the last backend: at line 8 (b 3, c 3) c wins and drops to -8; at
+    // line 10 (a DOWN) b 4, c -7, d 4: d wins. The box names the mistake, with
+    // the implement mode's words (the engine's catalogue).
+    await paste.fill('a\na\na=5 b=1 c=1 d=0\na=5 b=1 c=1 d=2\nc\nd\n');
+    expect(await result.textContent()).toBe('✗ Output line 5 differs.');
+    const mistake = spec.locator('.sse-compare .sse-mistake');
+    await mistake.waitFor();
+    expect(await mistake.locator('.sse-mistake-lead').textContent()).toBe('Looks like:');
+    expect(await mistake.locator('[data-mistake]').getAttribute('data-mistake')).toBe('ties-to-last');
+    expect(await mistake.locator('.sse-mistake-title').textContent()).toBe(lab.mistakes().find((m) => m.id === 'ties-to-last')!.title);
     await spec.locator('.sse-compare').screenshot({ path: `${SHOTS}/element-compare.png` });
 
-    // Stopped one line early.
+    // Stopped one line early: no mistake named any more.
     await paste.fill('a\na\na=5 b=1 c=1 d=0\na=5 b=1 c=1 d=2\nb\n');
     expect(await result.textContent()).toBe('✗ Output line 6 differs.');
+    expect(await mistake.isHidden()).toBe(true);
     expect(await texts(spec.locator('.sse-compare .sse-diff-lines dd'))).toEqual(['c', '(no line here: the output has ended)']);
 
     // Exactly right, with Windows line ends and with no final newline.
@@ -374,7 +395,7 @@ describe('<slow-start-runner mode="implement">', () => {
     const host = page.locator('#impl');
     await host.locator('.ss-impl-test').first().waitFor({ timeout: 30_000 });
     const rows = host.locator('.ss-impl-test');
-    expect(await rows.count()).toBe(BUILT_IN_TESTS.length + 1);
+    expect(await rows.count()).toBe(builtInTests(lab).length + 1);
     const author = host.locator('.ss-impl-test[data-test-id="author-1"]');
     expect(await author.locator('.ss-impl-title').textContent()).toBe('Three quarters of the ramp');
     // The learner's template returns the target at once: the author's test (b at 3 of 4) fails.

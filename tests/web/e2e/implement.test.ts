@@ -1,46 +1,40 @@
 // The implement-it-yourself mode in real Chromium: the production build
-// (vite build) served as static files. The page keeps its strict
-// Content-Security-Policy; only the tests' worker script is served with
-// 'unsafe-eval' (what docs/IMPLEMENT.md tells a host to do). A second server
-// sends no 'unsafe-eval' at all, to check the learner is told why nothing
-// runs. Screenshots go to test-results/screenshots/ for a human look.
+// (vite build) served as static files, every response (the tests' worker
+// too) with the page's strict Content-Security-Policy: no 'unsafe-eval'
+// anywhere, since the learner's code runs in QuickJS (WebAssembly).
+// The attacks on the sandbox are in implement-sandbox.test.ts.
+// Screenshots go to test-results/screenshots/ for a human look.
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MISTAKES } from '../../../web/implement/mistakes.js';
-import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
+import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, INFINITE_LOOP, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, INFINITE_LOOP, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { lab } from '../support/lab.js';
 import { buildSite, PAGE_CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
-// The worker alone may evaluate the learner's code.
-const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'";
-const isWorker = (path: string) => /\/assets\/worker-[^/]+\.js$/.test(path);
+// The engine's built-in tests and catalogue, as the page gets them from the lab module.
+const BUILT_IN_TESTS = builtInTests(lab);
+const MISTAKES = lab.mistakes().filter((m) => m.scope === 'rules' && !SHOWN_AS_PROBLEMS.includes(m.id));
 const N = BUILT_IN_TESTS.length;
 /** The page's time limit per test (DEFAULT_TIME_LIMIT_MS). */
 const LIMIT_MS = 1000;
 
 let server: StaticServer;
-let strictServer: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
   const SITE = await buildSite('site-implement');
   await mkdir(SHOTS, { recursive: true });
-  server = await serveStatic(SITE, {
-    headers: { 'content-security-policy': PAGE_CSP },
-    headersFor: (path) => (isWorker(path) ? { 'content-security-policy': WORKER_CSP } : undefined),
-  });
-  strictServer = await serveStatic(SITE, { headers: { 'content-security-policy': PAGE_CSP } });
+  server = await serveStatic(SITE, { headers: { 'content-security-policy': PAGE_CSP } });
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await strictServer?.close();
 });
 
 interface Opened {
@@ -136,10 +130,12 @@ describe('the implement-it-yourself mode', () => {
   it('shows the template failing: the first difference with its script line, side by side', async () => {
     const { page, problems } = await open();
     await runTests(page);
-    expect(await stateOf(page, 'spec-example')).toBe('fail');
-    expect(await counts(page)).toMatch(/^0 of \d+ tests pass/);
+    expect(await stateOf(page, 'worked-example')).toBe('fail');
+    // Its pick always answers NONE, which is right only with nobody to pick from.
+    expect(await counts(page)).toMatch(/^1 of \d+ tests pass/);
+    expect(await stateOf(page, 'nobody-to-pick')).toBe('pass');
     // The first failing test opens by itself.
-    const report = page.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-report');
+    const report = page.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-report');
     await report.waitFor();
     // The template's pick returns null: line 2 prints NONE where the engine prints a.
     expect(await report.locator('.ss-impl-diff').textContent()).toBe('First difference, script line 2: expected a, yours NONE');
@@ -189,9 +185,9 @@ describe('the implement-it-yourself mode', () => {
     await page.locator('.ss-impl-run').click();
     const t0 = Date.now();
     // The first test has a PICK on line 2: that is where the loop is stopped.
-    await expect.poll(() => stateOf(page, 'spec-example'), { timeout: LIMIT_MS + 3000, interval: 50 }).toBe('fail');
+    await expect.poll(() => stateOf(page, 'worked-example'), { timeout: LIMIT_MS + 3000, interval: 50 }).toBe('fail');
     expect(Date.now() - t0).toBeLessThan(LIMIT_MS + 2500);
-    const report = page.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-report');
+    const report = page.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-report');
     expect(await report.locator('.ss-impl-problem-text').first().textContent()).toBe(
       'stopped after 1 s at script line 2: your code did not finish (an endless loop?)',
     );
@@ -225,19 +221,24 @@ describe('the implement-it-yourself mode', () => {
     await setCode(page, THROWS);
     await runTests(page);
     const codeLine = THROWS.split('\n').findIndex((l) => l.includes('backends.nope')) + 1;
-    const report = page.locator('.ss-impl-test[data-test-id="spec-example"] .ss-impl-report');
+    const report = page.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-report');
     const problem = report.locator('.ss-impl-problem').first();
     // One problem for every PICK that threw (lines 2, 3, 8 and 10), not four.
     expect(await report.locator('.ss-impl-problem').count()).toBe(1);
     expect(await problem.locator('.ss-impl-where').textContent()).toBe(`script lines 2, 3, 8, 10 · your line ${codeLine}`);
-    expect(await problem.locator('.ss-impl-problem-text').textContent()).toMatch(/^pick: TypeError: Cannot read properties of undefined/);
+    expect(await problem.locator('.ss-impl-problem-text').textContent()).toBe("pick: TypeError: cannot read property 'length' of undefined");
     // The line is marked in the editor, and the link goes there.
     expect(await page.locator('#implement .cm-line.ss-code-problem').count()).toBe(1);
     expect(await page.locator('#implement .cm-line.ss-code-problem').textContent()).toContain('backends.nope.length;');
     await problem.locator('.ss-impl-code-link').click();
     await expect.poll(() => page.locator('#implement .cm-activeLine').textContent()).toContain('backends.nope.length;');
-    // Its NONE answers are not blamed on a mistake it does not make.
-    expect(await page.locator('.ss-impl-diagnosis li[data-mistake="pool-ramped"]').count()).toBe(0);
+    // The problem comes first in the run's summary, and the failures it
+    // causes are blamed on no classic mistake.
+    const summary = page.locator('.ss-impl-diagnosis');
+    expect(await summary.locator('.ss-impl-mistake-lead').first().textContent()).toBe('Fix these first:');
+    expect(await summary.locator('.ss-impl-fix-first .ss-impl-problem').count()).toBe(1);
+    expect(await summary.locator('.ss-impl-fix-first .ss-impl-problem-text').textContent()).toMatch(/^pick: TypeError/);
+    expect(await summary.locator('li[data-mistake]').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/implement-exception.png` });
     expect(problems).toEqual([]);
     await page.close();
@@ -263,7 +264,7 @@ describe('the implement-it-yourself mode', () => {
     // Missing functions are named.
     await setCode(page, 'function effectiveWeight() { return 1; }');
     await runTests(page);
-    expect(await banner.locator('.ss-impl-banner-text').textContent()).toBe('Error: define a function pick(backends)');
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toBe('Define a function pick(backends)');
 
     // A loop at the top level is one error, not a timeout per test.
     await setCode(page, `while (true) {}\n${CORRECT}`);
@@ -308,14 +309,14 @@ describe('the implement-it-yourself mode', () => {
     const { page, problems } = await open();
     await setCode(page, WRONG['no-cap']);
     await runTests(page);
-    expect(await stateOf(page, 'cap')).toBe('fail');
-    const row = page.locator('.ss-impl-test[data-test-id="cap"]');
+    expect(await stateOf(page, 'stops-at-target')).toBe('fail');
+    const row = page.locator('.ss-impl-test[data-test-id="stops-at-target"]');
     if (!(await row.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator('summary').click();
     await row.getByRole('button', { name: 'Open in the runner' }).click();
     // The runner is shown, with the test's script, run.
     expect(await page.getByRole('tab', { name: 'Run scripts' }).getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('#implement').isHidden()).toBe(true);
-    const script = BUILT_IN_TESTS.find((t) => t.id === 'cap')!.script;
+    const script = BUILT_IN_TESTS.find((t) => t.id === 'stops-at-target')!.script;
     expect(await page.evaluate(() => window.slowstartRunner!.script)).toBe(script);
     // Two backends: two solid lines and two dashed ones; b's dashed line
     // overshoots (no cap: 10 * 40 / 20 = 20), so the axis reaches 20.
@@ -339,7 +340,7 @@ describe('the implement-it-yourself mode', () => {
     await page.getByRole('tab', { name: 'Implement it yourself' }).click();
     await setCode(page, WRONG['ties-to-last']);
     await runTests(page);
-    const ties = page.locator('.ss-impl-test[data-test-id="ties-first"]');
+    const ties = page.locator('.ss-impl-test[data-test-id="ties-go-first"]');
     if (!(await ties.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) await ties.locator('summary').click();
     await ties.getByRole('button', { name: 'Open in the runner' }).click();
     await expect.poll(() => page.locator('#runner .ss-overlay-pick').count()).toBeGreaterThan(0);
@@ -372,18 +373,22 @@ describe('the implement-it-yourself mode', () => {
     await narrow.page.close();
   });
 
-  it('says plainly when the Content-Security-Policy forbids running the code', async () => {
-    const { page, problems } = await open({ base: strictServer.url });
+  it("runs the learner's code with no 'unsafe-eval' anywhere: the worker's own response has the page's strict policy", async () => {
+    const page = await browser.newPage({ reducedMotion: 'reduce' });
+    const problems = watchProblems(page);
+    const policies: string[] = [];
+    page.on('response', (r) => {
+      if (/\/assets\/worker-[^/]+\.js$/.test(r.url())) policies.push(r.headers()['content-security-policy']);
+    });
+    await page.goto(`${server.url}/#implement`);
+    await page.locator('.ss-impl-test').first().waitFor();
     await setCode(page, CORRECT);
     await runTests(page);
-    const banner = page.locator('.ss-impl-banner');
-    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code cannot run on this page');
-    expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain(
-      "This page's Content-Security-Policy does not allow running your code",
-    );
-    await page.screenshot({ path: `${SHOTS}/implement-csp-blocked.png` });
-    // The only complaint is the browser's own report of the refused eval.
-    expect(problems.filter((p) => !/Content Security Policy|unsafe-eval/i.test(p))).toEqual([]);
+    expect(await states(page)).toEqual(Array(N).fill('pass'));
+    expect(policies).toEqual([PAGE_CSP]);
+    expect(PAGE_CSP).not.toContain("'unsafe-eval'");
+    // A refused eval or WebAssembly compile would be a console error here.
+    expect(problems).toEqual([]);
     await page.close();
   });
 });
@@ -404,11 +409,13 @@ describe('the implement mode on the dev server (npm start)', () => {
       // A string, not a function: Vitest would rewrite a function's import().
       const authored = await page.evaluate(`(async () => {
         const { ImplementView } = await import('/web/implement/view.ts'); // served by Vite as is
+        const { loadLab } = await import('/web/api/index.ts');
         const root = document.createElement('div');
         document.body.append(root);
         const view = new ImplementView({
           root,
           runner: window.slowstartRunner,
+          lab: await loadLab(),
           includeBuiltIn: false,
           storageKey: null,
           tests: [

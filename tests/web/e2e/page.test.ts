@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
@@ -25,38 +26,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Opened {
-  page: Page;
-  problems: string[];
-  dialogs: string[];
-}
-
-async function open(
-  options: { width?: number; height?: number; dark?: boolean; reducedMotion?: boolean } = {},
-): Promise<Opened> {
-  const page = await browser.newPage({
-    viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
-    colorScheme: options.dark ? 'dark' : 'light',
-    reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
-  });
-  const problems = watchProblems(page);
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(`${server.url}/`);
-  await page.locator('.ss-out-row').first().waitFor();
-  return { page, problems, dialogs };
-}
-
-/** The output list as `line: text`, in order (all rows are rendered for short outputs). */
-function outputRows(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('.ss-out-row:not([hidden])')]
-      .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
-      .map((r) => `${r.querySelector('.ss-out-line')!.textContent}: ${r.querySelector('.ss-out-text')!.textContent}`),
-  );
+function open(options: OpenOptions = {}): Promise<Opened> {
+  return openRunnerPage(browser, server.url, options);
 }
 
 /** Replaces the script by typing it, as a learner would. */
@@ -65,11 +36,6 @@ async function typeScript(page: Page, script: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');
   await page.keyboard.type(script);
-}
-
-/** Sets the script through the page's runner (for long scripts). */
-async function setScript(page: Page, script: string): Promise<void> {
-  await page.evaluate((s) => window.slowstartRunner!.setScript(s), script);
 }
 
 const scrub = (page: Page) => page.locator('.ss-scrub');
@@ -181,7 +147,8 @@ describe('the web runner page', () => {
     const caretAt = () => page.locator('.ss-caret').getAttribute('x1');
     const before = await caretAt();
     await page.locator('.ss-transport button[aria-label="Play"]').click();
-    await expect.poll(async () => Number(await scrub(page).inputValue())).toBeGreaterThan(2);
+    // 11 steps play at 3 a second: past step 2 after about a second.
+    await expect.poll(async () => Number(await scrub(page).inputValue()), { timeout: 5000 }).toBeGreaterThan(2);
     expect(await caretAt()).not.toBe(before);
     // It stops at the last step.
     await expect.poll(async () => Number(await scrub(page).inputValue()), { timeout: 15_000 }).toBe(10);
@@ -277,7 +244,7 @@ describe('the web runner page', () => {
     expect(await page.locator('.ss-lane-label title').allTextContents()).toEqual(names);
     await page.locator('.ss-table-details > summary').click();
     await expect
-      .poll(() => page.locator('.ss-table thead th').allTextContents())
+      .poll(() => page.locator('.ss-table thead tr:first-child th').allTextContents())
       .toEqual(['Step', 'Line', 'Clock (s)', ...names, 'Pick']);
     const injected = await page.evaluate(
       () => document.querySelectorAll('#runner img, #runner script, #runner b, #runner iframe').length,
@@ -300,6 +267,28 @@ describe('the web runner page', () => {
     // Scroll to the end: the last row is there, printed by line 10,000.
     await page.locator('.ss-output').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await expect.poll(() => page.locator('.ss-out-row:not([hidden]) .ss-out-line').allTextContents()).toContain('10000');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('names the mistake of a pasted wrong output in "Compare with my program", and states the clamp in the language summary', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await setScript(page, 'POOL z=1 y=1 x=1\nPICK\nPICK\nPICK\n');
+    await page.locator('#runner .ss-btn.ss-primary').click();
+    await page.getByText('Compare with my program').click();
+    // The engine prints z y x (ties go to the earliest); ties to the last print x y z.
+    await page.locator('.sse-paste').fill('x\ny\nz\n');
+    expect(await page.locator('.sse-compare-result').textContent()).toBe('✗ Output line 1 differs.');
+    const mistake = page.locator('.sse-compare .sse-mistake');
+    await mistake.waitFor();
+    expect(await mistake.locator('[data-mistake]').getAttribute('data-mistake')).toBe('ties-to-last');
+    expect(await mistake.locator('.sse-mistake-title').textContent()).toBe('Ties go to the last backend instead of the first.');
+    await page.locator('.sse-compare').screenshot({ path: `${SHOTS}/page-compare.png` });
+    await page.locator('.sse-paste').fill('z\ny\nx\n');
+    expect(await page.locator('.sse-compare-result').textContent()).toBe('✓ Same output: all 3 lines match.');
+    expect(await mistake.isHidden()).toBe(true);
+    // The language in brief gives the ramp with its clamp.
+    expect(await page.locator('.page-footer').textContent()).toContain('elapsed = max(0, now − joined)');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -2,7 +2,7 @@
 // implement mode's worker does: one fresh session per test.
 import { gradeTest, type TestResult } from '../../../web/implement/grade.js';
 import { LearnerSandbox, type OpenError, type SandboxSession } from '../../../web/implement/sandbox/sandbox.js';
-import { BUILT_IN_TESTS, type ImplementTest } from '../../../web/implement/suite.js';
+import { builtInTests, type ImplementTest } from '../../../web/implement/suite.js';
 import { lab } from './lab.js';
 
 export const sandbox = await LearnerSandbox.load();
@@ -35,6 +35,6 @@ export function grade(source: string, test: ImplementTest, timeMs = 1000): TestR
 }
 
 /** Every built-in test, each in its own session. */
-export function gradeAll(source: string, tests: readonly ImplementTest[] = BUILT_IN_TESTS) {
+export function gradeAll(source: string, tests: readonly ImplementTest[] = builtInTests(lab)) {
   return tests.map((t) => grade(source, t));
 }

@@ -1,58 +1,72 @@
-// Naming the learner's mistake from a whole run (web/implement/diagnosis.ts):
-// each known-wrong solution is named alone, and code that is wrong in some
-// other way is not blamed on a mistake it does not make.
+// Naming the learner's mistake from a whole run (web/implement/diagnosis.ts,
+// the engine's cpp/engine/diagnosis.cpp underneath): each known-wrong
+// solution is named alone, code that is wrong in some other way is not
+// blamed on a mistake it does not make, and problems in the code come first.
 import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
-import { diagnoseRun, mistakeLines, type Graded } from '../../../web/implement/diagnosis.js';
-import { gradeTest } from '../../../web/implement/grade.js';
-import { compileLearnerCode } from '../../../web/implement/learner-rules.js';
-import { MISTAKES } from '../../../web/implement/mistakes.js';
-import { BUILT_IN_TESTS } from '../../../web/implement/suite.js';
+import { diagnoseRun } from '../../../web/implement/diagnosis.js';
+import type { TestResult } from '../../../web/implement/grade.js';
+import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { gradeAll } from '../support/sandbox.js';
 
-/** What the worker sends for each test. */
-function gradeRun(source: string): Graded[] {
-  const rules = compileLearnerCode(source);
-  return BUILT_IN_TESTS.map((t) => {
-    const result = gradeTest(lab, rules, t);
-    return { result, mistakeLines: mistakeLines(lab, t.script, result.expected) };
-  });
+const TESTS = builtInTests(lab);
+
+/** What the worker sends for each test (the learner's code in the sandbox). */
+function gradeRun(source: string): TestResult[] {
+  return gradeAll(source);
 }
 
-const runIds = (graded: Graded[]) => diagnoseRun(graded).run.map((e) => e.mistake.id);
+const runIds = (results: TestResult[]) => diagnoseRun(lab, results).run.map((e) => e.mistake.id);
 
 describe('run diagnosis', () => {
-  for (const mistake of MISTAKES) {
-    it(`names "${mistake.id}" alone for the solution that makes it`, () => {
-      const graded = gradeRun(WRONG[mistake.id]);
-      expect(runIds(graded)).toEqual([mistake.id]);
-      const { perTest } = diagnoseRun(graded);
-      graded.forEach((g, i) => {
-        if (g.result.pass) expect(perTest[i]).toEqual([]);
-        else if (perTest[i].length) expect(perTest[i].map((m) => m.id)).toEqual([mistake.id]);
+  for (const id of Object.keys(WRONG).filter((m) => !SHOWN_AS_PROBLEMS.includes(m))) {
+    it(`names "${id}" alone for the solution that makes it`, () => {
+      const results = gradeRun(WRONG[id]);
+      expect(runIds(results)).toEqual([id]);
+      const { perTest } = diagnoseRun(lab, results);
+      results.forEach((r, i) => {
+        if (r.pass) expect(perTest[i]).toEqual([]);
+        else if (perTest[i].length) expect(perTest[i].map((m) => m.id)).toEqual([id]);
       });
     });
   }
 
+  it('shows the missing clamp as a problem first, and names no mistake for it', () => {
+    const results = gradeRun(WRONG['no-clamp']);
+    expect(results.some((r) => r.problems.some((p) => /a weight cannot be negative/.test(p.message)))).toBe(true);
+    expect(runIds(results)).toEqual([]);
+  });
+
   it('names nothing for a correct solution', () => {
-    expect(diagnoseRun(gradeRun(CORRECT))).toEqual({ perTest: BUILT_IN_TESTS.map(() => []), run: [] });
+    expect(diagnoseRun(lab, gradeRun(CORRECT))).toEqual({ perTest: TESTS.map(() => []), run: [] });
   });
 
-  it('does not blame a pick that answers NONE (or throws) on a ramp of 0', () => {
-    // Both print NONE for every PICK, as "pool-ramped" does on POOL-only
-    // scripts; but their WEIGHTS of POOL members are right, which rules it out.
+  it('does not blame a pick that answers NONE on a ramp of 0', () => {
+    // The template prints NONE for every PICK, as "pool-ramped" does on
+    // POOL-only scripts; but its WEIGHTS of POOL members are right, which
+    // rules that mistake out.
     expect(runIds(gradeRun(LEARNER_TEMPLATE))).not.toContain('pool-ramped');
-    expect(runIds(gradeRun(THROWS))).not.toContain('pool-ramped');
   });
 
-  it('records where each mistake departs from the reference', () => {
-    const t = BUILT_IN_TESTS.find((x) => x.id === 'ties-first')!;
-    const lines = mistakeLines(lab, t.script, lab.run(t.script, {}, { timeline: false }).output);
-    // POOL z=1 y=1 x=1, then three picks. Reference: z (1,1,1: first of
-    // the tie), y (-1,2,2), x (0,0,3). Ties to the last: x (1,1,1), y
-    // (2,2,-1: the later of z and y), z (3,0,0). Line 3 agrees.
-    expect(lines['ties-to-last']).toEqual([2, 4]);
-    expect(lines['round-up']).toEqual([]);
+  it('puts problems in the code first: a pick that throws is named no classic mistake', () => {
+    const results = gradeRun(THROWS);
+    // Every test with a PICK threw; none of them names a mistake, and the
+    // run names none (the tests without a PICK pass).
+    expect(results.filter((r) => r.problems.length).length).toBeGreaterThan(10);
+    expect(runIds(results)).toEqual([]);
+  });
+
+  it('names the mistake of the tests without problems, beside the problems of the others', () => {
+    // Ties to the last, and a pick that throws on a pool of three.
+    const code = WRONG['ties-to-last'].replace('  let total = 0;', '  let total = 0;\n  if (backends.length === 3) null.x;');
+    const results = gradeRun(code);
+    expect(results.some((r) => r.problems.length && !r.pass)).toBe(true);
+    expect(runIds(results)).toEqual(['ties-to-last']);
+    const { perTest } = diagnoseRun(lab, results);
+    results.forEach((r, i) => {
+      if (r.problems.length) expect(perTest[i]).toEqual([]);
+    });
   });
 });

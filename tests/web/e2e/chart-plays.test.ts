@@ -1,0 +1,155 @@
+// The ramp chart plays out, in Chromium on the built page: lines and pick
+// marks are drawn in full up to the playhead and faint after it (stepping,
+// scrubbing and playing alike), reduced motion draws everything at once, the
+// largest weight has room above it, and a clock that goes backwards is a
+// marked jump, never lines drawn over each other.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRunnerPage, serveBuiltSite, setScript, type BuiltSite, type OpenOptions } from '../support/runner-page.js';
+import { SHOTS } from '../support/site.js';
+
+let site: BuiltSite;
+beforeAll(async () => {
+  site = await serveBuiltSite('site-chart-plays');
+});
+afterAll(() => site?.close());
+
+const open = (options: OpenOptions = {}) => openRunnerPage(site.browser, site.url, options);
+
+// b ramps to 4 over 20 s; picks at 0, 10 and 20 s.
+const RAMP = 'POOL a=4\nADD b=4 20\nPICK\nNOW 10\nPICK\nNOW 20\nPICK\nPICK';
+const BACKWARDS = 'POOL a=4\nADD b=4 20\nNOW 10\nPICK\nNOW 30\nPICK\nNOW 15\nPICK\nNOW 25\nPICK';
+
+/** What the chart shows of the run: whether it is masked, and where "played" ends over the plot and the lane. */
+function playedOut(page: Page) {
+  return page.evaluate(() => {
+    const chart = document.querySelector('.ss-chart .ss-chart-svg')!;
+    const masked = [...chart.querySelectorAll('.ss-series, .ss-lane-picks')].map((g) => g.hasAttribute('mask'));
+    const rects = [...chart.querySelectorAll('mask rect')].map((r) => Number(r.getAttribute('width')));
+    const clock = Number(chart.querySelector('.ss-clock-line')!.getAttribute('x1'));
+    const caret = Number(chart.querySelector('.ss-caret')!.getAttribute('x1'));
+    return { masked, plotPlayed: rects[0], lanePlayed: rects[2], clock, caret };
+  });
+}
+
+const scrubTo = (page: Page, step: number) => page.locator('.ss-scrub').fill(String(step));
+
+describe('the chart that plays', () => {
+  it('draws the run up to the playhead, faint after it, when stepping and scrubbing', async () => {
+    const { page, problems } = await open();
+    await setScript(page, RAMP);
+    await scrubTo(page, 4); // line 5, clock 10 s
+    await expect.poll(() => page.locator('.ss-readout').textContent()).toContain('line 5');
+    let p = await playedOut(page);
+    expect(p.masked).toEqual([true, true]);
+    // Lines in full up to the clock mark, picks up to just past the caret.
+    expect(p.plotPlayed).toBe(p.clock);
+    expect(p.lanePlayed).toBeCloseTo(p.caret + 2.5, 5);
+    // A step forward plays one more step: the played part grows.
+    await page.locator('.ss-transport button[aria-label="Step forward"]').click();
+    await page.locator('.ss-transport button[aria-label="Step forward"]').click();
+    const q = await playedOut(page);
+    expect(q.plotPlayed).toBeGreaterThan(p.plotPlayed);
+    expect(q.lanePlayed).toBeGreaterThan(p.lanePlayed);
+    await page.locator('.ss-chart').screenshot({ path: `${SHOTS}/chart-plays-step.png` });
+    // At the last step nothing is still to come: everything is drawn in full.
+    await scrubTo(page, 7);
+    await expect.poll(async () => (await playedOut(page)).masked).toEqual([false, false]);
+    // Back to the start: only the first step is played.
+    await scrubTo(page, 0);
+    p = await playedOut(page);
+    expect(p.masked).toEqual([true, true]);
+    expect(p.plotPlayed).toBe(p.clock);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('grows while it plays, and ends drawn in full', async () => {
+    const { page, problems } = await open();
+    await setScript(page, RAMP); // plays from the start (no reduced motion)
+    const widths: number[] = [];
+    await expect
+      .poll(
+        async () => {
+          const p = await playedOut(page);
+          if (p.masked[0]) widths.push(p.plotPlayed);
+          return new Set(widths).size;
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBeGreaterThan(2);
+    for (let i = 1; i < widths.length; i++) expect(widths[i]).toBeGreaterThanOrEqual(widths[i - 1]);
+    await expect.poll(async () => (await playedOut(page)).masked, { timeout: 15_000 }).toEqual([false, false]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('with reduced motion shows the whole chart at once, wherever the playhead is', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await setScript(page, RAMP);
+    for (const step of [0, 3, 7]) {
+      await scrubTo(page, step);
+      expect((await playedOut(page)).masked).toEqual([false, false]);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('leaves room above the lines at the largest weight', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    await setScript(page, RAMP);
+    const room = await page.evaluate(() => {
+      const chart = document.querySelector('.ss-chart .ss-chart-svg')!;
+      const tops = [...chart.querySelectorAll<SVGPathElement>('.ss-series path')].map((p) => p.getBBox().y);
+      // The plot's top is the top of its vertical grid lines.
+      const plotTop = Number(chart.querySelector('.ss-grid-x')!.getAttribute('y1'));
+      const plotBottom = Number(chart.querySelector('.ss-grid-x')!.getAttribute('y2'));
+      return (Math.min(...tops) - plotTop) / (plotBottom - plotTop);
+    });
+    expect(room).toBeGreaterThan(0.08);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws a clock that goes backwards as a marked jump, never over itself', async () => {
+    for (const [width, dark] of [
+      [1280, false],
+      [360, true],
+    ] as const) {
+      const { page, problems } = await open({ reducedMotion: true, width, dark });
+      await setScript(page, BACKWARDS);
+      const jump = page.locator('.ss-chart .ss-jump');
+      await expect.poll(() => jump.count()).toBe(1);
+      expect(await jump.locator('.ss-jump-label').textContent()).toBe('clock back 30 → 15 s');
+      expect(await page.locator('.ss-chart .ss-chart-svg').getAttribute('aria-label')).toContain(
+        'The clock goes back once (a marked jump).',
+      );
+      // Every line moves only rightwards: no stretch is drawn over another.
+      const xs = await page.locator('.ss-chart .ss-series path').evaluateAll((paths) =>
+        paths.map((p) => {
+          const out: number[] = [];
+          let x = 0;
+          for (const [, cmd, args] of p.getAttribute('d')!.matchAll(/([MHV])([^MHV]*)/g)) {
+            const n = args.trim().split(/[ ,]+/).map(Number);
+            if (cmd === 'M' || cmd === 'H') x = n[0];
+            out.push(x);
+          }
+          return out;
+        }),
+      );
+      for (const line of xs) for (let i = 1; i < line.length; i++) expect(line[i]).toBeGreaterThanOrEqual(line[i - 1]);
+      // The ticks after the jump start again from 15 s, right of the band.
+      const band = await jump.locator('.ss-jump-band').evaluate((r) => Number(r.getAttribute('x')) + Number(r.getAttribute('width')));
+      const after = await page
+        .locator('.ss-chart .ss-tick-x')
+        .evaluateAll((ts, right) => ts.filter((t) => Number(t.getAttribute('x')) > right).map((t) => t.textContent), band);
+      expect(after[0]).toBe('15');
+      // The playhead at line 10 (clock 25 s) sits right of the band, not back at the first 25 s.
+      await scrubTo(page, 9);
+      expect((await playedOut(page)).clock).toBeGreaterThan(band);
+      await page.locator('.ss-chart').screenshot({ path: `${SHOTS}/chart-clock-back-${width}-${dark ? 'dark' : 'light'}.png` });
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+});
