@@ -7,6 +7,8 @@
 import { stylesheetAdopter } from './adopt-styles.js';
 import { TRAFFIC_CSS } from '../traffic/styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
+import { RUN_PROGRESS_CSS } from './run-progress.js';
+import { PREVIEW_CSS } from './script-preview.js';
 
 export const RUNNER_CSS = /* css */ `
 .ss-runner {
@@ -235,5 +237,5 @@ const TABS_CSS = /* css */ `
 `;
 
 export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
-  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS,
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS,
 );
