@@ -14,12 +14,17 @@ import { defineConfig, type Plugin } from 'vite';
 // and its data: fetch is a CSP violation under `connect-src 'self'`. The
 // `?no-inline` query opts out, so the Emscripten glue's
 // `new URL("engine.wasm", import.meta.url)` gets it before Vite's asset
-// plugin sees the URL.
+// plugin sees the URL. The same for QuickJS's glue (the implement mode's
+// sandbox), whose .wasm becomes emscripten-module.wasm beside the element.
+const EMSCRIPTEN_GLUE = [
+  /[\\/]web[\\/]wasm[\\/][\w-]+\.mjs$/,
+  /[\\/]@jitl[\\/]quickjs-wasmfile-[\w-]+[\\/]dist[\\/]emscripten-module\.browser\.mjs$/,
+];
 const wasmAsFile: Plugin = {
   name: 'slowstart-wasm-as-file',
   enforce: 'pre',
   transform(code, id) {
-    if (!/[\\/]web[\\/]wasm[\\/][\w-]+\.mjs$/.test(id)) return null;
+    if (!EMSCRIPTEN_GLUE.some((glue) => glue.test(id))) return null;
     const out = code.replace(/new URL\((["'])([\w-]+\.wasm)\1,\s*import\.meta\.url\)/g, 'new URL("./$2?no-inline", import.meta.url)');
     return out === code ? null : { code: out, map: null };
   },
@@ -44,15 +49,16 @@ export default defineConfig({
   publicDir: false,
   plugins: [wasmAsFile, typings],
   // mode="implement" grades the learner's code in a module worker (its own
-  // chunk, which loads the lab module and its .wasm next to it).
+  // chunk, which loads the lab module and QuickJS, each with its .wasm next to it).
   worker: {
     format: 'es',
     plugins: () => [wasmAsFile],
-    // Flat, next to the element like everything else (the default is assets/).
+    // Flat, next to the element like everything else (the default is assets/),
+    // with plain names (QuickJS's glue is emscripten-module.browser.mjs).
     rolldownOptions: {
       output: {
         entryFileNames: 'slow-start-runner-[name]-[hash].js',
-        chunkFileNames: 'slow-start-runner-[name]-[hash].js',
+        chunkFileNames: (chunk) => `slow-start-runner-${chunk.name.replace(/[^\w-]/g, '-')}-[hash].js`,
         assetFileNames: '[name][extname]',
       },
     },

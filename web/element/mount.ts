@@ -69,8 +69,11 @@ export class ElementMount {
       engine: loadSlowStart(),
       script,
       examples: config.examples ? EXAMPLES : [],
-      // A course page may hold many runners: none animates on its own.
+      // A course page may hold many runners: none animates on its own, and
+      // each is only as tall as it needs (the output fits its lines, the
+      // chart is shorter, the pick view folded until opened).
       autoplay: false,
+      compact: true,
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
       traffic: config.traffic ? { lab: () => loadLab() } : undefined,

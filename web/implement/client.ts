@@ -1,22 +1,26 @@
 /**
  * Runs a learner's code against tests in a worker, with a time limit per
- * test. A test that runs past the limit is reported as stopped (with the
- * script line it was on), the worker is replaced, and the remaining tests go
- * on. The page never blocks.
+ * test. The sandbox in the worker stops code that runs past the limit
+ * (sandbox/sandbox.ts), and the test is reported as stopped with the script
+ * line it was on. The page keeps its own, later limit as the outer guard:
+ * if a test overruns that too (one native operation QuickJS cannot
+ * interrupt), the worker is terminated and replaced, the test is reported
+ * as stopped, and the remaining tests go on. The page never blocks.
  *
- * The limit starts once the worker has loaded the engine, so a slow network
- * never counts against the learner's code (loading has its own, generous
- * limit). Compiling the learner's code is limited too: top-level code that
- * never finishes is a compile error, not one timeout per test.
+ * The limit starts once the worker has loaded the engine and the sandbox,
+ * so a slow network never counts against the learner's code (loading has
+ * its own, generous limit). Compiling the learner's code is limited too:
+ * top-level code that never finishes is a compile error, not one timeout
+ * per test.
  */
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
 import type { TestResult } from './grade.js';
-import type { CompileErrorKind, WorkerMessage } from './protocol.js';
+import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
 import type { ImplementTest } from './suite.js';
 
 export interface ImplementRunOptions {
-  /** Per test, ms (default 2000). */
+  /** Per test, ms (default 2000). The worker is terminated only at `outerLimitMs(timeLimitMs)`. */
   timeLimitMs?: number;
   /** How long the worker may take to load the engine, ms (default 30000). */
   loadLimitMs?: number;
@@ -47,31 +51,53 @@ export interface ImplementRun {
 
 const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
 
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
+/**
+ * A worker that finished its run is kept for the next one (of any view
+ * with the same factory): the engine and QuickJS are loaded and warm, so a
+ * learner's next click on Run tests costs only the tests. One per factory,
+ * terminated after a minute unused. A worker that was stopped or failed is
+ * never kept.
+ */
+const IDLE_MS = 60_000;
+const idle = new Map<() => Worker, { worker: Worker; timer: ReturnType<typeof setTimeout> }>();
+
+function takeIdle(make: () => Worker): Worker | undefined {
+  const kept = idle.get(make);
+  if (!kept) return undefined;
+  idle.delete(make);
+  clearTimeout(kept.timer);
+  return kept.worker;
 }
 
-function stopped(test: ImplementTest, line: number | undefined, ms: number): TestResult {
-  return {
-    id: test.id,
-    title: test.title,
-    script: test.script,
-    pass: false,
-    expected: [],
-    actual: [],
-    problems: [
-      {
-        line: line ?? 0,
-        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish (an endless loop?)`,
-      },
-    ],
-    mistakes: [],
-  };
+function keepIdle(make: () => Worker, worker: Worker): void {
+  worker.onmessage = null;
+  worker.onerror = null;
+  const previous = idle.get(make);
+  if (previous) {
+    clearTimeout(previous.timer);
+    previous.worker.terminate();
+  }
+  const timer = setTimeout(() => {
+    if (idle.get(make)?.worker === worker) idle.delete(make);
+    worker.terminate();
+  }, IDLE_MS);
+  idle.set(make, { worker, timer });
+}
+
+/**
+ * When the page gives up on a test the sandbox should have stopped at
+ * `limit`: QuickJS checks its deadline every 10,000 calls or loop
+ * iterations, and the host before each call, so a loop of long native
+ * operations can overrun a little.
+ */
+export function outerLimitMs(limit: number): number {
+  return limit + Math.max(1000, limit);
 }
 
 /** Grades `code` on `tests`. Resolves when every test has a result (or on abort). */
 export function runImplementTests(code: string, tests: ImplementTest[], options: ImplementRunOptions = {}): Promise<ImplementRun> {
   const limit = options.timeLimitMs ?? 2000;
+  const outer = outerLimitMs(limit);
   const loadLimit = options.loadLimitMs ?? 30_000;
   const make = options.createWorker ?? defaultWorker;
   const signal = options.signal;
@@ -81,11 +107,13 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
     let worker: Worker | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
-    const finish = (run: ImplementRun) => {
+    /** `reusable`: the worker finished cleanly and can serve the next run. */
+    const finish = (run: ImplementRun, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      worker?.terminate();
+      if (worker && reusable) keepIdle(make, worker);
+      else worker?.terminate();
       signal?.removeEventListener('abort', onAbort);
       resolve(run);
     };
@@ -97,7 +125,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
       if (first >= tests.length) return finish({ results });
       let w: Worker;
       try {
-        w = worker = make();
+        w = worker = takeIdle(make) ?? make();
       } catch (e) {
         // e.g. a Content-Security-Policy whose worker-src refuses the script
         const message = `the page does not allow the tests' worker: ${String(e)}`;
@@ -113,7 +141,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
         }, ms);
       };
       const testTimedOut = () => {
-        results[current] = stopped(tests[current], line, limit);
+        results[current] = stoppedResult(tests[current], line, outer);
         options.onResult?.(current, results[current]);
         startFrom(current + 1);
       };
@@ -125,24 +153,24 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
         const m = event.data;
         switch (m.type) {
           case 'loaded':
-            arm(limit, () =>
+            arm(outer, () =>
               finish({
                 compileError: {
                   kind: 'code',
-                  message: `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`,
+                  message: `your code did not finish loading within ${seconds(outer)}: is there an endless loop outside the functions?`,
                 },
                 results: [],
               }),
             );
             return;
           case 'compile-error':
-            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine }, results: [] });
+            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine }, results: [] }, m.kind === 'code');
             return;
           case 'start':
             current = first + m.index;
             line = undefined;
             options.onStart?.(current);
-            arm(limit, testTimedOut);
+            arm(outer, testTimedOut);
             return;
           case 'line':
             line = m.line;
@@ -156,7 +184,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             return;
           }
           case 'done':
-            finish({ results });
+            finish({ results }, true);
             return;
           case 'ready':
             return;
@@ -167,7 +195,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
         finish({ compileError: { kind: 'worker', message: e.message || 'the worker failed to start' }, results: [] });
       };
       // This worker gets tests[first...]: its indices are relative to `first`.
-      w.postMessage({ type: 'run', code, tests: tests.slice(first) });
+      w.postMessage({ type: 'run', code, tests: tests.slice(first), timeLimitMs: limit } satisfies RunRequest);
     };
     startFrom(0);
   });

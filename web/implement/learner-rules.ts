@@ -63,57 +63,9 @@ export interface CodeProblem {
   message: string;
 }
 
-const CODE_LINE = /<anonymous>:(\d+):\d+/;
-/** Lines `new Function` adds before the body ("function anonymous(\n) {\n"). */
-export const FUNCTION_PREAMBLE_LINES = 2;
-
-/** The learner's line from an exception (the sandbox's, or one thrown inside code made by `compileLearnerCode`). */
+/** The learner's line from an exception, when known. */
 export function learnerLine(error: unknown): number | undefined {
-  if (error instanceof LearnerException) return error.codeLine;
-  const m = CODE_LINE.exec(String((error as Error | undefined)?.stack ?? ''));
-  return m ? Number(m[1]) - FUNCTION_PREAMBLE_LINES : undefined;
-}
-
-/** What a learner is told when the page's Content-Security-Policy forbids eval. */
-export const EVAL_BLOCKED_MESSAGE =
-  "this page's Content-Security-Policy does not allow running your code (it needs 'unsafe-eval' for the implement mode's worker)";
-
-/**
- * Thrown by `compileLearnerCode` when `new Function` is refused (an EvalError:
- * the Content-Security-Policy lacks 'unsafe-eval'), so the page can say that
- * plainly instead of blaming the learner's code.
- */
-export class EvalBlockedError extends Error {
-  constructor() {
-    super(EVAL_BLOCKED_MESSAGE);
-    this.name = 'EvalBlockedError';
-  }
-}
-
-/**
- * Compiles a learner's source into rules. Needs eval (`new Function`), so it
- * runs in a worker. Throws the SyntaxError, an Error naming a missing
- * function, or an EvalBlockedError when the CSP forbids eval.
- */
-export function compileLearnerCode(source: string): LearnerRules {
-  let factory: () => Partial<LearnerRules>;
-  try {
-    factory = new Function(
-      `${source}\n;return {` +
-        ` effectiveWeight: typeof effectiveWeight === 'function' ? effectiveWeight : undefined,` +
-        ` pick: typeof pick === 'function' ? pick : undefined,` +
-        ` onJoin: typeof onJoin === 'function' ? onJoin : undefined };`,
-    ) as () => Partial<LearnerRules>;
-  } catch (e) {
-    // Only the construction is checked: an EvalError thrown by the
-    // learner's own top-level code (below) is the learner's business.
-    if (e instanceof EvalError || (e as Error | undefined)?.name === 'EvalError') throw new EvalBlockedError();
-    throw e;
-  }
-  const rules = factory();
-  if (!rules.effectiveWeight) throw new Error('define a function effectiveWeight(target, ramp, joined, now)');
-  if (!rules.pick) throw new Error('define a function pick(backends)');
-  return rules as LearnerRules;
+  return error instanceof LearnerException ? error.codeLine : undefined;
 }
 
 function describe(value: unknown): string {

@@ -1,4 +1,4 @@
-/** Messages between the implement-mode page and its worker. */
+/** Messages between the implement-mode page and its worker, and the result of a test that ran out of time. */
 import type { ImplementTest } from './suite.js';
 import type { TestResult } from './grade.js';
 
@@ -6,18 +6,24 @@ export interface RunRequest {
   type: 'run';
   code: string;
   tests: ImplementTest[];
+  /**
+   * Time the learner's code may take per test (and to load), ms. The
+   * sandbox in the worker stops it there; the page's own limit, a little
+   * later, is the outer guard (client.ts).
+   */
+  timeLimitMs: number;
 }
 
 /**
  * Why the learner's code could not be run at all:
- * - `code`: it does not compile, throws at the top level, or lacks a function;
- * - `eval-blocked`: the Content-Security-Policy forbids eval in the worker;
- * - `worker`: the worker or its engine failed to load (not the learner's fault).
+ * - `code`: it does not compile, throws at the top level, lacks a function,
+ *   or its top-level code does not finish;
+ * - `worker`: the worker, the engine or the sandbox failed to load (not the learner's fault).
  */
-export type CompileErrorKind = 'code' | 'eval-blocked' | 'worker';
+export type CompileErrorKind = 'code' | 'worker';
 
 export type WorkerMessage =
-  /** The engine is loaded: from here on, the time limit applies. */
+  /** The engine and the sandbox are loaded: from here on, the time limit applies. */
   | { type: 'loaded' }
   /** The learner's code compiled; the tests follow. */
   | { type: 'ready' }
@@ -28,3 +34,29 @@ export type WorkerMessage =
   /** A test's result, with its evidence about the learner's mistake (diagnosis.ts). */
   | { type: 'result'; index: number; result: TestResult }
   | { type: 'done' };
+
+export function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * A test whose code did not finish within `ms`: stopped by the sandbox in
+ * the worker, or, if that failed, by the page terminating the worker.
+ */
+export function stoppedResult(test: ImplementTest, line: number | undefined, ms: number): TestResult {
+  return {
+    id: test.id,
+    title: test.title,
+    script: test.script,
+    pass: false,
+    expected: [],
+    actual: [],
+    problems: [
+      {
+        line: line ?? 0,
+        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish (an endless loop?)`,
+      },
+    ],
+    mistakes: [],
+  };
+}

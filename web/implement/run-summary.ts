@@ -58,24 +58,11 @@ export class RunSummary {
   /** Why nothing ran. `line`: where in the learner's code, when known. */
   showCompileError(error: CompileError, line: number | undefined): void {
     const doc = this.#doc;
-    const title =
-      error.kind === 'eval-blocked'
-        ? 'Your code cannot run on this page'
-        : error.kind === 'worker'
-          ? 'The tests could not run'
-          : 'Your code does not compile';
+    const title = error.kind === 'worker' ? 'The tests could not run' : 'Your code does not compile';
     const parts: Node[] = [
       h(doc, 'p', { class: 'ss-impl-banner-title', text: title }),
       h(doc, 'p', { class: 'ss-impl-banner-text', text: capitalize(error.message) }),
     ];
-    if (error.kind === 'eval-blocked') {
-      parts.push(
-        h(doc, 'p', {
-          class: 'ss-impl-banner-hint',
-          text: "The page's owner can allow eval for the tests' worker script alone (see docs/IMPLEMENT.md). The script runner is not affected.",
-        }),
-      );
-    }
     if (line !== undefined) {
       const go = h(doc, 'button', { class: 'ss-btn ss-impl-go', text: `Go to line ${line}`, attrs: { type: 'button' } });
       go.addEventListener('click', () => this.#actions.goToCodeLine(line));

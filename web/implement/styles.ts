@@ -32,6 +32,9 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-impl-editor { height: var(--ss-impl-editor-height, clamp(320px, 70vh, 760px)); background: var(--ss-editor-bg); }
 .ss-impl-editor .cm-editor { height: 100%; }
 .ss-impl-results-body { padding: 10px 12px 12px; display: grid; gap: 10px; min-width: 0; }
+/* One column as wide as the panel: the test rows' one-line notes (nowrap) must
+   not widen it, or the panel is cut off on the right. */
+.ss-impl-results-body { grid-template-columns: minmax(0, 1fr); }
 
 /* Summary: progress bar, counts, why nothing ran, the run's diagnosis. */
 .ss-impl-summary-box { display: grid; gap: 8px; min-width: 0; }
@@ -86,11 +89,13 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-impl-title { flex: none; max-width: 60%; font-weight: 600; }
 .ss-impl-note { flex: 1 1 auto; min-width: 0; color: var(--ss-muted); font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .ss-impl-test[data-state="fail"] .ss-impl-note { color: var(--ss-error); }
+/* An open row's report says it in full: the note would repeat it. */
+.ss-impl-details[open] .ss-impl-note { display: none; }
 @container (max-width: 520px) {
   .ss-impl-text { display: block; }
   .ss-impl-title, .ss-impl-note { display: block; max-width: none; }
   .ss-impl-note { white-space: normal; }
-  .ss-impl-note:empty, .ss-impl-details[open] .ss-impl-note { display: none; }
+  .ss-impl-note:empty { display: none; }
   .ss-impl-report { padding-left: 10px; }
 }
 

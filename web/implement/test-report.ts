@@ -107,9 +107,11 @@ function problemsList(doc: Document, result: TestResult, actions: ReportActions)
   for (const p of groups.values()) {
     const item = h(doc, 'li', { class: 'ss-impl-problem' });
     const where = h(doc, 'span', { class: 'ss-impl-where' });
-    if (p.lines.length) where.append(doc.createTextNode(`script line${p.lines.length > 1 ? 's' : ''} ${p.lines.join(', ')}`));
+    // A message that names its script line already ("stopped … at script line 2") is not told it twice.
+    const named = p.lines.length === 1 && p.message.includes(`script line ${p.lines[0]}`);
+    if (p.lines.length && !named) where.append(doc.createTextNode(`script line${p.lines.length > 1 ? 's' : ''} ${p.lines.join(', ')}`));
     if (p.codeLine !== undefined) {
-      if (p.lines.length) where.append(doc.createTextNode(' · '));
+      if (where.childNodes.length) where.append(doc.createTextNode(' · '));
       const link = h(doc, 'button', {
         class: 'ss-impl-code-link',
         text: `your line ${p.codeLine}`,

@@ -1,44 +1,147 @@
 /**
- * The implement-mode worker: compiles the learner's code and grades it test
- * by test. It runs off the page's thread so that an endless loop cannot
- * freeze the page: the page terminates this worker when a test runs past
- * its time limit. Evaluating the learner's code needs eval in this worker
- * (see docs/IMPLEMENT.md for the Content-Security-Policy).
+ * The implement-mode worker: runs the learner's code in the sandbox
+ * (sandbox/sandbox.ts: QuickJS compiled to WebAssembly, with its memory,
+ * time and stack limited and no reach outside) and grades it test by test.
+ * The code is loaded once, like one program, and each test gets its own
+ * time limit; a test that stops it (out of time or memory) leaves the next
+ * test a freshly loaded copy. Results are made here, from
+ * numbers and short texts the sandbox hands out, by code the learner's
+ * code cannot touch. Nothing is evaluated by the browser's own JavaScript
+ * engine, so the worker needs no 'unsafe-eval'.
+ *
+ * The worker also keeps all of this off the page's thread: the page never
+ * waits on the learner's code, and it still terminates the worker if a
+ * test overruns its limit by far (client.ts).
  */
 import { Lab } from '../api/lab.js';
 import createLab from '../wasm/lab.mjs';
-import { gradeTest } from './grade.js';
-import { compileLearnerCode, EvalBlockedError, learnerLine, type LearnerRules } from './learner-rules.js';
-import type { RunRequest, WorkerMessage } from './protocol.js';
+import { firstDifference, gradeTest, type TestResult } from './grade.js';
+import { seconds, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
+import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
+import type { ImplementTest } from './suite.js';
 
 const post = (m: WorkerMessage) => (self as unknown as Worker).postMessage(m);
-// Only the lab module: the worker never needs the page's engine.
+// Only the lab module (never the page's engine), and QuickJS.
 const labReady = createLab().then((m) => new Lab(m));
+const sandboxReady = LearnerSandbox.load();
+
+/** A test that could not be graded, with why (one problem). */
+function failed(test: ImplementTest, message: string, codeLine?: number): TestResult {
+  return { ...stoppedResult(test, undefined, 0), problems: [{ line: 0, codeLine, message }] };
+}
+
+/** The learner's code, loaded in the sandbox, across the tests of one run. */
+class Program {
+  #session: SandboxSession | undefined;
+
+  constructor(
+    readonly sandbox: LearnerSandbox,
+    readonly code: string,
+    readonly limit: number,
+  ) {}
+
+  /** Loads the code (the compile check); the error, if it does not load. */
+  load(): OpenError | undefined {
+    const opened = this.sandbox.open(this.code, { timeMs: this.limit });
+    if ('error' in opened) return opened.error;
+    this.#session = opened.session;
+    return undefined;
+  }
+
+  /** The session for the next test: the same one with a new deadline, or a fresh one if it stopped. */
+  async next(): Promise<{ session: SandboxSession } | { error: OpenError }> {
+    if (this.#session?.renew(this.limit)) return { session: this.#session };
+    this.#session?.dispose();
+    this.#session = undefined;
+    await this.sandbox.ready(); // a fresh QuickJS if the last test spoiled this one
+    const opened = this.sandbox.open(this.code, { timeMs: this.limit });
+    if ('session' in opened) this.#session = opened.session;
+    return opened;
+  }
+
+  dispose(): void {
+    this.#session?.dispose();
+  }
+}
+
+/** One test of a run. */
+async function gradeOne(
+  lab: Lab,
+  program: Program,
+  test: ImplementTest,
+  onLine: (line: number) => void,
+): Promise<TestResult> {
+  let opened;
+  try {
+    opened = await program.next();
+  } catch (e) {
+    return failed(test, `the sandbox could not be reloaded: ${String(e)}`);
+  }
+  if ('error' in opened) {
+    const e = opened.error;
+    return e.timedOut ? stoppedResult(test, undefined, program.limit) : failed(test, `your code failed to load: ${e.message}`, e.codeLine);
+  }
+  const session = opened.session;
+  let line: number | undefined;
+  try {
+    // The line being run when the session stopped is where the code hung:
+    // the engine runs the rest of the script without the learner's code.
+    const result = gradeTest(lab, session, test, (l) => {
+      if (session.stopped) return;
+      line = l;
+      onLine(l);
+    });
+    if (session.stopped === 'time') return stoppedResult(test, line, program.limit);
+    if (session.stopped) {
+      // Out of memory, or the sandbox failed: the rest of the script ran
+      // without the learner's code, so its output would only mislead.
+      result.actual = result.actual.filter((o) => o.line <= (line ?? 0));
+      result.difference = firstDifference(result.expected, result.actual);
+    }
+    return result;
+  } catch (e) {
+    // Not the learner's doing (their exceptions are problems): say so, and go on.
+    return failed(test, `the tests' worker failed on this test: ${String(e)}`);
+  }
+}
 
 self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
   if (event.data?.type !== 'run') return;
+  const { code, tests, timeLimitMs: limit } = event.data;
   let lab: Lab;
+  let sandbox: LearnerSandbox;
   try {
-    lab = await labReady;
+    [lab, sandbox] = await Promise.all([labReady, sandboxReady]);
   } catch (e) {
     post({ type: 'compile-error', kind: 'worker', message: `the engine did not load in the worker: ${String(e)}` });
     return;
   }
-  post({ type: 'loaded' });
-  let rules: LearnerRules;
   try {
-    rules = compileLearnerCode(event.data.code);
+    await sandbox.ready(); // a fresh QuickJS if the last run spoiled this one
   } catch (e) {
-    const err = e as Error;
-    if (e instanceof EvalBlockedError) post({ type: 'compile-error', kind: 'eval-blocked', message: err.message });
-    else post({ type: 'compile-error', kind: 'code', message: `${err.name}: ${err.message}`, codeLine: learnerLine(e) });
+    post({ type: 'compile-error', kind: 'worker', message: `the sandbox could not be reloaded: ${String(e)}` });
+    return;
+  }
+  post({ type: 'loaded' });
+  // Loaded once up front, so a broken program is one error, not one per test.
+  const program = new Program(sandbox, code, limit);
+  const error = program.load();
+  if (error) {
+    const message = error.timedOut
+      ? `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`
+      : error.message;
+    post({ type: 'compile-error', kind: 'code', message, codeLine: error.codeLine });
     return;
   }
   post({ type: 'ready' });
-  event.data.tests.forEach((test, index) => {
-    post({ type: 'start', index });
-    const result = gradeTest(lab, rules, test, (line) => post({ type: 'line', index, line }));
-    post({ type: 'result', index, result });
-  });
+  try {
+    for (const [index, test] of tests.entries()) {
+      post({ type: 'start', index });
+      const result = await gradeOne(lab, program, test, (line) => post({ type: 'line', index, line }));
+      post({ type: 'result', index, result });
+    }
+  } finally {
+    program.dispose();
+  }
   post({ type: 'done' });
 });

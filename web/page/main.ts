@@ -2,7 +2,8 @@
 // program" box, the learner's work kept as in the element (saved edits,
 // share links, Download, earlier versions: web/element/saved-work.ts), the
 // implement-it-yourself mode beside it (a tab, built the first time it is
-// shown), and the theme toggle.
+// shown), and the theme toggle. Which tab shows follows the URL's hash
+// (page-location.ts).
 import { loadLab, loadSlowStart } from '../api/index.js';
 import { CompareBox } from '../element/compare-box.js';
 import { adoptCompareStyles } from '../element/compare-styles.js';
@@ -13,9 +14,10 @@ import { readLink } from '../element/permalink.js';
 import { SavedWork } from '../element/saved-work.js';
 import { adoptSavedWorkStyles } from '../element/saved-work-styles.js';
 import { DEFAULT_EXAMPLE } from '../runner/examples.js';
-import { createRunner, type Runner } from '../runner/runner.js';
+import { createRunner, type ChartTab, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { setupModeTabs } from './mode-tabs.js';
+import { followLocation, type PageView } from './page-location.js';
 import { setupThemeToggle } from './theme-toggle.js';
 
 declare global {
@@ -40,6 +42,11 @@ const work = new SavedWork({
   starter: DEFAULT_EXAMPLE.script,
   link: await readLink(location.hash, KEY),
 });
+// The learner's choices of tab go into the history (set below, once the
+// page follows its URL); the runner's chart tab is part of the Run view.
+let navigate: (view: PageView) => void = () => {};
+let chartTab: ChartTab = 'ramp';
+const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
 // "Compare with my program", below the toolbar: what a learner's own
 // program printed for the script, its first difference and the mistake it
 // looks like (the element has the same box).
@@ -51,6 +58,10 @@ const runner = createRunner({
   engine: loadSlowStart(),
   script: work.openingScript,
   traffic: { lab: () => loadLab() },
+  onChartTab: (tab) => {
+    chartTab = tab;
+    navigate(runView());
+  },
   onRun: (result, script) => {
     work.ran(script);
     compare.setEngineOutput(result.output, script);
@@ -94,12 +105,18 @@ const tabs = setupModeTabs(
   (mode) => {
     if (mode === 'implement') void showImplement();
   },
+  (mode) => navigate(mode === 'implement' ? 'implement' : runView()),
 );
+navigate = followLocation(window, (view) => {
+  tabs.select(view === 'implement' ? 'implement' : 'run');
+  if (view !== 'implement') runner.showChartTab((chartTab = view === 'traffic' ? 'traffic' : 'ramp'));
+});
 
 // "Open in the runner": the script is loaded; show the runner, from its top
 // when the learner had scrolled down the results.
 implementRoot.addEventListener(OPEN_IN_RUNNER_EVENT, () => {
   tabs.select('run');
+  navigate(runView());
   const nav = document.querySelector('.page-modes')!;
   if (nav.getBoundingClientRect().top < 0) nav.scrollIntoView({ block: 'start' });
 });

@@ -1,23 +1,21 @@
 // The page's two modes as WAI-ARIA tabs: "Run scripts" (the runner) and
-// "Implement it yourself". The mode is also in the URL's hash (#implement),
-// so a link can open the page in it; switching replaces the hash rather than
-// adding history entries, and keeps its other `&`-separated parts (a shared
-// script's `ss-script=...`).
+// "Implement it yourself". Which one shows is the page's to decide (it
+// follows the URL's hash, see main.ts); this module draws the tabs, moves
+// between them with the arrow keys, Home and End, and says when the learner
+// chose one.
 export type Mode = 'run' | 'implement';
 
 export interface ModeTabs {
   readonly mode: Mode;
+  /** Shows a mode (without telling `onChoose`). */
   select(mode: Mode, options?: { focus?: boolean }): void;
-}
-
-function hashParts(): string[] {
-  return location.hash.slice(1).split('&').filter(Boolean);
 }
 
 export function setupModeTabs(
   tabs: Record<Mode, HTMLButtonElement>,
   panels: Record<Mode, HTMLElement>,
   onShow: (mode: Mode) => void,
+  onChoose: (mode: Mode) => void,
 ): ModeTabs {
   const modes = Object.keys(tabs) as Mode[];
   let current: Mode = 'run';
@@ -30,13 +28,13 @@ export function setupModeTabs(
       panels[m].hidden = !on;
     }
     if (options.focus) tabs[mode].focus();
-    const parts = hashParts().filter((p) => p !== 'implement');
-    if (mode !== 'run') parts.unshift(mode);
-    const hash = parts.length ? `#${parts.join('&')}` : '';
-    if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     onShow(mode);
   };
-  for (const m of modes) tabs[m].addEventListener('click', () => select(m));
+  const choose = (mode: Mode, options: { focus?: boolean } = {}) => {
+    select(mode, options);
+    onChoose(mode);
+  };
+  for (const m of modes) tabs[m].addEventListener('click', () => choose(m));
   const list = tabs[modes[0]].parentElement!;
   list.addEventListener('keydown', (e) => {
     const at = modes.indexOf(current);
@@ -48,9 +46,8 @@ export function setupModeTabs(
       : -1;
     if (next < 0) return;
     e.preventDefault();
-    select(modes[next], { focus: true });
+    choose(modes[next], { focus: true });
   });
-  select(hashParts().includes('implement') ? 'implement' : 'run');
   return {
     get mode() {
       return current;

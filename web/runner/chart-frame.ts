@@ -34,14 +34,14 @@ export class ChartFrame {
   readonly #model: ChartModel;
   readonly #unit: number; // px per second
 
-  constructor(model: ChartModel, width: number, backends: number, maxSeries: number) {
+  constructor(model: ChartModel, width: number, backends: number, maxSeries: number, maxPlotH = 340) {
     this.#model = model;
     this.width = width;
     this.seriesCount = Math.min(backends, maxSeries);
     this.hasNone = model.hasNone;
     this.rows = this.seriesCount + (this.hasNone ? 1 : 0);
     // The plot's height follows the width, within bounds.
-    this.plotH = Math.round(Math.min(340, Math.max(170, width * 0.42)));
+    this.plotH = Math.round(Math.min(maxPlotH, Math.max(150, width * 0.42)));
     this.plotBottom = this.plotTop + this.plotH;
     this.plotW = Math.max(1, width - M_LEFT - M_RIGHT);
     this.right = M_LEFT + this.plotW;

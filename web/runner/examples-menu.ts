@@ -1,12 +1,17 @@
 // The Examples menu: a <details> disclosure with one button per example, so
 // it works with the keyboard (Enter/Space on the summary, Tab through the
-// items, Escape closes) without any ARIA menu emulation.
+// items, Escape closes) without any ARIA menu emulation. The list opens
+// under its button but never past the toolbar's edges: on a phone it would
+// otherwise hang off the screen (and, in a course page's element, make the
+// whole page scroll sideways).
 import { h } from './dom.js';
 import type { Example } from './examples.js';
 
 export class ExamplesMenu {
   readonly element: HTMLDetailsElement;
   readonly #doc: Document;
+  readonly #bar: HTMLElement;
+  readonly #list: HTMLUListElement;
   // A press anywhere else closes the menu, as with any menu.
   readonly #onOutside = (e: Event) => {
     if (this.element.open && !e.composedPath().includes(this.element)) this.close();
@@ -14,8 +19,9 @@ export class ExamplesMenu {
 
   constructor(parent: HTMLElement, examples: readonly Example[], onPick: (example: Example) => void) {
     const doc = (this.#doc = parent.ownerDocument);
+    this.#bar = parent;
     const summary = h(doc, 'summary', { class: 'ss-btn', text: 'Examples' });
-    const list = h(doc, 'ul', { class: 'ss-menu-list', attrs: { 'aria-label': 'Examples' } });
+    const list = (this.#list = h(doc, 'ul', { class: 'ss-menu-list', attrs: { 'aria-label': 'Examples' } }));
     for (const example of examples) {
       const button = h(
         doc,
@@ -34,6 +40,9 @@ export class ExamplesMenu {
     this.element = h(doc, 'details', { class: 'ss-menu' }, summary, list);
     parent.append(this.element);
 
+    this.element.addEventListener('toggle', () => {
+      if (this.element.open) this.#place();
+    });
     this.element.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.element.open) {
         e.preventDefault();
@@ -42,6 +51,17 @@ export class ExamplesMenu {
       }
     });
     doc.addEventListener('pointerdown', this.#onOutside);
+  }
+
+  // Up to 360 px wide, under the button, shifted left as far as needed to
+  // end at the toolbar's right edge (CSSOM styles: allowed by a strict CSP).
+  #place(): void {
+    const bar = this.#bar.getBoundingClientRect();
+    const menu = this.element.getBoundingClientRect();
+    const width = Math.min(360, bar.width);
+    const left = Math.max(bar.left - menu.left, Math.min(0, bar.right - width - menu.left));
+    this.#list.style.setProperty('width', `${width}px`);
+    this.#list.style.setProperty('left', `${left}px`);
   }
 
   close(): void {

@@ -18,8 +18,11 @@ export const EXAMPLES: readonly Example[] = [
     title: 'Slow start in action',
     summary: 'Two backends serve; a third joins with a 20 s ramp.',
     script: `# Welcome! Edit this script: it runs again as you type
-# (Ctrl+Enter or Cmd+Enter runs it at once). Press Play to
-# replay it step by step, or click a line of output.
+# (Ctrl+Enter or Cmd+Enter runs it at once). The chart
+# follows the run step by step: play or pause it, step
+# through it, drag its slider, or click a line of output.
+# At each PICK, the panel under the chart shows how the
+# balancer chose.
 #
 # Two backends share the traffic...
 POOL web1=5 web2=5

@@ -1,10 +1,13 @@
 // The output list: every WEIGHTS and PICK line with the source line that
 // printed it. Virtualized: only the rows in view (plus a few) exist in the
-// DOM, recycled on scroll, so 10,000 or 1,000,000 lines cost the same.
+// DOM, recycled on scroll, so 10,000 or 1,000,000 lines cost the same. A
+// line too long for the column wraps (at spaces) onto more lines, so a
+// WEIGHTS line can be read whole; output-wrap.ts works out the heights.
 // It is a listbox: arrow keys, Page Up/Down, Home/End select a row; Enter
 // jumps to its line in the editor.
 import type { OutputLine } from '../api/index.js';
 import { h, setText, uniqueId } from './dom.js';
+import { MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from './output-wrap.js';
 import { NONE_CLASS, seriesClasses } from './palette.js';
 
 /** Winner id of a PICK row, -1 for NONE, -2 for a WEIGHTS row. */
@@ -13,6 +16,8 @@ export type RowKind = (index: number) => number;
 export interface OutputViewOptions {
   /** Accessible name of the list. */
   label: string;
+  /** The box is only as tall as its lines, up to its usual height (CSS --ss-output-fit). */
+  fitLines?: boolean;
   /** The pointer is over the row at this index, or left the list (null). */
   onHover(index: number | null): void;
   /** The user selected a row (click or keys). */
@@ -21,7 +26,6 @@ export interface OutputViewOptions {
   onActivate(index: number): void;
 }
 
-const ROW_HEIGHT = 24; // px; must match .ss-out-row in styles.ts
 const OVERSCAN = 6;
 // Browsers cap an element's height (Chromium near 16.7M px); past this the
 // scroll position is scaled instead of mapped one to one.
@@ -42,6 +46,12 @@ export class OutputView {
   readonly #empty: HTMLParagraphElement;
   readonly #idPrefix = uniqueId('ss-out');
   readonly #options: OutputViewOptions;
+  // An invisible row that measures the text column: its width (the resize
+  // observer) and a monospace character's width.
+  readonly #probeLine: HTMLSpanElement;
+  readonly #probeChars: HTMLSpanElement;
+  #cols = 0; // characters that fit on a row's line (0: not measured yet)
+  #layout = new RowLayout([], 0);
   #rows: Row[] = [];
   #lines: readonly OutputLine[] = [];
   #kind: RowKind = () => -2;
@@ -63,8 +73,22 @@ export class OutputView {
       class: 'ss-output',
       attrs: { role: 'listbox', tabindex: '0', 'aria-label': options.label },
     });
-    this.element.append(this.#spacer, this.#empty);
+    this.#probeLine = h(doc, 'span', { class: 'ss-probe-line', text: '0000' });
+    this.#probeChars = h(doc, 'span', { text: '0'.repeat(40) });
+    const probeText = h(doc, 'span', { class: 'ss-probe-text' }, this.#probeChars);
+    const probe = h(doc, 'div', { class: 'ss-out-probe', attrs: { 'aria-hidden': 'true' } }, this.#probeLine, h(doc, 'span', { class: 'ss-swatch' }), probeText);
+    this.element.append(probe, this.#spacer, this.#empty);
     parent.append(this.element);
+    // Read in the observer's callback (after layout), never in the middle of a run.
+    new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width;
+      const charW = this.#probeChars.getBoundingClientRect().width / 40;
+      const cols = charW > 0 ? Math.floor(width / charW) : 0;
+      if (cols !== this.#cols) {
+        this.#cols = cols;
+        this.#relayout();
+      }
+    }).observe(probeText);
 
     this.element.addEventListener('scroll', () => {
       this.#scrollTop = this.element.scrollTop;
@@ -97,8 +121,20 @@ export class OutputView {
     this.#kind = kind;
     this.#current = Math.min(this.#current, lines.length - 1);
     this.#empty.hidden = lines.length > 0;
-    const height = Math.min(lines.length * ROW_HEIGHT, MAX_SCROLL_HEIGHT);
+    // The line numbers' column grows with their digits: the probe follows, so
+    // the text column is measured again when it changes.
+    const last = lines.length ? lines[lines.length - 1].line : 0;
+    setText(this.#probeLine, '0'.repeat(Math.max(4, String(last).length)));
+    this.#relayout();
+  }
+
+  // Row heights for the current lines and width, then the spacer and the rows.
+  #relayout(): void {
+    this.#layout = new RowLayout(this.#lines, this.#cols);
+    const height = Math.min(this.#layout.height, MAX_SCROLL_HEIGHT);
     this.#spacer.style.height = `${height}px`;
+    // At least three rows, so "No output yet" and a line or two read as a box.
+    if (this.#options.fitLines) this.element.style.setProperty('--ss-output-fit', `${Math.max(3 * ROW_HEIGHT, height) + 2}px`);
     // A shorter list pulls the scroll position up; the browser will clamp it the same way.
     this.#scrollTop = Math.max(0, Math.min(this.#scrollTop, height - this.#viewH));
     this.render();
@@ -128,7 +164,8 @@ export class OutputView {
     const n = this.#lines.length;
     const viewH = this.#viewH;
     const { first, offset } = this.#window();
-    const count = Math.min(n - first, Math.ceil(viewH / ROW_HEIGHT) + 2 * OVERSCAN);
+    const lastInView = this.#layout.indexAt(this.#scrollTop - offset + viewH);
+    const count = Math.min(n - first, lastInView - first + 1 + OVERSCAN);
     while (this.#rows.length < count) this.#rows.push(this.#makeRow());
     for (let r = 0; r < this.#rows.length; r++) {
       const row = this.#rows[r];
@@ -148,16 +185,19 @@ export class OutputView {
   }
 
   #window(): { first: number; offset: number } {
-    const n = this.#lines.length;
     const top = this.#scrollTop;
-    const fullH = n * ROW_HEIGHT;
-    // `ratio` is 1 unless the list is taller than the browser allows.
+    const virtualTop = top * this.#ratio();
+    const first = Math.max(0, this.#layout.indexAt(virtualTop) - OVERSCAN);
+    // Row i sits at layout.top(i) in the virtual list; shift by the scaled part.
+    return { first, offset: top - virtualTop };
+  }
+
+  // 1 unless the list is taller than the browser allows: then the scroll
+  // position maps onto the virtual list at this ratio.
+  #ratio(): number {
+    const fullH = this.#layout.height;
     const viewH = this.#viewH;
-    const ratio = fullH > MAX_SCROLL_HEIGHT ? (fullH - viewH) / (MAX_SCROLL_HEIGHT - viewH) : 1;
-    const virtualTop = top * ratio;
-    const first = Math.max(0, Math.min(n - 1, Math.floor(virtualTop / ROW_HEIGHT) - OVERSCAN));
-    // Row i sits at i*ROW_HEIGHT in the virtual list; shift by the scaled part.
-    return { first: Math.max(0, first), offset: top - virtualTop };
+    return fullH > MAX_SCROLL_HEIGHT ? (fullH - viewH) / (MAX_SCROLL_HEIGHT - viewH) : 1;
   }
 
   #fill(row: Row, index: number, offset: number): void {
@@ -165,7 +205,10 @@ export class OutputView {
     row.el.hidden = false;
     row.index = index;
     row.el.id = `${this.#idPrefix}-${index}`;
-    row.el.style.transform = `translateY(${index * ROW_HEIGHT + offset}px)`;
+    row.el.style.transform = `translateY(${this.#layout.top(index) + offset}px)`;
+    const lines = this.#layout.lines(index);
+    const height = `${this.#layout.rowHeight(index)}px`;
+    if (row.el.style.height !== height) row.el.style.height = height;
     row.el.setAttribute('aria-posinset', String(index + 1));
     row.el.setAttribute('aria-setsize', String(this.#lines.length));
     const selected = index === this.#current;
@@ -177,11 +220,19 @@ export class OutputView {
       winner >= 0 ? `ss-swatch ${seriesClasses(winner)}` : winner === -1 ? `ss-swatch ${NONE_CLASS}` : 'ss-swatch ss-blank';
     if (row.swatch.getAttribute('class') !== swatchClass) row.swatch.setAttribute('class', swatchClass);
     // An empty WEIGHTS line (empty pool) still gets a visible row.
-    setText(row.text, item.text === '' ? '(empty pool)' : item.text);
+    setText(row.text, item.text === '' ? '(empty pool)' : lines < MAX_LINES ? item.text : this.#cut(item.text));
     row.text.classList.toggle('ss-muted', item.text === '');
     const label = `line ${item.line}: ${item.text === '' ? '(empty pool)' : item.text}`;
     row.el.title = label;
     row.el.setAttribute('aria-label', label);
+  }
+
+  // A line longer than MAX_LINES rows: as much as fits, and how much is left
+  // (the whole line is in the row's tooltip, and the CLI prints it all).
+  #cut(text: string): string {
+    if (wrappedLines(text, this.#cols) <= MAX_LINES) return text;
+    const keep = Math.max(0, (MAX_LINES - 1) * this.#cols - 2);
+    return `${text.slice(0, keep)}… (${(text.length - keep).toLocaleString('en-US')} more characters)`;
   }
 
   #makeRow(): Row {
@@ -201,15 +252,14 @@ export class OutputView {
   }
 
   #scrollToRow(index: number): void {
-    const n = this.#lines.length;
     const viewH = this.#viewH;
-    const fullH = n * ROW_HEIGHT;
-    const ratio = fullH > MAX_SCROLL_HEIGHT ? (fullH - viewH) / (MAX_SCROLL_HEIGHT - viewH) : 1;
-    const top = (index * ROW_HEIGHT) / ratio;
+    const fullH = this.#layout.height;
+    const top = this.#layout.top(index) / this.#ratio();
+    const rowH = this.#layout.rowHeight(index);
     const visibleTop = this.#scrollTop;
-    if (top < visibleTop || top + ROW_HEIGHT > visibleTop + viewH) {
+    if (top < visibleTop || top + rowH > visibleTop + viewH) {
       const maxTop = Math.max(0, Math.min(fullH, MAX_SCROLL_HEIGHT) - viewH);
-      this.#scrollTop = Math.min(maxTop, Math.max(0, top - viewH / 2 + ROW_HEIGHT / 2));
+      this.#scrollTop = Math.min(maxTop, Math.max(0, top - viewH / 2 + rowH / 2));
       this.element.scrollTop = this.#scrollTop;
     }
   }

@@ -17,6 +17,8 @@ export interface PickExplainOptions {
   headingLevel: 3 | 4 | 5 | 6;
   /** Move the playhead to this step (the previous / next PICK buttons). */
   onSeek(step: number): void;
+  /** Start folded (the title shows; the rest opens on demand). Default false. */
+  folded?: boolean;
 }
 
 /** A score or a change as people write it: a real minus sign, no "+0". */
@@ -50,8 +52,13 @@ export class PickExplain {
     this.#next = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: 'Next PICK ▸', attrs: { type: 'button' } });
     this.#prev.addEventListener('click', () => this.#prevStep >= 0 && this.#onSeek(this.#prevStep));
     this.#next.addEventListener('click', () => this.#nextStep >= 0 && this.#onSeek(this.#nextStep));
-    const head = h(doc, 'div', { class: 'ss-pe-head' }, this.#title, h(doc, 'span', { class: 'ss-pe-navs' }, this.#prev, this.#next));
-    this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, head, this.#summary, this.#box);
+    // A disclosure: its summary is the title (which already says who won),
+    // the buttons and the working are inside.
+    const head = h(doc, 'summary', { class: 'ss-pe-head' }, this.#title);
+    const navs = h(doc, 'div', { class: 'ss-pe-navs' }, this.#prev, this.#next);
+    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#box);
+    details.open = !options.folded;
+    this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
     parent.append(this.element);
     this.setTimeline(null);
   }
@@ -212,9 +219,9 @@ function findPick(t: Timeline, step: number, dir: -1 | 1): number {
 
 export const PICK_EXPLAIN_CSS = /* css */ `
 .ss-pick-explain { border-top: 1px solid var(--ss-border); padding: 8px 12px 10px; }
-.ss-pe-head { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 6px 12px; }
-.ss-pe-title { margin: 0; font-size: 14px; font-weight: 700; }
-.ss-pe-navs { display: inline-flex; gap: 6px; }
+.ss-pe-head { cursor: pointer; width: max-content; max-width: 100%; }
+.ss-pe-title { display: inline; margin: 0; font-size: 14px; font-weight: 700; }
+.ss-pe-navs { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .ss-pe-nav { min-height: 30px; padding: 2px 10px; font-size: 13px; }
 .ss-pe-summary { margin: 6px 0 8px; max-width: 75ch; }
 .ss-pe-scroll { overflow-x: auto; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }

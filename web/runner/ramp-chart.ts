@@ -25,6 +25,8 @@ export interface RampChartOptions {
   onSeek(step: number): void;
   /** At most this many backends get a line and a lane row (default 60). */
   maxSeries?: number;
+  /** The plot's height at most, px (default 340; it follows the width down to 150). */
+  maxPlotHeight?: number;
   /** Read at every move: true draws the whole run at once (no playing out). */
   reducedMotion?: () => boolean;
 }
@@ -173,7 +175,7 @@ export class RampChart {
       return;
     }
 
-    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? 60));
+    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? 60, this.#options.maxPlotHeight));
     root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
     root.setAttribute('width', String(f.width));
     root.setAttribute('height', String(f.height));

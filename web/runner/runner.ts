@@ -50,7 +50,18 @@ export interface RunnerOptions {
   onRun?: (result: RunResult, script: string) => void;
   /** The script was edited (typing, paste, undo, setScript). */
   onEdit?: () => void;
+  /**
+   * For a runner among the text of a course page: the output box is only as
+   * tall as its lines (when stacked), the chart shorter, and the pick view
+   * folded until opened. Default false.
+   */
+  compact?: boolean;
+  /** The learner chose the Ramp or the Traffic tab (not called for {@link Runner.showChartTab}). */
+  onChartTab?: (tab: ChartTab) => void;
 }
+
+/** The chart panel's tabs (Traffic only with the `traffic` option). */
+export type ChartTab = 'ramp' | 'traffic';
 
 /** How long the last run took (ms), for the benchmark and curious users. */
 export interface RunTimings {
@@ -80,6 +91,8 @@ export class Runner {
   lastTimings: RunTimings | null = null;
   /** The Traffic tab's view, when enabled. */
   readonly traffic: TrafficView | null = null;
+  /** Shows the Ramp or the Traffic tab (a page following its URL). */
+  showChartTab: (tab: ChartTab) => void = () => {};
 
   readonly #win: Window;
   readonly #debounceMs: number;
@@ -185,6 +198,7 @@ export class Runner {
     });
     this.output = new OutputView(outputPanel.section, {
       label: 'Output',
+      fitLines: options.compact,
       onHover: (i) => this.editor.setLinkedLine(i === null ? null : this.#outputLine(i)),
       onSelect: (i) => this.#seek(this.#timeline?.stepAtLine(this.#outputLine(i)) ?? -1, 'elsewhere'),
       onActivate: (i) => this.editor.goToLine(this.#outputLine(i)),
@@ -198,14 +212,16 @@ export class Runner {
       label: 'Ramp chart',
       onSeek: (step) => this.#seek(step, 'elsewhere'),
       reducedMotion: () => this.#reducedMotion.matches,
+      maxPlotHeight: options.compact ? 220 : undefined,
     });
     this.legend = new Legend(chartPanel.section);
     this.pickView = new PickExplain(chartPanel.section, {
       headingLevel: Math.min(6, (options.headingLevel ?? 2) + 1) as 3,
+      folded: options.compact,
       onSeek: (step) => this.#seek(step, 'elsewhere'),
     });
     this.table = new TimelineTable(chartPanel.section);
-    if (options.traffic) this.traffic = this.#addTrafficTab(chartPanel.section, options.traffic, level);
+    if (options.traffic) this.traffic = this.#addTrafficTab(chartPanel.section, options.traffic, level, options.onChartTab);
 
     this.#setStatus('Loading the engine…');
     Promise.resolve(options.engine).then(
@@ -311,7 +327,12 @@ export class Runner {
   // "Ramp" and "Traffic" tabs in the chart panel's heading: the Traffic tab
   // swaps the ramp chart's parts for the TrafficView (simulated only while
   // shown). WAI-ARIA tabs: arrow keys move between them.
-  #addTrafficTab(panel: HTMLElement, traffic: { lab: () => Promise<Lab> }, level: string): TrafficView {
+  #addTrafficTab(
+    panel: HTMLElement,
+    traffic: { lab: () => Promise<Lab> },
+    level: string,
+    onChartTab: RunnerOptions['onChartTab'],
+  ): TrafficView {
     const doc = panel.ownerDocument;
     const head = panel.querySelector('.ss-panel-head')!;
     const rampParts = Array.from(panel.children).filter((c) => c !== head);
@@ -341,12 +362,17 @@ export class Runner {
       trafficBox.hidden = !showTraffic;
       view.visible = showTraffic;
     };
-    rampTab.addEventListener('click', () => select(false));
-    trafficTab.addEventListener('click', () => select(true));
+    const choose = (showTraffic: boolean) => {
+      select(showTraffic);
+      onChartTab?.(showTraffic ? 'traffic' : 'ramp');
+    };
+    this.showChartTab = (tab) => select(tab === 'traffic');
+    rampTab.addEventListener('click', () => choose(false));
+    trafficTab.addEventListener('click', () => choose(true));
     tabs.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-      const toTraffic = doc.activeElement === rampTab;
-      select(toTraffic);
+      const toTraffic = rampTab.matches(':focus'); // (activeElement is the host inside a shadow root)
+      choose(toTraffic);
       (toTraffic ? trafficTab : rampTab).focus();
       e.preventDefault();
     });

@@ -82,7 +82,7 @@ export const RUNNER_CSS = /* css */ `
 .ss-menu > summary::-webkit-details-marker { display: none; }
 .ss-menu > summary::after { content: "▾"; font-size: 11px; opacity: 0.7; }
 .ss-menu-list {
-  position: absolute; z-index: 30; top: calc(100% + 4px); left: 0; width: min(360px, calc(100vw - 24px));
+  position: absolute; z-index: 30; top: calc(100% + 4px); left: 0; width: min(360px, 100cqi);
   margin: 0; padding: 4px; list-style: none; background: var(--ss-bg); border: 1px solid var(--ss-border);
   border-radius: 8px; box-shadow: 0 8px 24px light-dark(rgb(0 0 0 / 0.14), rgb(0 0 0 / 0.5));
 }
@@ -113,7 +113,7 @@ export const RUNNER_CSS = /* css */ `
 }
 .ss-panel-meta { font-size: 12px; color: var(--ss-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .ss-editor, .ss-output { height: var(--ss-pane-height, clamp(240px, 46vh, 420px)); }
-.ss-panel-output .ss-output { height: var(--ss-output-height, 240px); }
+.ss-panel-output .ss-output { height: var(--ss-output-height, min(240px, var(--ss-output-fit, 240px))); }
 @container (min-width: 760px) {
   .ss-panels { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
   .ss-panel-chart { grid-column: 1 / -1; }
@@ -133,15 +133,18 @@ export const RUNNER_CSS = /* css */ `
 .ss-output { position: relative; overflow: auto; background: var(--ss-editor-bg); font: 13px var(--ss-mono); }
 .ss-output:focus-visible { outline-offset: -2px; }
 .ss-out-spacer { position: relative; }
-.ss-out-row {
-  position: absolute; top: 0; left: 0; right: 0; height: 24px; padding: 0 10px 0 4px;
-  display: flex; align-items: center; gap: 8px; white-space: pre; cursor: pointer;
-}
+/* A row is 24 px, 18 px more per line when a long line wraps (output-wrap.ts).
+   The probe is an invisible row that measures the text column. */
+.ss-out-row, .ss-out-probe { display: flex; align-items: flex-start; gap: 8px; padding: 3px 10px 3px 4px; line-height: 18px; }
+.ss-out-row { position: absolute; top: 0; left: 0; right: 0; height: 24px; cursor: pointer; }
+.ss-out-probe { visibility: hidden; pointer-events: none; height: 0; padding-top: 0; padding-bottom: 0; overflow: hidden; }
+.ss-out-probe .ss-probe-text { white-space: pre; }
 .ss-out-row:hover { background: var(--ss-active-line); }
 .ss-out-row.ss-linked { background: var(--ss-linked-bg); }
 .ss-out-row[aria-selected="true"] { background: var(--ss-current-bg); box-shadow: inset 3px 0 var(--ss-accent); }
-.ss-out-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; }
-.ss-out-text { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.ss-out-line, .ss-probe-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: pre; }
+.ss-out-text, .ss-probe-text { flex: 1 1 0; min-width: 0; overflow: hidden; white-space: pre-wrap; overflow-wrap: anywhere; }
+.ss-out-row .ss-swatch, .ss-out-probe .ss-swatch { margin-top: 4.5px; }
 .ss-swatch { flex: none; width: 9px; height: 9px; border-radius: 50%; background: var(--ss-series, transparent); }
 .ss-swatch.ss-blank { background: transparent; }
 .ss-muted { color: var(--ss-muted); }

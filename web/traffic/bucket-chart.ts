@@ -25,6 +25,8 @@ export interface BucketChartData {
   rest?: ArrayLike<number>;
   /** lines: the unit shown on the y axis, e.g. "ms". */
   unit?: string;
+  /** lines: the top of the y axis (before its headroom), so that charts side by side share one scale. */
+  yMax?: number;
   /** A time to mark with a vertical rule (e.g. the playhead clock). */
   marker?: number;
 }
@@ -78,8 +80,8 @@ export class BucketChart {
     const x = (t: number) => M.left + (t / t1) * plotW;
     let yMax = 1;
     if (data.mode === 'lines') {
-      yMax = 0;
-      for (const se of data.series) for (let k = 0; k < data.buckets; k++) if (se.values[k] > yMax) yMax = se.values[k];
+      yMax = data.yMax ?? 0;
+      if (data.yMax === undefined) for (const se of data.series) for (let k = 0; k < data.buckets; k++) if (se.values[k] > yMax) yMax = se.values[k];
       yMax = yMax > 0 ? yMax * 1.08 : 1;
     }
     const y = (v: number) => M.top + plotH - (v / yMax) * plotH;

@@ -7,6 +7,10 @@ export const TRAFFIC_CSS = /* css */ `
 .ss-traffic-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; }
 .ss-field { display: inline-flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--ss-muted); }
 .ss-field[hidden] { display: none; }
+.ss-field-hint { max-width: 24ch; font-size: 11.5px; line-height: 1.35; }
+.ss-field-error { max-width: 24ch; font-size: 12px; font-weight: 600; color: var(--ss-error); }
+.ss-traffic-controls { align-items: start; }
+.ss-traffic-warn { color: var(--ss-fg); border-left: 3px solid var(--ss-accent); padding-left: 8px; }
 .ss-select, .ss-number {
   font: inherit; font-size: 13px; color: var(--ss-fg); background: var(--ss-bg);
   border: 1px solid var(--ss-border); border-radius: 6px; padding: 4px 6px; min-height: 30px;
@@ -18,7 +22,7 @@ export const TRAFFIC_CSS = /* css */ `
 .ss-bucket-chart { min-width: 0; }
 .ss-traffic-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 0; padding: 0; list-style: none; font-size: 12.5px; }
 .ss-traffic-legend li { display: inline-flex; align-items: center; gap: 6px; }
-.ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }
+.ss-traffic-legend .ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }
 .ss-traffic-name { font-family: var(--ss-mono); white-space: pre; }
 .ss-trap { display: grid; gap: 12px; grid-template-columns: minmax(0, 1fr); }
 @container (min-width: 720px) { .ss-trap { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }

@@ -1,16 +1,19 @@
 // The Traffic view's settings: the ramp curve (with Envoy's aggression and
 // floor), the weight resolution, the request rate, and the service model of
-// the least-request comparison. Plain labelled form controls.
+// the least-request comparison. Plain labelled form controls, each with a
+// one-line hint in plain words (linked with aria-describedby) for a learner
+// who has read nothing yet. A value out of range is marked, says what it
+// takes, and changes nothing.
 import type { Curve, TrafficOptions } from '../api/index.js';
-import { h, uniqueId } from '../runner/dom.js';
+import { h, setText, uniqueId } from '../runner/dom.js';
 
 export interface TrafficSettings {
   curve: Required<Curve>;
   rps: number;
   /**
-   * The trap's load, in percent of what all backends can serve when warm
-   * (each serves 128 at once at 200 ms: 640 requests/s). Queues form only
-   * under real load, so the trap is shown at a load, not a fixed rate.
+   * The comparison's load, in percent of what the busiest backend can serve
+   * when warm once every backend has its full weight (trap-summary.ts).
+   * Queues form only under real load, so it is shown at a load, not a rate.
    */
   trapLoad: number;
   policy: 'least-request' | 'wrr';
@@ -27,109 +30,137 @@ export const DEFAULT_SETTINGS: TrafficSettings = {
   warmup: 30,
 };
 
+/** The plain-words hint under each setting. */
+export const HINTS: Record<string, string> = {
+  kind: 'How a backend’s weight grows during its ramp: a straight line, Envoy’s curve, or HAProxy’s 16 steps.',
+  aggression: 'Envoy: above 1 the weight rises fast early on, below 1 late.',
+  floor: 'Envoy: the least share of its weight a ramping backend gets, from its first second.',
+  resolution:
+    'How finely weights are counted: ×1 is the SPEC’s whole numbers (weight 1 is 0 or 1, nothing between); ' +
+    '×100 is hundredths, like nginx-mod, an nginx build with slow start.',
+  rps: 'Requests a second for the share chart, 1 to 100,000.',
+  policy: 'How the comparison picks: the host with the fewest requests in flight (Envoy), or the script’s smooth round-robin.',
+  trapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
+  coldFactor: 'How many times slower a backend serves the moment it joins (1: not at all).',
+  warmup: 'Seconds until a joined backend is as fast as the others (0: at once).',
+};
+
 type Field = HTMLSelectElement | HTMLInputElement;
 
 export class TrafficControls {
   readonly element: HTMLFormElement;
   readonly #fields: Record<string, Field> = {};
+  readonly #labels: Record<string, string> = {};
+  readonly #errors: Record<string, HTMLElement> = {};
   readonly #envoyOnly: HTMLElement[] = [];
+  readonly #doc: Document;
+  readonly #onChange: (s: TrafficSettings) => void;
+  readonly #onInvalid: (problem: string) => void;
   #settings: TrafficSettings;
 
-  constructor(parent: HTMLElement, initial: TrafficSettings, onChange: (s: TrafficSettings) => void) {
-    const doc = parent.ownerDocument;
+  /** `onInvalid` gets what is wrong ("Requests/s must be …") while a field is out of range. */
+  constructor(
+    parent: HTMLElement,
+    initial: TrafficSettings,
+    onChange: (s: TrafficSettings) => void,
+    onInvalid: (problem: string) => void = () => {},
+  ) {
+    this.#doc = parent.ownerDocument;
     this.#settings = structuredClone(initial);
-    this.element = h(doc, 'form', { class: 'ss-traffic-controls', attrs: { 'aria-label': 'Traffic settings' } });
-    this.element.addEventListener('submit', (e) => e.preventDefault());
-
-    const select = (key: string, label: string, options: Array<[string, string]>, value: string) => {
-      const id = uniqueId('ss-tc');
-      const el = h(doc, 'select', { class: 'ss-select', attrs: { id } });
-      for (const [v, text] of options) el.append(h(doc, 'option', { text, attrs: { value: v } }));
-      el.value = value;
-      this.#fields[key] = el;
-      return h(doc, 'span', { class: 'ss-field' }, h(doc, 'label', { text: label, attrs: { for: id } }), el);
-    };
-    const number = (key: string, label: string, value: number, attrs: Record<string, string>) => {
-      const id = uniqueId('ss-tc');
-      const el = h(doc, 'input', { class: 'ss-number', attrs: { id, type: 'number', inputmode: 'decimal', ...attrs } });
-      el.value = String(value);
-      this.#fields[key] = el;
-      return h(doc, 'span', { class: 'ss-field' }, h(doc, 'label', { text: label, attrs: { for: id } }), el);
-    };
-
+    this.#onChange = onChange;
+    this.#onInvalid = onInvalid;
     const s = this.#settings;
-    const aggression = number('aggression', 'Aggression', s.curve.aggression, { min: '0.1', max: '10', step: '0.1' });
-    const floor = number('floor', 'Floor %', s.curve.minWeightPercent, { min: '0', max: '100', step: '1' });
+    const aggression = this.#number('aggression', 'Aggression', s.curve.aggression, { min: '0.1', max: '10', step: '0.1' });
+    const floor = this.#number('floor', 'Floor %', s.curve.minWeightPercent, { min: '0', max: '100', step: '1' });
     this.#envoyOnly.push(aggression, floor);
-    this.element.append(
-      select('kind', 'Ramp curve', [['linear', 'Linear (SPEC, NGINX)'], ['envoy', 'Envoy'], ['haproxy', 'HAProxy (16 steps)']], s.curve.kind),
+    this.element = this.#form('Traffic settings', [
+      this.#select('kind', 'Ramp curve', [['linear', 'Linear (SPEC, NGINX)'], ['envoy', 'Envoy'], ['haproxy', 'HAProxy (16 steps)']], s.curve.kind),
       aggression,
       floor,
-      select('resolution', 'Resolution', [['1', '×1 (SPEC)'], ['16', '×16'], ['100', '×100'], ['1000', '×1000']], String(s.curve.resolution)),
-      number('rps', 'Requests/s', s.rps, { min: '1', max: '100000', step: '1' }),
-    );
+      this.#select('resolution', 'Resolution', [['1', '×1 (SPEC)'], ['16', '×16'], ['100', '×100'], ['1000', '×1000']], String(s.curve.resolution)),
+      this.#number('rps', 'Requests/s', s.rps, { min: '1', max: '100000', step: '1' }),
+    ]);
     this.#syncEnvoy();
     parent.append(this.element);
-    this.element.addEventListener('change', () => {
-      const next = this.#read();
-      if (next) {
-        this.#settings = next;
-        this.#syncEnvoy();
-        onChange(next);
-      }
-    });
   }
 
   /** The least-request comparison's own controls (placed by the view). */
-  trapControls(doc: Document, onChange: (s: TrafficSettings) => void): HTMLFormElement {
-    const form = h(doc, 'form', { class: 'ss-traffic-controls', attrs: { 'aria-label': 'Least-request trap settings' } });
-    form.addEventListener('submit', (e) => e.preventDefault());
-    const add = (key: string, label: string, el: Field) => {
-      const id = uniqueId('ss-tc');
-      el.id = id;
-      this.#fields[key] = el;
-      form.append(h(doc, 'span', { class: 'ss-field' }, h(doc, 'label', { text: label, attrs: { for: id } }), el));
-    };
-    const policy = h(doc, 'select', { class: 'ss-select' });
-    policy.append(
-      h(doc, 'option', { text: 'Least request (Envoy)', attrs: { value: 'least-request' } }),
-      h(doc, 'option', { text: 'Smooth weighted round-robin', attrs: { value: 'wrr' } }),
+  trapControls(doc: Document): HTMLFormElement {
+    const s = this.#settings;
+    return this.#form(
+      'Least-request trap settings',
+      [
+        this.#select('policy', 'Balancing', [['least-request', 'Least request (Envoy)'], ['wrr', 'Smooth weighted round-robin']], s.policy),
+        this.#number('trapLoad', 'Load %', s.trapLoad, { min: '5', max: '200', step: '5' }),
+        this.#number('coldFactor', 'Cold ×', s.coldFactor, { min: '1', max: '50', step: '0.5' }),
+        this.#number('warmup', 'Warm-up s', s.warmup, { min: '0', max: '600', step: '1' }),
+      ],
+      doc,
     );
-    policy.value = this.#settings.policy;
-    add('policy', 'Balancing', policy);
-    const load = h(doc, 'input', { class: 'ss-number', attrs: { type: 'number', min: '5', max: '200', step: '5' } });
-    load.value = String(this.#settings.trapLoad);
-    add('trapLoad', 'Load %', load);
-    const cold = h(doc, 'input', { class: 'ss-number', attrs: { type: 'number', min: '1', max: '50', step: '0.5' } });
-    cold.value = String(this.#settings.coldFactor);
-    add('coldFactor', 'Cold ×', cold);
-    const warm = h(doc, 'input', { class: 'ss-number', attrs: { type: 'number', min: '0', max: '600', step: '1' } });
-    warm.value = String(this.#settings.warmup);
-    add('warmup', 'Warm-up s', warm);
-    form.addEventListener('change', () => {
-      const next = this.#read();
-      if (next) {
-        this.#settings = next;
-        onChange(next);
-      }
-    });
-    return form;
   }
 
   get settings(): TrafficSettings {
     return this.#settings;
   }
 
-  // Reads every field; an out-of-range number is marked invalid and ignored.
+  #form(label: string, fields: HTMLElement[], doc = this.#doc): HTMLFormElement {
+    const form = h(doc, 'form', { class: 'ss-traffic-controls', attrs: { 'aria-label': label } }, ...fields);
+    form.addEventListener('submit', (e) => e.preventDefault());
+    form.addEventListener('change', () => {
+      const next = this.#read();
+      if (!next) return;
+      this.#settings = next;
+      this.#syncEnvoy();
+      this.#onChange(next);
+    });
+    return form;
+  }
+
+  // A labelled field with its hint, and a place for its error.
+  #field(key: string, label: string, el: Field): HTMLElement {
+    const doc = this.#doc;
+    el.id = uniqueId('ss-tc');
+    this.#fields[key] = el;
+    this.#labels[key] = label;
+    const hint = h(doc, 'span', { class: 'ss-field-hint', text: HINTS[key] ?? '', attrs: { id: uniqueId('ss-th') } });
+    const error = h(doc, 'span', { class: 'ss-field-error', attrs: { id: uniqueId('ss-te') } });
+    error.hidden = true;
+    this.#errors[key] = error;
+    el.setAttribute('aria-describedby', `${error.id} ${hint.id}`);
+    return h(doc, 'span', { class: 'ss-field' }, h(doc, 'label', { text: label, attrs: { for: el.id } }), el, error, hint);
+  }
+
+  #select(key: string, label: string, options: Array<[string, string]>, value: string): HTMLElement {
+    const el = h(this.#doc, 'select', { class: 'ss-select' });
+    for (const [v, text] of options) el.append(h(this.#doc, 'option', { text, attrs: { value: v } }));
+    el.value = value;
+    return this.#field(key, label, el);
+  }
+
+  #number(key: string, label: string, value: number, attrs: Record<string, string>): HTMLElement {
+    const el = h(this.#doc, 'input', { class: 'ss-number', attrs: { type: 'number', inputmode: 'decimal', ...attrs } });
+    el.value = String(value);
+    return this.#field(key, label, el);
+  }
+
+  // Reads every field. An out-of-range number is marked invalid and says
+  // what it takes; then nothing changes (null) and onInvalid hears why.
   #read(): TrafficSettings | null {
     const f = this.#fields;
+    const problems: string[] = [];
     const num = (key: string, fallback: number) => {
       const el = f[key] as HTMLInputElement | undefined;
       if (!el) return fallback;
       const v = Number(el.value);
       const ok = el.value !== '' && Number.isFinite(v) && el.checkValidity();
       el.setAttribute('aria-invalid', ok ? 'false' : 'true');
-      return ok ? v : Number.NaN;
+      const error = this.#errors[key];
+      error.hidden = ok;
+      if (ok) return v;
+      const message = `${this.#labels[key]} must be ${takes(el)}`;
+      setText(error, `${takes(el)[0].toUpperCase()}${takes(el).slice(1)}.`);
+      problems.push(message);
+      return Number.NaN;
     };
     const next: TrafficSettings = {
       curve: {
@@ -144,8 +175,11 @@ export class TrafficControls {
       coldFactor: num('coldFactor', this.#settings.coldFactor),
       warmup: num('warmup', this.#settings.warmup),
     };
-    const values = [next.curve.aggression, next.curve.minWeightPercent, next.rps, next.trapLoad, next.coldFactor, next.warmup];
-    return values.every(Number.isFinite) && next.curve.aggression > 0 && next.rps > 0 && next.trapLoad > 0 ? next : null;
+    if (problems.length) {
+      this.#onInvalid(problems.join('; '));
+      return null;
+    }
+    return next;
   }
 
   #syncEnvoy(): void {
@@ -153,13 +187,18 @@ export class TrafficControls {
   }
 }
 
+/** What a number field takes, from its own min, max and step: "a whole number from 1 to 100,000". */
+function takes(el: HTMLInputElement): string {
+  const step = Number(el.step);
+  const kind = step === 1 ? 'a whole number' : Number.isFinite(step) && step > 0 ? `a multiple of ${step}` : 'a number';
+  const n = (v: string) => Number(v).toLocaleString('en-US');
+  return `${kind} from ${n(el.min)} to ${n(el.max)}`;
+}
+
 /** Simulation options from settings. */
 export function shareOptions(s: TrafficSettings, bucket: number): TrafficOptions {
   return { rps: s.rps, bucket, curve: s.curve };
 }
-
-/** What one warm backend serves per second: 128 workers / 200 ms (the engine's default service model). */
-export const WARM_CAPACITY_RPS = 128 / 0.2;
 
 export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {
   return {

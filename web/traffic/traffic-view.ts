@@ -9,14 +9,8 @@ import type { Lab, Traffic } from '../api/index.js';
 import { h, setText } from '../runner/dom.js';
 import { seriesClasses } from '../runner/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
-import {
-  DEFAULT_SETTINGS,
-  shareOptions,
-  TrafficControls,
-  trapOptions,
-  WARM_CAPACITY_RPS,
-  type TrafficSettings,
-} from './traffic-controls.js';
+import { DEFAULT_SETTINGS, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
+import { sameRouting, trapRate, trapSummary, WARM_CAPACITY_RPS } from './trap-summary.js';
 
 export interface TrafficViewOptions {
   /** Loads the lab module (called once, when first needed). */
@@ -90,7 +84,9 @@ export class TrafficView {
   readonly #without: TrapSide;
   readonly #with: TrapSide;
   readonly #trapNote: HTMLParagraphElement;
+  readonly #shareNote: HTMLParagraphElement;
   #lab: Promise<Lab> | null = null;
+  #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
   #last: { share: Traffic; without: Traffic; with: Traffic } | null = null;
   #script = '';
   #visible = false;
@@ -111,7 +107,7 @@ export class TrafficView {
           'the balancer picks at that instant. WEIGHTS and PICK lines are not used here.',
       }),
     );
-    this.#controls = new TrafficControls(this.element, DEFAULT_SETTINGS, () => this.#changed());
+    this.#controls = new TrafficControls(this.element, DEFAULT_SETTINGS, () => this.#changed(), (problem) => this.#invalid(problem));
     this.#status = h(doc, 'p', { class: 'ss-traffic-status', attrs: { role: 'status' } });
     this.element.append(heading('Share of requests'), this.#status);
     this.#shareChart = new BucketChart(this.element, 'Share of requests per backend over time', 210);
@@ -122,9 +118,14 @@ export class TrafficView {
         class: 'ss-chart-note',
         text:
           'Resolution ×1 is the SPEC\'s integer weights: a weight-1 backend can only be 0 or 1, so it jumps from no ' +
-          'traffic to its full share at the end of its ramp. ×100 is what nginx-mod does (a 0–100 factor).',
+          'traffic to its full share at the end of its ramp. ×100 keeps weights in hundredths, as nginx-mod (an ' +
+          'nginx build with slow start) does with its 0–100 factor.',
       }),
     );
+    // Said where it shows: a curve under which the script has no ramp at all.
+    this.#shareNote = h(doc, 'p', { class: 'ss-chart-note ss-traffic-warn' });
+    this.#shareNote.hidden = true;
+    this.element.append(this.#shareNote);
 
     this.element.append(heading('The least-request trap'));
     this.element.append(
@@ -132,12 +133,12 @@ export class TrafficView {
         class: 'ss-traffic-intro',
         text:
           'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
-          'they warm up. Each backend serves 128 requests at once (640 a second when warm); more wait in line. ' +
-          'Least request sends the most ' +
-          'to the host with the fewest requests in flight, and a host that just joined has none.',
+          `they warm up. Each backend serves 128 requests at once (${WARM_CAPACITY_RPS} a second when warm), whatever its ` +
+          'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
+          'and a host that just joined has none. This comparison sets its own request rate from Load %.',
       }),
     );
-    this.element.append(this.#controls.trapControls(doc, () => this.#changed()));
+    this.element.append(this.#controls.trapControls(doc));
     const sides = h(doc, 'div', { class: 'ss-trap' });
     this.#without = new TrapSide(sides, 'Without slow start', level + 1);
     this.#with = new TrapSide(sides, 'With slow start', level + 1);
@@ -214,44 +215,65 @@ export class TrafficView {
       this.#status,
       `${requests} requests over ${traffic.duration} s at ${rps.toLocaleString('en-US')}/s` +
         (rps < s.rps ? ' (rate lowered to keep the page responsive)' : '') +
-        `; each band is ${bucket} s.` +
+        `; shares are counted in slices of ${bucket} s.` +
         (traffic.diagnostics.length ? ` ${traffic.diagnostics.length} rejected line(s) ignored.` : ''),
     );
+    this.#shown = rps;
     const shares = sharesOf(traffic);
     this.#shareChart.set({ mode: 'stack', bucket, buckets: traffic.buckets, series: shares.series, rest: shares.rest });
     this.#drawLegend(traffic.names);
 
-    const sides: Array<[TrapSide, boolean]> = [
-      [this.#without, false],
-      [this.#with, true],
-    ];
+    // The comparison's rate: Load % of the busiest backend's warm capacity
+    // at full weight (trap-summary.ts says why), capped like the share view's.
+    const trapRps = Math.max(1, Math.min(trapRate(traffic, s.trapLoad).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
+    const [without, withRamp] = [false, true].map((slowStart) => lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart)));
+    // One latency scale for both sides, so they compare at a glance.
+    let top = 0;
+    for (const t of [without, withRamp]) for (const v of t.latencyMs) if (v > top) top = v;
     const peaks: Array<{ id: number; ms: number }> = [];
-    const trap: Traffic[] = [];
-    // The trap's rate: the chosen load on every backend's warm capacity,
-    // capped like the share view's.
-    const wanted = Math.round((s.trapLoad / 100) * traffic.names.length * WARM_CAPACITY_RPS);
-    const trapRps = Math.max(1, Math.min(wanted, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
-    for (const [side, slowStart] of sides) {
-      const t = lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart));
-      trap.push(t);
+    for (const [side, t] of [
+      [this.#without, without],
+      [this.#with, withRamp],
+    ] as const) {
       const sh = sharesOf(t);
       side.share.set({ mode: 'stack', bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
-      side.latency.set({ mode: 'lines', bucket, buckets: t.buckets, series: latencyOf(t), unit: 'ms' });
+      side.latency.set({ mode: 'lines', bucket, buckets: t.buckets, series: latencyOf(t), unit: 'ms', yMax: top });
       const p = peak(t);
       peaks.push(p);
-      setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one band.`);
+      setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one slice.`);
     }
-    this.#last = { share: traffic, without: trap[0], with: trap[1] };
-    const [without, withRamp] = peaks;
+    this.#last = { share: traffic, without, with: withRamp };
+    const same = sameRouting(without, withRamp);
+    const noRampUnderHaproxy = same && s.curve.kind === 'haproxy';
+    this.#shareNote.hidden = !noRampUnderHaproxy;
     setText(
-      this.#trapNote,
-      without.ms > 0 && withRamp.ms > 0
-        ? `Peak latency ${Math.round(without.ms).toLocaleString('en-US')} ms without slow start, ` +
-            `${Math.round(withRamp.ms).toLocaleString('en-US')} ms with it (${(without.ms / withRamp.ms).toFixed(1)}×). ` +
-            `${trapRps.toLocaleString('en-US')} requests/s. A warm request takes 200 ms; a cold one up to ` +
-            `${Math.round(200 * s.coldFactor)} ms.`
+      this.#shareNote,
+      noRampUnderHaproxy
+        ? 'Under the HAProxy curve nothing in this script ramps: HAProxy ramps only a backend that comes back (UP), ' +
+            'and one added with ADD gets its full weight at once.'
         : '',
     );
+    setText(
+      this.#trapNote,
+      peaks[0].ms > 0 && peaks[1].ms > 0
+        ? trapSummary({
+            withoutMs: peaks[0].ms,
+            withMs: peaks[1].ms,
+            same,
+            curve: s.curve.kind,
+            rps: trapRps,
+            loadPercent: s.trapLoad,
+            coldFactor: s.coldFactor,
+            warmup: s.warmup,
+          })
+        : '',
+    );
+  }
+
+  // A setting that is not valid: say which and what it takes, and that the
+  // charts still show the last valid settings.
+  #invalid(problem: string): void {
+    setText(this.#status, `Not updated: ${problem}. The charts still show ${this.#shown.toLocaleString('en-US')} requests/s.`);
   }
 
   #drawLegend(names: readonly string[]): void {

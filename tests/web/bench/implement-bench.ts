@@ -6,7 +6,7 @@
 // without a Content-Security-Policy (so an older build that evaluates the
 // learner's code with `new Function` runs too), and measures
 //   1. a correct solution on every built-in test: Run tests to the last
-//      result, each run in a fresh worker as on the page (first run and
+//      result, each run as the page makes it (first run, with the worker loading, and
 //      the following ones);
 //   2. what the tests' worker loads: its scripts and WebAssembly, gzipped.
 // Figures are printed and written to test-results/implement-bench.json;
@@ -88,7 +88,7 @@ it('measures the implement mode', async () => {
   console.log(
     [
       `Chromium ${results.chromium}, ${results.cores} cores (${results.cpu}); site ${site}`,
-      `Correct solution, all ${r.suite.tests} built-in tests (Run tests to the last result, fresh worker each run):`,
+      `Correct solution, all ${r.suite.tests} built-in tests (Run tests to the last result, each run as the page makes it):`,
       `  first run ${ms(r.suite.firstRunMs)} ms; next ${r.suite.laterRunsMs.n}: median ${ms(r.suite.laterRunsMs.median)} ms · ` +
         `p95 ${ms(r.suite.laterRunsMs.p95)} ms · min ${ms(r.suite.laterRunsMs.min)} ms · max ${ms(r.suite.laterRunsMs.max)} ms`,
       `What the worker loads: ${r.worker.raw} B raw, ${r.worker.gzip} B gzipped (-9)`,

@@ -8,7 +8,9 @@ import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { rm } from 'node:fs/promises';
 import { recordViolations, watchProblems, type Violation } from '../support/browser.js';
+import { serveWithBrowser, type ServedSite } from '../support/served-site.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const ELEMENT_DIST = join(ROOT, 'dist/element');
@@ -39,6 +41,13 @@ export async function makeSite(): Promise<string> {
 }
 
 export type { Violation };
+
+/** The site served (no CSP: the element's own tests add theirs) and a browser, for one test file. */
+export async function serveElementSite(): Promise<ServedSite> {
+  checkBuilt();
+  const dir = await makeSite();
+  return serveWithBrowser(dir, {}, () => rm(dir, { recursive: true, force: true }));
+}
 
 export interface Opened {
   page: Page;

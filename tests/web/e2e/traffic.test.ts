@@ -106,3 +106,127 @@ describe('Traffic tab', () => {
     }
   });
 });
+
+/** Sets a control by its label, as a learner does (a select, or a number typed and left). */
+async function setControl(page: Page, label: string, value: string): Promise<void> {
+  const field = page.getByLabel(label, { exact: true });
+  if ((await field.evaluate((e) => e.tagName)) === 'SELECT') await field.selectOption(value);
+  else {
+    await field.fill(value);
+    await field.dispatchEvent('change');
+  }
+  await page.evaluate(() => window.slowstartRunner!.traffic!.ready);
+}
+
+const trapNote = (page: Page) => page.locator('.ss-traffic > .ss-chart-note').last().textContent();
+const WELCOME = 'POOL web1=5 web2=5\nADD web3=10 20\nNOW 5\nNOW 10\nNOW 20\n';
+
+describe('Traffic tab, for a learner who read nothing', () => {
+  it('says why the HAProxy curve gives an ADD no ramp, where it shows', async () => {
+    const { page, problems } = await openTraffic({ width: 1280 });
+    await setScript(page, WELCOME);
+    await setControl(page, 'Ramp curve', 'haproxy');
+    const warn = page.locator('.ss-traffic-warn');
+    await expect.poll(() => warn.isVisible()).toBe(true);
+    expect(await warn.textContent()).toContain('HAProxy ramps only a backend that comes back (UP)');
+    expect(await trapNote(page)).toContain('slow start changed nothing here. HAProxy ramps only a backend that comes back (UP)');
+    // A backend that comes back with UP does ramp under HAProxy: no such note then.
+    await setScript(page, 'POOL a=1 b=1\nDOWN b\nNOW 10\nUP b 30\n');
+    await expect.poll(() => warn.isVisible()).toBe(false);
+    expect(await trapNote(page)).not.toContain('changed nothing');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws both latency charts on one scale', async () => {
+    const { page, problems } = await openTraffic({ width: 1280 });
+    await setScript(page, WELCOME);
+    const tops = await page.locator('.ss-trap-side').evaluateAll((sides) =>
+      sides.map((s) => {
+        const ticks = [...s.querySelectorAll('.ss-bucket-chart')[1].querySelectorAll('.ss-tick-y')].map((t) => t.textContent);
+        return ticks[ticks.length - 1];
+      }),
+    );
+    expect(tops[0]).toMatch(/ms$/);
+    expect(tops[1]).toBe(tops[0]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('gives true numbers with cold ×1 and no warm-up (200 ms either way), never "0.0×"', async () => {
+    const { page, problems } = await openTraffic({ width: 1280 });
+    await setScript(page, WELCOME);
+    await setControl(page, 'Balancing', 'wrr');
+    await setControl(page, 'Load %', '80');
+    await setControl(page, 'Cold ×', '1');
+    await setControl(page, 'Warm-up s', '0');
+    // 80 % of web3's 640/s at half the weight: 1,024 requests a second, and no backend is sent more than it serves.
+    const note = await trapNote(page);
+    expect(note).toMatch(/^Peak latency 200 ms without slow start, 200 ms with it: about the same\. 1,024 requests a second/);
+    // A script where slow start only costs (cold ×1): "higher", and why.
+    await setScript(page, 'POOL old=10\nADD new=10 20\n');
+    const worse = await trapNote(page);
+    expect(worse).toMatch(/slow start made it [\d.]+× higher\. With Cold ×1 or no warm-up/);
+    expect(worse).not.toContain('0.0×');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says what an invalid Requests/s takes, and that the charts still show the old rate', async () => {
+    for (const width of [1280, 360]) {
+      const { page, problems } = await openTraffic({ width });
+      const rps = page.getByLabel('Requests/s', { exact: true });
+      await rps.fill('0');
+      await rps.dispatchEvent('change');
+      const status = page.locator('.ss-traffic-status');
+      await expect
+        .poll(() => status.textContent())
+        .toBe('Not updated: Requests/s must be a whole number from 1 to 100,000. The charts still show 1,000 requests/s.');
+      expect(await rps.getAttribute('aria-invalid')).toBe('true');
+      // The message is next to the field and read with it.
+      const described = await rps.evaluate((el) =>
+        el.getAttribute('aria-describedby')!.split(' ').map((id) => el.ownerDocument.getElementById(id)!.textContent),
+      );
+      expect(described[0]).toBe('A whole number from 1 to 100,000.');
+      await page.screenshot({ path: `${SHOTS}/traffic-invalid-rps-${width}.png`, fullPage: true });
+      await setControl(page, 'Requests/s', '500');
+      await expect.poll(() => status.textContent()).toContain('at 500/s');
+      expect(await rps.getAttribute('aria-invalid')).toBe('false');
+      expect(await page.locator('.ss-field-error:not([hidden])').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('says the comparison follows Load %, not Requests/s, and explains every setting in plain words', async () => {
+    const { page, problems } = await openTraffic({ width: 1280 });
+    await setScript(page, 'POOL a=1 b=1 c=1 d=1\nNOW 10\nADD e=1 30\n');
+    // Five equal backends at Load 60 %: 60 % of 5 × 640 = 1,920 a second, whatever Requests/s says.
+    expect(await trapNote(page)).toContain('1,920 requests a second');
+    expect(await trapNote(page)).toContain('(this rate follows Load %, not the Requests/s above)');
+    await setControl(page, 'Requests/s', '2000');
+    expect(await trapNote(page)).toContain('1,920 requests a second');
+    await setControl(page, 'Load %', '30');
+    expect(await trapNote(page)).toContain('960 requests a second');
+    // Every setting has a hint in plain words; no "band" left unexplained.
+    await setControl(page, 'Ramp curve', 'envoy');
+    for (const [label, words] of [
+      ['Ramp curve', 'How a backend’s weight grows during its ramp'],
+      ['Aggression', 'above 1 the weight rises fast early on'],
+      ['Floor %', 'the least share of its weight a ramping backend gets'],
+      ['Resolution', '×1 is the SPEC’s whole numbers'],
+      ['Resolution', 'like nginx-mod, an nginx build with slow start'],
+      ['Load %', 'How busy the busiest backend is at full weight'],
+      ['Cold ×', 'How many times slower a backend serves the moment it joins'],
+    ] as const) {
+      const hint = await page
+        .getByLabel(label, { exact: true })
+        .evaluate((el) => el.getAttribute('aria-describedby')!.split(' ').map((id) => el.ownerDocument.getElementById(id)!.textContent).join(' '));
+      expect(hint, label).toContain(words);
+    }
+    expect(await page.locator('.ss-traffic-status').textContent()).toContain('shares are counted in slices of');
+    await page.screenshot({ path: `${SHOTS}/traffic-hints-1280.png`, fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -4,30 +4,24 @@
 // waited for.
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, watchProblems } from './browser.js';
+import { watchProblems } from './browser.js';
+import { serveWithBrowser, type ServedSite } from './served-site.js';
 import { buildSite, PAGE_CSP, SHOTS } from './site.js';
-import { serveStatic } from './static-server.js';
 
 /** The page built into test-results/<name>, served under the page's CSP, and a browser. */
-export interface BuiltSite {
-  url: string;
-  browser: Browser;
-  close(): Promise<void>;
-}
+export type BuiltSite = ServedSite;
+
+/** The implement mode's worker alone may evaluate the learner's code (docs/IMPLEMENT.md). */
+export const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'";
+export const isWorker = (path: string) => /\/assets\/worker-[^/]+\.js$/.test(path);
 
 export async function serveBuiltSite(name: string): Promise<BuiltSite> {
   const dir = await buildSite(name);
   await mkdir(SHOTS, { recursive: true });
-  const server = await serveStatic(dir, { headers: { 'content-security-policy': PAGE_CSP } });
-  const browser = await launchChromium();
-  return {
-    url: server.url,
-    browser,
-    close: async () => {
-      await browser.close();
-      await server.close();
-    },
-  };
+  return serveWithBrowser(dir, {
+    headers: { 'content-security-policy': PAGE_CSP },
+    headersFor: (path) => (isWorker(path) ? { 'content-security-policy': WORKER_CSP } : undefined),
+  });
 }
 
 export interface OpenOptions {
@@ -58,7 +52,8 @@ export async function openRunnerPage(browser: Browser, url: string, options: Ope
     void d.dismiss();
   });
   await page.goto(`${url}/${options.path ?? ''}`);
-  await page.locator('.ss-out-row').first().waitFor();
+  // A row exists once the first run is shown (attached: the runner may be in a hidden tab).
+  await page.locator('.ss-out-row').first().waitFor({ state: 'attached' });
   return { page, problems, dialogs };
 }
 

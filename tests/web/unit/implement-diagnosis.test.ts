@@ -5,18 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
 import { diagnoseRun } from '../../../web/implement/diagnosis.js';
-import { gradeTest, type TestResult } from '../../../web/implement/grade.js';
-import { compileLearnerCode } from '../../../web/implement/learner-rules.js';
+import type { TestResult } from '../../../web/implement/grade.js';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { gradeAll } from '../support/sandbox.js';
 
 const TESTS = builtInTests(lab);
 
-/** What the worker sends for each test. */
+/** What the worker sends for each test (the learner's code in the sandbox). */
 function gradeRun(source: string): TestResult[] {
-  const rules = compileLearnerCode(source);
-  return TESTS.map((t) => gradeTest(lab, rules, t));
+  return gradeAll(source);
 }
 
 const runIds = (results: TestResult[]) => diagnoseRun(lab, results).run.map((e) => e.mistake.id);

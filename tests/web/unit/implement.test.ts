@@ -1,16 +1,14 @@
-// The implement-it-yourself grading in Node: learner code compiled from text,
-// run by the engine through JavaScript rules, graded against the engine's
-// own output, and each mistake of the engine's catalogue named.
+// The implement-it-yourself grading in Node: learner code run in the
+// sandbox (QuickJS) by the engine through JavaScript rules, graded against
+// the engine's own output, and each mistake of the engine's catalogue named.
 import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
-import { compileLearnerCode } from '../../../web/implement/learner-rules.js';
-import { gradeTest } from '../../../web/implement/grade.js';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { gradeAll, openError } from '../support/sandbox.js';
 
 const TESTS = builtInTests(lab);
-const gradeAll = (source: string) => TESTS.map((t) => gradeTest(lab, compileLearnerCode(source), t));
 
 describe('grading', () => {
   it('runs the built-in tests that check the rules, in learner words', () => {
@@ -74,7 +72,7 @@ describe('grading', () => {
     const r = gradeAll(THROWS).find((x) => x.id === 'worked-example')!;
     expect(r.pass).toBe(false);
     expect(r.problems[0].line).toBe(2);
-    expect(r.problems[0].message).toMatch(/^pick: TypeError: Cannot read properties of undefined/);
+    expect(r.problems[0].message).toBe("pick: TypeError: cannot read property 'length' of undefined");
     // The line "backends.nope.length;" in the source.
     expect(r.problems[0].codeLine).toBe(THROWS.split('\n').findIndex((l) => l.includes('backends.nope')) + 1);
     expect(r.mistakes).toEqual([]);
@@ -90,6 +88,6 @@ describe('grading', () => {
   });
 
   it('explains what is missing from code that defines no pick', () => {
-    expect(() => compileLearnerCode('function effectiveWeight() { return 1; }')).toThrow('define a function pick(backends)');
+    expect(openError('function effectiveWeight() { return 1; }').message).toBe('define a function pick(backends)');
   });
 });

@@ -37,13 +37,15 @@ export const MAX_NOTES = 20;
  */
 export const RESERVE_BYTES = 256 * 1024;
 /**
- * Free memory every entry point checks for before it returns. The host's
- * own allocations in QuickJS's heap for the next call (handles, argument
- * arrays, a name) are far smaller; quickjs-emscripten does not check those
- * allocations, so the heap must never be full when the host makes them.
- * A pick of a large pool checks for more with `room(bytes)` first.
+ * Free memory the host needs in QuickJS's heap around a call: handles,
+ * argument arrays, the report it copies out (checked for on top). The
+ * wrapper quickjs-emscripten puts around QuickJS does not check those
+ * allocations, so the heap must never be full when the host makes them:
+ * every entry point checks that this much can still be allocated before it
+ * returns ("exhausted" otherwise), and the host checks with `room(bytes)`
+ * first before passing more (a large pool, a long name).
  */
-export const HEADROOM_BYTES = 64 * 1024;
+export const HEADROOM_BYTES = 16 * 1024;
 
 /** What a harness entry point returns when something went wrong (as JSON). */
 export interface HarnessReport {
@@ -212,9 +214,10 @@ export const HARNESS_SOURCE = String.raw`(function () {
     return 'a value that cannot be read (reading it ' + exceptionText(e, 2) + ')';
   }
   // Every entry point returns through here: a number or a report, plus
-  // "exhausted" when the host could not safely make its next call.
+  // "exhausted" when the host could not safely copy the report out and make
+  // its next call.
   function done(result) {
-    if (hasRoom(HEADROOM_BYTES)) return result;
+    if (hasRoom(HEADROOM_BYTES + (typeof result === 'string' ? 3 * result.length : 0))) return result;
     reserve = null;
     if (typeof result === 'number') return '{"exhausted":true}';
     return apply(slice, result, [0, result.length - 1]) + ',"exhausted":true}';

@@ -127,6 +127,20 @@ async function loadQuickJS(memoryBytes: number): Promise<QuickJSWASMModule> {
 }
 
 /**
+ * At most how many bytes the host allocates in QuickJS's heap to pass
+ * these arguments: UTF-8 strings, and an array's bytes three times (copied
+ * in, into an ArrayBuffer, and out).
+ */
+function argumentBytes(args: HarnessArg[]): number {
+  let bytes = 0;
+  for (const a of args) {
+    if (typeof a === 'string') bytes += 3 * a.length + 1;
+    else if (a instanceof Float64Array) bytes += 3 * a.byteLength;
+  }
+  return bytes;
+}
+
+/**
  * One QuickJS WebAssembly instance. It runs one session at a time; a host
  * failure inside it (see above) spoils it, and `ready()` replaces it.
  */
@@ -175,7 +189,7 @@ export class LearnerSandbox {
       runtime.setMemoryLimit(this.memoryBytes);
       runtime.setMaxStackSize(limits.stackBytes ?? DEFAULT_STACK_BYTES);
       const context = runtime.newContext();
-      const session = new SandboxSession(this, runtime, context, limits.timeMs, this.memoryBytes);
+      const session = new SandboxSession(this, runtime, context, limits.timeMs);
       const error = session.start(source);
       if (error) {
         session.dispose();
@@ -206,11 +220,11 @@ export class SandboxSession implements LearnerRules {
   onJoin?: (backend: { name: string; score: number }) => void;
 
   /** @internal Use `LearnerSandbox.open`. */
-  constructor(sandbox: LearnerSandbox, runtime: QuickJSRuntime, context: QuickJSContext, timeMs: number, memoryBytes: number) {
+  constructor(sandbox: LearnerSandbox, runtime: QuickJSRuntime, context: QuickJSContext, timeMs: number) {
     this.#sandbox = sandbox;
     this.#runtime = runtime;
     this.#context = context;
-    this.#memoryBytes = memoryBytes;
+    this.#memoryBytes = sandbox.memoryBytes;
     this.#deadline = performance.now() + timeMs;
     runtime.setInterruptHandler(() => {
       if (performance.now() <= this.#deadline) return false;
@@ -222,6 +236,17 @@ export class SandboxSession implements LearnerRules {
   /** Set when the session ended early; later calls return safe values without running anything. */
   get stopped(): SessionStop | undefined {
     return this.#stopped;
+  }
+
+  /**
+   * Gives the session a new deadline, `timeMs` from now (for the next test:
+   * the learner's code and its globals carry on, as in one program). False
+   * when the session has stopped: open a new one.
+   */
+  renew(timeMs: number): boolean {
+    if (this.#stopped || this.#disposed) return false;
+    this.#deadline = performance.now() + timeMs;
+    return true;
   }
 
   /** @internal Loads the harness, then the learner's code. */
@@ -277,18 +302,10 @@ export class SandboxSession implements LearnerRules {
       data[3 * i + 1] = b.score;
       data[3 * i + 2] = b.up ? 1 : 0;
     });
-    const changed = backends.flatMap((b, i) => (this.#names[i] === b.name ? [] : [i]));
-    // What the host is about to allocate in QuickJS's heap: the data (three
-    // copies on the way in and out) and the new names (UTF-8, twice).
-    const need = 3 * data.byteLength + changed.reduce((sum, i) => sum + 8 * backends[i].name.length, 0);
-    if (need > HEADROOM_BYTES / 2) {
-      const room = this.#run(this.#entries!.room, [need]);
-      if (room === undefined) return null;
-      if (room !== 1) return this.#outOfMemory('InternalError: out of memory (the pool is too large for what your code left free)');
-    }
-    for (const i of changed) {
-      if (this.#run(this.#entries!.name, [i, backends[i].name]) === undefined) return null;
-      this.#names[i] = backends[i].name;
+    for (const [i, b] of backends.entries()) {
+      if (this.#names[i] === b.name) continue;
+      if (this.#run(this.#entries!.name, [i, b.name]) === undefined) return null;
+      this.#names[i] = b.name;
     }
     const r = this.#run(this.#entries!.pick, [data, n]);
     if (r === undefined) return null;
@@ -343,6 +360,12 @@ export class SandboxSession implements LearnerRules {
     }
     let r: number | string;
     try {
+      // Every call leaves HEADROOM_BYTES free for the next; more than about
+      // that (a large pool, a long name) is checked for first.
+      const need = argumentBytes(args);
+      if (need > HEADROOM_BYTES / 2 && this.#call(this.#entries!.room, [need]) !== 1) {
+        return this.#outOfMemory('InternalError: out of memory (too little left for the data of this call)');
+      }
       r = this.#call(fn, args);
     } catch (e) {
       this.#stopped = 'broken';

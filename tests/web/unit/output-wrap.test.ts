@@ -1,0 +1,59 @@
+// Row heights of the output list when long lines wrap (pure: no DOM). The
+// counts are worked by hand the way CSS wraps pre-wrap text: first fit at
+// spaces, after a hyphen not before a digit, anywhere in a longer piece.
+import { describe, expect, it } from 'vitest';
+import { LINE_HEIGHT, MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from '../../../web/runner/output-wrap.js';
+
+describe('wrappedLines', () => {
+  it('keeps a line that fits on one line', () => {
+    expect(wrappedLines('web1=5 web2=5 web3=10', 21)).toBe(1);
+    expect(wrappedLines('', 10)).toBe(1);
+  });
+
+  it('breaks at spaces, first fit', () => {
+    // "web1=0" | "web2=10" | "web3=10": 6 + 1 + 7 > 10, 7 + 1 + 7 > 10.
+    expect(wrappedLines('web1=0 web2=10 web3=10', 10)).toBe(3);
+    // "web1=0 web2=10" (14) | "web3=10".
+    expect(wrappedLines('web1=0 web2=10 web3=10', 14)).toBe(2);
+  });
+
+  it('breaks after a hyphen, but not before a digit', () => {
+    // "api-eu-" (7) | "west=5 x" (8).
+    expect(wrappedLines('api-eu-west=5 x', 8)).toBe(2);
+    // "web-1=55" cannot break after its "-": 8 columns, cut anywhere at 5: "web-1" | "=55".
+    expect(wrappedLines('web-1=55', 5)).toBe(2);
+    expect(wrappedLines('a-bcdefghijklm', 10)).toBe(3); // "a-" | "bcdefghijk" | "lm"
+  });
+
+  it('cuts a piece longer than a line anywhere', () => {
+    expect(wrappedLines('abcdefghijklmnopqrstuvwxy', 10)).toBe(3);
+  });
+
+  it('counts wide characters as two columns', () => {
+    // "名前=1" is 6 columns: one per line at 6.
+    expect(wrappedLines('名前=1 名前=2', 6)).toBe(2);
+    expect(wrappedLines('名前=1 名前=2', 13)).toBe(1);
+  });
+});
+
+describe('RowLayout', () => {
+  const line = (text: string) => ({ line: 1, text });
+
+  it('places rows of one line 24 px apart, and a wrapped row 18 px taller per line', () => {
+    // At 10 columns: 1, 3, 1 and 2 lines.
+    const layout = new RowLayout([line('a'), line('web1=0 web2=10 web3=10'), line('b'), line('web1=0 web2=10')], 10);
+    expect([0, 1, 2, 3].map((i) => layout.lines(i))).toEqual([1, 3, 1, 2]);
+    expect([0, 1, 2, 3].map((i) => layout.top(i))).toEqual([0, 24, 84, 108]);
+    expect(layout.rowHeight(1)).toBe(ROW_HEIGHT + 2 * LINE_HEIGHT);
+    expect(layout.height).toBe(108 + 42);
+    expect([0, 23, 24, 83, 84, 107, 108, 500].map((y) => layout.indexAt(y))).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
+  });
+
+  it('stores only the rows that wrap, and caps a row at MAX_LINES', () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => line(i === 50_000 ? 'x '.repeat(1000) : 'a'));
+    const layout = new RowLayout(lines, 10);
+    expect(layout.lines(50_000)).toBe(MAX_LINES);
+    expect(layout.top(50_001)).toBe(50_001 * ROW_HEIGHT + (MAX_LINES - 1) * LINE_HEIGHT);
+    expect(layout.indexAt(layout.top(99_999))).toBe(99_999);
+  });
+});

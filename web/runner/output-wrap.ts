@@ -1,0 +1,127 @@
+// Where each output row sits when long lines wrap. The output list is
+// virtualized (only rows in view exist), so every row's height must be known
+// without laying it out: the font is monospace, so a line's wrapped height
+// follows from its text and the number of columns that fit. Most rows are
+// one line; only the ones that wrap are stored, so a million short lines
+// cost nothing more. Pure: no DOM.
+import type { OutputLine } from '../api/index.js';
+
+/** A one-line row (px); must match .ss-out-row in styles.ts. */
+export const ROW_HEIGHT = 24;
+/** Each further line of a wrapped row (px): the row's line-height. */
+export const LINE_HEIGHT = 18;
+/** A row shows at most this many lines; the rest of a longer one is cut. */
+export const MAX_LINES = 40;
+
+/** Columns a character takes in a monospace font: East Asian wide and emoji take two. */
+function columns(code: number): number {
+  return code >= 0x1100 ? 2 : 1;
+}
+
+function widthOf(text: string): number {
+  let w = 0;
+  for (const ch of text) w += columns(ch.codePointAt(0)!);
+  return w;
+}
+
+/**
+ * The lines `text` takes at `cols` columns when wrapped as CSS wraps
+ * `white-space: pre-wrap; overflow-wrap: anywhere`: first fit, breaking at a
+ * space (which hangs at the end of its line) or after a hyphen that is not
+ * before a digit (Unicode's line breaking rules), and anywhere in a piece
+ * longer than a line. Characters East Asian wide take two columns, so the
+ * count errs on the side of room.
+ */
+export function wrappedLines(text: string, cols: number): number {
+  if (cols < 1 || text.length <= cols / 2) return 1;
+  if (text.length <= cols && widthOf(text) <= cols) return 1;
+  let lines = 1;
+  let col = 0;
+  for (const word of text.split(' ')) {
+    // The word's pieces: a break may come after each "-" not before a digit.
+    const pieces = word.split(/(?<=-)(?=[^0-9])/);
+    for (let k = 0; k < pieces.length; k++) {
+      const w = widthOf(pieces[k]);
+      const space = k === 0 && col > 0 ? 1 : 0;
+      if (col + space + w <= cols) {
+        col += space + w;
+        continue;
+      }
+      if (col > 0) lines++;
+      if (w <= cols) col = w;
+      else {
+        lines += Math.ceil(w / cols) - 1;
+        col = w % cols || cols;
+      }
+    }
+  }
+  return lines;
+}
+
+/** The rows' heights and positions for one list of lines at one width. */
+export class RowLayout {
+  readonly count: number;
+  /** All rows' height (px). */
+  readonly height: number;
+  // Rows of more than one line, by index, and the extra px up to and including each.
+  readonly #wrapped: Uint32Array;
+  readonly #extraUpTo: Float64Array;
+
+  constructor(lines: readonly OutputLine[], cols: number) {
+    this.count = lines.length;
+    const wrapped: number[] = [];
+    const extra: number[] = [];
+    let sum = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const k = Math.min(MAX_LINES, wrappedLines(lines[i].text, cols));
+      if (k === 1) continue;
+      sum += (k - 1) * LINE_HEIGHT;
+      wrapped.push(i);
+      extra.push(sum);
+    }
+    this.#wrapped = Uint32Array.from(wrapped);
+    this.#extraUpTo = Float64Array.from(extra);
+    this.height = this.count * ROW_HEIGHT + sum;
+  }
+
+  /** Lines row i shows (1 … MAX_LINES). */
+  lines(i: number): number {
+    const k = this.#rank(i);
+    if (k >= this.#wrapped.length || this.#wrapped[k] !== i) return 1;
+    return 1 + (this.#extraUpTo[k] - (k > 0 ? this.#extraUpTo[k - 1] : 0)) / LINE_HEIGHT;
+  }
+
+  rowHeight(i: number): number {
+    return ROW_HEIGHT + (this.lines(i) - 1) * LINE_HEIGHT;
+  }
+
+  /** Top of row i (px from the list's top). */
+  top(i: number): number {
+    const k = this.#rank(i);
+    return i * ROW_HEIGHT + (k > 0 ? this.#extraUpTo[k - 1] : 0);
+  }
+
+  /** The row at `y` px from the top (clamped to the rows). */
+  indexAt(y: number): number {
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.top(mid) <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    return Math.max(0, lo);
+  }
+
+  // How many wrapped rows come before row i.
+  #rank(i: number): number {
+    let lo = 0;
+    let hi = this.#wrapped.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#wrapped[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
