@@ -50,7 +50,7 @@ export class SavedWork {
     this.actions = new ScriptActions(options.win.document, {
       onReset: () => this.reset(),
       onShare: () => void this.share(),
-      onDownload: () => this.download(),
+      onDownload: () => void this.download(),
       onRestore: (i) => this.#restore(i),
     });
     this.openingScript = this.#opening(options.link);
@@ -96,7 +96,7 @@ export class SavedWork {
 
   /** The link that opens this page with the current script in this element; rejects when it would be too long to open. */
   async permalink(): Promise<string> {
-    const link = await permalink(this.#win.location.href, this.#key, this.#script());
+    const link = await permalink(this.#win.location.href, this.#key, await this.#wholeScript());
     if ('tooLong' in link) throw new RangeError(tooLongText(link.tooLong));
     return link.url;
   }
@@ -108,9 +108,10 @@ export class SavedWork {
    */
   async share(): Promise<void> {
     this.flush();
-    const script = this.#script();
+    const script = await this.#wholeScript();
+    const doc = this.#runner?.editor.view.state.doc;
     const link = await permalink(this.#win.location.href, this.#key, script);
-    if (this.#script() !== script) return; // edited meanwhile: the learner will press again
+    if (this.#runner?.editor.view.state.doc !== doc) return; // edited meanwhile: the learner will press again
     if ('tooLong' in link) {
       this.actions.hideLink();
       this.#linkNote = { text: `${tooLongText(link.tooLong)} Download the script and send the file instead.`, offerDownload: true };
@@ -151,10 +152,10 @@ export class SavedWork {
   }
 
   /** Saves the script as a text file (named after the element). */
-  download(): void {
+  async download(): Promise<void> {
     const doc = this.#win.document;
     const urls = (this.#win as Window & { URL: typeof URL }).URL;
-    const url = urls.createObjectURL(new Blob([this.#script()], { type: 'text/plain;charset=utf-8' }));
+    const url = urls.createObjectURL(new Blob([await this.#wholeScript()], { type: 'text/plain;charset=utf-8' }));
     const a = doc.createElement('a');
     a.href = url;
     a.download = `slowstart-${this.#key.replace(/[^\w.-]+/g, '_')}.txt`;
@@ -169,6 +170,12 @@ export class SavedWork {
 
   #script(): string {
     return this.#runner?.script ?? this.openingScript;
+  }
+
+  // The script once a big text has all gone into the editor (big-text.ts).
+  async #wholeScript(): Promise<string> {
+    if (this.#runner) await whenLoaded(this.#runner.editor.view);
+    return this.#script();
   }
 
   // A link for this element that has not been opened here before, else the
@@ -221,7 +228,7 @@ export class SavedWork {
   #show(): void {
     const store = this.#store;
     const actions = this.actions;
-    const download = { label: 'Download', run: () => this.download() };
+    const download = { label: 'Download', run: () => void this.download() };
     const newest = store.versions[0];
     if (store.linked && newest) {
       actions.note(

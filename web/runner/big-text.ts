@@ -82,6 +82,8 @@ export function insertText(
     });
     return Promise.resolve(view.state.doc);
   }
+  // One time for every piece: the undo history joins them into one step however long they take.
+  const time = Transaction.time.of(Date.now());
   const done = (async () => {
     let at = 0;
     let pos = from;
@@ -94,7 +96,7 @@ export function insertText(
         view.dispatch({
           changes: { from: pos, to: first ? to : pos, insert: text.slice(at, end) },
           ...(last || (first && options.cursorAtStart) ? { selection: selectionAt(pos + end - at) } : {}),
-          annotations: [piece.of(true), ...(first && options.history !== false ? [] : [laterPiece.of(true)]), ...history],
+          annotations: [piece.of(true), time, ...(first && options.history !== false ? [] : [laterPiece.of(true)]), ...history],
           effects: first || last ? setLoading.of(!last) : [],
           ...(first ? { userEvent: options.userEvent, scrollIntoView: true } : {}),
         });

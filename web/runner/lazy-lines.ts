@@ -8,6 +8,8 @@ import type { Diagnostic, OutputLine } from '../api/index.js';
 import type { WireLines } from './run-protocol.js';
 
 const decoder = new TextDecoder();
+// The buffers behind each lazily built array, for longLines().
+const wires = new WeakMap<object, WireLines>();
 
 function lazyArray<T>(wire: WireLines, make: (line: number, text: string) => T): T[] {
   const n = wire.lines.length;
@@ -22,7 +24,7 @@ function lazyArray<T>(wire: WireLines, make: (line: number, text: string) => T):
   };
   // An empty target: giving it the length (millions) would cost tens of milliseconds; `length` is answered below.
   const target: T[] = [];
-  return new Proxy(target, {
+  const proxy = new Proxy(target, {
     get(t, key, receiver) {
       if (typeof key === 'string') {
         const i = index(key);
@@ -47,6 +49,30 @@ function lazyArray<T>(wire: WireLines, make: (line: number, text: string) => T):
     },
     set: () => false, // read-only, as a run's result is
   });
+  wires.set(proxy, wire);
+  return proxy;
+}
+
+/**
+ * For lines built by this module: the indices of the lines that may be
+ * longer than `units` UTF-16 units (their UTF-8 is longer), and those lines'
+ * bytes in all, found from the buffers without building a line. Null for any
+ * other array (then every line must be looked at).
+ */
+export function longLines(lines: readonly unknown[], units: number): { indices: Uint32Array; bytes: number } | null {
+  const wire = wires.get(lines);
+  if (!wire) return null;
+  const { starts } = wire;
+  const found: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const length = starts[i + 1] - starts[i] - 1; // UTF-8 bytes: at least the UTF-16 units
+    if (length > units) {
+      found.push(i);
+      bytes += length;
+    }
+  }
+  return { indices: Uint32Array.from(found), bytes };
 }
 
 /** The array index a property key names, or -1. */

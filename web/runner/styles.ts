@@ -136,7 +136,7 @@ export const RUNNER_CSS = /* css */ `
 /* A row is 24 px, 18 px more per line when a long line wraps (output-wrap.ts).
    The probe is an invisible row that measures the text column. */
 .ss-out-row, .ss-out-probe { display: flex; align-items: flex-start; gap: 8px; padding: 3px 10px 3px 4px; line-height: 18px; }
-.ss-out-row { position: absolute; top: 0; left: 0; right: 0; height: 24px; cursor: pointer; }
+.ss-out-row { position: absolute; top: 0; left: 0; right: 0; height: 24px; cursor: pointer; overflow: hidden; }
 .ss-out-probe { visibility: hidden; pointer-events: none; height: 0; padding-top: 0; padding-bottom: 0; overflow: hidden; }
 .ss-out-probe .ss-probe-text { white-space: pre; }
 .ss-out-row:hover { background: var(--ss-active-line); }
