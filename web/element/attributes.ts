@@ -94,7 +94,9 @@ export function paneHeight(value: string | null, win: Window): PaneHeight | null
  * exercise does not sit in a half-empty 400 px box, a long one scrolls.
  */
 export function autoPaneHeight(starter: string): string {
-  const lines = starter.split('\n').length + 1;
+  // Counted up to what the maximum shows (a 50 MB starter is not split into lines for this).
+  let lines = 2;
+  for (let at = starter.indexOf('\n'); at >= 0 && lines < 30; at = starter.indexOf('\n', at + 1)) lines++;
   const px = Math.round(lines * 21.7 + 12); // the editor's 14 px × 1.55 lines and its padding
   return `${Math.min(440, Math.max(160, px))}px`;
 }

@@ -72,8 +72,8 @@ export interface SlowStartRunnerApi {
   reset(): void;
   /**
    * A link to this page that opens this element with its current script
-   * (compressed, so it resolves asynchronously). Chromium does not open links
-   * over 2 MiB: check `length` before handing out a very big script's link.
+   * (compressed, so it resolves asynchronously). Rejects with a RangeError
+   * when the link would be longer than a browser opens (Chromium: 2 MiB).
    */
   permalink(): Promise<string>;
 }

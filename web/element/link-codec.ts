@@ -18,10 +18,16 @@ const COMPRESSED = '~';
 /** Why a link's payload did not give a script. */
 export type LinkProblem = 'damaged' | 'too-big';
 
-/** The payload for `script`: `~` + base64url of its deflated UTF-8 (never empty, even for an empty script). */
-export async function encodeLinkCode(script: string): Promise<string> {
-  const packed = await pipe(new TextEncoder().encode(script), new CompressionStream('deflate-raw'), Infinity);
-  return COMPRESSED + toBase64url(packed as Uint8Array); // no limit: never 'too-big'
+/**
+ * The payload for `script`: `~` + base64url of its deflated UTF-8 (never
+ * empty, even for an empty script); or, when it would be longer than
+ * `maxLength`, just that length (nothing is spent making a link that
+ * cannot be used).
+ */
+export async function encodeLinkCode(script: string, maxLength = Infinity): Promise<string | { length: number }> {
+  const packed = (await pipe(new TextEncoder().encode(script), new CompressionStream('deflate-raw'), Infinity)) as Uint8Array;
+  const length = COMPRESSED.length + Math.ceil((packed.length * 4) / 3);
+  return length > maxLength ? { length } : COMPRESSED + toBase64url(packed);
 }
 
 /** What a link's payload holds: a script, or why there is none. */

@@ -32,23 +32,21 @@ export function hashWithCode(hash: string, key: string, code: string): string {
   return `#${list.join('&')}`;
 }
 
-/** A link for one element: its payload and the whole URL. */
-export interface Permalink {
-  code: string;
-  url: string;
-}
+/** A link for one element: its payload and the whole URL; or how long it would be, when too long to open. */
+export type Permalink = { code: string; url: string } | { tooLong: number };
 
-/** The link that opens `pageUrl` with `script` in element `key` (other elements' scripts in the hash stay). */
+/**
+ * The link that opens `pageUrl` with `script` in element `key` (other
+ * elements' scripts in the hash stay), unless it would be longer than a
+ * browser opens (Chromium: 2 MiB).
+ */
 export async function permalink(pageUrl: string, key: string, script: string): Promise<Permalink> {
-  const code = await encodeLinkCode(script);
   const url = new URL(pageUrl);
+  const room = MAX_LINK_LENGTH - url.href.length - paramName(key).length - 2;
+  const code = await encodeLinkCode(script, room);
+  if (typeof code !== 'string') return { tooLong: MAX_LINK_LENGTH - room + code.length };
   url.hash = hashWithCode(url.hash, key, code);
-  return { code, url: url.href };
-}
-
-/** True when a browser (Chromium: 2 MiB) would refuse to open `url`. */
-export function tooLongToOpen(url: string): boolean {
-  return url.length > MAX_LINK_LENGTH;
+  return url.href.length > MAX_LINK_LENGTH ? { tooLong: url.href.length } : { code, url: url.href };
 }
 
 /** What the page's hash holds for element `key`: its payload and the script in it (or why there is none). */

@@ -6,9 +6,11 @@
 // permalink.ts and link-codec.ts, the controls in script-actions.ts.
 import type { Runner } from '../runner/runner.js';
 import { MAX_LINK_LENGTH, MAX_LINKED_SCRIPT_BYTES } from './link-codec.js';
-import { permalink, readLink, tooLongToOpen, type LinkInHash } from './permalink.js';
+import { permalink, readLink, type LinkInHash } from './permalink.js';
 import { ScriptActions } from './script-actions.js';
-import { ScriptStore, type StorageProblem, type Version } from './script-store.js';
+import { MAX_SAVED_CHARS, ScriptStore, type StorageProblem, type Version } from './script-store.js';
+import { BIG_TEXT, isLoading, whenLoaded } from '../runner/big-text.js';
+import { readSlices } from '../runner/doc-text.js';
 
 export interface SavedWorkOptions {
   win: Window;
@@ -23,8 +25,6 @@ export interface SavedWorkOptions {
 
 // Edits are saved this long after the last keystroke (and at once when the page is hidden).
 const SAVE_DELAY_MS = 300;
-/** What browsers give a site's localStorage: 5 Mi UTF-16 code units (measured in Chromium). */
-const STORAGE_QUOTA_CHARS = 5 * 1024 * 1024;
 
 export class SavedWork {
   readonly actions: ScriptActions;
@@ -36,6 +36,7 @@ export class SavedWork {
   readonly #store: ScriptStore;
   #runner: Runner | null = null;
   #saveTimer = 0;
+  #reading = false; // a big script is being read to be saved
   #restored = false; // opened with the learner's saved edits (said until the next edit)
   // A link that gave no script, or could not be made (said until the next edit).
   #linkNote: { text: string; offerDownload: boolean } | null = null;
@@ -49,7 +50,7 @@ export class SavedWork {
     this.actions = new ScriptActions(options.win.document, {
       onReset: () => this.reset(),
       onShare: () => void this.share(),
-      onDownload: () => this.download(),
+      onDownload: () => void this.download(),
       onRestore: (i) => this.#restore(i),
     });
     this.openingScript = this.#opening(options.link);
@@ -81,9 +82,10 @@ export class SavedWork {
 
   /** Saves a pending edit now. */
   flush(): void {
-    if (!this.#saveTimer) return;
+    if (!this.#saveTimer && !this.#reading) return;
     this.#win.clearTimeout(this.#saveTimer);
-    this.#save();
+    this.#reading = false;
+    this.#save(true);
   }
 
   /** Puts the starter back as one undoable edit, and runs it. */
@@ -92,9 +94,11 @@ export class SavedWork {
     this.flush();
   }
 
-  /** The link that opens this page with the current script in this element. */
+  /** The link that opens this page with the current script in this element; rejects when it would be too long to open. */
   async permalink(): Promise<string> {
-    return (await permalink(this.#win.location.href, this.#key, this.#script())).url;
+    const link = await permalink(this.#win.location.href, this.#key, await this.#wholeScript());
+    if ('tooLong' in link) throw new RangeError(tooLongText(link.tooLong));
+    return link.url;
   }
 
   /**
@@ -104,17 +108,13 @@ export class SavedWork {
    */
   async share(): Promise<void> {
     this.flush();
-    const script = this.#script();
+    const script = await this.#wholeScript();
+    const doc = this.#runner?.editor.view.state.doc;
     const link = await permalink(this.#win.location.href, this.#key, script);
-    if (this.#script() !== script) return; // edited meanwhile: the learner will press again
-    if (tooLongToOpen(link.url)) {
+    if (this.#runner?.editor.view.state.doc !== doc) return; // edited meanwhile: the learner will press again
+    if ('tooLong' in link) {
       this.actions.hideLink();
-      this.#linkNote = {
-        text:
-          `This script is too big for a link: even compressed, the link would be ${megabytes(link.url.length)}, ` +
-          `and browsers open links of up to ${megabytes(MAX_LINK_LENGTH)}. Download the script and send the file instead.`,
-        offerDownload: true,
-      };
+      this.#linkNote = { text: `${tooLongText(link.tooLong)} Download the script and send the file instead.`, offerDownload: true };
       this.#show();
       return;
     }
@@ -152,10 +152,10 @@ export class SavedWork {
   }
 
   /** Saves the script as a text file (named after the element). */
-  download(): void {
+  async download(): Promise<void> {
     const doc = this.#win.document;
     const urls = (this.#win as Window & { URL: typeof URL }).URL;
-    const url = urls.createObjectURL(new Blob([this.#script()], { type: 'text/plain;charset=utf-8' }));
+    const url = urls.createObjectURL(new Blob([await this.#wholeScript()], { type: 'text/plain;charset=utf-8' }));
     const a = doc.createElement('a');
     a.href = url;
     a.download = `slowstart-${this.#key.replace(/[^\w.-]+/g, '_')}.txt`;
@@ -170,6 +170,12 @@ export class SavedWork {
 
   #script(): string {
     return this.#runner?.script ?? this.openingScript;
+  }
+
+  // The script once a big text has all gone into the editor (big-text.ts).
+  async #wholeScript(): Promise<string> {
+    if (this.#runner) await whenLoaded(this.#runner.editor.view);
+    return this.#script();
   }
 
   // A link for this element that has not been opened here before, else the
@@ -188,10 +194,24 @@ export class SavedWork {
     return this.#starter;
   }
 
-  #save(): void {
+  // A big script is read a slice per task first (see doc-text.ts); flush()
+  // (the page is going away) cannot wait and reads it at once.
+  #save(now = false): void {
     this.#saveTimer = 0;
-    if (!this.#runner) return;
-    const script = this.#script();
+    const runner = this.#runner;
+    if (!runner) return;
+    const view = runner.editor.view;
+    if (now || (view.state.doc.length <= BIG_TEXT && !isLoading(view)) || runner.editor.preview !== null) return this.#keep(this.#script());
+    this.#reading = true;
+    void whenLoaded(view).then(async (doc) => {
+      const slices = await readSlices(doc);
+      if (!this.#reading) return; // flush() saved meanwhile
+      this.#reading = false;
+      if (view.state.doc === doc) this.#keep(slices.join(''));
+    });
+  }
+
+  #keep(script: string): void {
     this.#store.save(script);
     this.actions.setModified(script !== this.#starter);
     this.#show();
@@ -208,7 +228,7 @@ export class SavedWork {
   #show(): void {
     const store = this.#store;
     const actions = this.actions;
-    const download = { label: 'Download', run: () => this.download() };
+    const download = { label: 'Download', run: () => void this.download() };
     const newest = store.versions[0];
     if (store.linked && newest) {
       actions.note(
@@ -233,6 +253,10 @@ export class SavedWork {
   }
 }
 
+function tooLongText(length: number): string {
+  return `This script is too big for a link: even compressed, the link would be ${megabytes(length)}, and browsers open links of up to ${megabytes(MAX_LINK_LENGTH)}.`;
+}
+
 function linkProblemText(problem: 'damaged' | 'too-big'): string {
   return problem === 'damaged'
     ? 'The link’s script for this runner is damaged (cut short?), so it was not opened.'
@@ -246,8 +270,8 @@ function storageProblemText(problem: StorageProblem | null): string | null {
     return `The browser’s storage for this site is nearly full: your script is kept, but not ${n} (this page keeps them until you leave it).`;
   }
   const why =
-    problem.scriptLength >= STORAGE_QUOTA_CHARS / 2
-      ? `This script (${megabytes(problem.scriptLength)}) is too big for the browser’s storage (about ${megabytes(STORAGE_QUOTA_CHARS)} for the whole site)`
+    problem.scriptLength > MAX_SAVED_CHARS
+      ? `This script (${megabytes(problem.scriptLength)}) is too big to keep in the browser (scripts of up to ${megabytes(MAX_SAVED_CHARS)} are kept)`
       : 'The browser’s storage for this site is full';
   const kept = problem.savedAt === null ? 'nothing of it is kept here' : `your latest changes are not kept here; the version saved ${when(problem.savedAt)} is`;
   return `${why}: ${kept}. Download the script to keep a copy.`;

@@ -37,6 +37,16 @@ interface SavedRecord {
   versions: Version[];
 }
 
+/** What browsers give a site's localStorage: 5 Mi UTF-16 code units, keys and values (measured in Chromium). */
+export const STORAGE_QUOTA_CHARS = 5 * 1024 * 1024;
+
+/**
+ * The longest script kept (UTF-16 units). Turning a longer one into JSON and
+ * writing it takes the page over 100 ms at a time (150 ms for 5 MB), and it
+ * would fill most of the site's quota anyway.
+ */
+export const MAX_SAVED_CHARS = 2 * 1024 * 1024;
+
 /** How many of the learner's own versions are kept besides the script in the editor. */
 export const MAX_VERSIONS = 5;
 
@@ -47,6 +57,7 @@ export const MAX_VERSIONS = 5;
  */
 export type StorageProblem =
   | {
+      /** The latest script is not kept (the quota is full, or the script is over MAX_SAVED_CHARS). */
       kind: 'script';
       /** When the record that storage still holds was saved, or null when it holds none. */
       savedAt: number | null;
@@ -160,9 +171,14 @@ export class ScriptStore {
 
   // The page keeps `next` whatever happens; storage gets as much of it as fits.
   #write(next: SavedRecord): void {
-    const empty = next.script === this.#starter && next.link === undefined && next.versions.length === 0;
+    const empty = next.script.length === this.#starter.length && next.script === this.#starter && next.link === undefined && next.versions.length === 0;
     this.#record = empty ? null : next;
     if (!this.#storage) return;
+    if (!empty && next.script.length > MAX_SAVED_CHARS) {
+      // Not kept: no long task spent turning megabytes into JSON to find out whether they fit.
+      this.#problem = { kind: 'script', savedAt: this.#storedAt, scriptLength: next.script.length };
+      return;
+    }
     try {
       if (empty) {
         this.#storage.removeItem(this.#key);
@@ -230,11 +246,17 @@ function openStorage(win: Window): Storage | null {
   }
 }
 
-/** FNV-1a, 32 bits, as hex: enough to notice that a starter changed. */
+/**
+ * FNV-1a, 32 bits, as hex: enough to notice that a starter changed. Of a
+ * starter over 2 MiB only the length and the first and last MiB count (the
+ * whole of a 50 MB one would take a quarter of a second).
+ */
 function hash(text: string): string {
+  const part = 1 << 20;
+  const sample = text.length <= 2 * part ? text : `${text.length}:${text.slice(0, part)}${text.slice(-part)}`;
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
+  for (let i = 0; i < sample.length; i++) {
+    h ^= sample.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0).toString(16).padStart(8, '0');

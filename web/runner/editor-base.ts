@@ -10,6 +10,7 @@ import {
   highlightActiveLineGutter,
   keymap,
   lineNumbers,
+  type ViewUpdate,
 } from '@codemirror/view';
 import { visibleSpecialChars } from './special-chars.js';
 
@@ -36,8 +37,8 @@ export interface BasicEditingOptions {
   label: string;
   /** Ctrl/Cmd+Enter. */
   onRun(): void;
-  /** The text changed (typing, paste, undo, setText). */
-  onChange(): void;
+  /** The text changed (typing, paste, undo, setText); `update` says how. */
+  onChange(update: ViewUpdate): void;
 }
 
 /** Line numbers, history, selection, active line, visible special characters, wrapping, Ctrl/Cmd+Enter, the label and the change callback. */
@@ -65,7 +66,7 @@ export function basicEditing(options: BasicEditingOptions): Extension[] {
     ),
     EditorView.contentAttributes.of({ 'aria-label': options.label }),
     EditorView.updateListener.of((u) => {
-      if (u.docChanged) options.onChange();
+      if (u.docChanged) options.onChange(u);
     }),
   ];
 }

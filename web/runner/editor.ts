@@ -5,11 +5,14 @@
 import { completionKeymap } from '@codemirror/autocomplete';
 import { setDiagnostics } from '@codemirror/lint';
 import { defaultKeymap, historyKeymap } from '@codemirror/commands';
-import { EditorState, StateEffect, StateField, type Extension, type Range } from '@codemirror/state';
+import { EditorState, StateEffect, StateField, type Extension, type Range, type Text } from '@codemirror/state';
 import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/view';
 import type { Diagnostic } from '../api/index.js';
 import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
+import { BIG_TEXT, bigTextGuard, continuesEdit, insertText } from './big-text.js';
+import { rememberText, textOf } from './doc-text.js';
+import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from './editor-base.js';
 import { slowstartSyntax } from './language.js';
 
@@ -75,10 +78,14 @@ const theme = EditorView.theme({
 export class ScriptEditor {
   readonly view: EditorView;
   #marks: Marks = { current: null, linked: null };
+  readonly #preview: ScriptPreview;
 
   constructor(options: EditorOptions) {
+    this.#preview = new ScriptPreview(options.parent.ownerDocument, options.readOnly ?? false);
+    options.parent.before(this.#preview.note);
     const extensions: Extension[] = [
-      ...basicEditing(options),
+      // A big text's later pieces are not new edits: the first one said the text changed (big-text.ts).
+      ...basicEditing({ ...options, onChange: (u) => u.transactions.every(continuesEdit) || options.onChange() }),
       slowstartSyntax(),
       scriptCompletion(),
       diagnosticsDisplay(),
@@ -86,12 +93,24 @@ export class ScriptEditor {
       theme,
       // Tab is left to the browser, so keyboard users can leave the editor.
       keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
-      EditorState.readOnly.of(options.readOnly ?? false),
+      this.#preview.extension(),
       EditorView.updateListener.of((u) => {
         const moved = u.transactions.some((tr) => tr.isUserEvent('select') || tr.isUserEvent('input'));
         if (u.selectionSet && moved) options.onCursorLine(u.state.doc.lineAt(u.state.selection.main.head).number);
       }),
+      bigTextGuard(),
       EditorView.domEventHandlers({
+        // A big paste goes in piece by piece (big-text.ts), so the page never freezes on it.
+        paste: (event, view) => {
+          const text = event.clipboardData?.getData('text/plain') ?? '';
+          if (text.length <= BIG_TEXT || view.state.readOnly) return false;
+          event.preventDefault();
+          const { from, to } = view.state.selection.main;
+          const doc = view.state.doc;
+          if (doc.length - (to - from) + text.length > EDIT_LIMIT) this.setText(doc.sliceString(0, from) + text + doc.sliceString(to));
+          else void this.#load(insertText(view, from, to, text, { userEvent: 'input.paste' }), text);
+          return true;
+        },
         mousemove: (event, view) => {
           const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
           options.onHoverLine(pos === null ? null : view.state.doc.lineAt(pos).number);
@@ -99,15 +118,30 @@ export class ScriptEditor {
         mouseleave: () => options.onHoverLine(null),
       }),
     ];
+    // A big script starts empty and goes in piece by piece (not undoable: it is where the editor starts).
+    const big = options.doc.length > BIG_TEXT;
     this.view = new EditorView({
       parent: options.parent,
       root: options.root,
-      state: EditorState.create({ doc: options.doc, extensions }),
+      state: EditorState.create({ doc: big ? '' : options.doc, extensions }),
     });
+    // After the constructor: its first piece must not reach a runner that is still being built.
+    if (big) {
+      queueMicrotask(() => {
+        const shown = options.doc.length > EDIT_LIMIT ? this.#preview.enter(this.view, options.doc) : options.doc;
+        void this.#load(insertText(this.view, 0, 0, shown, { userEvent: 'input.replace', cursorAtStart: true, history: false }), shown);
+      });
+    }
   }
 
+  /** The script (read once per document, see doc-text.ts); all of it when only its start is shown. */
   get text(): string {
-    return this.view.state.doc.toString();
+    return this.#preview.text ?? textOf(this.view.state.doc);
+  }
+
+  /** The whole script when it is too big to edit and only its start is shown (script-preview.ts), else null. */
+  get preview(): string | null {
+    return this.#preview.text;
   }
 
   get lineCount(): number {
@@ -116,7 +150,17 @@ export class ScriptEditor {
 
   /** Replaces the whole text as one undoable change; the cursor goes to the top. */
   setText(text: string): void {
-    replaceText(this.view, text);
+    this.#preview.leave(this.view);
+    const shown = text.length > EDIT_LIMIT ? this.#preview.enter(this.view, text) : text;
+    if (shown.length <= BIG_TEXT) replaceText(this.view, shown);
+    else void this.#load(insertText(this.view, 0, this.view.state.doc.length, shown, { userEvent: 'input.replace', cursorAtStart: true }), shown);
+  }
+
+  // Once a big text is all in, its document reads as that text (no need to join it again),
+  // unless CodeMirror changed its line ends.
+  async #load(loaded: Promise<Text>, text: string): Promise<void> {
+    const doc = await loaded.catch(() => null);
+    if (doc && doc.length === text.length && !text.includes('\r')) rememberText(doc, text);
   }
 
   showDiagnostics(diagnostics: readonly Diagnostic[]): void {

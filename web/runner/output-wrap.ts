@@ -5,6 +5,7 @@
 // one line; only the ones that wrap are stored, so a million short lines
 // cost nothing more. Pure: no DOM.
 import type { OutputLine } from '../api/index.js';
+import { longLines } from './lazy-lines.js';
 
 /** A one-line row (px); must match .ss-out-row in styles.ts. */
 export const ROW_HEIGHT = 24;
@@ -12,6 +13,8 @@ export const ROW_HEIGHT = 24;
 export const LINE_HEIGHT = 18;
 /** A row shows at most this many lines; the rest of a longer one is cut. */
 export const MAX_LINES = 40;
+/** Lines that may wrap are laid out only up to this much text (a huge run's rows stay one line each). */
+const MAX_WRAP_BYTES = 2 * 1024 * 1024;
 
 /** Columns a character takes in a monospace font: East Asian wide and emoji take two. */
 function columns(code: number): number {
@@ -72,7 +75,12 @@ export class RowLayout {
     const wrapped: number[] = [];
     const extra: number[] = [];
     let sum = 0;
-    for (let i = 0; i < lines.length; i++) {
+    // A background run's lines (lazy-lines.ts) say which may wrap without being built;
+    // past MAX_WRAP_BYTES of such lines, rows stay one line each (the row clips; its title has it all).
+    const long = longLines(lines, Math.floor(cols / 2));
+    const n = long ? (long.bytes > MAX_WRAP_BYTES ? 0 : long.indices.length) : lines.length;
+    for (let j = 0; j < n; j++) {
+      const i = long ? long.indices[j] : j;
       const k = Math.min(MAX_LINES, wrappedLines(lines[i].text, cols));
       if (k === 1) continue;
       sum += (k - 1) * LINE_HEIGHT;

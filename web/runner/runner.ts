@@ -16,6 +16,7 @@ import { OutputView } from './output-view.js';
 import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
+import { MAX_MARKED, RunnerBackground } from './runner-background.js';
 import { TimelineTable } from './timeline-table.js';
 
 export interface RunnerOptions {
@@ -97,6 +98,8 @@ export class Runner {
   readonly #debounceMs: number;
   readonly #toolbar: HTMLDivElement;
   readonly #status: HTMLDivElement;
+  /** Big scripts run in a worker (runner-background.ts). */
+  readonly #background: RunnerBackground;
   readonly #problems: HTMLButtonElement;
   readonly #liveBox: HTMLInputElement;
   readonly #outputMeta: HTMLSpanElement;
@@ -157,6 +160,12 @@ export class Runner {
       openLintPanel(this.editor.view);
     });
     toolbar.append(this.#status, this.#problems);
+    this.#background = new RunnerBackground(doc, {
+      show: (result, script, ms) => this.#show(result, script, ms),
+      runOnPage: (script) => this.#engine && this.#show(this.#engine.run(script), script, 0),
+      status: (text, problem) => this.#setStatus(text, problem),
+    });
+    this.#problems.before(this.#background.progress.element);
 
     // Panels.
     const panel = (cls: string, title: string) => makePanel(doc, level, cls, title);
@@ -168,7 +177,7 @@ export class Runner {
     const editorHost = h(doc, 'div', { class: 'ss-editor' });
     editorPanel.section.append(editorHost);
     const panels = h(doc, 'div', { class: 'ss-panels' }, editorPanel.section, outputPanel.section, chartPanel.section);
-    root.append(toolbar, panels);
+    root.append(toolbar, this.#background.progress.marksNote, panels);
     // Hidden rather than left out: the playhead behind it still marks the
     // editor's line and the output's row.
     if (options.chart === false) {
@@ -237,16 +246,26 @@ export class Runner {
     this.run({ play: true });
   }
 
-  /** Runs the script now. `play` replays it from the first step. */
+  /**
+   * Runs the script now. `play` replays it from the first step. A big script
+   * runs in the background (null is returned; the views update when it is done).
+   */
   run(options: { play?: boolean } = {}): RunTimings | null {
     this.#win.clearTimeout(this.#timer);
     const engine = this.#engine;
     if (!engine) return null;
     if (options.play) this.#next = 'play';
+    if (this.#background.takes(this.editor)) return null; // shown when it is done
     const t0 = performance.now();
-    const result = engine.run(this.editor.text);
+    const script = this.editor.text;
+    const result = engine.run(script);
+    return this.#show(result, script, performance.now() - t0);
+  }
+
+  // Shows a run's result in every view (a run on the page, or in the background).
+  #show(result: RunResult, script: string, runMs: number): RunTimings {
     const t1 = performance.now();
-    this.traffic?.update(this.editor.text);
+    this.traffic?.update(script);
     this.#pending = false;
     this.#result = result;
     this.#timeline = result.timeline && result.timeline.length > 0 ? result.timeline : null;
@@ -266,7 +285,10 @@ export class Runner {
 
     // The editor first: its update reads layout, which is cheap while the
     // rest of the page has not changed yet.
-    this.editor.showRun(result.diagnostics, tl ? tl.stepLine[start] : null);
+    // At most MAX_MARKED marks: CodeMirror takes ~12 µs a mark, so 500,000 rejected lines would freeze the page.
+    const marked = result.diagnostics.length > MAX_MARKED ? result.diagnostics.slice(0, MAX_MARKED) : result.diagnostics;
+    this.#background.progress.unmarked(marked.length, result.diagnostics.length);
+    this.editor.showRun(marked, tl ? tl.stepLine[start] : null);
     const diagnostics = lap();
     this.output.setOutput(result.output, (i) => this.#rowKind(i));
     const output = lap();
@@ -283,11 +305,11 @@ export class Runner {
     this.#report(result);
     const playhead = lap();
     this.lastTimings = {
-      run: t1 - t0,
+      run: runMs,
       render: mark - t1,
       views: { diagnostics, output, chart, legend, table, playhead },
     };
-    this.#onRun?.(result, this.editor.text);
+    this.#onRun?.(result, script);
     return this.lastTimings;
   }
 
@@ -361,6 +383,7 @@ export class Runner {
 
   destroy(): void {
     this.#destroyed = true;
+    this.#background.destroy();
     this.#win.clearTimeout(this.#timer);
     this.playhead.destroy();
     this.#menu?.destroy();

@@ -7,6 +7,8 @@
 import { stylesheetAdopter } from './adopt-styles.js';
 import { TRAFFIC_CSS } from '../traffic/styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
+import { RUN_PROGRESS_CSS } from './run-progress.js';
+import { PREVIEW_CSS } from './script-preview.js';
 
 export const RUNNER_CSS = /* css */ `
 .ss-runner {
@@ -134,7 +136,7 @@ export const RUNNER_CSS = /* css */ `
 /* A row is 24 px, 18 px more per line when a long line wraps (output-wrap.ts).
    The probe is an invisible row that measures the text column. */
 .ss-out-row, .ss-out-probe { display: flex; align-items: flex-start; gap: 8px; padding: 3px 10px 3px 4px; line-height: 18px; }
-.ss-out-row { position: absolute; top: 0; left: 0; right: 0; height: 24px; cursor: pointer; }
+.ss-out-row { position: absolute; top: 0; left: 0; right: 0; height: 24px; cursor: pointer; overflow: hidden; }
 .ss-out-probe { visibility: hidden; pointer-events: none; height: 0; padding-top: 0; padding-bottom: 0; overflow: hidden; }
 .ss-out-probe .ss-probe-text { white-space: pre; }
 .ss-out-row:hover { background: var(--ss-active-line); }
@@ -238,5 +240,5 @@ const TABS_CSS = /* css */ `
 `;
 
 export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
-  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS,
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS,
 );

@@ -9,6 +9,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
+import { fleetScript } from '../support/scripts.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { checkBuilt, editorText, makeSite, openPage, retypeLine, SHOTS, whenReady } from './element-site.js';
 
@@ -205,7 +206,7 @@ describe('storage that cannot be written', () => {
     await expect.poll(() => storageNote(host).isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await storageNote(host).textContent()).toMatch(
       new RegExp(
-        `^This script \\(4\\.8 MB\\) is too big for the browser’s storage \\(about 5\\.0 MB for the whole site\\): your latest changes are not kept here; the version saved today at ${TIME} is\\.`,
+        `^This script \\(4\\.8 MB\\) is too big to keep in the browser \\(scripts of up to 2\\.0 MB are kept\\): your latest changes are not kept here; the version saved today at ${TIME} is\\.`,
       ),
     );
     expect((await saved(page))!.script).toBe(OWN);
@@ -215,23 +216,8 @@ describe('storage that cannot be written', () => {
 });
 
 describe('share links', () => {
-  // A realistic long script: a fleet of 20, rolling restarts, and many picks.
-  function fleetScript(bytes: number): string {
-    const names = Array.from({ length: 20 }, (_, i) => `web-${String(i).padStart(3, '0')}`);
-    const lines = [`POOL ${names.map((n, i) => `${n}=${1 + (i % 7)}`).join(' ')}`];
-    let size = lines[0].length;
-    for (let t = 1; size < bytes; t++) {
-      const name = names[t % names.length];
-      for (const line of [`NOW ${t * 5}`, `DOWN ${name}`, `UP ${name} 30`, 'WEIGHTS', 'PICK', 'PICK', 'PICK']) {
-        lines.push(line);
-        size += line.length + 1;
-      }
-    }
-    return `${lines.join('\n')}\n`;
-  }
-
   it('are compressed: a 1.7 MB script makes a short link that opens it exactly in a fresh browser', async () => {
-    const script = fleetScript(1_700_000);
+    const script = fleetScript(1_700_000, 20); // a fleet of 20: restarts, weights, picks
     const a = await browser.newContext();
     const { page, host, problems } = await openBare(a);
     await setScript(host, script);

@@ -4,13 +4,13 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeLinkCode, encodeLinkCode, MAX_LINKED_SCRIPT_BYTES } from '../../../web/element/link-codec.js';
-import { MAX_VERSIONS, ScriptStore } from '../../../web/element/script-store.js';
+import { MAX_SAVED_CHARS, MAX_VERSIONS, ScriptStore } from '../../../web/element/script-store.js';
 
 describe('link payloads', () => {
   const scripts = ['', 'POOL a=1\nPICK\n', 'POOL café=1 日本=2 🚀=3\r\nWEIGHTS', 'PICK\n'.repeat(100_000)];
 
   it.each(scripts.map((s) => [s.slice(0, 20), s]))('%j: `~` + base64url(raw DEFLATE), read back by zlib and by the decoder', async (_label, script) => {
-    const code = await encodeLinkCode(script);
+    const code = (await encodeLinkCode(script)) as string;
     expect(code).toMatch(/^~[A-Za-z0-9_-]+$/); // never empty, URL-safe, unpadded
     expect(inflateRawSync(Buffer.from(code.slice(1), 'base64url')).toString('utf8')).toBe(script);
     expect(await decodeLinkCode(code)).toEqual({ script });
@@ -18,8 +18,14 @@ describe('link payloads', () => {
 
   it('compresses a repetitive script to a small fraction of its base64', async () => {
     const script = 'NOW 5\nDOWN web-001\nUP web-001 30\nWEIGHTS\nPICK\nPICK\n'.repeat(20_000);
-    const code = await encodeLinkCode(script);
+    const code = (await encodeLinkCode(script)) as string;
     expect(code.length).toBeLessThan(Buffer.from(script).toString('base64url').length / 50);
+  });
+
+  it('says how long a link would be instead of making one past the limit', async () => {
+    const code = (await encodeLinkCode('POOL a=1\nPICK\n')) as string;
+    expect(await encodeLinkCode('POOL a=1\nPICK\n', code.length)).toBe(code);
+    expect(await encodeLinkCode('POOL a=1\nPICK\n', code.length - 1)).toEqual({ length: code.length });
   });
 
   it('opens old and foreign payloads: plain base64url, padded base64, the standard alphabet, padded DEFLATE', async () => {
@@ -157,6 +163,21 @@ describe('the script store', () => {
     store.save('nothing fits now');
     expect(store.problem).toMatchObject({ kind: 'script' });
     expect(stored(storage).script).toBe('edited link');
+  });
+
+  it('does not write a script over MAX_SAVED_CHARS (and says so), nor anything for a big starter left as it is', () => {
+    const storage = new QuotaStorage();
+    const big = 'PICK\n'.repeat(MAX_SAVED_CHARS / 5 + 1);
+    const store = new ScriptStore(win(storage), KEY, STARTER);
+    store.save('mine');
+    store.save(big);
+    expect(store.script).toBe(big);
+    expect(store.problem).toMatchObject({ kind: 'script', scriptLength: big.length });
+    expect(stored(storage).script).toBe('mine');
+    const bigStarter = new ScriptStore(win(storage), 'other', big);
+    bigStarter.save(big);
+    expect(bigStarter.problem).toBeNull();
+    expect(storage.getItem('other')).toBeNull();
   });
 
   it('works in memory where storage is blocked, and reads version 1 records', () => {

@@ -1,0 +1,83 @@
+// The background run worker: the engine (the same WebAssembly module as the
+// page's) runs a big script here, so the page stays responsive; the runner
+// stops a run by ending the worker. The script arrives in slices, each
+// encoded straight into the module's input buffer as it comes (a slice
+// with a lone surrogate goes in as WTF-8, like run()'s); the result goes
+// back as transferred buffers (run-protocol.ts), with the timeline cut to
+// what a chart can use (timeline-budget.ts).
+import { loadSlowStart } from '../api/index.js';
+import { isWellFormed, wtf8 } from '../api/wtf8.js';
+import type { RawRun } from '../wasm/engine.mjs';
+import type { RunReply, RunRequest, WireLines, WireRun } from './run-protocol.js';
+import { shortenTimeline } from './timeline-budget.js';
+
+const engine = loadSlowStart();
+const encoder = new TextEncoder();
+
+let run = -1;
+let units = 0;
+let read = 0;
+let written = 0;
+let buffer: Uint8Array | null = null;
+let lastProgress = 0;
+
+const post = (reply: RunReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(reply, transfer);
+
+self.onmessage = async (event: MessageEvent<RunRequest>) => {
+  const message = event.data;
+  const module = (await engine).module;
+  try {
+    if (message.type === 'begin') {
+      run = message.run;
+      units = message.units;
+      read = written = lastProgress = 0;
+      buffer = module.inputBuffer(units * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+      return;
+    }
+    if (message.run !== run || !buffer) return;
+    if (message.type === 'slice') {
+      const text = message.text;
+      if (isWellFormed(text)) written += encoder.encodeInto(text, buffer.subarray(written)).written;
+      else {
+        const bytes = wtf8(text);
+        buffer.set(bytes, written);
+        written += bytes.length;
+      }
+      read += text.length;
+      if (read - lastProgress > units / 50 || read === units) {
+        lastProgress = read;
+        post({ type: 'progress', run, phase: 'reading', share: units ? read / units : 1 });
+      }
+      return;
+    }
+    post({ type: 'progress', run, phase: 'running', share: 0 });
+    const raw: RawRun = module.run(written, true);
+    buffer = null;
+    const result: WireRun = {
+      output: lines(raw.outputBytes, raw.outputLines),
+      diagnostics: lines(raw.diagnosticBytes, raw.diagnosticLines),
+      timeline: shortenTimeline(raw.timeline!),
+      truncated: raw.truncated,
+    };
+    post({ type: 'done', run, result }, transferables(result));
+  } catch (error) {
+    post({ type: 'failed', run: message.run, message: error instanceof Error ? error.message : String(error) });
+  }
+};
+
+// The engine joins lines with '\n' (no line contains one): where each starts.
+function lines(joined: Uint8Array, numbers: Uint32Array): WireLines {
+  const n = numbers.length;
+  const starts = new Uint32Array(n + 1);
+  let line = 1;
+  for (let i = 0; i < joined.length && line < n; i++) if (joined[i] === 0x0a) starts[line++] = i + 1;
+  starts[n] = joined.length + 1; // as if the last line ended in '\n' too
+  return { bytes: joined, starts, lines: numbers };
+}
+
+function transferables(r: WireRun): Transferable[] {
+  const buffers = new Set<ArrayBufferLike>();
+  for (const part of [r.output, r.diagnostics]) for (const a of [part.bytes, part.starts, part.lines]) buffers.add(a.buffer);
+  for (const value of Object.values(r.timeline)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
+  return [...buffers].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+}
