@@ -17,7 +17,6 @@ export function keywordHelp(language: Language): Extension {
       return {
         pos: from,
         end: to,
-        above: true,
         create: (v) => {
           const doc = v.dom.ownerDocument;
           const dom = doc.createElement('div');

@@ -126,6 +126,49 @@ describe('the web runner page', () => {
     await page.close();
   });
 
+  it("states the language from the engine's table: completion, hover help and the summary below the page", async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    const usages = [
+      'POOL <name>=<weight> ...',
+      'NOW <seconds>',
+      'ADD <name>=<weight> <ramp>',
+      'DOWN <name>',
+      'UP <name> <ramp>',
+      'WEIGHTS',
+      'PICK',
+    ];
+    // The summary: each command's usage, then what it does.
+    await expect.poll(() => page.locator('#language-summary dt').allTextContents()).toEqual(usages);
+    expect(await page.locator('#language-summary dd').nth(5).textContent()).toContain('sorted by name');
+    await page.locator('.page-footer summary').click();
+    await page.locator('.page-footer').screenshot({ path: `${SHOTS}/page-language-summary.png` });
+    await page.locator('.page-footer summary').click();
+    // Completion shows how a command is written.
+    await typeScript(page, 'POOL web=1 web=2\nU');
+    await expect.poll(() => page.locator('.cm-tooltip-autocomplete li').allTextContents()).toEqual([expect.stringContaining('UP <name> <ramp>')]);
+    await page.keyboard.press('Escape');
+    // Hover help on a command word.
+    await page.locator('.cm-line').first().getByText('POOL', { exact: true }).hover();
+    const help = page.locator('.ss-keyword-help');
+    await expect.poll(() => help.locator('code').textContent()).toBe(usages[0]);
+    expect(await help.locator('p').textContent()).toContain('Replaces the pool');
+    const box = (await page.locator('.cm-editor').boundingBox())!;
+    await page.screenshot({ path: `${SHOTS}/page-keyword-help.png`, clip: { ...box, height: 160 } });
+    // The underline is where the engine says: the duplicate name, not the first.
+    const range = page.locator('.cm-lintRange-error');
+    await expect.poll(() => range.allTextContents()).toEqual(['web', 'U']);
+    const before = await page.locator('.cm-line').first().evaluate((line) => {
+      const underline = line.querySelector('.cm-lintRange-error')!;
+      const r = line.ownerDocument.createRange();
+      r.setStart(line, 0);
+      r.setEndBefore(underline);
+      return r.toString();
+    });
+    expect(before).toBe('POOL web=1 ');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('draws one series per backend and plays the playhead through the steps', async () => {
     const { page, problems } = await open();
     // The default script autoplays: the slider moves on its own.

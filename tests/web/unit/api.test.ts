@@ -194,7 +194,7 @@ describe('Balancer', () => {
     expect(b.now).toBe(15);
     b.down('web2').down('web1').down('canary');
     expect(b.pick()).toBeNull();
-    expect(Array.from(b.pickMany(2))).toEqual([-1, -1]);
+    expect(Array.from(b.pickMany(2))).toEqual([NO_WINNER, NO_WINNER]);
     b.dispose();
   });
 
