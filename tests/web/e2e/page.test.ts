@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
+import { SPEC_USAGES } from '../support/scripts.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
@@ -128,15 +129,7 @@ describe('the web runner page', () => {
 
   it("states the language from the engine's table: completion, hover help and the summary below the page", async () => {
     const { page, problems } = await open({ reducedMotion: true });
-    const usages = [
-      'POOL <name>=<weight> ...',
-      'NOW <seconds>',
-      'ADD <name>=<weight> <ramp>',
-      'DOWN <name>',
-      'UP <name> <ramp>',
-      'WEIGHTS',
-      'PICK',
-    ];
+    const usages = SPEC_USAGES;
     // The summary: each command's usage, then what it does.
     await expect.poll(() => page.locator('#language-summary dt').allTextContents()).toEqual(usages);
     expect(await page.locator('#language-summary dd').nth(5).textContent()).toContain('sorted by name');

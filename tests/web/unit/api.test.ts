@@ -2,6 +2,7 @@
 // disposal. Expected values are worked by hand, never taken from the engine.
 import { describe, expect, it } from 'vitest';
 import { slowstart, loadSlowStart, NO_WINNER, NOT_A_PICK } from '../support/engine.js';
+import { SPEC_USAGES } from '../support/scripts.js';
 
 const WORKED_EXAMPLE = [
   'POOL a=5 b=1 c=1',
@@ -57,15 +58,7 @@ describe('run()', () => {
 
   it('states the language from the engine: its keywords, how each is written, what it does', () => {
     expect(slowstart.keywords.map((k) => k.word)).toEqual(['POOL', 'NOW', 'ADD', 'DOWN', 'UP', 'WEIGHTS', 'PICK']);
-    expect(slowstart.keywords.map((k) => k.usage)).toEqual([
-      'POOL <name>=<weight> ...',
-      'NOW <seconds>',
-      'ADD <name>=<weight> <ramp>',
-      'DOWN <name>',
-      'UP <name> <ramp>',
-      'WEIGHTS',
-      'PICK',
-    ]);
+    expect(slowstart.keywords.map((k) => k.usage)).toEqual(SPEC_USAGES);
     for (const k of slowstart.keywords) expect(k.summary.length).toBeGreaterThan(20);
     expect(slowstart.keywords.find((k) => k.word === 'WEIGHTS')?.summary).toContain('sorted by name');
     // The messages quote the same usage.
