@@ -29,6 +29,14 @@ inline val input_view(double n) {
   return val(emscripten::typed_memory_view(static_cast<std::size_t>(n), reinterpret_cast<std::uint8_t*>(data)));
 }
 
+// Text leaves as bytes (a Uint8Array copy) that JS decodes with TextDecoder
+// or writes to a stream as they are, again avoiding embind's per-byte loop
+// (`slowstart grade`'s reports and the learner's output, grading_bindings.cpp).
+inline val bytes_of(std::string_view s) {
+  return val::global("Uint8Array")
+      .new_(emscripten::typed_memory_view(s.size(), reinterpret_cast<const std::uint8_t*>(s.data())));
+}
+
 // A copy of v as a new JS typed array of the given type (e.g. "Float64Array").
 template <typename T>
 val typed_copy(const char* type, const std::vector<T>& v) {
