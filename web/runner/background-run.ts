@@ -43,6 +43,11 @@ const defaultWorker = () => new Worker(new URL('./run-worker.ts', import.meta.ur
 
 // How many slices go to the worker per task (each is a copy of 256 KB).
 const SLICES_PER_TASK = 4;
+// A worker whose engine grew past this is ended after its run: WebAssembly
+// memory never shrinks, and a run of ten million output lines leaves the
+// engine holding about a gigabyte. The next run starts a new worker (tens of
+// milliseconds, off the page's thread).
+export const KEEP_WORKER_BYTES = 256 * 1024 * 1024;
 
 export class BackgroundRuns {
   readonly #options: BackgroundRunsOptions;
@@ -103,6 +108,7 @@ export class BackgroundRuns {
     this.#done(run);
     if (answer.type === 'failed') return { kind: 'failed', message: answer.message };
     if (answer.type !== 'done') return { kind: 'dropped' };
+    if (answer.memoryBytes > KEEP_WORKER_BYTES) this.#endWorker();
     // The string itself when there is one: a join of the slices is a rope, and comparing or saving a rope copies it.
     const script = typeof doc === 'string' ? doc : slices.join('');
     return { kind: 'done', result: toResult(answer.result), script, ms: performance.now() - this.#started };
@@ -114,8 +120,7 @@ export class BackgroundRuns {
     clearInterval(this.#ticker);
     if (this.#busy) {
       // The engine cannot be interrupted: the worker goes, a new one comes with the next run.
-      this.#worker?.terminate();
-      this.#worker = null;
+      this.#endWorker();
       this.#busy = false;
     }
     this.#pending?.({ type: 'dropped' });
@@ -125,6 +130,10 @@ export class BackgroundRuns {
 
   destroy(): void {
     this.stop();
+    this.#endWorker();
+  }
+
+  #endWorker(): void {
     this.#worker?.terminate();
     this.#worker = null;
   }
@@ -155,8 +164,7 @@ export class BackgroundRuns {
     worker.onerror = (event) => {
       event.preventDefault();
       const message = event.message || 'the background worker could not start';
-      this.#worker?.terminate();
-      this.#worker = null;
+      this.#endWorker();
       this.#busy = false;
       this.#pending?.({ type: 'failed', run: this.#run, message });
     };

@@ -83,6 +83,9 @@ export class ScriptEditor {
   constructor(options: EditorOptions) {
     this.#preview = new ScriptPreview(options.parent.ownerDocument, options.readOnly ?? false);
     options.parent.before(this.#preview.note);
+    // A big script starts empty and goes in piece by piece, from the next task (not undoable: it is where the editor starts).
+    const big = options.doc.length > BIG_TEXT;
+    const shown = options.doc.length > EDIT_LIMIT ? this.#preview.start(options.doc) : options.doc;
     const extensions: Extension[] = [
       // A big text's later pieces are not new edits: the first one said the text changed (big-text.ts).
       ...basicEditing({ ...options, onChange: (u) => u.transactions.every(continuesEdit) || options.onChange() }),
@@ -98,7 +101,7 @@ export class ScriptEditor {
         const moved = u.transactions.some((tr) => tr.isUserEvent('select') || tr.isUserEvent('input'));
         if (u.selectionSet && moved) options.onCursorLine(u.state.doc.lineAt(u.state.selection.main.head).number);
       }),
-      bigTextGuard(),
+      bigTextGuard(big),
       EditorView.domEventHandlers({
         // A big paste goes in piece by piece (big-text.ts), so the page never freezes on it.
         paste: (event, view) => {
@@ -118,20 +121,14 @@ export class ScriptEditor {
         mouseleave: () => options.onHoverLine(null),
       }),
     ];
-    // A big script starts empty and goes in piece by piece (not undoable: it is where the editor starts).
-    const big = options.doc.length > BIG_TEXT;
     this.view = new EditorView({
       parent: options.parent,
       root: options.root,
       state: EditorState.create({ doc: big ? '' : options.doc, extensions }),
     });
-    // After the constructor: its first piece must not reach a runner that is still being built.
-    if (big) {
-      queueMicrotask(() => {
-        const shown = options.doc.length > EDIT_LIMIT ? this.#preview.enter(this.view, options.doc) : options.doc;
-        void this.#load(insertText(this.view, 0, 0, shown, { userEvent: 'input.replace', cursorAtStart: true, history: false }), shown);
-      });
-    }
+    // In a later task: the editor's first update lays out the page that is still being built
+    // (and its first piece must not reach a runner that is still being built either).
+    if (big) void this.#load(insertText(this.view, 0, 0, shown, { userEvent: 'input.replace', cursorAtStart: true, history: false, later: true }), shown);
   }
 
   /** The script (read once per document, see doc-text.ts); all of it when only its start is shown. */
