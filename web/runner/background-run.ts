@@ -54,6 +54,7 @@ export class BackgroundRuns {
   #worker: Worker | null = null;
   #run = 0;
   #busy = false; // the worker has a run it has not answered
+  #going = false; // a run is going: reading the script, or in the worker
   #pending: ((reply: RunReply | { type: 'dropped' }) => void) | null = null;
   #started = 0;
   #ticker = 0; // refreshes the seconds while the engine runs (it reports nothing meanwhile)
@@ -67,15 +68,16 @@ export class BackgroundRuns {
     return doc.length > BACKGROUND_UNITS;
   }
 
-  /** True while a run is going. */
+  /** True while a run is going (also while its script is still being read). */
   get running(): boolean {
-    return this.#pending !== null || this.#busy;
+    return this.#going;
   }
 
   /** Runs a document (or a script kept as a string) in the worker. */
   async run(doc: Text | string): Promise<BackgroundOutcome> {
     this.stop(); // one run at a time: the newest
     const run = ++this.#run;
+    this.#going = true;
     this.#started = performance.now();
     const report = (phase: RunProgress['phase'], share: number | null) =>
       run === this.#run && this.#options.onProgress({ phase, share, elapsedMs: performance.now() - this.#started });
@@ -117,6 +119,7 @@ export class BackgroundRuns {
   /** Stops the run going (if any): its outcome is 'dropped'. */
   stop(): void {
     this.#run++;
+    this.#going = false;
     clearInterval(this.#ticker);
     if (this.#busy) {
       // The engine cannot be interrupted: the worker goes, a new one comes with the next run.
@@ -140,6 +143,7 @@ export class BackgroundRuns {
 
   #done(run: number): void {
     if (run !== this.#run) return;
+    this.#going = false;
     clearInterval(this.#ticker);
     this.#busy = false;
     this.#pending = null;

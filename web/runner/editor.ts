@@ -10,7 +10,7 @@ import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/
 import type { Diagnostic } from '../api/index.js';
 import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
-import { BIG_TEXT, bigTextGuard, continuesEdit, insertText } from './big-text.js';
+import { BIG_TEXT, bigTextGuard, continuesEdit, insertText, isLoading, whenLoaded } from './big-text.js';
 import { rememberText, textOf } from './doc-text.js';
 import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from './editor-base.js';
@@ -79,6 +79,7 @@ export class ScriptEditor {
   readonly view: EditorView;
   #marks: Marks = { current: null, linked: null };
   readonly #preview: ScriptPreview;
+  #queued: string | null = null; // set while a big text was going in (setText)
 
   constructor(options: EditorOptions) {
     this.#preview = new ScriptPreview(options.parent.ownerDocument, options.readOnly ?? false);
@@ -105,6 +106,11 @@ export class ScriptEditor {
       EditorView.domEventHandlers({
         // A big paste goes in piece by piece (big-text.ts), so the page never freezes on it.
         paste: (event, view) => {
+          // While a big text is going in the editor takes no other edit (big-text.ts): nor this paste.
+          if (isLoading(view)) {
+            event.preventDefault();
+            return true;
+          }
           const text = event.clipboardData?.getData('text/plain') ?? '';
           if (text.length <= BIG_TEXT || view.state.readOnly) return false;
           event.preventDefault();
@@ -136,6 +142,11 @@ export class ScriptEditor {
     return this.#preview.text ?? textOf(this.view.state.doc);
   }
 
+  /** True when a text set while a big one was going in waits to replace it (setText). */
+  get textQueued(): boolean {
+    return this.#queued !== null;
+  }
+
   /** The whole script when it is too big to edit and only its start is shown (script-preview.ts), else null. */
   get preview(): string | null {
     return this.#preview.text;
@@ -147,6 +158,20 @@ export class ScriptEditor {
 
   /** Replaces the whole text as one undoable change; the cursor goes to the top. */
   setText(text: string): void {
+    // A big text still going in is finished first; then the latest text set meanwhile replaces it.
+    if (isLoading(this.view)) {
+      const waiting = this.#queued !== null;
+      this.#queued = text;
+      if (!waiting) {
+        const apply = () => {
+          const latest = this.#queued!;
+          this.#queued = null;
+          this.setText(latest);
+        };
+        whenLoaded(this.view).then(apply, apply);
+      }
+      return;
+    }
     this.#preview.leave(this.view);
     const shown = text.length > EDIT_LIMIT ? this.#preview.enter(this.view, text) : text;
     if (shown.length <= BIG_TEXT) replaceText(this.view, shown);

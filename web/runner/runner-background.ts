@@ -79,7 +79,7 @@ export class RunnerBackground {
     );
     const view = editor.view;
     const doc = await whenLoaded(view);
-    if (doc !== view.state.doc) return; // edited meanwhile: that edit brings its own run
+    if (doc !== view.state.doc || editor.textQueued) return; // edited meanwhile (or about to be): that edit brings its own run
     const outcome = await this.#runs.run(editor.preview ?? doc);
     if (outcome.kind === 'done') this.#options.show(outcome.result, outcome.script, outcome.ms);
     else if (outcome.kind === 'failed') {

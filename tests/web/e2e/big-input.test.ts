@@ -153,6 +153,26 @@ describe('big input on the runner page', () => {
     await page.close();
   });
 
+  it('a script set while a big one is still going into the editor replaces it once it is in', async () => {
+    const { page, problems } = await openPage();
+    const outcome = await page.evaluate(() => {
+      const runner = window.slowstartRunner!;
+      runner.setScript(`POOL a=1\n${'PICK\n'.repeat(200_000)}`); // 1 MB: goes in piece by piece
+      const first = runner.editor.view.state.doc.length;
+      runner.setScript('POOL x=2 y=1\nPICK\nPICK\n'); // before the big one is in
+      return { first };
+    });
+    expect(outcome.first).toBeLessThan(40_000); // only the first piece was in when the next script came
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.script), { timeout: 60_000 }).toBe('POOL x=2 y=1\nPICK\nPICK\n');
+    await expect.poll(() => status(page), { timeout: 60_000 }).toBe('Ran: 2 output lines, no problems.');
+    expect(await page.locator('.ss-out-row:not([hidden]) .ss-out-text').allTextContents()).toEqual(['x', 'y']);
+    // The big script was never run: it was replaced before it was all in.
+    expect(runWorkers(page)).toBe(0);
+    expect(await page.evaluate(() => window.slowstartRunner!.editor.view.state.doc.toString())).toBe('POOL x=2 y=1\nPICK\nPICK\n');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('Stop ends a background run at once, leaves the page usable and says so; Run runs it again', async () => {
     const { page, problems } = await openPage();
     // A 100,000-backend pool printed 4,000 times: seconds of engine work in the worker (a 1 MB script).
