@@ -18,3 +18,14 @@ export function fleetScript(bytes: number, backends = 200): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** The usage line of each command, as the SPEC lists the commands (what the engine's keyword table must say). */
+export const SPEC_USAGES = [
+  'POOL <name>=<weight> ...',
+  'NOW <seconds>',
+  'ADD <name>=<weight> <ramp>',
+  'DOWN <name>',
+  'UP <name> <ramp>',
+  'WEIGHTS',
+  'PICK',
+];
