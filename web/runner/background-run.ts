@@ -43,12 +43,18 @@ const defaultWorker = () => new Worker(new URL('./run-worker.ts', import.meta.ur
 
 // How many slices go to the worker per task (each is a copy of 256 KB).
 const SLICES_PER_TASK = 4;
+// A worker whose engine grew past this is ended after its run: WebAssembly
+// memory never shrinks, and a run of ten million output lines leaves the
+// engine holding about a gigabyte. The next run starts a new worker (tens of
+// milliseconds, off the page's thread).
+export const KEEP_WORKER_BYTES = 256 * 1024 * 1024;
 
 export class BackgroundRuns {
   readonly #options: BackgroundRunsOptions;
   #worker: Worker | null = null;
   #run = 0;
   #busy = false; // the worker has a run it has not answered
+  #going = false; // a run is going: reading the script, or in the worker
   #pending: ((reply: RunReply | { type: 'dropped' }) => void) | null = null;
   #started = 0;
   #ticker = 0; // refreshes the seconds while the engine runs (it reports nothing meanwhile)
@@ -62,15 +68,16 @@ export class BackgroundRuns {
     return doc.length > BACKGROUND_UNITS;
   }
 
-  /** True while a run is going. */
+  /** True while a run is going (also while its script is still being read). */
   get running(): boolean {
-    return this.#pending !== null || this.#busy;
+    return this.#going;
   }
 
   /** Runs a document (or a script kept as a string) in the worker. */
   async run(doc: Text | string): Promise<BackgroundOutcome> {
     this.stop(); // one run at a time: the newest
     const run = ++this.#run;
+    this.#going = true;
     this.#started = performance.now();
     const report = (phase: RunProgress['phase'], share: number | null) =>
       run === this.#run && this.#options.onProgress({ phase, share, elapsedMs: performance.now() - this.#started });
@@ -103,6 +110,7 @@ export class BackgroundRuns {
     this.#done(run);
     if (answer.type === 'failed') return { kind: 'failed', message: answer.message };
     if (answer.type !== 'done') return { kind: 'dropped' };
+    if (answer.memoryBytes > KEEP_WORKER_BYTES) this.#endWorker();
     // The string itself when there is one: a join of the slices is a rope, and comparing or saving a rope copies it.
     const script = typeof doc === 'string' ? doc : slices.join('');
     return { kind: 'done', result: toResult(answer.result), script, ms: performance.now() - this.#started };
@@ -111,11 +119,11 @@ export class BackgroundRuns {
   /** Stops the run going (if any): its outcome is 'dropped'. */
   stop(): void {
     this.#run++;
+    this.#going = false;
     clearInterval(this.#ticker);
     if (this.#busy) {
       // The engine cannot be interrupted: the worker goes, a new one comes with the next run.
-      this.#worker?.terminate();
-      this.#worker = null;
+      this.#endWorker();
       this.#busy = false;
     }
     this.#pending?.({ type: 'dropped' });
@@ -125,12 +133,17 @@ export class BackgroundRuns {
 
   destroy(): void {
     this.stop();
+    this.#endWorker();
+  }
+
+  #endWorker(): void {
     this.#worker?.terminate();
     this.#worker = null;
   }
 
   #done(run: number): void {
     if (run !== this.#run) return;
+    this.#going = false;
     clearInterval(this.#ticker);
     this.#busy = false;
     this.#pending = null;
@@ -155,8 +168,7 @@ export class BackgroundRuns {
     worker.onerror = (event) => {
       event.preventDefault();
       const message = event.message || 'the background worker could not start';
-      this.#worker?.terminate();
-      this.#worker = null;
+      this.#endWorker();
       this.#busy = false;
       this.#pending?.({ type: 'failed', run: this.#run, message });
     };

@@ -25,10 +25,14 @@ const loadingField = StateField.define<boolean>({
 });
 const loading = new WeakMap<EditorView, Promise<Text>>();
 
-/** Blocks other edits while a big text is going in (its own pieces pass). */
-export function bigTextGuard(): Extension {
+/**
+ * Blocks other edits while a big text is going in (its own pieces pass).
+ * `loadingAtStart`: the editor's first text is big and will go in with
+ * `insertText(..., { later: true })`; nothing else may edit it meanwhile.
+ */
+export function bigTextGuard(loadingAtStart = false): Extension {
   return [
-    loadingField,
+    loadingAtStart ? loadingField.init(() => true) : loadingField,
     EditorState.transactionFilter.of((tr) =>
       !tr.docChanged || tr.annotation(piece) || !tr.startState.field(loadingField, false) ? tr : [],
     ),
@@ -67,12 +71,14 @@ export function insertText(
     cursorAtStart?: boolean;
     /** False: not undoable, and not an edit at all (the editor's first text). */
     history?: boolean;
+    /** The first piece too goes in a later task (the editor was just made: its first update lays out the page). */
+    later?: boolean;
     onProgress?: (share: number) => void;
   },
 ): Promise<Text> {
   const selectionAt = (end: number) => EditorSelection.cursor(options.cursorAtStart ? from : end);
   const history = options.history === false ? [Transaction.addToHistory.of(false)] : [];
-  if (text.length <= BIG_TEXT) {
+  if (text.length <= BIG_TEXT && !options.later) {
     view.dispatch({
       changes: { from, to, insert: text },
       selection: selectionAt(from + text.length),
@@ -88,6 +94,7 @@ export function insertText(
     let at = 0;
     let pos = from;
     try {
+      if (options.later) await nextTask();
       while (at < text.length) {
         const end = cut(text, at);
         const first = at === 0;

@@ -10,7 +10,7 @@ import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/
 import type { Diagnostic, Keyword } from '../api/index.js';
 import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
-import { BIG_TEXT, bigTextGuard, continuesEdit, insertText } from './big-text.js';
+import { BIG_TEXT, bigTextGuard, continuesEdit, insertText, isLoading, whenLoaded } from './big-text.js';
 import { rememberText, textOf } from './doc-text.js';
 import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from './editor-base.js';
@@ -88,10 +88,14 @@ export class ScriptEditor {
   // Empty until the engine has loaded and said what the language is (setKeywords).
   readonly #language = new Compartment();
   readonly #preview: ScriptPreview;
+  #queued: string | null = null; // set while a big text was going in (setText)
 
   constructor(options: EditorOptions) {
     this.#preview = new ScriptPreview(options.parent.ownerDocument, options.readOnly ?? false);
     options.parent.before(this.#preview.note);
+    // A big script starts empty and goes in piece by piece, from the next task (not undoable: it is where the editor starts).
+    const big = options.doc.length > BIG_TEXT;
+    const shown = options.doc.length > EDIT_LIMIT ? this.#preview.start(options.doc) : options.doc;
     const extensions: Extension[] = [
       // A big text's later pieces are not new edits: the first one said the text changed (big-text.ts).
       ...basicEditing({ ...options, onChange: (u) => u.transactions.every(continuesEdit) || options.onChange() }),
@@ -106,10 +110,15 @@ export class ScriptEditor {
         const moved = u.transactions.some((tr) => tr.isUserEvent('select') || tr.isUserEvent('input'));
         if (u.selectionSet && moved) options.onCursorLine(u.state.doc.lineAt(u.state.selection.main.head).number);
       }),
-      bigTextGuard(),
+      bigTextGuard(big),
       EditorView.domEventHandlers({
         // A big paste goes in piece by piece (big-text.ts), so the page never freezes on it.
         paste: (event, view) => {
+          // While a big text is going in the editor takes no other edit (big-text.ts): nor this paste.
+          if (isLoading(view)) {
+            event.preventDefault();
+            return true;
+          }
           const text = event.clipboardData?.getData('text/plain') ?? '';
           if (text.length <= BIG_TEXT || view.state.readOnly) return false;
           event.preventDefault();
@@ -126,25 +135,24 @@ export class ScriptEditor {
         mouseleave: () => options.onHoverLine(null),
       }),
     ];
-    // A big script starts empty and goes in piece by piece (not undoable: it is where the editor starts).
-    const big = options.doc.length > BIG_TEXT;
     this.view = new EditorView({
       parent: options.parent,
       root: options.root,
       state: EditorState.create({ doc: big ? '' : options.doc, extensions }),
     });
-    // After the constructor: its first piece must not reach a runner that is still being built.
-    if (big) {
-      queueMicrotask(() => {
-        const shown = options.doc.length > EDIT_LIMIT ? this.#preview.enter(this.view, options.doc) : options.doc;
-        void this.#load(insertText(this.view, 0, 0, shown, { userEvent: 'input.replace', cursorAtStart: true, history: false }), shown);
-      });
-    }
+    // In a later task: the editor's first update lays out the page that is still being built
+    // (and its first piece must not reach a runner that is still being built either).
+    if (big) void this.#load(insertText(this.view, 0, 0, shown, { userEvent: 'input.replace', cursorAtStart: true, history: false, later: true }), shown);
   }
 
   /** The script (read once per document, see doc-text.ts); all of it when only its start is shown. */
   get text(): string {
     return this.#preview.text ?? textOf(this.view.state.doc);
+  }
+
+  /** True when a text set while a big one was going in waits to replace it (setText). */
+  get textQueued(): boolean {
+    return this.#queued !== null;
   }
 
   /** The whole script when it is too big to edit and only its start is shown (script-preview.ts), else null. */
@@ -158,6 +166,20 @@ export class ScriptEditor {
 
   /** Replaces the whole text as one undoable change; the cursor goes to the top. */
   setText(text: string): void {
+    // A big text still going in is finished first; then the latest text set meanwhile replaces it.
+    if (isLoading(this.view)) {
+      const waiting = this.#queued !== null;
+      this.#queued = text;
+      if (!waiting) {
+        const apply = () => {
+          const latest = this.#queued!;
+          this.#queued = null;
+          this.setText(latest);
+        };
+        whenLoaded(this.view).then(apply, apply);
+      }
+      return;
+    }
     this.#preview.leave(this.view);
     const shown = text.length > EDIT_LIMIT ? this.#preview.enter(this.view, text) : text;
     if (shown.length <= BIG_TEXT) replaceText(this.view, shown);

@@ -62,6 +62,7 @@ function lazyArray<T>(wire: WireLines, make: (line: number, text: string, i: num
 export function longLines(lines: readonly unknown[], units: number): { indices: Uint32Array; bytes: number } | null {
   const wire = wires.get(lines);
   if (!wire) return null;
+  if (wire.longest <= units) return { indices: new Uint32Array(0), bytes: 0 }; // ten million picks: nothing to look at
   const { starts } = wire;
   const found: number[] = [];
   let bytes = 0;

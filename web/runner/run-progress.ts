@@ -1,7 +1,9 @@
 // What a background run looks like in the toolbar: a progress bar (filled
 // while the script is read, moving while the engine runs, which is one call
 // with no progress of its own), what is happening with the seconds so far,
-// and Stop. Hidden when no run is going. Also, for a run with more rejected
+// and Stop. Hidden when no run is going. Meanwhile the output and the chart
+// are dimmed (the runner's root has .ss-bg-running): they show the previous
+// run, and the status says so. Also, for a run with more rejected
 // lines than the editor marks, the note that says how many more there are.
 import type { RunProgress } from './background-run.js';
 import { h, setText } from './dom.js';
@@ -10,6 +12,7 @@ export const RUN_PROGRESS_CSS = /* css */ `
 .ss-run-progress { display: inline-flex; align-items: center; gap: 8px; font-size: 13px; color: var(--ss-muted); }
 .ss-run-progress[hidden] { display: none; }
 .ss-run-progress progress { width: 120px; height: 8px; accent-color: var(--ss-accent); }
+.ss-bg-running .ss-panel-output, .ss-bg-running .ss-panel-chart { opacity: 0.55; transition: opacity 0.2s; }
 .ss-marks-note { margin: 6px 0 0; font-size: 13px; color: var(--ss-muted); }
 .ss-marks-note[hidden] { display: none; }
 `;
@@ -39,7 +42,7 @@ export class RunProgressView {
     if (progress.share === null) this.#bar.removeAttribute('value');
     else this.#bar.value = progress.share;
     const seconds = `${(progress.elapsedMs / 1000).toFixed(1)} s`;
-    setText(this.#text, progress.phase === 'reading' ? `Reading the script… ${seconds}` : `Running in the background… ${seconds}`);
+    setText(this.#text, progress.phase === 'reading' ? `Reading the script… ${seconds}` : `Running… ${seconds}`);
   }
 
   /** Says how many rejected lines are not marked in the editor (0 hides the note). */

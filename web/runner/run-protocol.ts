@@ -15,7 +15,8 @@ export type RunRequest =
 
 export type RunReply =
   | { type: 'progress'; run: number; phase: 'reading' | 'running'; share: number }
-  | { type: 'done'; run: number; result: WireRun }
+  /** `memoryBytes`: the worker's engine memory after the run (it only grows). */
+  | { type: 'done'; run: number; result: WireRun; memoryBytes: number }
   | { type: 'failed'; run: number; message: string };
 
 /** Lines of text: line i is bytes [starts[i], starts[i + 1] − 1) (the last byte is its '\n'). */
@@ -25,6 +26,8 @@ export interface WireLines {
   starts: Uint32Array;
   /** Each line's 1-based script line. */
   lines: Uint32Array;
+  /** The longest line's bytes (so the page knows when no line can wrap without looking at each). */
+  longest: number;
 }
 
 export interface WireRun {

@@ -60,7 +60,7 @@ self.onmessage = async (event: MessageEvent<RunRequest>) => {
       timeline: shortenTimeline(raw.timeline!),
       truncated: raw.truncated,
     };
-    post({ type: 'done', run, result }, transferables(result));
+    post({ type: 'done', run, result, memoryBytes: module.HEAP8.buffer.byteLength }, transferables(result));
   } catch (error) {
     post({ type: 'failed', run: message.run, message: error instanceof Error ? error.message : String(error) });
   }
@@ -73,7 +73,9 @@ function lines(joined: Uint8Array, numbers: Uint32Array): WireLines {
   let line = 1;
   for (let i = 0; i < joined.length && line < n; i++) if (joined[i] === 0x0a) starts[line++] = i + 1;
   starts[n] = joined.length + 1; // as if the last line ended in '\n' too
-  return { bytes: joined, starts, lines: numbers };
+  let longest = 0;
+  for (let i = 0; i < n; i++) longest = Math.max(longest, starts[i + 1] - starts[i] - 1);
+  return { bytes: joined, starts, lines: numbers, longest };
 }
 
 function transferables(r: WireRun): Transferable[] {

@@ -19,6 +19,10 @@ export interface RunnerBackgroundOptions {
   runOnPage(script: string): void;
   /** One line of status (the runner's status text). */
   status(text: string, problem?: boolean): void;
+  /** True while a run goes in the background: what the views show is the previous run's. */
+  busy(going: boolean): void;
+  /** True when the views show a run (so a background run leaves them showing an older one). */
+  hasResult(): boolean;
   createWorker?: () => Worker;
 }
 
@@ -31,7 +35,13 @@ export class RunnerBackground {
   constructor(doc: Document, options: RunnerBackgroundOptions) {
     this.#options = options;
     this.progress = new RunProgressView(doc, () => this.stop());
-    this.#runs = new BackgroundRuns({ onProgress: (p) => this.progress.show(p), createWorker: options.createWorker });
+    this.#runs = new BackgroundRuns({
+      onProgress: (p) => {
+        this.progress.show(p);
+        options.busy(p !== null);
+      },
+      createWorker: options.createWorker,
+    });
   }
 
   /** Starts a background run of the editor's script and returns true, or returns false when the page should run it. */
@@ -49,7 +59,12 @@ export class RunnerBackground {
   stop(): void {
     if (!this.#runs.running) return;
     this.#runs.stop();
-    this.#options.status('Stopped before the end. Press Run to run the script again.', true);
+    this.#options.status(
+      this.#options.hasResult()
+        ? 'Stopped before the end: the output and the chart show the previous run. Press Run to run the script again.'
+        : 'Stopped before the end. Press Run to run the script again.',
+      true,
+    );
   }
 
   destroy(): void {
@@ -57,10 +72,14 @@ export class RunnerBackground {
   }
 
   async #go(editor: ScriptEditor): Promise<void> {
-    this.#options.status('Running in the background…');
+    this.#options.status(
+      this.#options.hasResult()
+        ? 'Running in the background; until it ends, the output and the chart show the previous run.'
+        : 'Running in the background…',
+    );
     const view = editor.view;
     const doc = await whenLoaded(view);
-    if (doc !== view.state.doc) return; // edited meanwhile: that edit brings its own run
+    if (doc !== view.state.doc || editor.textQueued) return; // edited meanwhile (or about to be): that edit brings its own run
     const outcome = await this.#runs.run(editor.preview ?? doc);
     if (outcome.kind === 'done') this.#options.show(outcome.result, outcome.script, outcome.ms);
     else if (outcome.kind === 'failed') {

@@ -164,6 +164,8 @@ export class Runner {
       show: (result, script, ms) => this.#show(result, script, ms),
       runOnPage: (script) => this.#engine && this.#show(this.#engine.run(script), script, 0),
       status: (text, problem) => this.#setStatus(text, problem),
+      busy: (going) => root.classList.toggle('ss-bg-running', going),
+      hasResult: () => this.#result !== null,
     });
     this.#problems.before(this.#background.progress.element);
 

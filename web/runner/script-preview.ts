@@ -32,9 +32,9 @@ export class ScriptPreview {
     this.note.hidden = true;
   }
 
-  /** The editor's read-only setting, which a preview turns on. */
+  /** The editor's read-only setting, which a preview turns on (also one begun with start()). */
   extension(): Extension {
-    return this.#readOnly.of(EditorState.readOnly.of(this.#baseReadOnly));
+    return this.#readOnly.of(EditorState.readOnly.of(this.#baseReadOnly || this.#full !== null));
   }
 
   /** The whole script while a preview is shown, else null. */
@@ -44,8 +44,13 @@ export class ScriptPreview {
 
   /** Shows `text` as a preview: returns the part the editor gets. */
   enter(view: EditorView, text: string): string {
-    this.#full = text;
     view.dispatch({ effects: this.#readOnly.reconfigure(EditorState.readOnly.of(true)) });
+    return this.start(text);
+  }
+
+  /** Starts the editor on a preview of `text`, before the editor is made (extension() is then read-only): returns the part it gets. */
+  start(text: string): string {
+    this.#full = text;
     const cut = text.indexOf('\n', PREVIEW_UNITS);
     const head = cut < 0 ? text.slice(0, PREVIEW_UNITS) : text.slice(0, cut + 1);
     setText(

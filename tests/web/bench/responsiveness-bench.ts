@@ -7,10 +7,13 @@
 //     longest, and their blocking time (the part of each over 50 ms, summed);
 //   - the event-loop lag: a 10 ms timer's worst lateness (what a keystroke
 //     would have waited);
-//   - the time to the shown result, and the JS heap after it.
+//   - the time to the shown result, the JS heap after it, and the peak memory
+//     of all of Chromium's processes (PSS, sampled every 100 ms; the worker
+//     and the DOM included) over what the open page took before the input.
 // Inputs: a 5 MB paste into the page's editor (a valid script of picks, a
 // script of rejected lines, a 200-backend fleet, one 5 MB line), and a
-// <slow-start-runner src> of 50 MB (picks, and rejected lines).
+// <slow-start-runner src> of 50 MB (picks, and rejected lines), with one of
+// 1 KB beside them for what loading the element costs whatever its script.
 // Figures go to test-results/responsiveness-bench.json; docs/PERFORMANCE.md
 // ("Big input") records one run.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -18,9 +21,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
+import { traceMainThread } from '../support/main-thread-trace.js';
+import { descendantsPss, samplePeakMemory } from '../support/process-memory.js';
 import { fleetScript } from '../support/scripts.js';
 import { serveStatic } from '../support/static-server.js';
 
@@ -51,7 +56,7 @@ const PROBE = () => {
   }, 10);
 };
 
-async function measure(page: Page, start: () => Promise<unknown>, done: () => Promise<boolean>) {
+async function measure(browser: Browser, page: Page, start: () => Promise<unknown>, done: () => Promise<boolean>) {
   await page.evaluate(() => {
     const w = window as unknown as { __probe?: { longTasks: number[]; lag: number[]; t0: number } };
     if (!w.__probe) return; // about:blank before a navigation: the new page's probe starts at 0
@@ -59,6 +64,9 @@ async function measure(page: Page, start: () => Promise<unknown>, done: () => Pr
     w.__probe.lag = [];
     w.__probe.t0 = performance.now();
   });
+  const base = await descendantsPss();
+  const memory = samplePeakMemory();
+  const trace = await traceMainThread(browser, page);
   const t0 = Date.now();
   await start();
   while (!(await done())) {
@@ -67,7 +75,9 @@ async function measure(page: Page, start: () => Promise<unknown>, done: () => Pr
   }
   const elapsed = Date.now() - t0;
   await page.waitForTimeout(300); // the last tasks' entries
-  return page.evaluate((ms) => {
+  const peakMB = Math.round(((await memory.stop()) - base) / 1e6);
+  const tasks = await trace();
+  const figures = await page.evaluate((ms) => {
     const p = (window as unknown as { __probe: { longTasks: number[]; lag: number[] } }).__probe;
     const heap = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
     return {
@@ -79,6 +89,7 @@ async function measure(page: Page, start: () => Promise<unknown>, done: () => Pr
       heapMB: Math.round(heap / 1e6),
     };
   }, elapsed);
+  return { ...figures, longestTaskCpuMs: tasks.longestCpuMs, longestTaskTracedMs: tasks.longestWallMs, peakMB };
 }
 
 const statusSettled = (page: Page, root = 'body') =>
@@ -106,6 +117,7 @@ it('measures main-thread blocking on big input', async () => {
       await page.evaluate((n) => ((window as unknown as { __text: string }).__text = n), make(5 * MB));
       const before = await page.locator('.ss-status').textContent();
       const r = await measure(
+        browser,
         page,
         () =>
           page.evaluate(() => {
@@ -122,19 +134,29 @@ it('measures main-thread blocking on big input', async () => {
       console.log(`page: paste 5 MB (${name})`, r);
       await context.close();
     }
-    for (const name of ['picks', 'rejected']) {
-      await writeFile(join(elementSite, `big-${name}.txt`), INPUTS[name](50 * MB));
+    // The same page with a 1 KB src: what loading the element costs whatever its script.
+    const elementCases: [string, string, number][] = [
+      ['src of 1 KB (picks)', 'picks', 1000],
+      ['src of 50 MB (picks)', 'picks', 50 * MB],
+      ['src of 50 MB (rejected)', 'rejected', 50 * MB],
+    ];
+    // A blank page of the same origin first, so that the element's page loads in the traced process.
+    await writeFile(join(elementSite, 'blank.html'), '<!doctype html><title>blank</title>');
+    for (const [label, name, bytes] of elementCases) {
+      const file = `${name}-${bytes}`;
+      await writeFile(join(elementSite, `${file}.txt`), INPUTS[name](bytes));
       await writeFile(
-        join(elementSite, `big-${name}.html`),
+        join(elementSite, `${file}.html`),
         `<!doctype html><meta charset="utf-8"><title>big</title><script type="module" src="element/slow-start-runner.js"></script>` +
-          `<slow-start-runner id="big" src="big-${name}.txt" autorun></slow-start-runner>`,
+          `<slow-start-runner id="big" src="${file}.txt" autorun></slow-start-runner>`,
       );
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.addInitScript(PROBE);
-      const r = await measure(page, () => page.goto(`${elementServer.url}/big-${name}.html`), () => statusSettled(page, '#big'));
-      results[`element: src of 50 MB (${name})`] = r;
-      console.log(`element: src of 50 MB (${name})`, r);
+      await page.goto(`${elementServer.url}/blank.html`);
+      const r = await measure(browser, page, () => page.goto(`${elementServer.url}/${file}.html`), () => statusSettled(page, '#big'));
+      results[`element: ${label}`] = r;
+      console.log(`element: ${label}`, r);
       await context.close();
     }
   } finally {

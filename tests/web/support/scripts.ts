@@ -19,21 +19,6 @@ export function fleetScript(bytes: number, backends = 200): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * Records the event loop's worst lateness (a 10 ms timer), in
- * `window.__lag`: pass to `page.addInitScript` or `page.evaluate`.
- */
-export function lagProbe(): void {
-  const w = window as unknown as { __lag: number };
-  w.__lag = 0;
-  let last = performance.now();
-  setInterval(() => {
-    const now = performance.now();
-    w.__lag = Math.max(w.__lag, now - last - 10);
-    last = now;
-  }, 10);
-}
-
 /** The usage line of each command, as the SPEC lists the commands (what the engine's keyword table must say). */
 export const SPEC_USAGES = [
   'POOL <name>=<weight> ...',

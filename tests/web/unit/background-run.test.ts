@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { Timeline } from '../../../dist/api/node.js';
 import { isWellFormed } from '../../../web/api/wtf8.js';
 import { slicesOf } from '../../../web/runner/doc-text.js';
-import { lazyDiagnostics, lazyOutput } from '../../../web/runner/lazy-lines.js';
+import { lazyDiagnostics, lazyOutput, longLines } from '../../../web/runner/lazy-lines.js';
+import { RowLayout } from '../../../web/runner/output-wrap.js';
 import type { WireLines } from '../../../web/runner/run-protocol.js';
 import { shortenTimeline } from '../../../web/runner/timeline-budget.js';
 import { slowstart } from '../support/engine.js';
@@ -15,7 +16,8 @@ const wire = (texts: string[], lines: number[]): WireLines => {
   const bytes = new TextEncoder().encode(texts.join('\n'));
   const starts = [0];
   for (const t of texts) starts.push(starts.at(-1)! + new TextEncoder().encode(t).length + 1);
-  return { bytes, starts: Uint32Array.from(starts), lines: Uint32Array.from(lines) };
+  const longest = Math.max(0, ...texts.map((t) => new TextEncoder().encode(t).length));
+  return { bytes, starts: Uint32Array.from(starts), lines: Uint32Array.from(lines), longest };
 };
 
 describe('lazy output and diagnostics', () => {
@@ -56,6 +58,31 @@ describe('lazy output and diagnostics', () => {
       [4, 0, 4],
       [6, 5, 6],
     ]);
+  });
+});
+
+describe('rows of lazily built lines', () => {
+  const texts = ['a', 'web1=0 web2=10 web3=10', 'b', 'web1=0 web2=10', '名前=1 名前=2'];
+  const numbers = texts.map((_, i) => i + 2);
+
+  it('are laid out as the same lines in a plain array are, looking only at the lines that may wrap', () => {
+    const lazy = lazyOutput(wire(texts, numbers));
+    const plain = texts.map((text, i) => ({ line: numbers[i], text }));
+    for (const cols of [6, 10, 14, 40]) {
+      const a = new RowLayout(lazy, cols);
+      const b = new RowLayout(plain, cols);
+      expect(texts.map((_, i) => a.lines(i))).toEqual(texts.map((_, i) => b.lines(i)));
+      expect(a.height).toBe(b.height);
+    }
+    // At 10 columns a line may wrap when its UTF-8 is over 5 bytes: all but 'a' and 'b'.
+    expect([...longLines(lazy, 5)!.indices]).toEqual([1, 3, 4]);
+  });
+
+  it('need no look at any line when the longest fits (ten million picks of one letter)', () => {
+    const lazy = lazyOutput(wire(['a', 'b', 'c'], [2, 3, 4]));
+    expect(longLines(lazy, 1)).toEqual({ indices: new Uint32Array(0), bytes: 0 });
+    expect(new RowLayout(lazy, 2).height).toBe(3 * 24);
+    expect(longLines([{ line: 1, text: 'a' }], 1)).toBeNull(); // not built here: every line is looked at
   });
 });
 
