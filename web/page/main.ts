@@ -18,6 +18,7 @@ import { createRunner, type ChartTab, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { setupModeTabs } from './mode-tabs.js';
 import { followLocation, type PageView } from './page-location.js';
+import { showLanguageSummary } from './language-summary.js';
 import { setupThemeToggle } from './theme-toggle.js';
 
 declare global {
@@ -52,10 +53,16 @@ const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
 // looks like (the element has the same box).
 adoptCompareStyles(document);
 const compare = new CompareBox(document, (line) => runner.editor.goToLine(line), { lab: () => loadLab() });
+// The engine, shared by the runner and the language summary below the page.
+const engine = loadSlowStart();
+void engine.then(
+  (e) => showLanguageSummary(document.querySelector<HTMLDListElement>('#language-summary')!, e.keywords),
+  () => {}, // (the runner says the engine failed to load)
+);
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
-  engine: loadSlowStart(),
+  engine,
   script: work.openingScript,
   traffic: { lab: () => loadLab() },
   onChartTab: (tab) => {

@@ -228,6 +228,7 @@ export class Runner {
       (engine) => {
         if (this.#destroyed) return;
         this.#engine = engine;
+        this.editor.setKeywords(engine.keywords);
         if (runOnLoad) this.run();
         else this.#setStatus(`Press Run (${isMac(this.#win) ? '⌘' : 'Ctrl'}+Enter) to run the script.`);
       },
