@@ -1,5 +1,6 @@
 #include "decimal.hpp"
 #include "command.hpp"
+#include "short_bytes.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -39,12 +40,15 @@ constexpr std::uint64_t kPacked[] = {packed("POOL"), packed("NOW"),     packed("
                                      packed("UP"),   packed("WEIGHTS"), packed("PICK")};
 static_assert(sizeof kPacked / sizeof kPacked[0] == sizeof kKeywords / sizeof kKeywords[0]);
 
-const Keyword* find_keyword(std::string_view word) {
-  if (word.size() > kLongestKeyword) return nullptr;
-  const std::uint64_t key = packed(word);
+// `key` is packed() of a word of `size` bytes.
+const Keyword* find_keyword(std::uint64_t key, std::size_t size) {
   for (std::size_t i = 0; i < sizeof kPacked / sizeof kPacked[0]; ++i)
-    if (kPacked[i] == key && kKeywords[i].word.size() == word.size()) return &kKeywords[i];  // ("PICK\0" is no PICK)
+    if (kPacked[i] == key && kKeywords[i].word.size() == size) return &kKeywords[i];  // ("PICK\0" is no PICK)
   return nullptr;
+}
+
+const Keyword* find_keyword(std::string_view word) {
+  return word.size() > kLongestKeyword ? nullptr : find_keyword(packed(word), word.size());
 }
 
 // A keyword written in another case, for the hint "(use PICK)".
@@ -73,7 +77,7 @@ std::string with_usage(std::string message, const Keyword& k) {
 
 void TokenHead::add(std::string_view piece) {
   const std::size_t n = std::min(piece.size(), kBytes - size_);
-  std::memcpy(bytes_ + size_, piece.data(), n);
+  copy_short(bytes_ + size_, piece.data(), n);
   size_ += n;
 }
 
@@ -159,7 +163,7 @@ void LineParser::end_token() {
 
 void LineParser::keyword() {
   const std::string_view word = head_.view();
-  if (length_ <= kLongestKeyword) keyword_ = find_keyword(word);
+  if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8(), length_);
   if (keyword_) return;
   std::string message = quoted("unknown command ", word);
   if (const Keyword* hint = length_ <= kLongestKeyword ? find_hint(word) : nullptr) {

@@ -1,6 +1,6 @@
 #include "interpreter.hpp"
 
-#include <cstring>
+#include "short_bytes.hpp"
 
 namespace slowstart {
 
@@ -107,12 +107,12 @@ std::size_t Interpreter::feed_chunk(std::string_view chunk) {
     if (pos == std::string_view::npos) return chunk.size();
   }
   while (pos < chunk.size()) {
-    const void* nl = std::memchr(chunk.data() + pos, '\n', chunk.size() - pos);
+    const char* const nl = find_newline(chunk.data() + pos, chunk.data() + chunk.size());
     if (!nl) {
       stream(chunk.substr(pos));
       return chunk.size();
     }
-    const auto end = static_cast<std::size_t>(static_cast<const char*>(nl) - chunk.data());
+    const auto end = static_cast<std::size_t>(nl - chunk.data());
     if (in_line_) {
       stream(chunk.substr(pos, end - pos));
       end_streamed_line();

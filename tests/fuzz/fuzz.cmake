@@ -21,10 +21,11 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   # The first run compiles the target with sanitizers (about a minute on two
   # cores), so allow for that on top of the 15 s of fuzzing. The self-test
   # reuses the same binary, so it must not run at the same time.
+  # The smoke runs start from the seeds alone (FUZZ_SMOKE, run.sh says why).
   set_tests_properties(fuzz.smoke PROPERTIES
-    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
+    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
   set_tests_properties(fuzz.pick_smoke PROPERTIES
-    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
+    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
   set_tests_properties(fuzz.leak_selftest PROPERTIES
     LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
 else()
