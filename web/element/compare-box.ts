@@ -6,10 +6,11 @@
 // difference). Pasted text is read like the CLI's output: one line per output
 // line, one final newline optional.
 import type { Lab, Mistake, OutputLine } from '../api/index.js';
-import { h, setText, uniqueId } from '../runner/dom.js';
-import { firstDifference } from './compare.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
+import { firstDifference } from '../shared/first-difference.js';
 import { renderDifference } from './difference-view.js';
 import { outputFileLines } from './text.js';
+import { plural } from '../shared/format.js';
 
 export interface CompareBoxOptions {
   /** Loads the lab module, to name the mistake (none: the box only compares). */
@@ -88,7 +89,7 @@ export class CompareBox {
     if (!d) {
       this.element.dataset.match = 'yes';
       const n = engine.length;
-      return setText(this.#result, `✓ Same output: all ${n} line${n === 1 ? '' : 's'} match.`);
+      return setText(this.#result, `✓ Same output: all ${plural(n, 'line')} match.`);
     }
     this.element.dataset.match = 'no';
     const sourceLine = (engine[d.index] ?? engine[engine.length - 1])?.line ?? null;

@@ -4,8 +4,9 @@
 // program" box, and the events a host page listens to.
 import { loadLab, loadSlowStart, type RunResult } from '../api/index.js';
 import { EXAMPLES } from '../runner/examples.js';
-import { h } from '../runner/dom.js';
+import { h } from '../shared/dom.js';
 import { createRunner, type Runner } from '../runner/runner.js';
+import { trafficTab } from '../traffic/chart-tab.js';
 import type { ElementConfig } from './attributes.js';
 import { CompareBox } from './compare-box.js';
 import { judge } from './compare.js';
@@ -76,7 +77,7 @@ export class ElementMount {
       compact: true,
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
-      traffic: config.traffic ? { lab: () => loadLab() } : undefined,
+      chartTabs: config.traffic ? [trafficTab({ lab: () => loadLab() })] : [],
       readOnly: config.readOnly,
       chart: config.chart,
       onRun: (result, text) => this.#ran(result, text),

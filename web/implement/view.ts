@@ -9,21 +9,37 @@
 // share it. The host decides how to show the runner when a test is opened:
 // it listens for OPEN_IN_RUNNER_EVENT.
 import type { Lab } from '../api/lab.js';
-import type { Runner } from '../runner/runner.js';
-import { h, setText } from '../runner/dom.js';
-import { makePanel } from '../runner/panel.js';
+import type { Timeline } from '../api/timeline.js';
+import { h, setText } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
+import { modEnterLabel, modKey } from '../shared/shortcut.js';
+import { makePanel } from '../shared/panel.js';
 import { runImplementTests, type ImplementRun } from './client.js';
 import { CodeEditor } from './code-editor.js';
 import { CodeStorage } from './code-storage.js';
 import { diagnoseRun } from './diagnosis.js';
 import { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
 import type { TestResult } from './grade.js';
-import { plural, RunSummary } from './run-summary.js';
+import { RunSummary } from './run-summary.js';
 import { builtInTests, type ImplementTest } from './suite.js';
 import { LEARNER_TEMPLATE } from './template.js';
 import { TestList } from './test-list.js';
 
 export { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
+
+/**
+ * What the view needs of the runner a test opens in (the host's Runner,
+ * web/runner/runner.ts): said here, so that the two views do not import each other.
+ */
+export interface TestRunner {
+  readonly script: string;
+  setScript(script: string): void;
+  readonly chart: {
+    /** Draws a test's weights (the learner's) dashed over the run's; null removes them. */
+    setOverlay(timeline: Timeline | null, label?: string, caption?: string): void;
+    readonly hasOverlay: boolean;
+  };
+}
 
 export interface ImplementViewOptions {
   /** The element to render into; the view owns its children. */
@@ -31,7 +47,7 @@ export interface ImplementViewOptions {
   /** The document or shadow root `root` is in (default: `root.getRootNode()`). */
   documentRoot?: Document | ShadowRoot;
   /** The runner a test opens in ("Open in the runner"). */
-  runner: Runner;
+  runner: TestRunner;
   /** The lab module: the built-in tests and the diagnosis are the engine's. */
   lab: Lab;
   /** A course author's tests, run after the built-in ones. */
@@ -61,7 +77,7 @@ export class ImplementView {
   readonly root: HTMLElement;
   readonly editor: CodeEditor;
   readonly tests: readonly ImplementTest[];
-  readonly #runner: Runner;
+  readonly #runner: TestRunner;
   readonly #win: Window;
   readonly #storage: CodeStorage;
   readonly #list: TestList;
@@ -114,7 +130,7 @@ export class ImplementView {
       'button',
       { class: 'ss-btn ss-primary ss-impl-run', attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' } },
       h(doc, 'span', { text: 'Run tests' }),
-      h(doc, 'kbd', { class: 'ss-kbd', text: isMac(this.#win) ? '⌘↵' : 'Ctrl+↵' }),
+      h(doc, 'kbd', { class: 'ss-kbd', text: modEnterLabel(this.#win) }),
     );
     this.#runButton.addEventListener('click', () => void this.run());
     this.#stopButton = h(doc, 'button', { class: 'ss-btn ss-impl-stop', text: 'Stop', attrs: { type: 'button' } });
@@ -201,7 +217,7 @@ export class ImplementView {
     }
     this.editor.setText(LEARNER_TEMPLATE);
     this.#save();
-    this.#setStatus(`Back to the template. ${isMac(this.#win) ? '⌘' : 'Ctrl'}+Z in the editor brings your code back.`);
+    this.#setStatus(`Back to the template. ${modKey(this.#win)}+Z in the editor brings your code back.`);
   }
 
   /** Runs every test on the current code (stopping a run in progress first). */
@@ -360,8 +376,4 @@ export class ImplementView {
 
 function overlayCaption(test: ImplementTest): string {
   return `Test “${test.title}”:`;
-}
-
-function isMac(win: Window): boolean {
-  return /Mac|iPhone|iPad/.test(win.navigator.platform);
 }

@@ -3,11 +3,12 @@
 // and never looks anything up in a global document, so the same code serves
 // the page (web/page/main.ts) and an embeddable element with a shadow root.
 import { openLintPanel } from '@codemirror/lint';
-import type { Lab, OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
-import { TrafficView } from '../traffic/traffic-view.js';
+import type { OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
+import type { ChartTab, ChartTabView } from '../shared/chart-tab.js';
 import { formatClock } from './chart-model.js';
-import { h, setText, uniqueId } from './dom.js';
-import { makePanel } from './panel.js';
+import { h, setText } from '../shared/dom.js';
+import { makePanel } from '../shared/panel.js';
+import { ChartTabs } from './chart-tabs.js';
 import { ScriptEditor } from './editor.js';
 import { ExamplesMenu } from './examples-menu.js';
 import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './examples.js';
@@ -18,6 +19,8 @@ import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
 import { TimelineTable } from './timeline-table.js';
+import { plural } from '../shared/format.js';
+import { modEnterLabel, modKey } from '../shared/shortcut.js';
 
 export interface RunnerOptions {
   /** The element to render into; the runner owns its children. */
@@ -36,10 +39,10 @@ export interface RunnerOptions {
   /** Level of the panel headings (default 2). */
   headingLevel?: 2 | 3 | 4 | 5 | 6;
   /**
-   * Adds a Traffic tab beside the ramp chart (traffic share, ramp curves, the
-   * least-request trap). Its simulation module loads when the tab is opened.
+   * Views shown as tabs beside the ramp chart (web/traffic/chart-tab.ts adds
+   * Traffic), each built the first time its tab is opened.
    */
-  traffic?: { lab: () => Promise<Lab> };
+  chartTabs?: readonly ChartTab[];
   /** The script can be read, run and stepped through, but not edited. Default false. */
   readOnly?: boolean;
   /** Show the chart panel (ramp chart, playhead, legend, table). Default true. */
@@ -56,12 +59,9 @@ export interface RunnerOptions {
    * folded until opened. Default false.
    */
   compact?: boolean;
-  /** The learner chose the Ramp or the Traffic tab (not called for {@link Runner.showChartTab}). */
-  onChartTab?: (tab: ChartTab) => void;
+  /** The learner chose a chart tab: 'ramp' or a chart tab's id (not called for {@link Runner.showChartTab}). */
+  onChartTab?: (id: string) => void;
 }
-
-/** The chart panel's tabs (Traffic only with the `traffic` option). */
-export type ChartTab = 'ramp' | 'traffic';
 
 /** How long the last run took (ms), for the benchmark and curious users. */
 export interface RunTimings {
@@ -89,10 +89,8 @@ export class Runner {
   readonly pickView: PickExplain;
   /** Timings of the last run. */
   lastTimings: RunTimings | null = null;
-  /** The Traffic tab's view, when enabled. */
-  readonly traffic: TrafficView | null = null;
-  /** Shows the Ramp or the Traffic tab (a page following its URL). */
-  showChartTab: (tab: ChartTab) => void = () => {};
+  /** The chart panel's tabs, when a host added any. */
+  readonly #chartTabs: ChartTabs | null = null;
 
   readonly #win: Window;
   readonly #debounceMs: number;
@@ -140,7 +138,7 @@ export class Runner {
       'button',
       { class: 'ss-btn ss-primary', attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' } },
       h(doc, 'span', { text: 'Run' }),
-      h(doc, 'kbd', { class: 'ss-kbd', text: isMac(this.#win) ? '⌘↵' : 'Ctrl+↵' }),
+      h(doc, 'kbd', { class: 'ss-kbd', text: modEnterLabel(this.#win) }),
     );
     runButton.addEventListener('click', () => this.run({ play: true }));
     this.#liveBox = h(doc, 'input', { attrs: { type: 'checkbox' } });
@@ -221,7 +219,13 @@ export class Runner {
       onSeek: (step) => this.#seek(step, 'elsewhere'),
     });
     this.table = new TimelineTable(chartPanel.section);
-    if (options.traffic) this.traffic = this.#addTrafficTab(chartPanel.section, options.traffic, level, options.onChartTab);
+    if (options.chartTabs?.length) {
+      this.#chartTabs = new ChartTabs(chartPanel.section, options.chartTabs, {
+        documentRoot: options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot),
+        headingLevel: Math.min(6, (options.headingLevel ?? 2) + 1) as 3,
+        onChoose: options.onChartTab,
+      });
+    }
 
     this.#setStatus('Loading the engine…');
     Promise.resolve(options.engine).then(
@@ -229,7 +233,7 @@ export class Runner {
         if (this.#destroyed) return;
         this.#engine = engine;
         if (runOnLoad) this.run();
-        else this.#setStatus(`Press Run (${isMac(this.#win) ? '⌘' : 'Ctrl'}+Enter) to run the script.`);
+        else this.#setStatus(`Press Run (${modKey(this.#win)}+Enter) to run the script.`);
       },
       (error: unknown) => this.#setStatus(`The engine failed to load: ${String(error)}`, true),
     );
@@ -265,7 +269,7 @@ export class Runner {
   // Shows a run's result in every view (a run on the page, or in the background).
   #show(result: RunResult, script: string, runMs: number): RunTimings {
     const t1 = performance.now();
-    this.traffic?.update(script);
+    this.#chartTabs?.update(script);
     this.#pending = false;
     this.#result = result;
     this.#timeline = result.timeline && result.timeline.length > 0 ? result.timeline : null;
@@ -323,64 +327,17 @@ export class Runner {
     this.#toolbar.after(...items);
   }
 
-  /** Stops timers and animation and empties the root. */
-  // "Ramp" and "Traffic" tabs in the chart panel's heading: the Traffic tab
-  // swaps the ramp chart's parts for the TrafficView (simulated only while
-  // shown). WAI-ARIA tabs: arrow keys move between them.
-  #addTrafficTab(
-    panel: HTMLElement,
-    traffic: { lab: () => Promise<Lab> },
-    level: string,
-    onChartTab: RunnerOptions['onChartTab'],
-  ): TrafficView {
-    const doc = panel.ownerDocument;
-    const head = panel.querySelector('.ss-panel-head')!;
-    const rampParts = Array.from(panel.children).filter((c) => c !== head);
-    const trafficBox = h(doc, 'div', { class: 'ss-traffic-box', attrs: { role: 'tabpanel' } });
-    trafficBox.hidden = true;
-    panel.append(trafficBox);
-    const view = new TrafficView(trafficBox, { lab: traffic.lab, headingLevel: (Number(level.slice(1)) + 1) as 3 });
-    const tabs = h(doc, 'div', { class: 'ss-tabs', attrs: { role: 'tablist', 'aria-label': 'Chart' } });
-    const make = (text: string, selected: boolean) =>
-      h(doc, 'button', {
-        class: 'ss-tab',
-        text,
-        attrs: { type: 'button', role: 'tab', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1' },
-      });
-    const rampTab = make('Ramp', true);
-    const trafficTab = make('Traffic', false);
-    const trafficId = uniqueId('ss-traffic');
-    trafficBox.id = trafficId;
-    trafficTab.setAttribute('aria-controls', trafficId);
-    trafficBox.setAttribute('aria-labelledby', (trafficTab.id = uniqueId('ss-tab')));
-    const select = (showTraffic: boolean) => {
-      rampTab.setAttribute('aria-selected', String(!showTraffic));
-      trafficTab.setAttribute('aria-selected', String(showTraffic));
-      rampTab.tabIndex = showTraffic ? -1 : 0;
-      trafficTab.tabIndex = showTraffic ? 0 : -1;
-      for (const part of rampParts) (part as HTMLElement).hidden = showTraffic;
-      trafficBox.hidden = !showTraffic;
-      view.visible = showTraffic;
-    };
-    const choose = (showTraffic: boolean) => {
-      select(showTraffic);
-      onChartTab?.(showTraffic ? 'traffic' : 'ramp');
-    };
-    this.showChartTab = (tab) => select(tab === 'traffic');
-    rampTab.addEventListener('click', () => choose(false));
-    trafficTab.addEventListener('click', () => choose(true));
-    tabs.addEventListener('keydown', (e) => {
-      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-      const toTraffic = rampTab.matches(':focus'); // (activeElement is the host inside a shadow root)
-      choose(toTraffic);
-      (toTraffic ? trafficTab : rampTab).focus();
-      e.preventDefault();
-    });
-    tabs.append(rampTab, trafficTab);
-    head.firstElementChild!.replaceWith(tabs);
-    return view;
+  /** Shows the chart tab `id` ('ramp' or a chart tab's), as a page following its URL does. */
+  showChartTab(id: string): void {
+    this.#chartTabs?.show(id);
   }
 
+  /** The view of chart tab `id`, once its tab has been opened. */
+  chartTabView(id: string): ChartTabView | null {
+    return this.#chartTabs?.view(id) ?? null;
+  }
+
+  /** Stops timers and animation and empties the root. */
   destroy(): void {
     this.#destroyed = true;
     this.#background.destroy();
@@ -397,7 +354,7 @@ export class Runner {
     this.playhead.pause();
     this.#win.clearTimeout(this.#timer);
     if (this.#liveBox.checked) this.#timer = this.#win.setTimeout(() => this.run(), this.#debounceMs);
-    else this.#setStatus(`Edited: press Run (${isMac(this.#win) ? '⌘' : 'Ctrl'}+Enter) to run it.`);
+    else this.#setStatus(`Edited: press Run (${modKey(this.#win)}+Enter) to run it.`);
   }
 
   // The cursor moved: show the state after that line. A click in the
@@ -445,12 +402,12 @@ export class Runner {
   #report(result: RunResult): void {
     const problems = result.diagnostics.length;
     const lines = result.output.length;
-    setText(this.#outputMeta, `${lines} line${lines === 1 ? '' : 's'}`);
+    setText(this.#outputMeta, plural(lines, 'line'));
     const first = result.diagnostics[0];
     const text =
       problems === 0
-        ? `Ran: ${lines} output line${lines === 1 ? '' : 's'}, no problems.`
-        : `${problems} rejected line${problems === 1 ? '' : 's'} · line ${first.line}: ${first.message}`;
+        ? `Ran: ${plural(lines, 'output line')}, no problems.`
+        : `${plural(problems, 'rejected line')} · line ${first.line}: ${first.message}`;
     this.#setStatus(text, problems > 0);
     this.#problems.hidden = problems === 0;
   }
@@ -497,10 +454,6 @@ function outputIndexAtLine(output: readonly OutputLine[], line: number): number 
     else hi = mid;
   }
   return lo;
-}
-
-function isMac(win: Window): boolean {
-  return /Mac|iPhone|iPad/.test(win.navigator.platform);
 }
 
 /** Builds a runner (see {@link RunnerOptions}). */

@@ -1,0 +1,18 @@
+// Keyboard shortcuts as the learner's keyboard labels them: ⌘ on a Mac,
+// Ctrl elsewhere (CodeMirror's "Mod" is the same choice). The key binding
+// itself takes both: this only decides what the page says.
+
+/** True on macOS and iOS, where "Mod" is ⌘. */
+function isMac(win: Window): boolean {
+  return /Mac|iPhone|iPad/.test(win.navigator.platform);
+}
+
+/** The modifier's name in a sentence: "⌘" or "Ctrl" (as in "Ctrl+Enter"). */
+export function modKey(win: Window): string {
+  return isMac(win) ? '⌘' : 'Ctrl';
+}
+
+/** The short label on a button that Mod+Enter presses: "⌘↵" or "Ctrl+↵". */
+export function modEnterLabel(win: Window): string {
+  return isMac(win) ? '⌘↵' : 'Ctrl+↵';
+}
