@@ -73,6 +73,7 @@ export class CompareBox {
   #update(): void {
     const doc = this.#doc;
     const version = ++this.#version;
+    this.element.setAttribute('aria-busy', 'false');
     this.#details.replaceChildren();
     this.#mistake.replaceChildren();
     this.#mistake.hidden = true;
@@ -100,17 +101,21 @@ export class CompareBox {
 
   // The mistakes whose output is exactly the pasted one, named once the lab
   // module is there (unless the paste or the script changed meanwhile).
+  // The box is aria-busy while it looks.
   async #name(version: number, yours: string[]): Promise<void> {
     if (!this.#lab || !this.#script) return;
+    this.element.setAttribute('aria-busy', 'true');
     let mistakes: Mistake[];
     try {
       const lab = await this.#lab();
       if (version !== this.#version) return;
       mistakes = lab.nameMistakes(this.#script, yours.map((l) => `${l}\n`).join(''));
     } catch {
-      return; // the comparison stands on its own
+      mistakes = []; // the comparison stands on its own
     }
-    if (version !== this.#version || !mistakes.length) return;
+    if (version !== this.#version) return;
+    this.element.setAttribute('aria-busy', 'false');
+    if (!mistakes.length) return;
     const doc = this.#doc;
     this.#mistake.append(
       h(doc, 'p', { class: 'sse-mistake-lead', text: mistakes.length > 1 ? 'Looks like one of these:' : 'Looks like:' }),

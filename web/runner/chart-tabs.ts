@@ -1,8 +1,9 @@
 // Tabs in the chart panel's heading: "Ramp" (the runner's own chart, legend,
 // pick view and table) and one per view a host adds (shared/chart-tab.ts,
 // e.g. Traffic). A tab's view is built the first time the tab is shown, so
-// its code loads only then; it hears of every run, and works only while
-// shown. WAI-ARIA tabs: arrow keys move between them.
+// its code loads only then (or from when the pointer or the focus reaches
+// the tab); it hears of every run, and works only while shown. WAI-ARIA
+// tabs: arrow keys move between them.
 import type { ChartTab, ChartTabView } from '../shared/chart-tab.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 
@@ -59,6 +60,12 @@ export class ChartTabs {
     const buttons = [this.#ramp, ...this.#extras.map((e) => e.button)];
     const ids = [RAMP_TAB, ...tabs.map((t) => t.id)];
     buttons.forEach((button, i) => button.addEventListener('click', () => this.#choose(ids[i])));
+    // A hand on its way to a tab gives its code a head start.
+    for (const { tab, button } of this.#extras) {
+      const prefetch = () => tab.prefetch?.();
+      button.addEventListener('pointerenter', prefetch, { once: true });
+      button.addEventListener('focus', prefetch, { once: true });
+    }
     const list = h(doc, 'div', { class: 'ss-tabs', attrs: { role: 'tablist', 'aria-label': 'Chart' } }, ...buttons);
     list.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;

@@ -29,4 +29,6 @@ export interface ChartTab {
   label: string;
   /** Builds the view into `box` the first time the tab is shown (its code may load then). */
   mount(box: HTMLElement, context: ChartTabContext): Promise<ChartTabView>;
+  /** The learner may open the tab soon (the pointer is over it, or it has focus): start loading. */
+  prefetch?(): void;
 }
