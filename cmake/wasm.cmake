@@ -12,7 +12,6 @@
 #  - -fno-exceptions (CMakeLists.txt): problems cross as returned Error
 #    objects, never as exceptions through WebAssembly frames.
 set(SLOWSTART_WASM_LINK_OPTIONS
-  -lembind
   -sMODULARIZE=1
   -sEXPORT_ES6=1
   -sENVIRONMENT=web,worker
@@ -25,7 +24,7 @@ set(SLOWSTART_WASM_LINK_OPTIONS
 # 2.5x faster than -Oz, which barely inlines (std::string::size() stays a
 # call). -fno-unroll-loops, emmalloc (engine only) and the glue trims below
 # keep the engine module under 40 KB gzipped anyway.
-set(SLOWSTART_WASM_OPT -O3 -flto -fno-unroll-loops)
+set(SLOWSTART_WASM_OPT -O3 -flto -fno-unroll-loops CACHE STRING "Optimisation flags of the WebAssembly build (measured: docs/PERFORMANCE.md)")
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(slowstart_engine PRIVATE ${SLOWSTART_WASM_OPT})
   list(APPEND SLOWSTART_WASM_LINK_OPTIONS ${SLOWSTART_WASM_OPT} -sTEXTDECODER=2 -sSUPPORT_LONGJMP=0)
@@ -48,7 +47,11 @@ function(slowstart_wasm_module target name export_name extra_link_options)
             ${CMAKE_SOURCE_DIR}/cpp/wasm/${name}.d.mts ${CMAKE_SOURCE_DIR}/web/wasm/${name}.d.mts)
 endfunction()
 
-# emmalloc: about 2 KB smaller than dlmalloc, about 5 % slower on scripts.
-slowstart_wasm_module(slowstart_wasm engine createEngine -sMALLOC=emmalloc cpp/wasm/bindings.cpp)
-slowstart_wasm_module(slowstart_lab_wasm lab createLab -sMALLOC=dlmalloc
+# The engine: plain C exports (bindings.cpp says why), malloc and free kept
+# for the leak test. emmalloc: about 2 KB smaller than dlmalloc, about 5 %
+# slower on scripts.
+set(SLOWSTART_ENGINE_MALLOC emmalloc CACHE STRING "The engine module's malloc (emmalloc or dlmalloc)")
+slowstart_wasm_module(slowstart_wasm engine createEngine
+  "-sMALLOC=${SLOWSTART_ENGINE_MALLOC};-sEXPORTED_FUNCTIONS=_malloc,_free" cpp/wasm/bindings.cpp)
+slowstart_wasm_module(slowstart_lab_wasm lab createLab "-lembind;-sMALLOC=dlmalloc"
   cpp/wasm/lab_bindings.cpp cpp/wasm/grading_bindings.cpp cpp/cli/simulate_command.cpp)

@@ -88,8 +88,6 @@ std::vector<std::pair<std::string, std::int64_t>> Balancer::weights() const {
   return out;
 }
 
-void Balancer::pick_many(std::size_t n, std::int32_t* out) {
-  for (std::size_t k = 0; k < n; ++k) out[k] = pool_.pick();
-}
+void Balancer::pick_many(std::size_t n, std::int32_t* out) { pool_.pick_many(n, out); }
 
 }  // namespace slowstart

@@ -1,13 +1,10 @@
 #include "decimal.hpp"
 #include "command.hpp"
 
-#include <unordered_set>
-
-#include "limits.hpp"
+#include <algorithm>
+#include <cstring>
 
 namespace slowstart {
-
-namespace {
 
 struct Keyword {
   std::string_view word;
@@ -15,6 +12,8 @@ struct Keyword {
   std::string_view usage;
   std::size_t min_args, max_args;  // max_args == SIZE_MAX: any number
 };
+
+namespace {
 
 constexpr Keyword kKeywords[] = {
     {"POOL", Op::Pool, "POOL <name>=<weight> ...", 0, SIZE_MAX},
@@ -25,18 +24,50 @@ constexpr Keyword kKeywords[] = {
     {"WEIGHTS", Op::Weights, "WEIGHTS", 0, 0},
     {"PICK", Op::Pick, "PICK", 0, 0},
 };
+constexpr std::size_t kLongestKeyword = 7;  // WEIGHTS
+
+// A word of up to 8 bytes as one integer: keywords are found by comparing
+// integers, not strings (no memcmp call per keyword, which in WebAssembly is
+// a byte loop).
+constexpr std::uint64_t packed(std::string_view word) {
+  std::uint64_t key = 0;
+  for (std::size_t i = 0; i < word.size() && i < 8; ++i)
+    key |= static_cast<std::uint64_t>(static_cast<unsigned char>(word[i])) << (8 * i);
+  return key;
+}
+
+constexpr std::uint64_t kPacked[] = {packed("POOL"), packed("NOW"),     packed("ADD"), packed("DOWN"),
+                                     packed("UP"),   packed("WEIGHTS"), packed("PICK")};
+static_assert(sizeof kPacked / sizeof kPacked[0] == sizeof kKeywords / sizeof kKeywords[0]);
 
 const Keyword* find_keyword(std::string_view word) {
-  for (const Keyword& k : kKeywords)
-    if (k.word == word) return &k;
+  if (word.size() > kLongestKeyword) return nullptr;
+  const std::uint64_t key = packed(word);
+  for (std::size_t i = 0; i < sizeof kPacked / sizeof kPacked[0]; ++i)
+    if (kPacked[i] == key && kKeywords[i].word.size() == word.size()) return &kKeywords[i];  // ("PICK\0" is no PICK)
   return nullptr;
 }
 
-std::string upper_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return out;
+// A keyword written in another case, for the hint "(use PICK)".
+const Keyword* find_hint(std::string_view word) {
+  if (word.size() > kLongestKeyword) return nullptr;
+  char upper[kLongestKeyword];
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    const char c = word[i];
+    upper[i] = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  return find_keyword(std::string_view(upper, word.size()));
+}
+
+// Names are checked as they grow once they pass this many bytes, so that a
+// huge token that is no name is not kept whole.
+constexpr std::size_t kCheckNamesFrom = 4096;
+
+std::string with_usage(std::string message, const Keyword& k) {
+  message += " (usage: ";
+  message += k.usage;
+  message += ')';
+  return message;
 }
 
 }  // namespace
@@ -46,6 +77,224 @@ std::string_view usage(Op op) {
     if (k.op == op) return k.usage;
   return {};
 }
+
+void TokenHead::add(std::string_view piece) {
+  const std::size_t n = std::min(piece.size(), kBytes - size_);
+  std::memcpy(bytes_ + size_, piece.data(), n);
+  size_ += n;
+}
+
+// ---------------------------------------------------------------------------
+// LineParser
+
+void LineParser::begin(std::size_t longest_name) {
+  longest_name_ = longest_name;
+  keyword_ = nullptr;
+  tokens_ = 0;
+  open_ = done_ = ignored_ = settled_ = false;
+  problem_.reset();
+  cmd_.entries.clear();
+  cmd_.name.clear();
+  cmd_.name_cut = false;
+}
+
+void LineParser::fail(std::string message, bool settled) {
+  // The first problem in reading order, unless a settled one (the keyword
+  // or the number of arguments) comes, which nothing replaces.
+  if (settled_ || (problem_ && !settled)) return;
+  problem_ = std::move(message);
+  settled_ = settled;
+  if (settled) done_ = true;
+  if (keyword_ && keyword_->op == Op::Pool) cmd_.entries.clear();  // not needed any more
+}
+
+void LineParser::start_token() {
+  open_ = true;
+  ++tokens_;
+  head_.clear();
+  length_ = 0;
+  if (tokens_ == 1) return;
+  const std::size_t arg = tokens_ - 1;
+  if (arg > keyword_->max_args) return;  // the first extra one: its head is enough
+  number_ = QuantityScan{};
+  number_head_.clear();
+  seen_eq_ = second_eq_ = false;
+  name_checked_ = 0;
+  name_problem_.reset();
+  if (keyword_->op == Op::Pool) {
+    if (arg > kMaxBackends) {
+      fail("a pool holds at most " + decimal(kMaxBackends) + " backends", true);
+      return;
+    }
+    if (!problem_) cmd_.entries.emplace_back();
+  }
+}
+
+void LineParser::add(std::string_view piece) {
+  if (done_) return;
+  if (!open_) {
+    start_token();
+    if (done_) return;
+    if (tokens_ == 1 && piece[0] == '#') {  // a comment: nothing on the line matters
+      ignored_ = done_ = true;
+      return;
+    }
+  }
+  head_.add(piece);
+  length_ += piece.size();
+  if (tokens_ > 1) argument_piece(piece);
+}
+
+void LineParser::end_token() {
+  if (!open_) return;
+  open_ = false;
+  if (done_) return;
+  if (tokens_ == 1) keyword();
+  else end_argument();
+}
+
+void LineParser::keyword() {
+  const std::string_view word = head_.view();
+  if (length_ <= kLongestKeyword) keyword_ = find_keyword(word);
+  if (keyword_) return;
+  std::string message = quoted("unknown command ", word);
+  if (const Keyword* hint = length_ <= kLongestKeyword ? find_hint(word) : nullptr) {
+    message += " (use ";
+    message += hint->word;
+    message += ')';
+  }
+  fail(std::move(message), true);
+}
+
+void LineParser::argument_piece(std::string_view piece) {
+  const std::size_t arg = tokens_ - 1;
+  if (arg > keyword_->max_args || problem_) return;
+  switch (keyword_->op) {
+    case Op::Pool: entry_piece(piece, cmd_.entries.back().name); break;
+    case Op::Add:
+      if (arg == 1) entry_piece(piece, cmd_.name);
+      else number_.add(piece), number_head_.add(piece);
+      break;
+    case Op::Down:
+    case Op::Up:
+      if (arg == 1) name_piece(piece);
+      else number_.add(piece), number_head_.add(piece);
+      break;
+    default:  // NOW
+      number_.add(piece);
+      number_head_.add(piece);
+      break;
+  }
+}
+
+void LineParser::end_argument() {
+  const std::size_t arg = tokens_ - 1;
+  if (arg > keyword_->max_args) {
+    fail(with_usage(quoted("unexpected argument ", head_.view()), *keyword_), true);
+    return;
+  }
+  if (problem_) return;
+  Problem p;
+  switch (keyword_->op) {
+    case Op::Pool: {
+      PoolEntry& e = cmd_.entries.back();
+      p = end_entry(e.name, e.weight);
+      if (p) break;
+      const auto k = static_cast<std::uint32_t>(cmd_.entries.size() - 1);
+      if (k == 0) seen_.clear();
+      const auto name_of = [this](std::uint32_t i) { return std::string_view(cmd_.entries[i].name); };
+      if (seen_.insert(e.name, k, name_of) != k) p = quoted("duplicate backend name ", e.name, " in POOL");
+      break;
+    }
+    case Op::Add:
+      p = arg == 1 ? end_entry(cmd_.name, cmd_.weight)
+                   : number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds);
+      break;
+    case Op::Down:
+      break;
+    case Op::Up:
+      if (arg == 2) p = number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds);
+      break;
+    default:  // NOW
+      p = number_.finish(Quantity::Time, number_head_.view(), cmd_.seconds);
+      break;
+  }
+  if (p) fail(std::move(*p), false);
+}
+
+LineParser::Outcome LineParser::end() {
+  end_token();
+  if (ignored_ || tokens_ == 0) return Outcome::Ignored;
+  if (!settled_ && tokens_ - 1 < keyword_->min_args) fail(with_usage("missing argument", *keyword_), true);
+  if (problem_) return Outcome::Rejected;
+  cmd_.op = keyword_->op;
+  return Outcome::Parsed;
+}
+
+// DOWN and UP: a name longer than any in the pool cannot match; keep its
+// head for the message and no more.
+void LineParser::name_piece(std::string_view piece) {
+  std::string& name = cmd_.name;
+  if (!cmd_.name_cut && name.size() + piece.size() > longest_name_) {
+    cmd_.name_cut = true;
+    if (name.size() > TokenHead::kBytes) name.resize(TokenHead::kBytes);
+  }
+  if (cmd_.name_cut) piece = piece.substr(0, TokenHead::kBytes - std::min(name.size(), TokenHead::kBytes));
+  name.append(piece);
+}
+
+// "<name>=<weight>": the name is kept (the pool will hold it), the weight
+// is scanned as a number.
+void LineParser::entry_piece(std::string_view piece, std::string& name) {
+  if (!seen_eq_) {
+    const std::size_t eq = piece.find('=');
+    std::string_view part = piece.substr(0, eq);
+    // A name already found bad is not kept beyond what a message shows.
+    if (name_problem_) part = part.substr(0, TokenHead::kBytes - std::min(name.size(), TokenHead::kBytes));
+    name.append(part);
+    if (!name_problem_ && name.size() >= kCheckNamesFrom) check_long_name(name, false);
+    if (eq == std::string_view::npos) return;
+    seen_eq_ = true;
+    piece.remove_prefix(eq + 1);
+  }
+  if (second_eq_) return;
+  if (piece.find('=') != std::string_view::npos) {
+    second_eq_ = true;
+    return;
+  }
+  number_.add(piece);
+  number_head_.add(piece);
+}
+
+// Checks the part of a long name that cannot change any more (up to the
+// last byte that starts a UTF-8 sequence, or all of it when `final`); a bad
+// name is cut to its head, so a huge token that is no name costs no memory.
+void LineParser::check_long_name(std::string& name, bool final) {
+  std::size_t upto = name.size();
+  if (!final) {
+    while (upto > name_checked_ && (static_cast<unsigned char>(name[upto - 1]) & 0xC0) == 0x80) --upto;
+    if (upto > name_checked_) --upto;  // the last lead byte's sequence may go on
+  }
+  if (upto <= name_checked_) return;
+  name_problem_ = check_name(std::string_view(name).substr(name_checked_, upto - name_checked_), name);
+  name_checked_ = upto;
+  if (name_problem_ && name.size() > TokenHead::kBytes) {
+    name.resize(TokenHead::kBytes);
+    name.shrink_to_fit();
+  }
+}
+
+Problem LineParser::end_entry(std::string& name, std::int64_t& weight) {
+  if (!seen_eq_) return quoted("expected <name>=<weight>, got ", head_.view());
+  if (name.empty()) return quoted("backend name is empty in ", head_.view());
+  if (second_eq_) return quoted("expected one '=' in <name>=<weight>, got ", head_.view());
+  if (!name_problem_) check_long_name(name, true);
+  if (name_problem_) return name_problem_;
+  return number_.finish(Quantity::Weight, number_head_.view(), weight);
+}
+
+// ---------------------------------------------------------------------------
+// Whole lines as tokens.
 
 void tokenize(std::string_view line, std::vector<std::string_view>& tokens) {
   tokens.clear();
@@ -63,77 +312,30 @@ bool is_ignored(const std::vector<std::string_view>& tokens) {
   return tokens.empty() || tokens[0][0] == '#';
 }
 
-Problem parse_entry(std::string_view token, PoolEntry& out) {
-  const std::size_t eq = token.find('=');
-  if (eq == std::string_view::npos)
-    return "expected <name>=<weight>, got " + quote(token);
-  const std::string_view name = token.substr(0, eq);
-  const std::string_view weight = token.substr(eq + 1);
-  if (name.empty()) return "backend name is empty in " + quote(token);
-  if (weight.find('=') != std::string_view::npos)
-    return "expected one '=' in <name>=<weight>, got " + quote(token);
-  if (Problem p = check_name(name)) return p;
-  if (Problem p = parse_quantity(weight, Quantity::Weight, out.weight)) return p;
-  out.name.assign(name);
+Problem parse_command(const std::vector<std::string_view>& tokens, Command& out) {
+  // Not a script line: a first token starting with '#' is a word, not a comment.
+  if (tokens.empty() || tokens[0].empty() || tokens[0][0] == '#')
+    return quoted("unknown command ", tokens.empty() ? std::string_view() : tokens[0]);
+  LineParser parser;
+  parser.begin(SIZE_MAX);
+  for (std::string_view t : tokens) {
+    parser.add(t);
+    parser.end_token();
+  }
+  if (parser.end() == LineParser::Outcome::Rejected) return parser.problem();
+  out = std::move(parser.command());
   return std::nullopt;
 }
 
-Problem parse_command(const std::vector<std::string_view>& tokens, Command& out) {
-  const std::string_view word = tokens[0];
-  const Keyword* k = find_keyword(word);
-  if (!k) {
-    const Keyword* hint = find_keyword(upper_ascii(word));
-    std::string msg = "unknown command " + quote(word);
-    if (hint) msg += " (use " + std::string(hint->word) + ")";
-    return msg;
-  }
-  const std::size_t args = tokens.size() - 1;
-  if (args < k->min_args)
-    return "missing argument (usage: " + std::string(k->usage) + ")";
-  if (args > k->max_args)
-    return "unexpected argument " + quote(tokens[k->max_args + 1]) +
-           " (usage: " + std::string(k->usage) + ")";
-  out.op = k->op;
-  switch (k->op) {
-    case Op::Pool: {
-      if (args > kMaxBackends)
-        return "a pool holds at most " + decimal(kMaxBackends) + " backends";
-      out.entries.clear();
-      out.entries.reserve(args);
-      std::unordered_set<std::string_view> seen;
-      seen.reserve(args);
-      for (std::size_t i = 1; i < tokens.size(); ++i) {
-        PoolEntry e;
-        if (Problem p = parse_entry(tokens[i], e)) return p;
-        const std::string_view name = tokens[i].substr(0, tokens[i].find('='));
-        if (!seen.insert(name).second)
-          return "duplicate backend name " + quote(name) + " in POOL";
-        out.entries.push_back(std::move(e));
-      }
-      return std::nullopt;
-    }
-    case Op::Now:
-      return parse_quantity(tokens[1], Quantity::Time, out.seconds);
-    case Op::Add: {
-      PoolEntry e;
-      if (Problem p = parse_entry(tokens[1], e)) return p;
-      if (Problem p = parse_quantity(tokens[2], Quantity::Ramp, out.seconds)) return p;
-      out.name = std::move(e.name);
-      out.weight = e.weight;
-      return std::nullopt;
-    }
-    case Op::Down:
-      out.name.assign(tokens[1]);
-      return std::nullopt;
-    case Op::Up:
-      out.name.assign(tokens[1]);
-      return parse_quantity(tokens[2], Quantity::Ramp, out.seconds);
-    case Op::Weights:
-    case Op::Pick:
-      return std::nullopt;
-  }
+Problem parse_entry(std::string_view token, PoolEntry& out) {
+  Command cmd;
+  if (Problem p = parse_command({"ADD", token, "0"}, cmd)) return p;
+  out.name = std::move(cmd.name);
+  out.weight = cmd.weight;
   return std::nullopt;
 }
+
+// ---------------------------------------------------------------------------
 
 Problem apply(Pool& pool, Command& cmd) {
   switch (cmd.op) {
@@ -149,10 +351,10 @@ Problem apply(Pool& pool, Command& cmd) {
       pool.add(cmd.name, cmd.weight, cmd.seconds);  // a copy: sinks still read cmd.name
       return std::nullopt;
     case Op::Down:
-      if (!pool.down(cmd.name)) return "no backend named " + quote(cmd.name);
+      if (cmd.name_cut || !pool.down(cmd.name)) return quoted("no backend named ", cmd.name);
       return std::nullopt;
     case Op::Up:
-      if (!pool.up(cmd.name, cmd.seconds)) return "no backend named " + quote(cmd.name);
+      if (cmd.name_cut || !pool.up(cmd.name, cmd.seconds)) return quoted("no backend named ", cmd.name);
       return std::nullopt;
     case Op::Weights:
     case Op::Pick:

@@ -1,12 +1,21 @@
-// One line of the command language: splitting it into tokens, parsing the
-// tokens into a Command (syntax and limits), and applying a Command to a
-// Pool (the checks that need the pool: names that must exist).
+// One line of the command language: its tokens parsed into a Command
+// (syntax and limits), and a Command applied to a Pool (the checks that
+// need the pool: names that must exist).
+//
+// The parser takes a line token by token, and a token in as many pieces as
+// it arrives in, so a line of any length (a 1 GB comment, a 1 GB number, a
+// million arguments) is parsed in memory bounded by what it keeps: the
+// names of a POOL or ADD line (the pool will hold them), a short head of
+// each token for messages, and numbers. Blank lines and lines whose first
+// token starts with '#' are ignored.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "limits.hpp"
+#include "name_table.hpp"
 #include "pool.hpp"
 #include "validate.hpp"
 
@@ -20,6 +29,75 @@ struct Command {
   std::string name;                // ADD, DOWN, UP
   std::int64_t weight = 0;         // ADD
   std::int64_t seconds = 0;        // NOW: the clock; ADD, UP: the ramp
+  // DOWN, UP: the name was longer than any in the pool, so it cannot match;
+  // `name` holds only its first bytes (enough to quote it).
+  bool name_cut = false;
+};
+
+// The first bytes of a token (all that quote() shows of it) and its length.
+class TokenHead {
+ public:
+  static constexpr std::size_t kBytes = kMaxQuoted + 4;  // quote() reads up to 3 bytes past the cut
+  void clear() { size_ = 0; }
+  void add(std::string_view piece);
+  std::string_view view() const { return {bytes_, size_}; }
+
+ private:
+  char bytes_[kBytes];
+  std::size_t size_ = 0;
+};
+
+struct Keyword;
+
+class LineParser {
+ public:
+  // A new line. DOWN/UP names longer than `longest_name` bytes cannot be in
+  // the pool, so no more of them is kept than a head.
+  void begin(std::size_t longest_name);
+  // Bytes of the current token (starting one if none is open); never blank.
+  void add(std::string_view piece);
+  // The current token is complete.
+  void end_token();
+  // The rest of the line cannot change its outcome (a comment, an unknown
+  // keyword, one argument too many): its bytes may be skipped.
+  bool done() const { return done_; }
+
+  enum class Outcome { Ignored, Rejected, Parsed };
+  // The line has ended. Parsed: command() holds it; Rejected: problem().
+  Outcome end();
+  Command& command() { return cmd_; }
+  const std::string& problem() const { return *problem_; }
+
+ private:
+  void start_token();
+  void keyword();
+  void argument_piece(std::string_view piece);
+  void end_argument();
+  void entry_piece(std::string_view piece, std::string& name);
+  Problem end_entry(std::string& name, std::int64_t& weight);
+  void name_piece(std::string_view piece);
+  void check_long_name(std::string& name, bool final);
+  void fail(std::string message, bool settled);
+
+  Command cmd_;
+  const Keyword* keyword_ = nullptr;
+  std::size_t tokens_ = 0;     // tokens begun on this line
+  bool open_ = false;          // a token is open
+  bool done_ = false;          // the outcome is settled
+  bool ignored_ = false;
+  bool settled_ = false;       // problem_ can no longer be replaced
+  Problem problem_;            // the first problem found
+  std::size_t longest_name_ = 0;
+  TokenHead head_;             // of the open token
+  std::uint64_t length_ = 0;   // of the open token
+  NameTable seen_;             // POOL: the names so far
+  // An open argument that is a number, or the weight of a name=weight.
+  QuantityScan number_;
+  TokenHead number_head_;
+  // An open name=weight: where its '=' was, and whether a second one came.
+  bool seen_eq_ = false, second_eq_ = false;
+  std::size_t name_checked_ = 0;  // bytes of a long name already checked
+  Problem name_problem_;
 };
 
 // Tokens are separated by runs of spaces or tabs (only those two).
@@ -28,7 +106,8 @@ void tokenize(std::string_view line, std::vector<std::string_view>& tokens);
 // True for a blank line or one whose first token starts with '#'.
 bool is_ignored(const std::vector<std::string_view>& tokens);
 
-// Parses a non-ignored line's tokens. On a problem, `out` is unspecified.
+// Parses a non-ignored line given as tokens (the imperative API builds its
+// lines this way). On a problem, `out` is unspecified.
 Problem parse_command(const std::vector<std::string_view>& tokens, Command& out);
 
 // "<name>=<weight>" as in POOL and ADD.

@@ -76,6 +76,29 @@ std::int64_t curve_weight(const Curve& c, std::int64_t target, std::int64_t ramp
   return std::min(full, static_cast<std::int64_t>(std::floor(static_cast<double>(full) * f + 1e-9)));
 }
 
+std::int64_t curve_weight_ms(const Curve& c, std::int64_t target, std::int64_t ramp,
+                             std::int64_t elapsed_ms, bool recovering) {
+  const std::int64_t full = target * c.resolution;
+  if (ramp == 0) return full;
+  const std::int64_t window_ms = ramp * 1000;  // <= 10^15
+  if (elapsed_ms < 0) elapsed_ms = 0;
+  switch (c.kind) {
+    case CurveKind::Linear:
+      if (elapsed_ms >= window_ms) return full;
+      if (elapsed_ms < (std::int64_t{1} << 31) && full < (std::int64_t{1} << 31))
+        return full * elapsed_ms / window_ms;  // the usual case, without 128-bit division
+      return static_cast<std::int64_t>(static_cast<i128>(full) * elapsed_ms / window_ms);
+    case CurveKind::HAProxy: {
+      if (!recovering || elapsed_ms >= window_ms) return full;
+      const i128 step = 1 + 16 * static_cast<i128>(elapsed_ms / 1000) / ramp;  // 1 ... 16
+      return static_cast<std::int64_t>(static_cast<i128>(full) * (step < 16 ? step : 16) / 16);
+    }
+    case CurveKind::Envoy:
+      break;
+  }
+  return curve_weight(c, target, ramp, static_cast<double>(elapsed_ms) / 1000.0, recovering);
+}
+
 std::int64_t CurveRules::effective_weight(const Backend& b, std::int64_t now) {
   const double elapsed = now > b.joined ? static_cast<double>(now - b.joined) : 0.0;
   return curve_weight(curve_, b.target, b.ramp, elapsed, b.how == Joined::Up);

@@ -47,6 +47,13 @@ double ramp_factor(const Curve& curve, double elapsed, double window, bool recov
 std::int64_t curve_weight(const Curve& curve, std::int64_t target, std::int64_t ramp,
                           double elapsed, bool recovering);
 
+// The same at a whole number of milliseconds (the traffic simulation's
+// clock): linear and HAProxy in exact integers, Envoy's power curve in
+// doubles. It never decreases as elapsed_ms grows (so the next change can
+// be searched for), and at whole seconds it equals curve_weight.
+std::int64_t curve_weight_ms(const Curve& curve, std::int64_t target, std::int64_t ramp,
+                             std::int64_t elapsed_ms, bool recovering);
+
 // Rules with a curve for the weight and the SPEC's smooth WRR for the pick,
 // for script runs ("what would WEIGHTS print under Envoy's ramp?").
 class CurveRules : public Rules {

@@ -7,17 +7,24 @@
 
 namespace slowstart {
 
-inline void append_decimal(std::string& out, std::int64_t value) {
-  char buf[20];
-  int n = 0;
+// Writes the digits of `value` to the end of buf[0, 20) and returns where
+// they start (a '-' first for a negative value).
+inline char* format_decimal(char (&buf)[21], std::int64_t value) {
+  char* p = buf + 21;
   // Work in unsigned so that INT64_MIN needs no special case.
   std::uint64_t v = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
   do {
-    buf[n++] = static_cast<char>('0' + v % 10);
+    *--p = static_cast<char>('0' + v % 10);
     v /= 10;
   } while (v);
-  if (value < 0) out += '-';
-  while (n) out += buf[--n];
+  if (value < 0) *--p = '-';
+  return p;
+}
+
+inline void append_decimal(std::string& out, std::int64_t value) {
+  char buf[21];
+  const char* p = format_decimal(buf, value);
+  out.append(p, static_cast<std::size_t>(buf + 21 - p));  // one append, not one per digit
 }
 
 inline std::string decimal(std::int64_t value) {

@@ -1,30 +1,66 @@
 #include "interpreter.hpp"
 
+#include <cstring>
+
 namespace slowstart {
 
+namespace {
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+bool blank(char c) { return c == ' ' || c == '\t'; }
+}  // namespace
+
 void Interpreter::feed_line(std::string_view line) {
-  ++line_;
+  if (!started_) {
+    started_ = true;
+    if (line.substr(0, kBom.size()) == kBom) line.remove_prefix(kBom.size());
+  }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  tokenize(line, tokens_);
-  if (is_ignored(tokens_)) return;
+  parser_.begin(pool_.longest_name());
+  tokens(line);
+  end_line();
+}
+
+// Every token of `text` (a whole line, or its part up to a blank).
+void Interpreter::tokens(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end && !parser_.done()) {
+    while (p < end && blank(*p)) ++p;
+    const char* const start = p;
+    while (p < end && !blank(*p)) ++p;
+    if (p == start) break;
+    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)));
+    parser_.end_token();
+  }
+}
+
+void Interpreter::end_line() {
+  ++line_;
+  const LineParser::Outcome outcome = parser_.end();
+  if (outcome == LineParser::Outcome::Ignored) return;
   if (Rules* rules = pool_.rules()) rules->begin_line(line_);
-  Problem p = parse_command(tokens_, cmd_);
-  if (!p) p = apply(pool_, cmd_);
-  if (p) {
+  if (outcome == LineParser::Outcome::Rejected) {
+    ++rejected_;
+    sink_.diagnostic(line_, parser_.problem());
+    return;
+  }
+  Command& cmd = parser_.command();
+  if (const Problem p = apply(pool_, cmd)) {
     ++rejected_;
     sink_.diagnostic(line_, *p);
     return;
   }
-  sink_.applied(line_, cmd_, pool_);
+  sink_.applied(line_, cmd, pool_);
   std::int32_t winner = kNone;
-  if (cmd_.op == Op::Weights) {
-    sink_.output(line_, pool_.weights_line());
-  } else if (cmd_.op == Op::Pick) {
+  if (cmd.op == Op::Weights) {
+    pool_.weights_line(text_);
+    sink_.output(line_, text_);
+  } else if (cmd.op == Op::Pick) {
     winner = pool_.pick();
     sink_.output(line_, winner == kNone ? std::string_view("NONE")
                                         : std::string_view(pool_.backend(winner).name));
   }
-  sink_.executed(line_, cmd_.op, pool_, winner);
+  sink_.executed(line_, cmd.op, pool_, winner);
 }
 
 void Interpreter::feed_text(std::string_view text) {
@@ -37,32 +73,93 @@ void Interpreter::feed_text(std::string_view text) {
   }
 }
 
+// How many bytes of the chunk are a leading byte-order mark, or npos when
+// the chunk ended inside what may still be one (those bytes are held).
+std::size_t Interpreter::skip_bom(std::string_view chunk) {
+  const std::size_t held = bom_seen_;
+  std::size_t i = 0;
+  while (bom_seen_ < kBom.size() && i < chunk.size() && chunk[i] == kBom[bom_seen_]) ++bom_seen_, ++i;
+  if (bom_seen_ == kBom.size()) {
+    started_ = true;
+    return i;
+  }
+  if (i == chunk.size()) return std::string_view::npos;
+  // Not a byte-order mark: the bytes held from earlier chunks are text.
+  started_ = true;
+  if (held > 0) stream(kBom.substr(0, held));
+  return 0;
+}
+
 std::size_t Interpreter::feed_chunk(std::string_view chunk) {
-  std::size_t start = 0;
-  while (start < chunk.size()) {
-    const std::size_t end = chunk.find('\n', start);
-    if (end == std::string_view::npos) {
-      pending_.append(chunk.substr(start));
+  std::size_t pos = 0;
+  if (!started_) {
+    pos = skip_bom(chunk);
+    if (pos == std::string_view::npos) return chunk.size();
+  }
+  while (pos < chunk.size()) {
+    const void* nl = std::memchr(chunk.data() + pos, '\n', chunk.size() - pos);
+    if (!nl) {
+      stream(chunk.substr(pos));
       return chunk.size();
     }
-    if (pending_.empty()) {
-      feed_line(chunk.substr(start, end - start));
+    const auto end = static_cast<std::size_t>(static_cast<const char*>(nl) - chunk.data());
+    if (in_line_) {
+      stream(chunk.substr(pos, end - pos));
+      end_streamed_line();
     } else {
-      pending_.append(chunk.substr(start, end - start));
-      feed_line(pending_);
-      pending_.clear();
+      feed_line(chunk.substr(pos, end - pos));
     }
-    start = end + 1;
-    if (sink_.full()) return start;
+    pos = end + 1;
+    if (sink_.full()) return pos;
   }
   return chunk.size();
 }
 
-void Interpreter::finish() {
-  if (!pending_.empty()) {
-    feed_line(pending_);
-    pending_.clear();
+// Part of a line whose end has not come yet: tokens are handed on as they
+// come, the last one possibly unfinished. Nothing of the line is kept here.
+void Interpreter::stream(std::string_view piece) {
+  if (!in_line_) {
+    in_line_ = true;
+    open_token_ = cr_held_ = false;
+    parser_.begin(pool_.longest_name());
   }
+  if (piece.empty() || parser_.done()) return;
+  if (cr_held_) {  // more came after it, so it was no line end: a token byte
+    cr_held_ = false;
+    parser_.add("\r");
+    open_token_ = true;
+  }
+  if (piece.back() == '\r') {
+    cr_held_ = true;
+    piece.remove_suffix(1);
+  }
+  const char* p = piece.data();
+  const char* const end = p + piece.size();
+  while (p < end && !parser_.done()) {
+    if (blank(*p)) {
+      if (open_token_) parser_.end_token();
+      open_token_ = false;
+      ++p;
+      continue;
+    }
+    const char* const start = p;
+    while (p < end && !blank(*p)) ++p;
+    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)));
+    open_token_ = true;
+  }
+}
+
+void Interpreter::end_streamed_line() {
+  in_line_ = false;  // a held '\r' was the CR of a CR LF: dropped
+  end_line();
+}
+
+void Interpreter::finish() {
+  if (!started_ && bom_seen_ > 0) {  // a script of 1 or 2 bytes of a byte-order mark
+    started_ = true;
+    stream(kBom.substr(0, bom_seen_));
+  }
+  if (in_line_) end_streamed_line();
 }
 
 namespace {

@@ -35,11 +35,15 @@ class Interpreter {
  public:
   explicit Interpreter(ScriptSink& sink) : sink_(sink) {}
 
+  // A UTF-8 byte-order mark at the very start of the script is ignored, fed
+  // in any of these ways.
+  //
   // One line without its '\n'; a trailing '\r' (CR LF line end) is dropped.
   void feed_line(std::string_view line);
   // A whole text: split on '\n'. A last line without '\n' counts.
   void feed_text(std::string_view text);
-  // Streaming: text in chunks of any size (a line may span chunks). Call
+  // Streaming: text in chunks of any size (a line may span chunks, and be
+  // of any length: it is parsed as it comes, never held whole). Call
   // finish() after the last chunk to run a final line that has no '\n'.
   // Returns how many bytes were taken: all of them, unless the sink became
   // full() after a line; then feed the rest again once it is drained.
@@ -54,13 +58,25 @@ class Interpreter {
   const Pool& pool() const { return pool_; }
 
  private:
+  void tokens(std::string_view text);
+  void end_line();
+  void stream(std::string_view piece);
+  void end_streamed_line();
+  std::size_t skip_bom(std::string_view chunk);
+
   ScriptSink& sink_;
   Pool pool_;
-  Command cmd_;
-  std::vector<std::string_view> tokens_;
-  std::string pending_;  // the start of a line whose '\n' has not come yet
+  LineParser parser_;
+  std::string text_;  // a WEIGHTS line, its memory reused line after line
   std::uint64_t line_ = 0;
   std::uint64_t rejected_ = 0;
+  // A line that continues past the end of the chunk.
+  bool in_line_ = false;
+  bool open_token_ = false;  // its last token may continue too
+  bool cr_held_ = false;     // it ended in '\r', which is a line end only if '\n' follows
+  // The script's first bytes: a byte-order mark is skipped, even in pieces.
+  bool started_ = false;
+  std::uint8_t bom_seen_ = 0;
 };
 
 struct OutputLine {

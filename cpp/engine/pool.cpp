@@ -2,6 +2,7 @@
 #include "pool.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "ramp.hpp"
 
@@ -15,27 +16,49 @@ std::int64_t Pool::effective(const Backend& b) const {
 
 void Pool::set_rules(Rules* rules) {
   rules_ = rules;
-  for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
+  wrr_.set_plain(rules != nullptr);
+  ramps_.reset(backends_.size());
+  for (std::size_t i = 0; i < backends_.size(); ++i) {
+    refresh(i);
+    schedule(i);
+  }
+}
+
+void Pool::schedule(std::size_t i) {
+  const Backend& b = backends_[i];
+  // Only the SPEC's ramp is scheduled; other rules refresh on every NOW.
+  if (!rules_ && b.up && b.ramp > 0 && b.target > 0) ramps_.track(i, b.joined, b.joined + b.ramp, now_);
+  else ramps_.untrack(i);
+}
+
+void Pool::joined(std::size_t i) {
+  wrr_.set_score(i, rules_ ? rules_->score_on_join(backends_[i], wrr_.score(i)) : 0);
+  refresh(i);
+  schedule(i);
 }
 
 void Pool::replace(std::vector<PoolEntry> entries) {
-  std::vector<Backend> backends;
-  backends.reserve(entries.size());
-  decltype(index_) index;
-  index.reserve(entries.size());
+  // A whole-program mistake (rules.hpp): backends whose names were in the
+  // old pool keep their scores (read before the old pool goes).
+  std::vector<std::int64_t> kept;
+  if (rules_ && rules_->pool_keeps_scores()) {
+    kept.assign(entries.size(), 0);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (const std::uint32_t old = lookup(entries[i].name); old != NameTable::kMissing) kept[i] = wrr_.score(old);
+  }
+  backends_.clear();
+  backends_.reserve(entries.size());
+  index_.clear(entries.size());
+  longest_name_ = 0;
   for (auto& e : entries) {
-    index.emplace(e.name, static_cast<std::uint32_t>(backends.size()));
-    backends.push_back(Backend{std::move(e.name), e.weight, 0, now_, true, Joined::Pool});
+    longest_name_ = std::max(longest_name_, e.name.size());
+    const auto i = static_cast<std::uint32_t>(backends_.size());
+    backends_.push_back(Backend{std::move(e.name), e.weight, 0, now_, true, Joined::Pool});
+    index_.insert(backends_[i].name, i, [this](std::uint32_t k) { return name_at(k); });
   }
-  std::vector<std::int64_t> scores(backends.size(), 0);
-  if (rules_ && rules_->pool_keeps_scores()) {  // a whole-program mistake (rules.hpp)
-    for (std::size_t i = 0; i < backends.size(); ++i)
-      if (auto old = index_.find(backends[i].name); old != index_.end()) scores[i] = scores_[old->second];
-  }
-  backends_ = std::move(backends);
-  index_ = std::move(index);
-  weights_.assign(backends_.size(), 0);
-  scores_ = std::move(scores);
+  wrr_.reset(backends_.size());
+  ramps_.reset(backends_.size());  // no ramps in a POOL
+  for (std::size_t i = 0; i < kept.size(); ++i) wrr_.set_score(i, kept[i]);
   for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
   by_name_.clear();
   by_name_sorted_ = 0;
@@ -44,87 +67,148 @@ void Pool::replace(std::vector<PoolEntry> entries) {
 void Pool::set_now(std::int64_t now) {
   if (now == now_) return;
   now_ = now;
-  for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
+  if (rules_) {
+    for (std::size_t i = 0; i < backends_.size(); ++i) refresh(i);
+    return;
+  }
+  for (std::uint32_t i : ramps_.advance(now)) refresh(i);
 }
 
 void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
-  auto it = index_.find(name);
+  std::size_t i = lookup(name);
   // Whole-program mistakes (rules.hpp): ADD of a name already there appends
   // a second backend of that name (lookups keep finding the first), or
   // moves it to the end.
   const AddExisting existing =
-      rules_ && it != index_.end() ? rules_->add_existing() : AddExisting::ReplaceInPlace;
+      rules_ && i != NameTable::kMissing ? rules_->add_existing() : AddExisting::ReplaceInPlace;
   if (existing == AddExisting::MoveToEnd) {
-    remove_at(it->second);
-    it = index_.end();
+    remove_at(i);
+    i = NameTable::kMissing;
   }
-  std::size_t i;
-  if (it != index_.end() && existing == AddExisting::ReplaceInPlace) {
-    i = it->second;  // in place: keeps its position
+  if (i != NameTable::kMissing && existing == AddExisting::ReplaceInPlace) {
+    // In place: keeps its position (and its name, which is the same).
     backends_[i] = Backend{std::move(name), target, ramp, now_, true, Joined::Add};
   } else {
     i = backends_.size();
-    index_.emplace(name, static_cast<std::uint32_t>(i));
+    longest_name_ = std::max(longest_name_, name.size());
     backends_.push_back(Backend{std::move(name), target, ramp, now_, true, Joined::Add});
-    weights_.push_back(0);
-    scores_.push_back(0);
+    // (A second backend of a name already there is not indexed: the first is found.)
+    index_.insert(backends_[i].name, static_cast<std::uint32_t>(i), [this](std::uint32_t k) { return name_at(k); });
+    wrr_.push_back();
+    ramps_.push_back();
   }
-  scores_[i] = rules_ ? rules_->score_on_join(backends_[i], scores_[i]) : 0;
-  refresh(i);
+  joined(i);
+}
+
+void Pool::pick_many(std::size_t n, std::int32_t* out) {
+  if (!rules_) return wrr_.pick_many(n, out);
+  for (std::size_t k = 0; k < n; ++k) out[k] = pick();
 }
 
 bool Pool::contains(std::string_view name) const { return find(name) >= 0; }
 
 std::int64_t Pool::find(std::string_view name) const {
-  auto it = index_.find(name);
-  return it == index_.end() ? -1 : static_cast<std::int64_t>(it->second);
+  const std::uint32_t i = lookup(name);
+  return i == NameTable::kMissing ? -1 : static_cast<std::int64_t>(i);
 }
 
 bool Pool::down(std::string_view name) {
-  auto it = index_.find(name);
-  if (it == index_.end()) return false;
-  backends_[it->second].up = false;
-  refresh(it->second);
+  const std::uint32_t i = lookup(name);
+  if (i == NameTable::kMissing) return false;
+  backends_[i].up = false;
+  refresh(i);
+  ramps_.untrack(i);
   return true;
 }
 
 bool Pool::up(std::string_view name, std::int64_t ramp) {
-  auto it = index_.find(name);
-  if (it == index_.end()) return false;
-  Backend& b = backends_[it->second];
+  const std::uint32_t i = lookup(name);
+  if (i == NameTable::kMissing) return false;
+  Backend& b = backends_[i];
   if (b.up && rules_ && !rules_->up_restarts_up_backend()) return true;  // a mistake (rules.hpp)
   b.up = true;
   b.ramp = ramp;
   b.joined = now_;
   b.how = Joined::Up;
-  scores_[it->second] = rules_ ? rules_->score_on_join(b, scores_[it->second]) : 0;
-  refresh(it->second);
+  joined(i);
   return true;
 }
+
+namespace {
+
+// Merges the sorted runs [a, mid) and [mid, end) into out.
+template <class Less>
+void merge_runs(const std::uint32_t* a, const std::uint32_t* mid, const std::uint32_t* end,
+                std::uint32_t* out, const Less& less) {
+  const std::uint32_t* b = mid;
+  while (a < mid && b < end) *out++ = less(*b, *a) ? *b++ : *a++;
+  while (a < mid) *out++ = *a++;
+  while (b < end) *out++ = *b++;
+}
+
+// Bottom-up merge sort of v[from, to) (one template instead of std::sort's
+// and std::inplace_merge's several: the WebAssembly module has a budget).
+template <class Less>
+void merge_sort(std::vector<std::uint32_t>& v, std::size_t from, std::vector<std::uint32_t>& scratch,
+                const Less& less) {
+  const std::size_t n = v.size() - from;
+  scratch.resize(v.size());
+  std::uint32_t* src = v.data() + from;
+  std::uint32_t* dst = scratch.data() + from;
+  for (std::size_t width = 1; width < n; width *= 2) {
+    for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+      const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      merge_runs(src + lo, src + mid, src + hi, dst + lo, less);
+    }
+    std::swap(src, dst);
+  }
+  if (src != v.data() + from) std::copy(src, src + n, v.data() + from);
+}
+
+}  // namespace
 
 const std::vector<std::uint32_t>& Pool::by_name() const {
   if (by_name_sorted_ == backends_.size()) return by_name_;
   const auto less = [&](std::uint32_t a, std::uint32_t b) {
     return backends_[a].name < backends_[b].name;  // std::string compares bytes
   };
+  const std::size_t old = by_name_sorted_;
   for (std::size_t i = by_name_.size(); i < backends_.size(); ++i)
     by_name_.push_back(static_cast<std::uint32_t>(i));
-  const auto middle = by_name_.begin() + static_cast<std::ptrdiff_t>(by_name_sorted_);
-  std::sort(middle, by_name_.end(), less);
-  std::inplace_merge(by_name_.begin(), middle, by_name_.end(), less);
+  std::vector<std::uint32_t> scratch;
+  merge_sort(by_name_, old, scratch, less);  // the new names...
+  merge_runs(by_name_.data(), by_name_.data() + old, by_name_.data() + by_name_.size(), scratch.data(),
+             less);  // ...into the sorted ones
+  by_name_.swap(scratch);
   by_name_sorted_ = by_name_.size();
   return by_name_;
 }
 
 void Pool::remove_at(std::size_t i) {
-  index_.erase(backends_[i].name);
+  // Only on the custom-Rules path (plain arrays, nothing scheduled): every
+  // later backend moves up one, with its weight and score.
+  std::vector<std::int64_t> weights, scores;
+  for (std::size_t k = 0; k < backends_.size(); ++k) {
+    if (k == i) continue;
+    weights.push_back(wrr_.weight(k));
+    scores.push_back(wrr_.score(k));
+  }
   backends_.erase(backends_.begin() + static_cast<std::ptrdiff_t>(i));
-  weights_.erase(weights_.begin() + static_cast<std::ptrdiff_t>(i));
-  scores_.erase(scores_.begin() + static_cast<std::ptrdiff_t>(i));
-  for (auto& entry : index_)
-    if (entry.second > i) --entry.second;
+  wrr_.reset(backends_.size());
+  for (std::size_t k = 0; k < backends_.size(); ++k) {
+    wrr_.set_weight(k, weights[k]);
+    wrr_.set_score(k, scores[k]);
+  }
+  ramps_.reset(backends_.size());
+  index_names();
   by_name_.clear();
   by_name_sorted_ = 0;
+}
+
+void Pool::index_names() {
+  index_.clear(backends_.size());
+  for (std::size_t k = 0; k < backends_.size(); ++k)
+    index_.insert(backends_[k].name, static_cast<std::uint32_t>(k), [this](std::uint32_t j) { return name_at(j); });
 }
 
 // WEIGHTS in another order than the names' bytes: a whole-program mistake
@@ -145,18 +229,33 @@ static std::vector<std::uint32_t> mistaken_order(const std::vector<Backend>& bac
 
 std::string Pool::weights_line() const {
   std::string out;
-  bool first = true;
-  const bool mistaken = rules_ && rules_->weights_order() != WeightsOrder::Bytes;
-  std::vector<std::uint32_t> other;
-  if (mistaken) other = mistaken_order(backends_, rules_->weights_order());
-  for (std::uint32_t i : mistaken ? other : by_name()) {
-    if (!first) out += ' ';
-    first = false;
-    out += backends_[i].name;
-    out += '=';
-    append_decimal(out, weights_[i]);
-  }
+  weights_line(out);
   return out;
+}
+
+void Pool::weights_line(std::string& out) const {
+  // The line's exact length first, then every byte written in place: one
+  // allocation at most (none once `out` is big enough), no append per piece.
+  std::vector<std::uint32_t> mistaken;
+  if (rules_ && rules_->weights_order() != WeightsOrder::Bytes) mistaken = mistaken_order(backends_, rules_->weights_order());
+  const std::vector<std::uint32_t>& order = mistaken.empty() ? by_name() : mistaken;
+  std::size_t length = order.empty() ? 0 : order.size() - 1;
+  char digits[21];
+  for (std::uint32_t i : order)
+    length += backends_[i].name.size() + 1 + static_cast<std::size_t>(digits + 21 - format_decimal(digits, wrr_.weight(i)));
+  out.resize(length);
+  char* at = out.data();
+  for (std::uint32_t i : order) {
+    if (at != out.data()) *at++ = ' ';
+    const std::string& name = backends_[i].name;
+    std::memcpy(at, name.data(), name.size());
+    at += name.size();
+    *at++ = '=';
+    const char* d = format_decimal(digits, wrr_.weight(i));
+    const auto n = static_cast<std::size_t>(digits + 21 - d);
+    std::memcpy(at, d, n);
+    at += n;
+  }
 }
 
 }  // namespace slowstart

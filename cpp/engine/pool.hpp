@@ -2,18 +2,26 @@
 //
 // Methods take values that are already valid (see commands.hpp for the
 // checks); they cannot fail except where they say so. Effective weights are
-// cached and refreshed whenever the clock or a backend changes, so a pick is a
-// single pass over two flat arrays with no division and no allocation.
+// cached and refreshed only when they can change: a backend changes, or the
+// clock moves through its ramp (ramp_schedule.hpp). The pick is smooth_wrr.hpp:
+// nginx's exact order, without a pass over the pool, and no allocation.
+//
+// With other Rules (curves, a learner's code) everything takes the plain
+// path instead: every weight refreshed on every clock change, and the rules'
+// own pick over the flat weight and score arrays.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "cold.hpp"
+#include "name_table.hpp"
 #include "pick.hpp"
+#include "ramp_schedule.hpp"
 #include "rules.hpp"
+#include "smooth_wrr.hpp"
 
 namespace slowstart {
 
@@ -37,59 +45,71 @@ struct PoolEntry {
 class Pool {
  public:
   // POOL: replaces everything; all UP, ramp 0, score 0. Names must be unique.
-  void replace(std::vector<PoolEntry> entries);
+  SLOWSTART_COLD void replace(std::vector<PoolEntry> entries);
   // NOW
   void set_now(std::int64_t now);
   // ADD: replaces a backend of that name in place, or appends.
-  void add(std::string name, std::int64_t target, std::int64_t ramp);
+  SLOWSTART_COLD void add(std::string name, std::int64_t target, std::int64_t ramp);
   // DOWN / UP: false (and no change) when there is no such backend.
-  bool down(std::string_view name);
-  bool up(std::string_view name, std::int64_t ramp);
+  SLOWSTART_COLD bool down(std::string_view name);
+  SLOWSTART_COLD bool up(std::string_view name, std::int64_t ramp);
   // PICK: the winner's index in pool order, or kNone.
   std::int32_t pick() {
-    if (rules_) return rules_->pick(backends_.data(), weights_.data(), scores_.data(), size());
-    return smooth_pick(weights_.data(), scores_.data(), weights_.size());
+    if (rules_) return rules_->pick(backends_.data(), wrr_.plain_weights(), wrr_.plain_scores(), size());
+    return wrr_.pick();
   }
+  // n picks in a row, the winners (or kNone) written to out[0..n).
+  void pick_many(std::size_t n, std::int32_t* out);
 
   // Replaces the SPEC's rules (nullptr: back to them). Not owned; it must
   // outlive its use. Weights are recomputed with the new rules at once.
-  void set_rules(Rules* rules);
+  SLOWSTART_COLD void set_rules(Rules* rules);
   Rules* rules() const { return rules_; }
 
   std::int64_t now() const { return now_; }
   std::size_t size() const { return backends_.size(); }
+  // No backend's name is longer than this (a bound: names never shrink it).
+  std::size_t longest_name() const { return longest_name_; }
   bool contains(std::string_view name) const;
   // The position of a backend, or -1.
   std::int64_t find(std::string_view name) const;
   const Backend& backend(std::size_t i) const { return backends_[i]; }
-  std::int64_t weight(std::size_t i) const { return weights_[i]; }
-  std::int64_t score(std::size_t i) const { return scores_[i]; }
+  // The effective weight and the smooth-WRR score, as they are now. O(1).
+  std::int64_t weight(std::size_t i) const { return wrr_.weight(i); }
+  std::int64_t score(std::size_t i) const { return wrr_.score(i); }
   // Indices in byte order of name, kept up to date as backends come and go.
-  const std::vector<std::uint32_t>& by_name() const;
+  SLOWSTART_COLD const std::vector<std::uint32_t>& by_name() const;
 
   // WEIGHTS: "name=effective ..." sorted by name; empty for an empty pool.
   std::string weights_line() const;
+  // The same into `out` (replacing what it held; its memory is reused).
+  void weights_line(std::string& out) const;
 
  private:
   std::int64_t effective(const Backend& b) const;
-  void refresh(std::size_t i) { weights_[i] = effective(backends_[i]); }
-  void remove_at(std::size_t i);  // O(n): only for a whole-program mistake (rules.hpp)
+  void refresh(std::size_t i) { wrr_.set_weight(i, effective(backends_[i])); }
+  // Backend i (re)joined: its score restarts and its ramp is scheduled.
+  SLOWSTART_COLD void joined(std::size_t i);
+  SLOWSTART_COLD void schedule(std::size_t i);
+  SLOWSTART_COLD void remove_at(std::size_t i);  // O(n): only for a whole-program mistake (rules.hpp)
+  SLOWSTART_COLD void index_names();
 
   std::vector<Backend> backends_;
-  std::vector<std::int64_t> weights_;  // cached effective weight, per backend
-  std::vector<std::int64_t> scores_;   // smooth-WRR score, per backend
-  // name -> position; looked up by string_view without building a string.
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> index_;
+  SmoothWrr wrr_;        // cached effective weights and the scores; the pick
+  RampSchedule ramps_;   // whose weight the clock can change (SPEC rules only)
+  // name -> position, reading the names from backends_.
+  NameTable index_;
+  std::string_view name_at(std::uint32_t i) const { return backends_[i].name; }
+  std::uint32_t lookup(std::string_view name) const {
+    return index_.find(name, [this](std::uint32_t i) { return name_at(i); });
+  }
   // Sorted lazily: by_name_[0, by_name_sorted_) is sorted; new backends are
   // appended and merged in on the next by_name(). ADD stays O(1) and WEIGHTS
   // O(n + k log k) for k new names, whatever order names arrive in.
   mutable std::vector<std::uint32_t> by_name_;
   mutable std::size_t by_name_sorted_ = 0;
   std::int64_t now_ = 0;
+  std::size_t longest_name_ = 0;
   Rules* rules_ = nullptr;
 };
 

@@ -1,6 +1,8 @@
 #include "decimal.hpp"
 #include "traffic.hpp"
 
+#include "smooth_wrr.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -61,11 +63,18 @@ class ScanSink : public ScriptSink {
 };
 
 // Pass 2: replays the scenario and routes every request.
+//
+// Every request goes through the engine's one pick (SmoothWrr, exact
+// integer weights at the curve's resolution). A ramping backend's weight is
+// the curve's at the request's millisecond; instead of recomputing it every
+// millisecond, the simulation finds the next millisecond at which it
+// changes (the curves never decrease) and waits for that.
 class Simulator : public ScriptSink {
  public:
   Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r)
       : o_(o), ids_(scan.ids), r_(r), n_ids_(scan.names.size()) {
     active_.assign(n_ids_, 0);
+    id_pos_.assign(n_ids_, kNone);
     warm_since_.assign(n_ids_, -std::numeric_limits<double>::infinity());
     if (o_.service.enabled) free_at_.assign(n_ids_ * o_.service.workers, 0.0);
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
@@ -94,38 +103,56 @@ class Simulator : public ScriptSink {
   }
 
  private:
-  // Copies the pool into position-aligned arrays; resets the scores the
-  // command resets (ADD and UP: that backend; POOL: all).
+  // Least-request divides weights by (active + 1)^bias: kept in integers at
+  // this finer scale, through the same pick.
+  static constexpr double kRequestScale = 65536.0;
+
+  // A backend whose weight changes at a millisecond `tick` (or at the next
+  // request, for kNow).
+  struct Change {
+    std::int64_t tick;
+    std::uint32_t pos, epoch;
+    bool operator>(const Change& o) const { return tick > o.tick; }
+  };
+  static constexpr std::int64_t kNow = std::numeric_limits<std::int64_t>::min();
+
+  // Takes the command's changes: POOL starts over; ADD, DOWN, UP change one
+  // backend (ADD and UP reset its score).
   void sync(const Command& cmd, const Pool& pool) {
-    const std::size_t n = pool.size();
     if (cmd.op == Op::Pool) {
-      iscore_.assign(n, 0);
-      dscore_.assign(n, 0.0);
-    } else {
-      iscore_.resize(n, 0);
-      dscore_.resize(n, 0.0);
+      for (std::uint32_t id : pos_id_) id_pos_[id] = kNone;
+      const std::size_t n = pool.size();
+      wrr_.reset(n);
+      backends_.clear();
+      pos_id_.clear();
+      curve_.assign(n, 0);
+      epoch_.assign(n, 0);
+      changes_ = {};
+      for (std::size_t i = 0; i < n; ++i) {
+        backends_.push_back(pool.backend(i));
+        pos_id_.push_back(ids_.at(backends_[i].name));
+        id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
+        reweigh(i);
+      }
+      return;
     }
-    pos_id_.resize(n);
-    backends_.resize(n);
-    weights_.resize(n);
-    ramping_.clear();
-    next_refresh_ = -std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < n; ++i) {
-      backends_[i] = pool.backend(i);
-      pos_id_[i] = ids_.at(backends_[i].name);
+    if (cmd.op != Op::Add && cmd.op != Op::Down && cmd.op != Op::Up) return;
+    const auto i = static_cast<std::size_t>(pool.find(cmd.name));
+    if (i == backends_.size()) {  // ADD of a new name
+      backends_.push_back(pool.backend(i));
+      pos_id_.push_back(ids_.at(backends_[i].name));
+      id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
+      wrr_.push_back();
+      curve_.push_back(0);
+      epoch_.push_back(0);
     }
-    if (cmd.op == Op::Add || cmd.op == Op::Up) {
-      const auto i = static_cast<std::size_t>(pool.find(cmd.name));
-      iscore_[i] = 0;
-      dscore_[i] = 0.0;
+    backends_[i] = pool.backend(i);
+    if (cmd.op != Op::Down) {
+      wrr_.set_score(i, 0);
       // (Re)joining: a cold start for the service model.
       warm_since_[pos_id_[i]] = static_cast<double>(pool.now());
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      const Backend& b = backends_[i];
-      if (may_ramp(b)) ramping_.push_back(static_cast<std::uint32_t>(i));
-      else weights_[i] = b.up ? b.target * o_.curve.resolution : 0;
-    }
+    reweigh(i);
   }
 
   bool may_ramp(const Backend& b) const {
@@ -133,42 +160,66 @@ class Simulator : public ScriptSink {
     return !(o_.curve.kind == CurveKind::HAProxy && b.how != Joined::Up);
   }
 
-  void refresh_ramping(double t) {
-    std::size_t keep = 0;
-    for (std::uint32_t i : ramping_) {
-      const Backend& b = backends_[i];
-      const double elapsed = t - static_cast<double>(b.joined);
-      weights_[i] = curve_weight(o_.curve, b.target, b.ramp, elapsed, b.how == Joined::Up);
-      if (elapsed < static_cast<double>(b.ramp)) ramping_[keep++] = i;  // still ramping
+  // Backend i changed: a fixed weight now, or a ramp weighed at the next request.
+  void reweigh(std::size_t i) {
+    ++epoch_[i];
+    const Backend& b = backends_[i];
+    if (may_ramp(b)) {
+      changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
+    } else {
+      curve_[i] = b.up ? b.target * o_.curve.resolution : 0;
+      weigh(i);
     }
-    ramping_.resize(keep);
   }
 
-  std::int32_t pick_least_request() {
-    // Envoy: a host's weight is divided by (active + 1)^bias; the slow-start
-    // factor is already in weights_. Proportional choice by smooth WRR on the
-    // resulting real-valued weights (deterministic, like the rest).
-    std::int32_t best = kNone;
-    double best_score = 0, total = 0;
-    for (std::size_t i = 0; i < weights_.size(); ++i) {
-      if (weights_[i] <= 0) continue;
-      const double a = static_cast<double>(active_[pos_id_[i]]) + 1.0;
-      const double w = static_cast<double>(weights_[i]) / (o_.bias == 1.0 ? a : std::pow(a, o_.bias));
-      dscore_[i] += w;
-      total += w;
-      if (best == kNone || dscore_[i] > best_score) {
-        best = static_cast<std::int32_t>(i);
-        best_score = dscore_[i];
+  std::int64_t curve_at(const Backend& b, std::int64_t tick) const {
+    return curve_weight_ms(o_.curve, b.target, b.ramp, tick - b.joined * 1000, b.how == Joined::Up);
+  }
+
+  // The ramps whose weight changes by `tick`: weighed at it, and the next
+  // change found (gallop, then halve: the curve never decreases).
+  void ramp_to(std::int64_t tick) {
+    while (!changes_.empty() && changes_.top().tick <= tick) {
+      const Change c = changes_.top();
+      changes_.pop();
+      if (c.epoch != epoch_[c.pos]) continue;
+      const Backend& b = backends_[c.pos];
+      const std::int64_t w = curve_[c.pos] = curve_at(b, tick);
+      weigh(c.pos);
+      const std::int64_t end = b.joined * 1000 + b.ramp * 1000;  // full weight from here on
+      if (tick >= end) continue;
+      std::int64_t same = tick, step = 1;
+      while (same + step < end && curve_at(b, same + step) == w) same += step, step *= 2;
+      std::int64_t differs = std::min(same + step, end);
+      while (differs - same > 1) {
+        const std::int64_t mid = same + (differs - same) / 2;
+        (curve_at(b, mid) == w ? same : differs) = mid;
       }
+      changes_.push(Change{differs, c.pos, c.epoch});
     }
-    if (best != kNone) dscore_[best] -= total;
-    return best;
+  }
+
+  // The weight the pick sees: the curve's, and for least-request divided by
+  // (active + 1)^bias.
+  void weigh(std::size_t i) {
+    std::int64_t w = curve_[i];
+    if (o_.policy == Policy::LeastRequest && w > 0) {
+      const double a = static_cast<double>(active_[pos_id_[i]]) + 1.0;
+      w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
+    }
+    wrr_.set_weight(i, w);
+  }
+
+  void active_changed(std::uint32_t id) {
+    if (o_.policy == Policy::LeastRequest && id_pos_[id] != kNone) weigh(static_cast<std::size_t>(id_pos_[id]));
   }
 
   void complete_until(double t) {
     while (!done_.empty() && done_.top().first <= t) {
-      --active_[done_.top().second];
+      const std::uint32_t id = done_.top().second;
       done_.pop();
+      --active_[id];
+      active_changed(id);
     }
   }
 
@@ -186,16 +237,57 @@ class Simulator : public ScriptSink {
     *slot = end;
     latency_sum_[cell] += (end - t) * 1000.0;
     ++active_[id];
+    active_changed(id);
     done_.emplace(end, id);
   }
 
+  // Request j arrives at j / rps; its bucket and millisecond.
+  double arrival(std::uint64_t j) const { return static_cast<double>(j) / o_.rps; }
+  std::size_t bucket_of(double t) const { return std::min(r_.buckets - 1, static_cast<std::size_t>(t / o_.bucket)); }
+  static std::int64_t tick_of(double t) { return static_cast<std::int64_t>(std::floor(t * 1000.0)); }
+
+  // Routing only (no service model): the requests of one millisecond share
+  // their weights and their bucket, so they are picked in one tight run.
+  void route_runs(double until) {
+    while (next_ < total_requests_) {
+      const double t = arrival(next_);
+      if (t >= until) return;
+      const std::size_t k = bucket_of(t);
+      const std::int64_t tick = tick_of(t);
+      if (!changes_.empty()) ramp_to(tick);
+      // The run ends at the first request of another millisecond or bucket,
+      // or at `until` (found from an estimate, then checked request by request).
+      const auto same = [&](std::uint64_t j) {
+        const double tj = arrival(j);
+        return tj < until && tick_of(tj) == tick && bucket_of(tj) == k;
+      };
+      std::uint64_t end = std::min<std::uint64_t>(
+          total_requests_, next_ + 1 + static_cast<std::uint64_t>(std::max(0.0, o_.rps / 1000.0 - 1.0)));
+      while (end < total_requests_ && same(end)) ++end;
+      while (end > next_ + 1 && !same(end - 1)) --end;
+      const std::uint32_t* ids = pos_id_.data();
+      std::uint32_t* counts = &r_.requests[k * n_ids_];
+      std::uint32_t unrouted = 0;
+      picks_.resize(static_cast<std::size_t>(end - next_));
+      wrr_.pick_many(picks_.size(), picks_.data());
+      for (const std::int32_t p : picks_) {
+        if (p == kNone) ++unrouted;
+        else ++counts[ids[p]];
+      }
+      r_.total[k] += static_cast<std::uint32_t>(end - next_);
+      r_.unrouted[k] += unrouted;
+      next_ = end;
+    }
+  }
+
   void advance_to(double until) {
+    if (!o_.service.enabled) return route_runs(until);
     const double rps = o_.rps;
     const std::size_t samples_per_bucket = 10;
     while (next_ < total_requests_) {
       const double t = static_cast<double>(next_) / rps;
       if (t >= until) return;
-      const auto k = std::min(r_.buckets - 1, static_cast<std::size_t>(t / o_.bucket));
+      const auto k = bucket_of(t);
       if (o_.service.enabled) {
         complete_until(t);
         // Sample outstanding requests at fixed points of each bucket.
@@ -209,15 +301,10 @@ class Simulator : public ScriptSink {
           }
         }
       }
-      // Ramping weights are recomputed once per millisecond of simulated time
-      // (the clock resolution of nginx and Envoy), not per request.
-      if (!ramping_.empty() && t >= next_refresh_) {
-        refresh_ramping(t);
-        next_refresh_ = t + 0.001;
-      }
-      const std::int32_t p = o_.policy == Policy::LeastRequest
-                                 ? pick_least_request()
-                                 : smooth_pick(weights_.data(), iscore_.data(), weights_.size());
+      // Ramps are weighed at the request's millisecond (the clock resolution
+      // of nginx and Envoy).
+      if (!changes_.empty()) ramp_to(tick_of(t));
+      const std::int32_t p = wrr_.pick();
       ++r_.total[k];
       if (p == kNone) {
         ++r_.unrouted[k];
@@ -239,13 +326,15 @@ class Simulator : public ScriptSink {
   // Position-aligned with the pool.
   std::vector<Backend> backends_;
   std::vector<std::uint32_t> pos_id_;
-  std::vector<std::int64_t> weights_;
-  std::vector<std::int64_t> iscore_;  // smooth WRR
-  std::vector<double> dscore_;        // least-request
-  std::vector<std::uint32_t> ramping_;
+  std::vector<std::int64_t> curve_;   // the curve's weight (before least-request's division)
+  std::vector<std::uint32_t> epoch_;  // bumped when a backend changes: older Changes are void
+  SmoothWrr wrr_;                     // the pick, with the weights it sees
+  std::vector<std::int32_t> picks_;   // one millisecond's winners
+  std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
 
   // By backend id (survive POOL).
   std::vector<std::uint32_t> active_;
+  std::vector<std::int32_t> id_pos_;  // its position now, or kNone
   std::vector<double> warm_since_;
   std::vector<double> free_at_;  // workers' next free time, `workers` per id
   std::vector<double> latency_sum_;
@@ -254,7 +343,6 @@ class Simulator : public ScriptSink {
       done_;
 
   std::uint64_t next_ = 0, total_requests_ = 0;
-  double next_refresh_ = -std::numeric_limits<double>::infinity();
   std::uint64_t last_sample_ = std::numeric_limits<std::uint64_t>::max();
 };
 
@@ -266,9 +354,14 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
     r.diagnostics.push_back({0, *p});
     return r;
   }
+  // The script's own pool only says who is in it and since when: its rules
+  // are the curve's plain ones (no pick index to keep up; the simulation
+  // weighs and picks itself).
+  CurveRules rules(options.curve);
   ScanSink scan;
   {
     Interpreter in(scan);
+    in.set_rules(&rules);
     in.feed_text(script);
   }
   r.diagnostics = std::move(scan.diagnostics);
@@ -279,7 +372,7 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   const double buckets = std::ceil(o.duration / o.bucket);
   if (requests > kMaxSimRequests) {
     r.diagnostics.push_back({0, "simulation too large: " + decimal(static_cast<std::int64_t>(requests)) +
-                                    " requests (at most 200000000); lower rps or duration"});
+                                    " requests (at most " + decimal(static_cast<std::int64_t>(kMaxSimRequests)) + "); lower rps or duration"});
     return r;
   }
   if (buckets * static_cast<double>(std::max<std::size_t>(1, r.names.size())) > kMaxSimCells) {
@@ -298,6 +391,7 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   Simulator sim(o, scan, r);
   {
     Interpreter in(sim);
+    in.set_rules(&rules);
     in.feed_text(script);
   }
   sim.finish();

@@ -19,31 +19,46 @@ std::int64_t quantity_limit(Quantity q) {
 }
 
 static std::string not_an_integer(std::string_view shown, Quantity q) {
-  return std::string(quantity_name(q)) + " must be a non-negative integer, got " + quote(shown);
+  std::string m(quantity_name(q));
+  m += " must be a non-negative integer, got ";
+  append_quoted(m, shown);
+  return m;
 }
 
 static std::string over_limit(std::string_view shown, Quantity q) {
-  return std::string(quantity_name(q)) + " must be at most " +
-         decimal(quantity_limit(q)) + ", got " + quote(shown);
+  std::string m(quantity_name(q));
+  m += " must be at most ";
+  append_decimal(m, quantity_limit(q));
+  m += ", got ";
+  append_quoted(m, shown);
+  return m;
+}
+
+void QuantityScan::add(std::string_view piece) {
+  if (!piece.empty()) empty_ = false;
+  if (!digits_) return;
+  for (char c : piece) {
+    if (c < '0' || c > '9') {
+      digits_ = false;  // "99x" is not an integer, however large its digits
+      return;
+    }
+    // Saturate instead of overflowing: past the largest limit the value no
+    // longer matters, only that it is over.
+    if (value_ <= kMaxTime) value_ = value_ * 10 + (c - '0');
+  }
+}
+
+Problem QuantityScan::finish(Quantity q, std::string_view shown, std::int64_t& out) const {
+  if (empty_ || !digits_) return not_an_integer(shown, q);
+  if (value_ > quantity_limit(q)) return over_limit(shown, q);
+  out = value_;
+  return std::nullopt;
 }
 
 Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
-  if (token.empty()) return not_an_integer(token, q);
-  const std::int64_t limit = quantity_limit(q);
-  std::int64_t value = 0;
-  bool over = false;
-  for (char c : token) {
-    if (c < '0' || c > '9') return not_an_integer(token, q);
-    // Saturate instead of overflowing; keep scanning so that "99x" is
-    // reported as not an integer rather than as too large.
-    if (!over) {
-      value = value * 10 + (c - '0');
-      if (value > limit) over = true;
-    }
-  }
-  if (over) return over_limit(token, q);
-  out = value;
-  return std::nullopt;
+  QuantityScan scan;
+  scan.add(token);
+  return scan.finish(q, token, out);
 }
 
 Problem check_quantity(std::int64_t value, Quantity q) {
@@ -96,45 +111,63 @@ static bool is_bidi_control(std::string_view s, std::size_t i, std::size_t n) {
   return byte(1) == 0x81 && byte(2) >= 0xA6 && byte(2) <= 0xA9;
 }
 
-Problem check_name(std::string_view name) {
+Problem check_name(std::string_view name) { return check_name(name, name); }
+
+Problem check_name(std::string_view name, std::string_view shown) {
   if (name.empty()) return std::string("backend name is empty");
   for (std::size_t i = 0; i < name.size();) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (c == '=') return "backend name must not contain '=', got " + quote(name);
-    if (c == ' ' || c == '\t') return "backend name must not contain blanks, got " + quote(name);
-    if (is_control(c)) return "backend name must not contain control characters, got " + quote(name);
+    if (c == '=') return quoted("backend name must not contain '=', got ", shown);
+    if (c == ' ' || c == '\t') return quoted("backend name must not contain blanks, got ", shown);
+    if (is_control(c)) return quoted("backend name must not contain control characters, got ", shown);
     const std::size_t n = utf8_sequence_length(name, i);
-    if (n == 0) return "backend name must be valid UTF-8, got " + quote(name);
+    if (n == 0) return quoted("backend name must be valid UTF-8, got ", shown);
     if (is_c1_control(name, i, n))
-      return "backend name must not contain control characters, got " + quote(name);
+      return quoted("backend name must not contain control characters, got ", shown);
     if (is_bidi_control(name, i, n))
-      return "backend name must not contain bidirectional controls, got " + quote(name);
+      return quoted("backend name must not contain bidirectional controls, got ", shown);
     i += n;
   }
   return std::nullopt;
 }
 
-std::string quote(std::string_view token) {
+std::string quote(std::string_view token) { return quoted({}, token); }
+
+std::string quoted(std::string_view prefix, std::string_view token, std::string_view suffix) {
+  std::string out;
+  out.reserve(prefix.size() + token.size() + suffix.size() + 8);
+  out.append(prefix);
+  append_quoted(out, token);
+  out.append(suffix);
+  return out;
+}
+
+void append_quoted(std::string& out, std::string_view token) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "'";
-  std::size_t i = 0;
+  out += '\'';
+  std::size_t i = 0, shown = 0;  // token[shown, i) is waiting to be copied as it is
   while (i < token.size() && i < kMaxQuoted) {
     const unsigned char c = static_cast<unsigned char>(token[i]);
-    std::size_t n = utf8_sequence_length(token, i);
-    if (is_c1_control(token, i, n) || is_bidi_control(token, i, n)) n = 0;  // escape every byte
-    if (n == 0 || (n == 1 && is_control(c))) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
+    if (c >= 0x20 && c < 0x7F) {  // printable ASCII: as it is
       ++i;
+      continue;
+    }
+    std::size_t n = utf8_sequence_length(token, i);
+    // A byte-order mark (EF BB BF) shows nothing either: a stray one in a
+    // message would be invisible.
+    const bool bom = n == 3 && token.substr(i, 3) == "\xEF\xBB\xBF";
+    if (is_c1_control(token, i, n) || is_bidi_control(token, i, n) || bom) n = 0;  // escape every byte
+    if (n == 0 || (n == 1 && is_control(c))) {
+      out.append(token.substr(shown, i - shown));
+      const char escaped[4] = {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+      out.append(escaped, 4);
+      shown = ++i;
     } else {
-      out.append(token.substr(i, n));
       i += n;
     }
   }
-  if (i < token.size()) out += "...";
-  out += '\'';
-  return out;
+  out.append(token.substr(shown, i - shown));
+  out.append(i < token.size() ? "...'" : "'");
 }
 
 }  // namespace slowstart

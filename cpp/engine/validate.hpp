@@ -20,6 +20,19 @@ std::int64_t quantity_limit(Quantity q);
 
 // A plain decimal integer (digits only, no sign) within the quantity's limit.
 Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out);
+
+// parse_quantity for a token that arrives in pieces (a line may be longer
+// than any buffer): add() each piece, then finish() with the token's first
+// bytes (what quote() shows of it). Holds no more than a number.
+class QuantityScan {
+ public:
+  void add(std::string_view piece);
+  Problem finish(Quantity q, std::string_view shown, std::int64_t& out) const;
+
+ private:
+  std::int64_t value_ = 0;  // saturates just above every limit
+  bool empty_ = true, digits_ = true;
+};
 // The same limits for a value that is already a number.
 Problem check_quantity(std::int64_t value, Quantity q);
 
@@ -27,12 +40,20 @@ Problem check_quantity(std::int64_t value, Quantity q);
 // no control characters (they would corrupt the output lines) and no
 // bidirectional controls (a name must show what it is).
 Problem check_name(std::string_view name);
+// The same check of `name` (or of a part of a longer name, cut before a
+// byte that starts a UTF-8 sequence), with `shown` (the name's first bytes)
+// quoted in the message.
+Problem check_name(std::string_view name, std::string_view shown);
 
-// 'token' for a message: control characters, bidirectional controls and
-// bytes that are not valid UTF-8 are written as \xNN (each byte), and
+// 'token' for a message: control characters, bidirectional controls, the
+// byte-order mark and bytes that are not valid UTF-8 are written as \xNN (each byte), and
 // anything past kMaxQuoted bytes becomes "...". Diagnostics are therefore
 // always printable UTF-8 that displays in the order it is written.
 std::string quote(std::string_view token);
+// The same appended to `out`, and a message "<prefix>'token'<suffix>" built
+// in one string (messages are built often: a script may be all bad lines).
+void append_quoted(std::string& out, std::string_view token);
+std::string quoted(std::string_view prefix, std::string_view token, std::string_view suffix = {});
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);

@@ -1,138 +1,173 @@
-// The one Emscripten file: embind glue from the engine to JavaScript.
+// The engine module's exports: plain C functions over the engine, for the
+// typed API (web/api/engine-abi.ts) to call.
 //
-// Deliberately thin. It knows nothing of the rules: it converts arguments,
-// turns slowstart::Error into a JS Error with the same message, and hands
-// bulk results over as single strings and typed arrays (one copy each)
-// rather than one JS object per line. The typed TS API in web/api builds the
-// friendly shapes on top.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+// Deliberately thin. It knows nothing of the rules: it passes bytes in
+// through one input buffer, and hands results out as an address and a
+// length in the module's memory (text, typed columns, a run's RunView) for
+// JavaScript to copy once. No embind here: its runtime and class machinery
+// were about a third of this module, which has a 40 KB (gzipped) budget,
+// and every call through it cost more than the work of a pick. (The lab
+// module, which has no such budget, keeps embind for its richer options.)
+//
+// Objects (a streaming text runner, a balancer) are their addresses; the TS
+// layer frees each exactly once.
+#include <emscripten/emscripten.h>
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "cli/usage.hpp"
 #include "engine/balancer.hpp"
 #include "engine/interpreter.hpp"
-#include "cli/usage.hpp"
-#include "js_interop.hpp"
 #include "engine/text_sink.hpp"
+#include "input_buffer.hpp"
+#include "run_view.hpp"
 
-using emscripten::val;
 using namespace slowstart;
 using namespace slowstart::wasm;
 
 namespace {
 
-// Runs the first `length` bytes of the input buffer.
-val run(double length, bool with_timeline) { return run_to_js(input(length), with_timeline, nullptr); }
+// The length of the bytes the last call returned the address of.
+std::uint32_t g_length = 0;
+// The last change's problem, for ss_problem(); a line handed out.
+std::string g_problem, g_text;
 
-// Streams a script in the CLI's exact text format (used by the Node CLI).
+const char* bytes(std::string_view s) {
+  g_length = static_cast<std::uint32_t>(s.size());
+  return s.data();
+}
+
+// 0 when fine; 1 with the message kept for ss_problem().
+int outcome(const Problem& p) {
+  if (!p) return 0;
+  g_problem = *p;
+  return 1;
+}
+
+// Streams a script in the CLI's exact text format (the Node CLI).
 class TextRunner {
  public:
   TextRunner() : interpreter_(sink_) {}
-  // Feeds the first `length` bytes of the input buffer. Returns how many were
-  // taken: less than all when 64 KiB of text is waiting; drain it with
-  // take*() and feed the rest again.
-  double feed(double length) { return static_cast<double>(interpreter_.feed_chunk(input(length))); }
+  std::size_t feed(std::string_view chunk) { return interpreter_.feed_chunk(chunk); }
   void finish() { interpreter_.finish(); }
-  // The waiting stdout / stderr bytes, as Uint8Arrays.
-  val take_output() { return take(sink_.out); }
-  val take_diagnostics() { return take(sink_.err); }
+  // The waiting text, handed out in a spare buffer that the next take
+  // reuses (so a long run allocates nothing here once warm).
+  const char* take(bool diagnostics) {
+    std::string& text = diagnostics ? sink_.err : sink_.out;
+    taken_.swap(text);
+    text.clear();
+    return bytes(taken_);
+  }
   double rejected() const { return static_cast<double>(interpreter_.rejected()); }
 
  private:
-  static val take(std::string& text) {
-    val bytes = bytes_of(text);
-    text.clear();
-    return bytes;
-  }
   TextSink sink_;
   Interpreter interpreter_;
+  std::string taken_;
 };
 
-// The imperative balancer, with numbers passed as decimal text so that every
-// check (and message) is the script parser's own. Each change returns
-// undefined, or an Error for the TS layer to throw.
+// The imperative balancer. Numbers come as decimal text, so that every check
+// (and message) is the script parser's own.
 class JsBalancer {
  public:
-  val set_pool(val names, val weights) {
-    const auto n = emscripten::vecFromJSArray<std::string>(names);
-    const auto w = emscripten::vecFromJSArray<std::string>(weights);
-    std::vector<std::pair<std::string, std::string>> entries;
-    entries.reserve(n.size());
-    for (std::size_t i = 0; i < n.size() && i < w.size(); ++i) entries.emplace_back(n[i], w[i]);
-    return outcome(b_.set_pool_text(entries));
-  }
-  val set_now(const std::string& t) { return outcome(b_.set_now_text(t)); }
-  val add(const std::string& name, const std::string& w, const std::string& ramp) {
-    return outcome(b_.add_text(name, w, ramp));
-  }
-  val down(const std::string& name) { return outcome(b_.down(name)); }
-  val up(const std::string& name, const std::string& ramp) { return outcome(b_.up_text(name, ramp)); }
-  double now() const { return static_cast<double>(b_.pool().now()); }
-  int size() const { return static_cast<int>(b_.pool().size()); }
-  std::string name(int i) const { return b_.pool().backend(static_cast<std::size_t>(i)).name; }
-  std::string weights_line() const { return b_.weights_line(); }
-  // Effective weights in pool order.
-  val weights() const {
-    std::vector<double> w(b_.pool().size());
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(b_.pool().weight(i));
-    return typed_copy("Float64Array", w);
-  }
-  int pick() { return b_.pick(); }
-  // Winners' pool indices (-1 for none) as an Int32Array of length n (the
-  // TS layer has checked n).
-  val pick_many(double count) {
-    const auto n = static_cast<std::size_t>(count);
-    // An uninitialised buffer: every slot is written by the picks (a vector's
-    // resize would zero it first, element by element in WebAssembly).
-    if (n > capacity_) {
-      scratch_.reset(new std::int32_t[n]);
-      capacity_ = n;
-    }
-    b_.pick_many(n, scratch_.get());
-    val out = val::global("Int32Array").new_(emscripten::typed_memory_view(n, scratch_.get()));
-    // Don't keep a huge buffer alive after one large batch.
-    if (capacity_ > (std::size_t{1} << 20)) {
-      scratch_.reset();
-      capacity_ = 0;
-    }
-    return out;
-  }
-
- private:
-  Balancer b_;
-  std::unique_ptr<std::int32_t[]> scratch_;
-  std::size_t capacity_ = 0;
+  Balancer b;
+  std::vector<double> weights;
+  std::unique_ptr<std::int32_t[]> picks;
+  std::size_t capacity = 0;
 };
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(slowstart) {
-  emscripten::function("inputBuffer", &input_view);
-  emscripten::function("run", &run);
-  emscripten::constant("version", std::string(slowstart::cli::kVersion));
-  emscripten::constant("usage", std::string(slowstart::cli::kUsage));
-  emscripten::class_<TextRunner>("TextRunner")
-      .constructor<>()
-      .function("feed", &TextRunner::feed)
-      .function("finish", &TextRunner::finish)
-      .function("takeOutput", &TextRunner::take_output)
-      .function("takeDiagnostics", &TextRunner::take_diagnostics)
-      .function("rejected", &TextRunner::rejected);
-  emscripten::class_<JsBalancer>("Balancer")
-      .constructor<>()
-      .function("setPool", &JsBalancer::set_pool)
-      .function("setNow", &JsBalancer::set_now)
-      .function("add", &JsBalancer::add)
-      .function("down", &JsBalancer::down)
-      .function("up", &JsBalancer::up)
-      .function("now", &JsBalancer::now)
-      .function("size", &JsBalancer::size)
-      .function("name", &JsBalancer::name)
-      .function("weightsLine", &JsBalancer::weights_line)
-      .function("weights", &JsBalancer::weights)
-      .function("pick", &JsBalancer::pick)
-      .function("pickMany", &JsBalancer::pick_many);
+extern "C" {
+
+// The input buffer resized to n bytes: its address, for JS to fill.
+EMSCRIPTEN_KEEPALIVE char* ss_input(std::uint32_t n) { return input_resize(n); }
+EMSCRIPTEN_KEEPALIVE std::uint32_t ss_length() { return g_length; }
+EMSCRIPTEN_KEEPALIVE const char* ss_problem() { return bytes(g_problem); }
+EMSCRIPTEN_KEEPALIVE const char* ss_version() { return bytes(slowstart::cli::kVersion); }
+EMSCRIPTEN_KEEPALIVE const char* ss_usage() { return bytes(slowstart::cli::kUsage); }
+
+// Runs the first `length` bytes of the input buffer; the RunView's address.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ss_run(std::uint32_t length, int with_timeline) {
+  return publish_run(input(length), with_timeline != 0, nullptr);
 }
+EMSCRIPTEN_KEEPALIVE void ss_release_run() { release_run(); }
+
+EMSCRIPTEN_KEEPALIVE TextRunner* ss_runner_new() { return new TextRunner; }
+EMSCRIPTEN_KEEPALIVE void ss_runner_delete(TextRunner* r) { delete r; }
+// Feeds the first `length` bytes of the input buffer. Returns how many were
+// taken: less than all when 64 KiB of text is waiting; take it and feed the
+// rest again.
+EMSCRIPTEN_KEEPALIVE std::uint32_t ss_runner_feed(TextRunner* r, std::uint32_t length) {
+  return static_cast<std::uint32_t>(r->feed(input(length)));
+}
+EMSCRIPTEN_KEEPALIVE void ss_runner_finish(TextRunner* r) { r->finish(); }
+EMSCRIPTEN_KEEPALIVE const char* ss_runner_take(TextRunner* r, int diagnostics) { return r->take(diagnostics != 0); }
+EMSCRIPTEN_KEEPALIVE double ss_runner_rejected(TextRunner* r) { return r->rejected(); }
+
+EMSCRIPTEN_KEEPALIVE JsBalancer* ss_balancer_new() { return new JsBalancer; }
+EMSCRIPTEN_KEEPALIVE void ss_balancer_delete(JsBalancer* b) { delete b; }
+
+// The changes read their arguments from the input buffer's first `length`
+// bytes (strings, see input_strings) and return 0, or 1 and ss_problem().
+EMSCRIPTEN_KEEPALIVE int ss_balancer_set_pool(JsBalancer* b, std::uint32_t length) {
+  const auto s = input_strings(length);  // name, weight, name, weight, ...
+  std::vector<std::pair<std::string, std::string>> entries;
+  entries.reserve(s.size() / 2);
+  for (std::size_t i = 0; i + 1 < s.size(); i += 2) entries.emplace_back(s[i], s[i + 1]);
+  return outcome(b->b.set_pool_text(entries));
+}
+EMSCRIPTEN_KEEPALIVE int ss_balancer_set_now(JsBalancer* b, std::uint32_t length) {
+  const auto s = input_strings(length);
+  return outcome(s.size() == 1 ? b->b.set_now_text(s[0]) : Problem("bad arguments"));
+}
+EMSCRIPTEN_KEEPALIVE int ss_balancer_add(JsBalancer* b, std::uint32_t length) {
+  const auto s = input_strings(length);
+  return outcome(s.size() == 3 ? b->b.add_text(s[0], s[1], s[2]) : Problem("bad arguments"));
+}
+EMSCRIPTEN_KEEPALIVE int ss_balancer_down(JsBalancer* b, std::uint32_t length) {
+  const auto s = input_strings(length);
+  return outcome(s.size() == 1 ? b->b.down(s[0]) : Problem("bad arguments"));
+}
+EMSCRIPTEN_KEEPALIVE int ss_balancer_up(JsBalancer* b, std::uint32_t length) {
+  const auto s = input_strings(length);
+  return outcome(s.size() == 2 ? b->b.up_text(s[0], s[1]) : Problem("bad arguments"));
+}
+
+EMSCRIPTEN_KEEPALIVE double ss_balancer_now(JsBalancer* b) { return static_cast<double>(b->b.pool().now()); }
+EMSCRIPTEN_KEEPALIVE std::uint32_t ss_balancer_size(JsBalancer* b) {
+  return static_cast<std::uint32_t>(b->b.pool().size());
+}
+EMSCRIPTEN_KEEPALIVE const char* ss_balancer_name(JsBalancer* b, std::uint32_t i) {
+  return bytes(b->b.pool().backend(i).name);
+}
+EMSCRIPTEN_KEEPALIVE const char* ss_balancer_weights_line(JsBalancer* b) {
+  g_text = b->b.weights_line();
+  return bytes(g_text);
+}
+// Effective weights in pool order: the address of ss_balancer_size() doubles.
+EMSCRIPTEN_KEEPALIVE const double* ss_balancer_weights(JsBalancer* b) {
+  const Pool& pool = b->b.pool();
+  b->weights.resize(pool.size());
+  for (std::size_t i = 0; i < pool.size(); ++i) b->weights[i] = static_cast<double>(pool.weight(i));
+  return b->weights.data();
+}
+EMSCRIPTEN_KEEPALIVE int ss_balancer_pick(JsBalancer* b) { return b->b.pick(); }
+// n picks: the address of n winners' pool indices (-1 for none). The TS
+// layer has checked n and asks for at most 2^20 at a time.
+EMSCRIPTEN_KEEPALIVE const std::int32_t* ss_balancer_pick_many(JsBalancer* b, std::uint32_t n) {
+  // Uninitialised: every slot is written (a vector would zero it first,
+  // element by element in WebAssembly).
+  if (n > b->capacity) {
+    b->picks.reset(new std::int32_t[n]);
+    b->capacity = n;
+  }
+  b->b.pick_many(n, b->picks.get());
+  return b->picks.get();
+}
+
+}  // extern "C"

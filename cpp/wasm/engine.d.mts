@@ -1,5 +1,6 @@
-// Types of the embind module built from cpp/wasm/bindings.cpp. Low level:
-// use the typed API in web/api instead.
+// Types of the engine module built from cpp/wasm/bindings.cpp: plain C
+// exports over the module's memory. Low level: web/api/engine-abi.ts wraps
+// them, and the typed API in web/api is what to use.
 
 export interface RawTimeline {
   names: string[];
@@ -19,6 +20,7 @@ export interface RawTimeline {
   truncated: boolean;
 }
 
+/** A run as web/api/run-view.ts reads it out of a module's RunView (cpp/wasm/run_view.hpp). */
 export interface RawRun {
   /** Output lines, UTF-8, joined with '\n'. */
   outputBytes: Uint8Array;
@@ -31,47 +33,44 @@ export interface RawRun {
   truncated: boolean;
 }
 
-interface Deletable {
-  delete(): void;
-  isDeleted(): boolean;
-}
-
-export interface RawTextRunner extends Deletable {
-  /** Feeds the input buffer's first `length` bytes; returns how many were taken (feed the rest after draining). */
-  feed(length: number): number;
-  finish(): void;
-  takeOutput(): Uint8Array;
-  takeDiagnostics(): Uint8Array;
-  rejected(): number;
-}
-
-/** Changes return undefined, or an Error to throw (never thrown through WebAssembly). */
-export interface RawBalancer extends Deletable {
-  setPool(names: string[], weights: string[]): Error | undefined;
-  setNow(seconds: string): Error | undefined;
-  add(name: string, weight: string, ramp: string): Error | undefined;
-  down(name: string): Error | undefined;
-  up(name: string, ramp: string): Error | undefined;
-  now(): number;
-  size(): number;
-  name(index: number): string;
-  weightsLine(): string;
-  weights(): Float64Array;
-  pick(): number;
-  pickMany(n: number): Int32Array;
-}
-
+/** Addresses are into the module's memory; read them through HEAPU8 (it is replaced when memory grows). */
 export interface EngineModule {
-  version: string;
-  usage: string;
   /** The module's linear memory (it only ever grows). */
   HEAP8: Int8Array;
-  /** The module's input buffer resized to n bytes (valid until the next call into the module). */
-  inputBuffer(n: number): Uint8Array;
-  /** Runs the input buffer's first `length` bytes. */
-  run(length: number, withTimeline: boolean): RawRun;
-  TextRunner: { new (): RawTextRunner };
-  Balancer: { new (): RawBalancer };
+  HEAPU8: Uint8Array;
+  _malloc(n: number): number;
+  _free(address: number): void;
+  /** The input buffer resized to n bytes: its address. */
+  _ss_input(n: number): number;
+  /** The length of the bytes whose address the last call returned. */
+  _ss_length(): number;
+  _ss_problem(): number;
+  _ss_version(): number;
+  _ss_usage(): number;
+  /** Runs the input buffer's first `length` bytes: the address of its RunView. */
+  _ss_run(length: number, withTimeline: number): number;
+  _ss_release_run(): void;
+  _ss_runner_new(): number;
+  _ss_runner_delete(runner: number): void;
+  _ss_runner_feed(runner: number, length: number): number;
+  _ss_runner_finish(runner: number): void;
+  _ss_runner_take(runner: number, diagnostics: number): number;
+  _ss_runner_rejected(runner: number): number;
+  _ss_balancer_new(): number;
+  _ss_balancer_delete(balancer: number): void;
+  /** The changes read strings from the input buffer; 0, or 1 and _ss_problem(). */
+  _ss_balancer_set_pool(balancer: number, length: number): number;
+  _ss_balancer_set_now(balancer: number, length: number): number;
+  _ss_balancer_add(balancer: number, length: number): number;
+  _ss_balancer_down(balancer: number, length: number): number;
+  _ss_balancer_up(balancer: number, length: number): number;
+  _ss_balancer_now(balancer: number): number;
+  _ss_balancer_size(balancer: number): number;
+  _ss_balancer_name(balancer: number, index: number): number;
+  _ss_balancer_weights_line(balancer: number): number;
+  _ss_balancer_weights(balancer: number): number;
+  _ss_balancer_pick(balancer: number): number;
+  _ss_balancer_pick_many(balancer: number, n: number): number;
 }
 
 export interface EngineOptions {

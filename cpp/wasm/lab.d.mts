@@ -1,6 +1,6 @@
 // Types of the lab module built from cpp/wasm/lab_bindings.cpp. Low level:
 // use the typed API in web/api instead.
-import type { EngineOptions, RawRun } from './engine.mjs';
+import type { EngineOptions } from './engine.mjs';
 
 export interface RawCurve {
   kind?: 'linear' | 'envoy' | 'haproxy';
@@ -74,10 +74,14 @@ export interface RawRunDiagnosis {
 }
 
 export interface LabModule {
+  /** The module's memory, where a run's results are read from (web/api/run-view.ts). */
+  HEAPU8: Uint8Array;
   /** The module's input buffer resized to n bytes (valid until the next call into the module). */
   inputBuffer(n: number): Uint8Array;
-  /** An Error (returned, not thrown) for a bad curve. */
-  runWithRules(length: number, withTimeline: boolean, rules: RawRules): RawRun | Error;
+  /** The address of the run's RunView (cpp/wasm/run_view.hpp), or an Error (returned, not thrown) for a bad curve. */
+  runWithRules(length: number, withTimeline: boolean, rules: RawRules): number | Error;
+  /** Frees the last run's results (once they are read). */
+  releaseRun(): void;
   /** An Error (returned, not thrown) for bad options or a simulation too large. */
   simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
   mistakeCatalogue(): RawMistake[];

@@ -12,6 +12,7 @@
 #include "engine/traffic.hpp"
 #include "js_interop.hpp"
 #include "js_rules.hpp"
+#include "run_view.hpp"
 
 #include <memory>
 
@@ -122,7 +123,8 @@ val run_with_rules(double length, bool with_timeline, val rules) {
   } else {
     custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);
   }
-  return run_to_js(script, with_timeline, custom.get());
+  // The run's RunView (run_view.hpp), read by web/api/run-view.ts.
+  return val(static_cast<double>(publish_run(script, with_timeline, custom.get())));
 }
 
 }  // namespace
@@ -130,6 +132,7 @@ val run_with_rules(double length, bool with_timeline, val rules) {
 EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("inputBuffer", &input_view);
   emscripten::function("runWithRules", &run_with_rules);
+  emscripten::function("releaseRun", &release_run);
   emscripten::function("simulate", &simulate);
   emscripten::function("simulateCommand", &simulate_command);
 }

@@ -23,6 +23,7 @@
 
 #include "engine/balancer.hpp"
 #include "engine/interpreter.hpp"
+#include "engine/pick.hpp"
 #include "engine/text_sink.hpp"
 #include "gen_script.hpp"
 #include "../support/allocation_counter.hpp"
@@ -43,6 +44,21 @@ std::vector<std::pair<std::string, std::int64_t>> static_entries(std::int64_t n)
   std::vector<std::pair<std::string, std::int64_t>> e;
   e.reserve(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) e.emplace_back("b" + std::to_string(i), 1 + (i * 7919) % 97);
+  return e;
+}
+
+// Weight sets for the fast pick's goals (docs/PERFORMANCE.md): 16 distinct
+// weights (1, 7, 13, ... 91), and every backend a distinct weight (1 + i).
+// tests/bench/bench.mjs gives the WASM module the same pools.
+std::int64_t weight_16(std::int64_t i) { return 1 + ((i * 7919) % 16) * 6; }
+std::int64_t weight_97(std::int64_t i) { return 1 + (i * 7919) % 97; }  // static_entries' weights
+std::int64_t weight_distinct(std::int64_t i) { return 1 + i; }
+
+std::vector<std::pair<std::string, std::int64_t>> entries_with(std::int64_t n,
+                                                                std::int64_t (*weight)(std::int64_t)) {
+  std::vector<std::pair<std::string, std::int64_t>> e;
+  e.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) e.emplace_back("b" + std::to_string(i), weight(i));
   return e;
 }
 
@@ -105,8 +121,55 @@ void BM_PickMany_Ramping(benchmark::State& state) {
   pick_many_loop(state, b);
 }
 
+void BM_PickMany_16Weights(benchmark::State& state) {
+  slowstart::Balancer b;
+  require_ok(b.set_pool(entries_with(state.range(0), weight_16)));
+  pick_many_loop(state, b);
+}
+
+void BM_PickMany_DistinctWeights(benchmark::State& state) {
+  slowstart::Balancer b;
+  require_ok(b.set_pool(entries_with(state.range(0), weight_distinct)));
+  pick_many_loop(state, b);
+}
+
+// Today's pick, kept as the oracle: smooth_pick's one pass over the pool,
+// on the same weights, so the fast pick's gain is a ratio from one run.
+void oracle_loop(benchmark::State& state, std::int64_t (*weight)(std::int64_t)) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::int64_t> w(n), s(n, 0);
+  for (std::size_t i = 0; i < n; ++i) w[i] = weight(static_cast<std::int64_t>(i));
+  std::int64_t sum = 0;
+  for (auto _ : state) {
+    for (std::size_t k = 0; k < kBatch; ++k) sum += slowstart::smooth_pick(w.data(), s.data(), n);
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kBatch));
+}
+void BM_Oracle_16Weights(benchmark::State& state) { oracle_loop(state, weight_16); }
+void BM_Oracle_DistinctWeights(benchmark::State& state) { oracle_loop(state, weight_distinct); }
+void BM_Oracle_97Weights(benchmark::State& state) { oracle_loop(state, weight_97); }
+
+// NOW on a large pool with a few backends ramping: 100,000 backends (16
+// weights), 10 of them re-joined with 600 s ramps, the clock stepping
+// through the ramps one second at a time (and back to the start after 598).
+void BM_SetNow_FewRamping(benchmark::State& state) {
+  const std::int64_t n = state.range(0), ramping = state.range(1);
+  slowstart::Balancer b;
+  require_ok(b.set_pool(entries_with(n, weight_16)));
+  for (std::int64_t k = 0; k < ramping; ++k) require_ok(b.up("b" + std::to_string(k * (n / ramping)), 600));
+  std::vector<std::int32_t> out(1000);
+  b.pick_many(out.size(), out.data());  // scores away from 0
+  std::int64_t t = 1;
+  for (auto _ : state) {
+    require_ok(b.set_now(t));
+    t = t == 599 ? 1 : t + 1;
+  }
+  state.SetItemsProcessed(state.iterations());  // NOWs per second
+}
+
 // The cost of a clock tick during a slow start (NOW refreshes the cached
-// effective weights), per backend.
+// effective weights of the backends that ramp).
 void BM_SetNow_Ramping(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   slowstart::Balancer b;
@@ -123,7 +186,13 @@ void BM_SetNow_Ramping(benchmark::State& state) {
 BENCHMARK(BM_Pick)->POOL_SIZES;
 BENCHMARK(BM_PickMany)->POOL_SIZES;
 BENCHMARK(BM_PickMany_Ramping)->POOL_SIZES;
+BENCHMARK(BM_PickMany_16Weights)->POOL_SIZES->Arg(100000);
+BENCHMARK(BM_PickMany_DistinctWeights)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(BM_Oracle_16Weights)->Arg(3)->Arg(100)->Arg(10000);
+BENCHMARK(BM_Oracle_DistinctWeights)->Arg(100)->Arg(10000);
+BENCHMARK(BM_Oracle_97Weights)->Arg(100)->Arg(1000);
 BENCHMARK(BM_SetNow_Ramping)->POOL_SIZES;
+BENCHMARK(BM_SetNow_FewRamping)->Args({100000, 10})->Args({100000, 1000});
 
 // ---------------------------------------------------------------------------
 // The 1,000,000-line mixed script.

@@ -4,12 +4,14 @@
 // the ratios hold on a shared, noisy machine. Prints a Markdown report.
 //
 // Needs build/slowstart, build/slowstart_bench and dist/ (scripts/bench.sh
-// builds them).
+// builds them). BENCH_BASELINE=<an earlier build's dist/> adds that build's
+// WASM pick rates, measured in this same run, as "today" for the ratios;
+// BENCH_REPEATS sets the repetitions (default 5).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { loadSlowStart } from '../../dist/api/node.js';
 
@@ -94,7 +96,7 @@ try {
   const wasmRunScript = timeIt(rawRun);
   const wasmApi = timeIt(apiRun);
   const nativeJson = JSON.parse(
-    execFileSync(NATIVE_BENCH, ['--benchmark_format=json', '--benchmark_filter=Script|PickMany'], {
+    execFileSync(NATIVE_BENCH, ['--benchmark_format=json', '--benchmark_filter=Script|PickMany|Oracle|SetNow_FewRamping'], {
       encoding: 'utf8',
       maxBuffer: 64 << 20,
     }),
@@ -126,32 +128,122 @@ try {
   line(`| typed API run() (+ one JS object per line) | | ${fmt(wasmApi, 0)} | |`);
   line();
 
-  // ---- 2. Batched picks vs native, and vs the JS peers ----------------------
-  const peers = loadPeers();
-  line('## Picks per second (millions), one run');
-  line();
-  line(`| pool size | native pick_many | WASM pickMany | WASM/native | ${peers.map((p) => p.name).join(' | ')} |`);
-  line(`|---|---|---|---|${peers.map(() => '---|').join('')}`);
-  for (const n of [3, 100, 1000, 10000]) {
-    const weights = Array.from({ length: n }, (_, i) => 1 + ((i * 7919) % 97));
-    const picks = Math.max(20_000, Math.min(2_000_000, Math.floor(2e8 / n / 10)));
-    const b = slowstart.createBalancer();
-    b.setPool(weights.map((w, i) => ({ name: `b${i}`, weight: w })));
+  // ---- 2. The fast pick's goals (issue #12), and picks vs the JS peers -----
+  // "Today" is the O(n) pass every pick used to make: natively the oracle
+  // smooth_pick in this very binary (BM_Oracle_*); in WASM the module of an
+  // earlier build when BENCH_BASELINE names its dist/ directory (run in this
+  // same process, alternating with ours, so the ratio holds).
+  const baseline = process.env.BENCH_BASELINE
+    ? await (await import(join(resolve(process.env.BENCH_BASELINE), 'api/node.js'))).loadSlowStart()
+    : null;
+  const W16 = (i) => 1 + ((i * 7919) % 16) * 6;
+  const W97 = (i) => 1 + ((i * 7919) % 97);
+  const DISTINCT = (i) => 1 + i;
+  const wasmRate = (engine, n, weight, picks) => {
+    const b = engine.createBalancer();
+    b.setPool(Array.from({ length: n }, (_, i) => ({ name: `b${i}`, weight: weight(i) })));
     b.pickMany(Math.min(picks, 10_000)); // warm up
-    const wasmRate = rate(() => b.pickMany(picks), picks);
+    const r = rate(() => b.pickMany(picks), picks);
     b.dispose();
-    const nb = Object.values(nativeBench).find((x) => new RegExp(`PickMany/${n}(\\b|/|$)`).test(x.name));
-    const nativeRate = nb?.items_per_second ?? NaN;
+    return r;
+  };
+  const nativeRate = (name) => Object.values(nativeBench).find((x) => x.name === name)?.items_per_second ?? NaN;
+  const M = (r) => (r / 1e6).toFixed(2);
+  const rows = [
+    ['16 weights', 3, W16, 'BM_PickMany_16Weights/3', 'BM_Oracle_16Weights/3'],
+    ['16 weights', 100, W16, 'BM_PickMany_16Weights/100', 'BM_Oracle_16Weights/100'],
+    ['16 weights', 1000, W16, 'BM_PickMany_16Weights/1000', null],
+    ['16 weights', 10000, W16, 'BM_PickMany_16Weights/10000', 'BM_Oracle_16Weights/10000'],
+    ['16 weights', 100000, W16, 'BM_PickMany_16Weights/100000', null],
+    ['97 weights', 100, W97, 'BM_PickMany/100', 'BM_Oracle_97Weights/100'],
+    ['97 weights', 1000, W97, 'BM_PickMany/1000', 'BM_Oracle_97Weights/1000'],
+    ['97 weights', 10000, W97, 'BM_PickMany/10000', null],
+    ['all distinct', 100, DISTINCT, 'BM_PickMany_DistinctWeights/100', 'BM_Oracle_DistinctWeights/100'],
+    ['all distinct', 1000, DISTINCT, 'BM_PickMany_DistinctWeights/1000', null],
+    ['all distinct', 10000, DISTINCT, 'BM_PickMany_DistinctWeights/10000', 'BM_Oracle_DistinctWeights/10000'],
+  ];
+  const measured = new Map();
+  line('## The fast pick: picks per second (millions), one run');
+  line();
+  line('| weights | pool size | native | native today (O(n) pass) | WASM | WASM today | WASM/native | WASM/today |');
+  line('|---|---|---|---|---|---|---|---|');
+  for (const [label, n, weight, ours, oracle] of rows) {
+    const picks = Math.max(20_000, Math.min(2_000_000, Math.floor(4e7 / Math.max(n, 20))));
+    const todayPicks = Math.max(2_000, Math.min(2_000_000, Math.floor(2e8 / n / 10)));
+    const wasm = [], today = [];
+    for (let k = 0; k < 3; k++) {
+      wasm.push(wasmRate(slowstart, n, weight, picks));
+      if (baseline) today.push(wasmRate(baseline, n, weight, todayPicks));
+    }
+    const w = median(wasm), t = baseline ? median(today) : NaN;
+    measured.set(`${label}/${n}`, { wasm: w, today: t });
+    line(
+      `| ${label} | ${fmt(n, 0)} | ${M(nativeRate(ours))} | ${oracle ? M(nativeRate(oracle)) : ''} | ${M(w)} | ${baseline ? M(t) : ''} | ${(w / nativeRate(ours)).toFixed(2)}× | ${baseline ? (w / t).toFixed(1) + '×' : ''} |`,
+    );
+  }
+  line();
+
+  // NOW on 100,000 backends with 10 ramping, through the typed API.
+  let wasmNowUs;
+  {
+    const b = slowstart.createBalancer();
+    b.setPool(Array.from({ length: 100_000 }, (_, i) => ({ name: `b${i}`, weight: W16(i) })));
+    for (let k = 0; k < 10; k++) b.up(`b${k * 10_000}`, 600);
+    b.pickMany(1000);
+    const ts = [];
+    for (let r = 0; r < 5; r++) {
+      const t0 = now();
+      for (let t = 1; t < 600; t++) b.setNow(t);
+      ts.push(((now() - t0) * 1000) / 599);
+    }
+    wasmNowUs = median(ts);
+    b.dispose();
+  }
+  const nativeNow = Object.values(nativeBench).find((x) => x.name === 'BM_SetNow_FewRamping/100000/10');
+  const nativeNowUs = nativeNow ? (nativeNow.real_time * unitToMs(nativeNow.time_unit)) * 1000 : NaN;
+
+  const g = (key) => measured.get(key);
+  const goal = (ok, text) => line(`- ${ok ? 'met' : '**not met**'}: ${text}`);
+  line('Goals (issue #12), from this run:');
+  line();
+  goal(g('16 weights/10000').wasm >= 20e6, `WASM pickMany, n = 10,000, 16 weights: ${M(g('16 weights/10000').wasm)} M/s (goal ≥ 20)`);
+  goal(
+    g('16 weights/10000').wasm >= g('16 weights/100').wasm / 2,
+    `n = 10,000 at ${(g('16 weights/10000').wasm / g('16 weights/100').wasm).toFixed(2)}× its rate at n = 100 (goal ≥ 0.5×)`,
+  );
+  if (baseline) {
+    goal(
+      g('all distinct/10000').wasm >= 10 * g('all distinct/10000').today,
+      `all distinct, n = 10,000: ${(g('all distinct/10000').wasm / g('all distinct/10000').today).toFixed(1)}× today's WASM rate (goal ≥ 10×)`,
+    );
+    goal(
+      g('16 weights/3').wasm >= 0.9 * g('16 weights/3').today,
+      `n = 3: ${(g('16 weights/3').wasm / g('16 weights/3').today).toFixed(2)}× today's WASM rate (goal ≥ 0.9×)`,
+    );
+  } else {
+    line('- (BENCH_BASELINE not set: the WASM ratios to today need an earlier build\'s dist/)');
+  }
+  goal(nativeNowUs < 5, `NOW on 100,000 backends with 10 ramping: ${nativeNowUs.toFixed(3)} µs natively (goal < 5 µs); ${wasmNowUs.toFixed(2)} µs through the typed API in WASM`);
+  line();
+
+  const peers = loadPeers();
+  line('## Picks per second vs the npm packages (millions), one run');
+  line();
+  line(`| pool size (97 weights) | WASM pickMany | ${peers.map((p) => p.name).join(' | ')} |`);
+  line(`|---|---|${peers.map(() => '---|').join('')}`);
+  for (const n of [3, 100, 1000, 10000]) {
+    const weights = Array.from({ length: n }, (_, i) => W97(i));
+    const picks = Math.max(20_000, Math.min(2_000_000, Math.floor(4e7 / Math.max(n, 20))));
+    const w = wasmRate(slowstart, n, W97, picks);
     const peerRates = peers.map((p) => {
       const next = p.make(weights);
       for (let i = 0; i < 1000; i++) next();
+      const count = Math.min(picks, p.name === 'weighted-round-robin' ? Math.max(2_000, Math.floor(2e7 / n)) : picks);
       return rate(() => {
-        for (let i = 0; i < picks; i++) next();
-      }, picks);
+        for (let i = 0; i < count; i++) next();
+      }, count);
     });
-    line(
-      `| ${fmt(n, 0)} | ${(nativeRate / 1e6).toFixed(2)} | ${(wasmRate / 1e6).toFixed(2)} | ${(wasmRate / nativeRate).toFixed(2)}× | ${peerRates.map((r) => (r / 1e6).toFixed(2)).join(' | ')} |`,
-    );
+    line(`| ${fmt(n, 0)} | ${M(w)} | ${peerRates.map((r) => M(r)).join(' | ')} |`);
   }
   line();
   line('Order of the first 7 picks for weights a=5 b=1 c=1 (nginx smooth WRR: `a a b a c a a`):');

@@ -165,3 +165,81 @@ TEST(Interpreter, CollectedTextIsCappedAndSaysSo) {
   EXPECT_TRUE(r.diagnostics.empty());
   EXPECT_FALSE(run_script("POOL a=1\nPICK\n").truncated);
 }
+
+// SPEC: a UTF-8 byte-order mark at the very start of a script is ignored,
+// however the script arrives; anywhere else it is part of its token.
+TEST(Interpreter, ByteOrderMarkAtTheStartIsIgnoredEverywhere) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string script = bom + "POOL a=2 b=1\r\nPICK\n" + bom + "PICK\nPICK";
+  // 2/1: a, then b (a 2-3+2 = 1, b 1+1 = 2); line 3 is no PICK.
+  const std::string want_out = "a\nb\n";
+  const std::string want_err = "line 3: unknown command '\\xef\\xbb\\xbfPICK'\n";
+  // Whole text.
+  const auto r = run_script(script);
+  EXPECT_EQ(out_text(r), "2:a\n4:b\n");
+  EXPECT_EQ(diag_text(r), want_err);
+  // Streamed in chunks of every size, so the mark is split every way.
+  for (std::size_t size = 1; size <= 6; ++size) {
+    TextSink sink;
+    Interpreter in(sink);
+    for (std::size_t i = 0; i < script.size(); i += size) in.feed_chunk(std::string_view(script).substr(i, size));
+    in.finish();
+    EXPECT_EQ(sink.out, want_out) << size;
+    EXPECT_EQ(sink.err, want_err) << size;
+  }
+  // Line by line.
+  {
+    TextSink sink;
+    Interpreter in(sink);
+    in.feed_line(bom + "POOL a=1");
+    in.feed_line(bom + "PICK");
+    EXPECT_EQ(sink.err, "line 2: unknown command '\\xef\\xbb\\xbfPICK'\n");
+  }
+}
+
+TEST(Interpreter, PartOfAByteOrderMarkIsText) {
+  // Two of its three bytes, then the script: those bytes are the first token's.
+  for (const std::string script : {std::string("\xEF\xBB"), std::string("\xEF\xBBPICK\nPICK"), std::string("\xEF")}) {
+    const auto whole = run_script(script);
+    for (std::size_t size = 1; size <= 3; ++size) {
+      TextSink sink;
+      Interpreter in(sink);
+      for (std::size_t i = 0; i < script.size(); i += size) in.feed_chunk(std::string_view(script).substr(i, size));
+      in.finish();
+      EXPECT_EQ(sink.err, diag_text(whole)) << size;
+    }
+    ASSERT_EQ(whole.diagnostics.size(), 1u);
+    EXPECT_EQ(whole.diagnostics[0].message.substr(0, 21), "unknown command '\\xef");
+  }
+}
+
+TEST(Interpreter, ALineLongerThanAnyChunkKeepsOnlyWhatItNeeds) {
+  // A 3 MB garbage token, a 3 MB number and a 3 MB name that is no name
+  // (it has a control byte near its end), all fed 4 KiB at a time: the same
+  // diagnostics as whole, and a name that is not kept is cut to its head.
+  const std::string garbage(3 << 20, 'x');
+  const std::string name = std::string(3 << 20, 'n') + "\x01" + "n";
+  const std::string script = garbage + "\nNOW " + std::string(3 << 20, '0') + "7\nPOOL " + name + "=1\nWEIGHTS\n";
+  const auto whole = run_script(script);
+  TextSink sink;
+  Interpreter in(sink);
+  for (std::size_t i = 0; i < script.size(); i += 4096) in.feed_chunk(std::string_view(script).substr(i, 4096));
+  in.finish();
+  EXPECT_EQ(sink.err, diag_text(whole));
+  EXPECT_EQ(sink.out, "\n");
+  ASSERT_EQ(whole.diagnostics.size(), 2u);
+  EXPECT_EQ(whole.diagnostics[0].line, 1u);
+  EXPECT_EQ(whole.diagnostics[1].message,
+            "backend name must not contain control characters, got '" + std::string(60, 'n') + "...'");
+  EXPECT_EQ(in.pool().now(), 7);
+}
+
+TEST(Interpreter, AKeywordIsItsBytesExactly) {
+  // Keywords are compared as packed integers: a NUL byte after one must not
+  // pass for nothing, and neither may a prefix or a longer word.
+  const auto r = run_script(std::string("POOL a=1\nPICK\0\nPIC\nPICKS\nWEIGHTSX\nPICK\n", 39));
+  EXPECT_EQ(out_text(r), "6:a\n");
+  EXPECT_EQ(diag_text(r),
+            "line 2: unknown command 'PICK\\x00'\nline 3: unknown command 'PIC'\n"
+            "line 4: unknown command 'PICKS'\nline 5: unknown command 'WEIGHTSX'\n");
+}

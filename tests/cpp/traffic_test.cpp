@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
 
+#include "engine/pick.hpp"
 #include "engine/traffic.hpp"
 
 using namespace slowstart;
@@ -119,4 +123,101 @@ TEST(Traffic, LeastRequestWithRampProtectsTheColdHost) {
   EXPECT_LT(peak_latency(slow, e) * 1.8, peak_latency(fast, e));
   // And once warm, both converge to the fair share.
   EXPECT_NEAR(slow.share(static_cast<std::size_t>(45 / 0.25), e), 0.20, 0.01);
+}
+
+// The simulation against a naive one: every request weighs every backend at
+// its millisecond with the curve and picks with smooth_pick over plain
+// arrays. The simulation's own ramp schedule (jumping from one weight change
+// to the next) and its pick (SmoothWrr) must give the same counts, bucket by
+// bucket, for every curve and resolution, also for pools large enough for
+// the pick's index and with the clock set back.
+namespace {
+
+class NaiveTraffic : public ScriptSink {
+ public:
+  NaiveTraffic(const TrafficOptions& o, const TrafficResult& r) : o_(o), r_(r) {
+    counts_.assign(r.requests.size(), 0);
+  }
+  void output(std::uint64_t, std::string_view) override {}
+  void diagnostic(std::uint64_t, std::string_view) override {}
+  void applied(std::uint64_t, const Command& cmd, const Pool& pool) override {
+    route_until(static_cast<double>(pool.now()));
+    const std::size_t n = pool.size();
+    backends_.clear();
+    for (std::size_t i = 0; i < n; ++i) backends_.push_back(pool.backend(i));
+    if (cmd.op == Op::Pool) scores_.assign(n, 0);
+    scores_.resize(n, 0);
+    if (cmd.op == Op::Add || cmd.op == Op::Up) scores_[static_cast<std::size_t>(pool.find(cmd.name))] = 0;
+  }
+  const std::vector<std::uint32_t>& finish() {
+    route_until(o_.duration);
+    return counts_;
+  }
+
+ private:
+  void route_until(double until) {
+    for (;; ++next_) {
+      const double t = static_cast<double>(next_) / o_.rps;
+      if (t >= until || t >= o_.duration) return;
+      const auto tick = static_cast<std::int64_t>(std::floor(t * 1000.0));
+      std::vector<std::int64_t> w(backends_.size());
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        const Backend& b = backends_[i];
+        const bool ramps = o_.slow_start && b.ramp > 0 && !(o_.curve.kind == CurveKind::HAProxy && b.how != Joined::Up);
+        if (!b.up) w[i] = 0;
+        else if (!ramps) w[i] = b.target * o_.curve.resolution;
+        else w[i] = curve_weight_ms(o_.curve, b.target, b.ramp, tick - b.joined * 1000, b.how == Joined::Up);
+      }
+      const std::int32_t p = smooth_pick(w.data(), scores_.data(), w.size());
+      if (p == kNone) continue;
+      const auto k = std::min(r_.buckets - 1, static_cast<std::size_t>(t / o_.bucket));
+      const auto id = std::find(r_.names.begin(), r_.names.end(), backends_[static_cast<std::size_t>(p)].name) - r_.names.begin();
+      ++counts_[k * r_.names.size() + static_cast<std::size_t>(id)];
+    }
+  }
+  const TrafficOptions& o_;
+  const TrafficResult& r_;
+  std::vector<Backend> backends_;
+  std::vector<std::int64_t> scores_;
+  std::vector<std::uint32_t> counts_;
+  std::uint64_t next_ = 0;
+};
+
+std::string rolling_restart(int backends) {
+  std::string s = "POOL";
+  for (int i = 0; i < backends; ++i) s += " b" + std::to_string(i) + "=" + std::to_string(1 + i % 7);
+  s += "\nNOW 3\nADD late=4 20\n";
+  for (int wave = 0; wave < 4; ++wave) {
+    s += "NOW " + std::to_string(5 + wave * 9) + "\n";
+    for (int i = wave; i < backends; i += 4) s += "DOWN b" + std::to_string(i) + "\n";
+    s += "NOW " + std::to_string(8 + wave * 9) + "\n";
+    for (int i = wave; i < backends; i += 4) s += "UP b" + std::to_string(i) + " " + std::to_string(7 + i % 5) + "\n";
+  }
+  return s + "NOW 20\nUP late 15\nNOW 12\nADD b1=9 30\n";  // the clock set back, an ADD in place
+}
+
+}  // namespace
+
+TEST(Traffic, RampScheduleAndPickMatchANaiveSimulation) {
+  for (int backends : {5, 48}) {
+    for (CurveKind kind : {CurveKind::Linear, CurveKind::Envoy, CurveKind::HAProxy}) {
+      for (std::int64_t resolution : {1, 16, 100, 1000}) {
+        TrafficOptions o;
+        o.rps = 1500;
+        o.duration = 60;
+        o.bucket = 2;
+        o.curve.kind = kind;
+        o.curve.resolution = resolution;
+        o.curve.aggression = 1.7;
+        const std::string script = rolling_restart(backends);
+        const TrafficResult r = simulate_traffic(script, o);
+        ASSERT_TRUE(r.diagnostics.empty());
+        NaiveTraffic naive(o, r);
+        Interpreter in(naive);
+        in.feed_text(script);
+        EXPECT_EQ(naive.finish(), r.requests)
+            << backends << " backends, curve " << curve_name(kind) << ", resolution " << resolution;
+      }
+    }
+  }
 }

@@ -10,6 +10,10 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   add_test(NAME fuzz.smoke
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh 15
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  # The fast pick against the O(n) oracle (tests/fuzz/fuzz_pick.cpp).
+  add_test(NAME fuzz.pick_smoke
+           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --pick 15
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   add_test(NAME fuzz.leak_selftest
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --selftest
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -18,6 +22,8 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   # cores), so allow for that on top of the 15 s of fuzzing. The self-test
   # reuses the same binary, so it must not run at the same time.
   set_tests_properties(fuzz.smoke PROPERTIES
+    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
+  set_tests_properties(fuzz.pick_smoke PROPERTIES
     LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
   set_tests_properties(fuzz.leak_selftest PROPERTIES
     LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)

@@ -143,7 +143,8 @@ struct ModelResult {
 class Model {
  public:
   ModelResult run(std::string_view text) {
-    std::size_t start = 0;
+    // SPEC: a UTF-8 byte-order mark at the very start of a script is ignored.
+    std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
     while (start < text.size()) {
       std::size_t end = start;
       while (end < text.size() && text[end] != '\n') ++end;

@@ -2,14 +2,16 @@
 # Builds the libFuzzer target with clang++ (ASan + UBSan + LeakSanitizer) and
 # runs it for a bounded time.
 #
-#   tests/fuzz/run.sh [SECONDS]      fuzz for SECONDS (default 20)
-#   tests/fuzz/run.sh --selftest     check that LeakSanitizer reports a leak
+#   tests/fuzz/run.sh [SECONDS]         fuzz the interpreter for SECONDS (default 20)
+#   tests/fuzz/run.sh --pick [SECONDS]  fuzz the fast pick against the O(n) oracle
+#   tests/fuzz/run.sh --selftest        check that LeakSanitizer reports a leak
 #
 # Environment:
 #   FUZZ_OUT_DIR   where the binary, the working corpus and crash artifacts go
 #                  (default: <repo>/build)
 #   FUZZ_CXX       the compiler (default: clang++; g++ has no libFuzzer)
 #   FUZZ_JOBS      passed as -jobs/-workers when > 1 (default 1)
+#   FUZZ_MAX_LEN   longest input (default 4096 for the interpreter, 1024 for --pick)
 # Exit status: 0 when the run found nothing, non-zero otherwise. A crashing
 # input is saved as $FUZZ_OUT_DIR/fuzz_artifacts/crash-* (or leak-*, timeout-*,
 # oom-*); reproduce with: $FUZZ_OUT_DIR/fuzz_interpreter <artifact>
@@ -19,22 +21,24 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${FUZZ_OUT_DIR:-$root/build}
 cxx=${FUZZ_CXX:-clang++}
-bin=$out/fuzz_interpreter
+target=interpreter
 
 selftest=0
 secs=20
+if [[ ${1:-} == --pick ]]; then target=pick; shift; fi
 case "${1:-}" in
   --selftest) selftest=1 ;;
   "") ;;
-  *[!0-9]*) echo "usage: $0 [SECONDS] | --selftest" >&2; exit 2 ;;
+  *[!0-9]*) echo "usage: $0 [--pick] [SECONDS] | --selftest" >&2; exit 2 ;;
   *) secs=$1 ;;
 esac
+bin=$out/fuzz_$target
 
 mkdir -p "$out"
 cd "$root"
 
 # Rebuild only when a source is newer than the binary (ctest runs this often).
-sources=(cpp/engine/*.cpp cpp/engine/*.hpp tests/fuzz/fuzz_interpreter.cpp "$here/run.sh")
+sources=(cpp/engine/*.cpp cpp/engine/*.hpp tests/fuzz/fuzz_$target.cpp tests/support/*.hpp "$here/run.sh")
 rebuild=0
 if [[ ! -x $bin ]]; then rebuild=1; else
   for s in "${sources[@]}"; do [[ $s -nt $bin ]] && { rebuild=1; break; }; done
@@ -42,7 +46,7 @@ fi
 if (( rebuild )); then
   echo "run.sh: compiling $bin" >&2
   "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I cpp cpp/engine/*.cpp tests/fuzz/fuzz_interpreter.cpp -o "$bin.tmp"
+    -I cpp cpp/engine/*.cpp tests/fuzz/fuzz_$target.cpp -o "$bin.tmp"
   mv -f "$bin.tmp" "$bin"
 fi
 
@@ -51,15 +55,21 @@ fi
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
-artifacts=$out/fuzz_artifacts
-corpus=$out/fuzz_corpus     # grows between runs; safe to delete
-seeds=$out/fuzz_seeds       # rebuilt each run from the checked-in seeds
+suffix=${target/interpreter/}
+artifacts=$out/fuzz_artifacts${suffix:+_$suffix}
+corpus=$out/fuzz_corpus${suffix:+_$suffix}     # grows between runs; safe to delete
+seeds=$out/fuzz_seeds${suffix:+_$suffix}       # rebuilt each run from the checked-in seeds
 mkdir -p "$artifacts" "$corpus"
 rm -rf "$seeds"; mkdir -p "$seeds"
-cp "$here"/seeds/* "$seeds"/
-shopt -s nullglob
-for c in "$root"/tests/cases/*.txt; do cp "$c" "$seeds/case_$(basename "$c")"; done
-shopt -u nullglob
+if [[ $target == interpreter ]]; then
+  cp "$here"/seeds/* "$seeds"/
+  shopt -s nullglob
+  for c in "$root"/tests/cases/*.txt; do cp "$c" "$seeds/case_$(basename "$c")"; done
+  shopt -u nullglob
+else
+  # Operation streams are bytes; a few random ones start the corpus.
+  for k in 1 2 3 4 5 6 7 8; do head -c 1024 /dev/urandom >"$seeds/random_$k"; done
+fi
 
 if (( selftest )); then
   # Must FAIL with a LeakSanitizer report; we succeed only if it does.
@@ -78,17 +88,20 @@ if (( selftest )); then
   exit 1
 fi
 
+dict=
+max_len=1024  # operation streams: long enough for hundreds of operations
+[[ $target == interpreter ]] && dict=$here/slowstart.dict && max_len=4096
 jobs=${FUZZ_JOBS:-1}
 extra=()
 if (( jobs > 1 )); then extra=(-jobs="$jobs" -workers="$jobs"); fi
 
 exec "$bin" \
   -max_total_time="$secs" \
-  -max_len=4096 \
+  -max_len="${FUZZ_MAX_LEN:-$max_len}" \
   -rss_limit_mb=2048 \
   -timeout=10 \
   -detect_leaks=1 \
-  -dict="$here/slowstart.dict" \
+  ${dict:+-dict="$dict"} \
   -artifact_prefix="$artifacts/" \
   -print_final_stats=1 \
   "${extra[@]}" \

@@ -1,4 +1,4 @@
-import type { EngineModule, RawBalancer } from '../wasm/engine.mjs';
+import type { Engine, RawBalancer } from './engine-abi.js';
 import { raise } from './raise.js';
 import './symbol-dispose.js';
 import type { BackendWeight, PoolEntry, Whole } from './types.js';
@@ -31,7 +31,7 @@ export class Balancer {
   #names: string[] | null = null; // pool order, cached between changes
 
   /** @internal Use {@link SlowStart.createBalancer}. */
-  constructor(module: EngineModule) {
+  constructor(module: Engine) {
     this.#raw = new module.Balancer();
     finalizer.register(this, this.#raw, this);
   }

@@ -1,7 +1,8 @@
-import type { LabModule, RawTraffic } from '../wasm/lab.mjs';
+import type { LabModule, RawRules, RawTraffic } from '../wasm/lab.mjs';
 import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence } from './grading.js';
 import { raise } from './raise.js';
 import { toDiagnostics, toRunResult } from './run-result.js';
+import { readRun } from './run-view.js';
 import { writeInput } from './wasm-io.js';
 import type { Diagnostic, RunOptions, RunResult } from './types.js';
 
@@ -158,14 +159,22 @@ export class Lab {
    * prints internal weights (target × resolution × the curve's factor).
    */
   run(script: string | Uint8Array, curve: Curve, options: RunOptions = {}): RunResult {
-    const length = writeInput(this.#module, script);
-    return toRunResult(raise(this.#module.runWithRules(length, options.timeline ?? true, { curve })));
+    return this.#run(script, { curve }, options);
   }
 
   /** Runs a script with rules written in JavaScript; the engine still parses, holds the pool and prints. */
   runWithRules(script: string | Uint8Array, rules: ScriptRules, options: RunOptions = {}): RunResult {
+    return this.#run(script, rules, options);
+  }
+
+  #run(script: string | Uint8Array, rules: RawRules, options: RunOptions): RunResult {
     const length = writeInput(this.#module, script);
-    return toRunResult(raise(this.#module.runWithRules(length, options.timeline ?? true, rules)));
+    const view = raise(this.#module.runWithRules(length, options.timeline ?? true, rules));
+    try {
+      return toRunResult(readRun(this.#module, view));
+    } finally {
+      this.#module.releaseRun();
+    }
   }
 
   /**

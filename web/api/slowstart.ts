@@ -1,16 +1,17 @@
 import type { EngineModule } from '../wasm/engine.mjs';
 import { Balancer } from './balancer.js';
+import { Engine } from './engine-abi.js';
 import { toRunResult } from './run-result.js';
 import { writeInput } from './wasm-io.js';
 import type { RunOptions, RunResult } from './types.js';
 
 /** The loaded engine. Get one with `loadSlowStart()`. */
 export class SlowStart {
-  readonly #module: EngineModule;
+  readonly #module: Engine;
 
   /** @internal */
   constructor(module: EngineModule) {
-    this.#module = module;
+    this.#module = new Engine(module);
   }
 
   /** The engine's version. */
@@ -33,7 +34,7 @@ export class SlowStart {
   }
 
   /** @internal The raw module, for the CLI. */
-  get module(): EngineModule {
+  get module(): Engine {
     return this.#module;
   }
 }

@@ -7,7 +7,7 @@ export default defineConfig({
     name: 'web-bench',
     environment: 'node',
     include: ['tests/web/bench/*-bench.ts'],
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    testTimeout: 1_200_000,
+    hookTimeout: 1_200_000,
   },
 });

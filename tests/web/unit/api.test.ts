@@ -49,6 +49,19 @@ describe('run()', () => {
     ]);
   });
 
+  it('ignores a byte-order mark at the very start (text or bytes), and only there', () => {
+    // 2/1: a, then b. The mark before the second PICK is part of its token.
+    const script = '\uFEFFPOOL a=2 b=1\r\nPICK\n\uFEFFPICK\nPICK\n';
+    for (const input of [script, new TextEncoder().encode(script)]) {
+      const r = slowstart.run(input, { timeline: false });
+      expect(r.output).toEqual([
+        { line: 2, text: 'a' },
+        { line: 4, text: 'b' },
+      ]);
+      expect(r.diagnostics).toEqual([{ line: 3, message: "unknown command '\\xef\\xbb\\xbfPICK'" }]);
+    }
+  });
+
   it('records a timeline the chart can draw: clock, weights, winners', () => {
     const { timeline } = slowstart.run('POOL a=1\nADD b=10 20\nNOW 10\nPICK\nPICK\nDOWN a\nPICK');
     expect(timeline).toBeDefined();
@@ -188,6 +201,27 @@ describe('Balancer', () => {
       escaped = b;
     }
     expect(escaped.disposed).toBe(true);
+  });
+});
+
+describe('results read out of a growing memory', () => {
+  it('pickMany and weights are right when the call itself grows the module memory', async () => {
+    // A fresh instance starts small: a million picks' buffer makes it grow
+    // during the call, which replaces the memory's ArrayBuffer.
+    const fresh = await loadSlowStart({ print: () => {} });
+    const b = fresh.createBalancer().setPool({ a: 5, b: 1, c: 1 });
+    const picks = b.pickMany(1 << 20);
+    expect(picks.length).toBe(1 << 20);
+    // 5/1/1 repeats a a b a c a a every 7 picks.
+    const names = b.names();
+    expect(Array.from(picks.subarray(0, 14), (i) => names[i]).join('')).toBe('aabacaaaabacaa');
+    expect(Array.from(picks.subarray((1 << 20) - 7), (i) => names[i]).sort().join('')).toBe('aaaaabc');
+    const big = fresh.createBalancer().setPool(Array.from({ length: 200_000 }, (_, i) => ({ name: `n${i}`, weight: i % 5 })));
+    const w = big.poolWeights();
+    expect(w.length).toBe(200_000);
+    expect([w[0], w[1], w[7], w[199_999]]).toEqual([0, 1, 2, 4]);
+    b.dispose();
+    big.dispose();
   });
 });
 

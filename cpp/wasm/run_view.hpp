@@ -1,0 +1,124 @@
+// A script run's results laid out for JavaScript to read straight out of the
+// module's memory (web/api/run-view.ts): one fixed struct of (address,
+// count) columns, the data alive until the next run or release_run(). Both
+// modules publish their runs this way, so there is one layout and one reader,
+// and nothing is converted value by value on the way out.
+//
+// Output lines and diagnostics are '\n'-joined text (no output line or
+// message contains '\n') with a line number each; the timeline's names
+// likewise. 64-bit integers become doubles: weights and clocks (at most
+// 10^12) exactly; scores exactly up to 2^53 in magnitude, past that the
+// nearest double (the README says so; Number.isSafeInteger tells them apart).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/interpreter.hpp"
+
+namespace slowstart::wasm {
+
+struct Column {
+  std::uint32_t address, count;
+};
+
+// Field order is the reader's (web/api/run-view.ts): change both together.
+struct RunView {
+  Column output_text, output_lines, diagnostic_text, diagnostic_lines;
+  std::uint32_t truncated, has_timeline;
+  Column names_text, step_line, step_now, step_winner, step_block, block_start, cell_backend, cell_up,
+      cell_weight, cell_score, step_scores_end, score_cell, score_value;
+  std::uint32_t scored_steps, timeline_truncated;
+};
+
+class PublishedRun {
+ public:
+  PublishedRun(RunResult&& r, bool with_timeline) : result_(std::move(r)) {
+    join(result_.output, out_, out_lines_, [](const OutputLine& o) -> const std::string& { return o.text; });
+    join(result_.diagnostics, err_, err_lines_, [](const Diagnostic& d) -> const std::string& { return d.message; });
+    view_.output_text = column(out_);
+    view_.output_lines = column(out_lines_);
+    view_.diagnostic_text = column(err_);
+    view_.diagnostic_lines = column(err_lines_);
+    view_.truncated = result_.truncated;
+    view_.has_timeline = with_timeline;
+    if (!with_timeline) return;
+    const Timeline& t = result_.timeline;
+    for (const std::string& name : t.names) {
+      if (!names_.empty()) names_ += '\n';
+      names_ += name;
+    }
+    view_.names_text = column(names_);
+    step_line_.assign(t.step_line.begin(), t.step_line.end());
+    view_.step_line = column(step_line_);
+    view_.step_now = doubles(t.step_now, step_now_);
+    view_.step_winner = column(t.step_winner);
+    view_.step_block = column(t.step_block);
+    view_.block_start = column(t.block_start);
+    view_.cell_backend = column(t.cell_backend);
+    view_.cell_up = column(t.cell_up);
+    view_.cell_weight = doubles(t.cell_weight, cell_weight_);
+    view_.cell_score = doubles(t.cell_score, cell_score_);
+    view_.step_scores_end = column(t.step_scores_end);
+    view_.score_cell = column(t.score_cell);
+    view_.score_value = doubles(t.score_value, score_value_);
+    view_.scored_steps = static_cast<std::uint32_t>(t.scored_steps);
+    view_.timeline_truncated = t.truncated;
+  }
+  const RunView& view() const { return view_; }
+
+ private:
+  template <typename T>
+  static Column column(const std::vector<T>& v) {
+    return {static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(v.data())), static_cast<std::uint32_t>(v.size())};
+  }
+  static Column column(const std::string& s) {
+    return {static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(s.data())), static_cast<std::uint32_t>(s.size())};
+  }
+  static Column doubles(const std::vector<std::int64_t>& from, std::vector<double>& to) {
+    to.assign(from.begin(), from.end());
+    return column(to);
+  }
+  template <typename Line, typename Text>
+  static void join(const std::vector<Line>& lines, std::string& text, std::vector<std::uint32_t>& numbers, Text of) {
+    std::size_t bytes = 0;
+    for (const Line& l : lines) bytes += of(l).size() + 1;
+    text.reserve(bytes);
+    numbers.reserve(lines.size());
+    for (const Line& l : lines) {
+      if (!numbers.empty()) text += '\n';
+      text += of(l);
+      numbers.push_back(static_cast<std::uint32_t>(l.line));
+    }
+  }
+
+  RunResult result_;
+  std::string out_, err_, names_;
+  std::vector<std::uint32_t> out_lines_, err_lines_, step_line_;
+  std::vector<double> step_now_, cell_weight_, cell_score_, score_value_;
+  RunView view_{};
+};
+
+// The current published run (one per module).
+inline PublishedRun*& published_run() {
+  static PublishedRun* run = nullptr;
+  return run;
+}
+
+inline void release_run() {
+  delete published_run();
+  published_run() = nullptr;
+}
+
+// Runs `script` and publishes the result; returns the view's address.
+inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Rules* rules) {
+  release_run();
+  RunOptions options;
+  options.timeline = with_timeline;
+  options.rules = rules;
+  published_run() = new PublishedRun(run_script(script, options), with_timeline);
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&published_run()->view()));
+}
+
+}  // namespace slowstart::wasm
