@@ -1,5 +1,7 @@
 #include "simulate_command.hpp"
 
+#include "engine/text_sink.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -83,18 +85,14 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
       if (Problem p = parse_curve_kind(args[++i], o.curve.kind)) return p;
     } else if (a == "--resolution") {
       if (Problem p = value(v)) return p;
-      o.curve.resolution = static_cast<std::int64_t>(v);
-      if (static_cast<double>(o.curve.resolution) != v) o.curve.resolution = -1;  // rejected below
+      if (Problem p = set_resolution(v, args[i], o.curve)) return p;
     } else if (a == "--aggression") {
       if (Problem p = value(o.curve.aggression)) return p;
     } else if (a == "--min-weight") {
       if (Problem p = value(o.curve.min_weight_percent)) return p;
     } else if (a == "--policy") {
       if (i + 1 >= args.size()) return std::string("option --policy needs a value");
-      const std::string& p = args[++i];
-      if (p == "wrr") o.policy = Policy::SmoothWrr;
-      else if (p == "least-request") o.policy = Policy::LeastRequest;
-      else return "policy must be wrr or least-request, got " + quote(p);
+      if (Problem p = parse_policy(args[++i], o.policy)) return p;
     } else if (a == "--bias") {
       if (Problem p = value(o.bias)) return p;
     } else if (a == "--no-slow-start") {
@@ -112,8 +110,7 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
       o.service.enabled = true;
     } else if (a == "--workers") {
       if (Problem p = value(v)) return p;
-      if (v < 1 || v > 10'000 || v != std::floor(v)) return std::string("workers must be between 1 and 10000");
-      o.service.workers = static_cast<std::uint32_t>(v);
+      if (Problem p = set_workers(v, o.service)) return p;
       o.service.enabled = true;
     } else if (a == "--csv") {
       out.csv = true;
@@ -169,10 +166,8 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
 
 std::string format_diagnostics(const TrafficResult& r) {
   std::string err;
-  for (const auto& d : r.diagnostics) {
-    if (d.line == 0) err += "slowstart simulate: " + d.message + '\n';
-    else err += "line " + std::to_string(d.line) + ": " + d.message + '\n';
-  }
+  for (const auto& d : r.diagnostics) append_diagnostic(err, d.line, d.message);
+  if (r.problem) err += "slowstart simulate: " + *r.problem + '\n';
   return err;
 }
 
@@ -198,11 +193,9 @@ int run_simulate(const std::vector<std::string>& args, const ScriptReader& read,
   }
   const TrafficResult r = simulate_traffic(script, sim.options);
   err += format_diagnostics(r);
-  bool fatal = false, rejected = false;
-  for (const auto& d : r.diagnostics) (d.line == 0 ? fatal : rejected) = true;
-  if (fatal) return 2;
+  if (r.problem) return 2;
   out += format_simulation(r, sim);
-  return rejected ? 1 : 0;
+  return r.diagnostics.empty() ? 0 : 1;
 }
 
 }  // namespace slowstart::cli

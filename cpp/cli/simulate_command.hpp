@@ -27,7 +27,8 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
 // backend.
 std::string format_simulation(const TrafficResult& result, const SimulateArgs& args);
 
-// Diagnostics in the CLI's "line N: ..." form (line 0: an option problem).
+// The script's diagnostics in the CLI's "line N: ..." form, then the
+// problem that stopped the simulation, if any.
 std::string format_diagnostics(const TrafficResult& result);
 
 }  // namespace slowstart::cli

@@ -72,12 +72,6 @@ std::string with_usage(std::string message, const Keyword& k) {
 
 }  // namespace
 
-std::string_view usage(Op op) {
-  for (const Keyword& k : kKeywords)
-    if (k.op == op) return k.usage;
-  return {};
-}
-
 void TokenHead::add(std::string_view piece) {
   const std::size_t n = std::min(piece.size(), kBytes - size_);
   std::memcpy(bytes_ + size_, piece.data(), n);

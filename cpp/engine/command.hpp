@@ -117,7 +117,4 @@ Problem parse_entry(std::string_view token, PoolEntry& out);
 // the pool is exactly as before. WEIGHTS and PICK are not handled here.
 Problem apply(Pool& pool, Command& cmd);
 
-// The usage line of a keyword, e.g. "ADD <name>=<weight> <ramp>".
-std::string_view usage(Op op);
-
 }  // namespace slowstart

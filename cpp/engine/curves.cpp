@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace slowstart {
 
 namespace {
@@ -19,18 +18,24 @@ Problem parse_curve_kind(std::string_view text, CurveKind& out) {
   return std::nullopt;
 }
 
-std::string_view curve_name(CurveKind kind) {
-  switch (kind) {
-    case CurveKind::Linear: return "linear";
-    case CurveKind::Envoy: return "envoy";
-    case CurveKind::HAProxy: return "haproxy";
-  }
-  return "linear";
+namespace {
+
+bool valid_resolution(double r) { return r == 1 || r == 16 || r == 100 || r == 1000; }
+
+std::string resolution_problem(std::string_view shown) {
+  return quoted("resolution must be 1, 16, 100 or 1000, got ", shown);
+}
+
+}  // namespace
+
+Problem set_resolution(double value, std::string_view shown, Curve& c) {
+  if (!valid_resolution(value)) return resolution_problem(shown);
+  c.resolution = static_cast<std::int64_t>(value);
+  return std::nullopt;
 }
 
 Problem check_curve(const Curve& c) {
-  if (c.resolution != 1 && c.resolution != 16 && c.resolution != 100 && c.resolution != 1000)
-    return "resolution must be 1, 16, 100 or 1000, got '" + decimal(c.resolution) + "'";
+  if (!valid_resolution(static_cast<double>(c.resolution))) return resolution_problem(decimal(c.resolution));
   if (!(c.aggression > 0.0) || !std::isfinite(c.aggression))
     return std::string("aggression must be a number above 0");
   if (!(c.min_weight_percent >= 0.0 && c.min_weight_percent <= 100.0))

@@ -33,7 +33,9 @@ struct Curve {
 
 // Parses "linear", "envoy" or "haproxy".
 Problem parse_curve_kind(std::string_view text, CurveKind& out);
-std::string_view curve_name(CurveKind kind);
+// Sets the resolution from a number as a front end reads it (1, 16, 100 or
+// 1000); `shown` is how the user wrote it, for the message.
+Problem set_resolution(double value, std::string_view shown, Curve& curve);
 // Checks resolution, aggression and floor.
 Problem check_curve(const Curve& curve);
 

@@ -5,10 +5,15 @@
 // there is one allocation per table, not one per name, and a lookup by
 // string_view builds no string. Insert-only: the pool's names only come and
 // go all together (POOL), which starts a new table.
+//
+// NameIds below is the table with its own list of names: ids in order of
+// first appearance (the timeline's and the traffic simulation's backend ids).
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace slowstart {
@@ -76,6 +81,37 @@ class NameTable {
 
   std::vector<Slot> slots_;
   std::size_t size_ = 0;
+};
+
+// Every name seen, each with an id that is its index in names(): a name
+// keeps its id however often it comes back.
+class NameIds {
+ public:
+  // The name's id, a new one (the next index) the first time.
+  std::uint32_t id_of(std::string_view name) {
+    const auto next = static_cast<std::uint32_t>(names_.size());
+    const std::uint32_t id = index_.insert(name, next, [this](std::uint32_t i) { return name_at(i); });
+    if (id == next) names_.emplace_back(name);
+    return id;
+  }
+  // The name's id, or NameTable::kMissing.
+  std::uint32_t find(std::string_view name) const {
+    return index_.find(name, [this](std::uint32_t i) { return name_at(i); });
+  }
+  const std::vector<std::string>& names() const { return names_; }
+  // The names, moved out (the ids are forgotten with them).
+  std::vector<std::string> take_names() {
+    std::vector<std::string> out = std::move(names_);
+    names_.clear();
+    index_.clear();
+    return out;
+  }
+
+ private:
+  std::string_view name_at(std::uint32_t i) const { return names_[i]; }
+
+  std::vector<std::string> names_;
+  NameTable index_;
 };
 
 }  // namespace slowstart

@@ -1,7 +1,7 @@
 // The pool: an ordered list of backends, the clock, and the pick.
 //
-// Methods take values that are already valid (see commands.hpp for the
-// checks); they cannot fail except where they say so. Effective weights are
+// Methods take values that are already valid (command.hpp and validate.hpp
+// check them); they cannot fail except where they say so. Effective weights are
 // cached and refreshed only when they can change: a backend changes, or the
 // clock moves through its ramp (ramp_schedule.hpp). The pick is smooth_wrr.hpp:
 // nginx's exact order, without a pass over the pool, and no allocation.

@@ -1,10 +1,11 @@
 // The two rules a slow-start balancer is made of, as an interface: the
-// effective weight of a backend and the pick. The engine's own
-// implementation is the SPEC's (ramp.hpp + pick.hpp), and the pool uses it
-// without a virtual call when no other Rules are set. Other implementations:
-// ramp curves of real balancers (curves.hpp), the mistake catalogue
-// (mistakes.hpp) and, in the browser, a learner's JavaScript
-// (cpp/wasm/js_rules.hpp).
+// effective weight of a backend and the pick. The SPEC's rules are not an
+// implementation of it: the pool applies them itself (ramp.hpp, and
+// smooth_wrr.hpp for the pick) when no Rules are set, without a virtual
+// call. Implementations: ramp curves of real balancers (CurveRules,
+// curves.hpp), the SPEC's rules with one setting broken, which the mistake
+// catalogue is made of (VariantRules, rule_variants.hpp), and, in the
+// browser, a learner's JavaScript (JsRules, cpp/wasm/js_rules.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -11,19 +11,22 @@
 
 namespace slowstart {
 
+// "line N: message\n", the CLI's form of a diagnostic (both CLIs, every subcommand).
+inline void append_diagnostic(std::string& out, std::uint64_t line, std::string_view message) {
+  out += "line ";
+  append_decimal(out, static_cast<std::int64_t>(line));
+  out += ": ";
+  out.append(message);
+  out += '\n';
+}
+
 class TextSink : public ScriptSink {
  public:
   void output(std::uint64_t, std::string_view text) override {
     out.append(text);
     out += '\n';
   }
-  void diagnostic(std::uint64_t line, std::string_view message) override {
-    err += "line ";
-    append_decimal(err, static_cast<std::int64_t>(line));
-    err += ": ";
-    err.append(message);
-    err += '\n';
-  }
+  void diagnostic(std::uint64_t line, std::string_view message) override { append_diagnostic(err, line, message); }
   // Asks the interpreter to pause once this much text is waiting.
   bool full() const override { return out.size() + err.size() >= limit; }
 

@@ -16,13 +16,6 @@ template <typename T>
 
 }  // namespace
 
-std::uint32_t TimelineRecorder::id_of(const std::string& name) {
-  auto [it, inserted] =
-      ids_.try_emplace(name, static_cast<std::uint32_t>(timeline_.names.size()));
-  if (inserted) timeline_.names.push_back(name);
-  return it->second;
-}
-
 void TimelineRecorder::record(std::uint64_t line, Op op, const Pool& pool,
                               std::int32_t winner) {
   Timeline& t = timeline_;
@@ -39,7 +32,7 @@ void TimelineRecorder::record(std::uint64_t line, Op op, const Pool& pool,
   append(t.step_line, line);
   append(t.step_now, pool.now());
   std::int32_t w = kNotAPick;
-  if (op == Op::Pick) w = winner == kNone ? kNone : static_cast<std::int32_t>(id_of(pool.backend(winner).name));
+  if (op == Op::Pick) w = winner == kNone ? kNone : static_cast<std::int32_t>(ids_.id_of(pool.backend(winner).name));
   append(t.step_winner, w);
   append(t.step_block, static_cast<std::uint32_t>(t.block_start.size() - 1));
   append(t.step_scores_end, static_cast<std::uint32_t>(t.score_cell.size()));
@@ -53,7 +46,7 @@ void TimelineRecorder::take_block(const Pool& pool) {
   participants_.clear();
   for (std::size_t i = 0; i < pool.size(); ++i) {
     const bool up = pool.backend(i).up;
-    append(t.cell_backend, id_of(pool.backend(i).name));
+    append(t.cell_backend, ids_.id_of(pool.backend(i).name));
     append(t.cell_up, up ? std::uint8_t{1} : std::uint8_t{0});
     append(t.cell_weight, pool.weight(i));
     append(t.cell_score, scores_[i] = pool.score(i));

@@ -13,10 +13,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "command.hpp"
+#include "name_table.hpp"
 #include "pool.hpp"
 
 namespace slowstart {
@@ -72,16 +72,19 @@ class TimelineRecorder {
   // Records one executed line. `winner` is the pool index for a PICK.
   void record(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner);
 
-  Timeline take() { return std::move(timeline_); }
+  Timeline take() {
+    timeline_.names = ids_.take_names();
+    return std::move(timeline_);
+  }
+  // The timeline so far (its names are in take()'s result only).
   const Timeline& timeline() const { return timeline_; }
 
  private:
-  std::uint32_t id_of(const std::string& name);
   void take_block(const Pool& pool);
   void record_scores(const Pool& pool);
 
   Timeline timeline_;
-  std::unordered_map<std::string, std::uint32_t> ids_;
+  NameIds ids_;  // the backend ids; their names become timeline_.names
   std::size_t max_steps_, max_cells_, max_score_changes_;
   bool stale_ = true;  // pool changed since the last block
   // The current block's scores as last recorded, and (with the SPEC's

@@ -7,9 +7,25 @@
 #include <cmath>
 #include <limits>
 #include <queue>
-#include <unordered_map>
 
 namespace slowstart {
+
+Problem parse_policy(std::string_view text, Policy& out) {
+  if (text == "wrr") out = Policy::SmoothWrr;
+  else if (text == "least-request") out = Policy::LeastRequest;
+  else return "policy must be wrr or least-request, got " + quote(text);
+  return std::nullopt;
+}
+
+namespace {
+std::string workers_problem() { return "workers must be between 1 and " + decimal(kMaxWorkers); }
+}  // namespace
+
+Problem set_workers(double workers, ServiceModel& service) {
+  if (!(workers >= 1 && workers <= kMaxWorkers) || workers != std::floor(workers)) return workers_problem();
+  service.workers = static_cast<std::uint32_t>(workers);
+  return std::nullopt;
+}
 
 Problem check_traffic_options(const TrafficOptions& o) {
   if (!(o.rps > 0) || !std::isfinite(o.rps)) return std::string("rps must be a number above 0");
@@ -27,7 +43,7 @@ Problem check_traffic_options(const TrafficOptions& o) {
       return std::string("cold factor must be a number, 1 or more");
     if (!(s.warmup >= 0) || !std::isfinite(s.warmup))
       return std::string("warm-up must be a number of seconds, 0 or more");
-    if (s.workers < 1 || s.workers > 10'000) return std::string("workers must be between 1 and 10000");
+    if (s.workers < 1 || s.workers > kMaxWorkers) return workers_problem();
   }
   return std::nullopt;
 }
@@ -45,20 +61,14 @@ class ScanSink : public ScriptSink {
     const double now = static_cast<double>(pool.now());
     end = std::max(end, now);
     if (cmd.op == Op::Pool) {
-      for (std::size_t i = 0; i < pool.size(); ++i) id_of(pool.backend(i).name);
+      for (std::size_t i = 0; i < pool.size(); ++i) ids.id_of(pool.backend(i).name);
     } else if (cmd.op == Op::Add || cmd.op == Op::Up) {
-      id_of(cmd.name);
+      ids.id_of(cmd.name);
       end = std::max(end, now + static_cast<double>(cmd.seconds));
     }
   }
-  std::uint32_t id_of(const std::string& name) {
-    auto [it, inserted] = ids.try_emplace(name, static_cast<std::uint32_t>(names.size()));
-    if (inserted) names.push_back(name);
-    return it->second;
-  }
   std::vector<Diagnostic> diagnostics;
-  std::vector<std::string> names;
-  std::unordered_map<std::string, std::uint32_t> ids;
+  NameIds ids;  // every backend the script names: the result's columns
   double end = 0;
 };
 
@@ -72,7 +82,7 @@ class ScanSink : public ScriptSink {
 class Simulator : public ScriptSink {
  public:
   Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r)
-      : o_(o), ids_(scan.ids), r_(r), n_ids_(scan.names.size()) {
+      : o_(o), ids_(scan.ids), r_(r), n_ids_(scan.ids.names().size()) {
     active_.assign(n_ids_, 0);
     id_pos_.assign(n_ids_, kNone);
     warm_since_.assign(n_ids_, -std::numeric_limits<double>::infinity());
@@ -116,8 +126,11 @@ class Simulator : public ScriptSink {
   };
   static constexpr std::int64_t kNow = std::numeric_limits<std::int64_t>::min();
 
-  // Takes the command's changes: POOL starts over; ADD, DOWN, UP change one
-  // backend (ADD and UP reset its score).
+  // Takes the command's changes from the scenario's pool, which applied the
+  // engine's rules: POOL starts over; ADD, DOWN, UP change one backend (ADD
+  // appends a new name). Scores are the pool's after the change (a backend
+  // that (re)joined starts with the pool's score on joining); the pool's own
+  // picks (PICK lines) do not reach the simulation's.
   void sync(const Command& cmd, const Pool& pool) {
     if (cmd.op == Op::Pool) {
       for (std::uint32_t id : pos_id_) id_pos_[id] = kNone;
@@ -130,8 +143,9 @@ class Simulator : public ScriptSink {
       changes_ = {};
       for (std::size_t i = 0; i < n; ++i) {
         backends_.push_back(pool.backend(i));
-        pos_id_.push_back(ids_.at(backends_[i].name));
+        pos_id_.push_back(ids_.find(backends_[i].name));
         id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
+        wrr_.set_score(i, pool.score(i));
         reweigh(i);
       }
       return;
@@ -140,7 +154,7 @@ class Simulator : public ScriptSink {
     const auto i = static_cast<std::size_t>(pool.find(cmd.name));
     if (i == backends_.size()) {  // ADD of a new name
       backends_.push_back(pool.backend(i));
-      pos_id_.push_back(ids_.at(backends_[i].name));
+      pos_id_.push_back(ids_.find(backends_[i].name));
       id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
       wrr_.push_back();
       curve_.push_back(0);
@@ -148,7 +162,7 @@ class Simulator : public ScriptSink {
     }
     backends_[i] = pool.backend(i);
     if (cmd.op != Op::Down) {
-      wrr_.set_score(i, 0);
+      wrr_.set_score(i, pool.score(i));
       // (Re)joining: a cold start for the service model.
       warm_since_[pos_id_[i]] = static_cast<double>(pool.now());
     }
@@ -319,7 +333,7 @@ class Simulator : public ScriptSink {
   }
 
   const TrafficOptions& o_;
-  const std::unordered_map<std::string, std::uint32_t>& ids_;
+  const NameIds& ids_;
   TrafficResult& r_;
   std::size_t n_ids_;
 
@@ -350,10 +364,7 @@ class Simulator : public ScriptSink {
 
 TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options) {
   TrafficResult r;
-  if (Problem p = check_traffic_options(options)) {
-    r.diagnostics.push_back({0, *p});
-    return r;
-  }
+  if ((r.problem = check_traffic_options(options))) return r;
   // The script's own pool only says who is in it and since when: its rules
   // are the curve's plain ones (no pick index to keep up; the simulation
   // weighs and picks itself).
@@ -365,18 +376,18 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
     in.feed_text(script);
   }
   r.diagnostics = std::move(scan.diagnostics);
-  r.names = scan.names;
+  r.names = scan.ids.names();
   TrafficOptions o = options;
   if (o.duration == 0) o.duration = scan.end + 10.0;
   const double requests = o.duration * o.rps;
   const double buckets = std::ceil(o.duration / o.bucket);
   if (requests > kMaxSimRequests) {
-    r.diagnostics.push_back({0, "simulation too large: " + decimal(static_cast<std::int64_t>(requests)) +
-                                    " requests (at most " + decimal(static_cast<std::int64_t>(kMaxSimRequests)) + "); lower rps or duration"});
+    r.problem = "simulation too large: " + decimal(static_cast<std::int64_t>(requests)) + " requests (at most " +
+                decimal(static_cast<std::int64_t>(kMaxSimRequests)) + "); lower rps or duration";
     return r;
   }
   if (buckets * static_cast<double>(std::max<std::size_t>(1, r.names.size())) > kMaxSimCells) {
-    r.diagnostics.push_back({0, "simulation too large: too many buckets x backends; widen the bucket"});
+    r.problem = "simulation too large: too many buckets x backends; widen the bucket";
     return r;
   }
   r.duration = o.duration;

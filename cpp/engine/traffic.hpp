@@ -29,6 +29,12 @@ enum class Policy {
   LeastRequest,  // Envoy: weight / (active + 1)^bias, slow-start factor on top
 };
 
+// Parses "wrr" or "least-request" (the CLI's --policy, the lab's `policy`).
+Problem parse_policy(std::string_view text, Policy& out);
+
+// The most workers one backend may have (the service model keeps a slot per worker).
+inline constexpr std::uint32_t kMaxWorkers = 10'000;
+
 struct ServiceModel {
   bool enabled = false;       // off: routing only (no latency, no outstanding)
   double base_ms = 200.0;     // a warm backend's service time
@@ -36,6 +42,10 @@ struct ServiceModel {
   double warmup = 30.0;       // seconds to decay linearly to base_ms
   std::uint32_t workers = 128;  // requests a backend serves at once (FIFO queue beyond)
 };
+
+// Sets `workers` from a number as a front end reads it: a whole number from
+// 1 to kMaxWorkers, else the problem.
+Problem set_workers(double workers, ServiceModel& service);
 
 struct TrafficOptions {
   double rps = 1000.0;      // requests per second
@@ -65,6 +75,9 @@ struct TrafficResult {
   std::vector<std::uint32_t> unrouted;   // per bucket: requests with no backend (NONE)
   std::vector<std::uint32_t> total;      // per bucket: all requests
   std::vector<Diagnostic> diagnostics;   // the script's rejected lines
+  // Why there is no simulation (a bad option, or one too large); the
+  // diagnostics above are still the script's.
+  Problem problem;
   double duration = 0.0;
 
   double share(std::size_t k, std::size_t id) const {
@@ -76,9 +89,9 @@ struct TrafficResult {
 // Checks options (same wording style as the script's diagnostics).
 Problem check_traffic_options(const TrafficOptions& options);
 
-// Runs the simulation. Throws nothing; a bad option is reported by
-// check_traffic_options, which simulate() calls first (on a problem the
-// result has no buckets and the problem as a diagnostic on line 0).
+// Runs the simulation. A bad option (check_traffic_options, called first)
+// or a simulation too large leaves the result without buckets and says why
+// in `problem`.
 TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options);
 
 }  // namespace slowstart

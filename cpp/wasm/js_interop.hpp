@@ -22,21 +22,11 @@ using emscripten::val;
 // module fails. The TS layer throws what it gets (web/api/raise.ts).
 inline val js_error(const std::string& message) { return val::global("Error").new_(message); }
 
-// undefined when fine, else an Error with the problem's text.
-inline val outcome(const Problem& p) { return p ? js_error(*p) : val::undefined(); }
-
 // A view of the input buffer (input_buffer.hpp) resized to n bytes, for JS
 // to fill at once. Valid until the next allocation in the module.
 inline val input_view(double n) {
   char* data = input_resize(static_cast<std::size_t>(n));
   return val(emscripten::typed_memory_view(static_cast<std::size_t>(n), reinterpret_cast<std::uint8_t*>(data)));
-}
-
-// Text leaves as bytes (a Uint8Array copy) that JS decodes with TextDecoder
-// or writes to a stream as they are, again avoiding embind's per-byte loop.
-inline val bytes_of(std::string_view s) {
-  return val::global("Uint8Array")
-      .new_(emscripten::typed_memory_view(s.size(), reinterpret_cast<const std::uint8_t*>(s.data())));
 }
 
 // A copy of v as a new JS typed array of the given type (e.g. "Float64Array").
@@ -54,10 +44,7 @@ inline Problem curve_from_js(const val& o, Curve& c) {
     if (Problem p = parse_curve_kind(k.as<std::string>(), c.kind)) return p;
   }
   if (val r = o["resolution"]; !r.isUndefined()) {
-    const double d = r.as<double>();
-    if (!(d >= 1 && d <= 1000 && d == static_cast<double>(static_cast<int>(d))))
-      return "resolution must be 1, 16, 100 or 1000, got '" + r.call<std::string>("toString") + "'";
-    c.resolution = static_cast<std::int64_t>(d);
+    if (Problem p = set_resolution(r.as<double>(), r.call<std::string>("toString"), c)) return p;
   }
   if (val a = o["aggression"]; !a.isUndefined()) c.aggression = a.as<double>();
   if (val m = o["minWeightPercent"]; !m.isUndefined()) c.min_weight_percent = m.as<double>();

@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,6 @@
 #include "js_interop.hpp"
 #include "js_rules.hpp"
 #include "run_view.hpp"
-
-#include <memory>
 
 using emscripten::val;
 using namespace slowstart;
@@ -33,10 +32,7 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
   num("bias", t.bias);
   if (Problem p = curve_from_js(o["curve"], t.curve)) return p;
   if (val p = o["policy"]; !p.isUndefined()) {
-    const std::string policy = p.as<std::string>();
-    if (policy == "wrr") t.policy = Policy::SmoothWrr;
-    else if (policy == "least-request") t.policy = Policy::LeastRequest;
-    else return "policy must be wrr or least-request, got " + quote(policy);
+    if (Problem problem = parse_policy(p.as<std::string>(), t.policy)) return problem;
   }
   if (val s = o["slowStart"]; !s.isUndefined()) t.slow_start = s.as<bool>();
   if (val s = o["service"]; !s.isUndefined() && !s.isNull() && !(s.isFalse())) {
@@ -48,9 +44,9 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
     snum("baseMs", t.service.base_ms);
     snum("coldFactor", t.service.cold_factor);
     snum("warmup", t.service.warmup);
-    double workers = t.service.workers;
-    snum("workers", workers);
-    t.service.workers = workers >= 1 && workers <= 10'000 ? static_cast<std::uint32_t>(workers) : 0;
+    if (val w = s["workers"]; !w.isUndefined()) {
+      if (Problem p = set_workers(w.as<double>(), t.service)) return p;
+    }
   }
   return std::nullopt;
 }
@@ -59,56 +55,51 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
 // Returns the columns, or an Error (bad options, or a simulation too large).
 val simulate(double length, val options) {
   const std::string_view script = input(length);
-  {
-    TrafficOptions o;
-    if (Problem p = traffic_from_js(options, o)) return js_error(*p);
-    if (Problem p = check_traffic_options(o)) return js_error(*p);
-    const TrafficResult r = simulate_traffic(script, o);
-    std::string err;
-    std::vector<std::uint32_t> err_lines;
-    for (const auto& d : r.diagnostics) {
-      if (d.line == 0) return js_error(d.message);  // an option problem or too large
-      if (!err_lines.empty()) err += '\n';
-      err += d.message;
-      err_lines.push_back(static_cast<std::uint32_t>(d.line));
-    }
-    val out = val::object();
-    out.set("names", val::array(r.names));
-    out.set("bucket", r.bucket);
-    out.set("buckets", static_cast<double>(r.buckets));
-    out.set("duration", r.duration);
-    out.set("requests", typed_copy("Uint32Array", r.requests));
-    out.set("outstanding", typed_copy("Float64Array", r.outstanding));
-    out.set("latencyMs", typed_copy("Float64Array", r.latency_ms));
-    out.set("unrouted", typed_copy("Uint32Array", r.unrouted));
-    out.set("total", typed_copy("Uint32Array", r.total));
-    out.set("diagnosticText", err);
-    out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
-    return out;
+  TrafficOptions o;
+  if (Problem p = traffic_from_js(options, o)) return js_error(*p);
+  const TrafficResult r = simulate_traffic(script, o);  // checks the options first
+  if (r.problem) return js_error(*r.problem);
+  std::string err;
+  std::vector<std::uint32_t> err_lines;
+  for (const auto& d : r.diagnostics) {
+    if (!err_lines.empty()) err += '\n';
+    err += d.message;
+    err_lines.push_back(static_cast<std::uint32_t>(d.line));
   }
+  val out = val::object();
+  out.set("names", val::array(r.names));
+  out.set("bucket", r.bucket);
+  out.set("buckets", static_cast<double>(r.buckets));
+  out.set("duration", r.duration);
+  out.set("requests", typed_copy("Uint32Array", r.requests));
+  out.set("outstanding", typed_copy("Float64Array", r.outstanding));
+  out.set("latencyMs", typed_copy("Float64Array", r.latency_ms));
+  out.set("unrouted", typed_copy("Uint32Array", r.unrouted));
+  out.set("total", typed_copy("Uint32Array", r.total));
+  out.set("diagnosticText", err);
+  out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
+  return out;
 }
 
 // `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
 // script's bytes or throws; the result is {out, err, status}.
 val simulate_command(val args, val read) {
-  {
-    const auto list = emscripten::vecFromJSArray<std::string>(args);
-    std::string out, err;
-    const int status = cli::run_simulate(
-        list,
-        [&](const std::string& path, std::string& text) -> Problem {
-          val r = read(path);
-          if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();  // a problem
-          text = r.as<std::string>();  // Uint8Array: raw bytes
-          return std::nullopt;
-        },
-        out, err);
-    val o = val::object();
-    o.set("out", out);
-    o.set("err", err);
-    o.set("status", status);
-    return o;
-  }
+  const auto list = emscripten::vecFromJSArray<std::string>(args);
+  std::string out, err;
+  const int status = cli::run_simulate(
+      list,
+      [&](const std::string& path, std::string& text) -> Problem {
+        val r = read(path);
+        if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();  // a problem
+        text = r.as<std::string>();  // Uint8Array: raw bytes
+        return std::nullopt;
+      },
+      out, err);
+  val o = val::object();
+  o.set("out", out);
+  o.set("err", err);
+  o.set("status", status);
+  return o;
 }
 
 // A script run with other rules: {curve: {...}} or {effective, pick}.

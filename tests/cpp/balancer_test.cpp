@@ -30,7 +30,7 @@ TEST(Balancer, SameSequenceAsScripts) {
                              {"a", 5}, {"b", 1}, {"c", 1}, {"d", 2}}));
 }
 
-TEST(Balancer, BadArgumentsThrowTheScriptsMessagesAndChangeNothing) {
+TEST(Balancer, BadArgumentsReturnTheScriptsMessagesAndChangeNothing) {
   Balancer b;
   ASSERT_FALSE(b.set_pool({{"a", 1}}));
   EXPECT_EQ(error_of([&] { return b.set_pool({{"x", 1}, {"x", 2}}); }),

@@ -102,29 +102,6 @@ TEST(Interpreter, DiagnosticsAreAlwaysPrintable) {
   EXPECT_EQ(r.diagnostics[1].message, "backend name must be valid UTF-8, got 'a\\xff'");
 }
 
-TEST(Timeline, StepsBlocksAndWinners) {
-  const auto r = run_script("POOL a=2 b=1\n# c\nPICK\nADD c=10 10\nNOW 5\nbad\nPICK\nDOWN a\nWEIGHTS\n");
-  const Timeline& t = r.timeline;
-  ASSERT_EQ(t.names, (std::vector<std::string>{"a", "b", "c"}));
-  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 3, 4, 5, 7, 8, 9}));
-  EXPECT_EQ(t.step_now, (std::vector<std::int64_t>{0, 0, 0, 5, 5, 5, 5}));
-  // pick at 3: a=2 b=1 -> a. pick at 7: a 2-3+2=1, b 1+1=2, c 0+5=5 -> c.
-  EXPECT_EQ(t.step_winner, (std::vector<std::int32_t>{kNotAPick, 0, kNotAPick, kNotAPick, 2,
-                                                      kNotAPick, kNotAPick}));
-  // New blocks after POOL, ADD, NOW, DOWN; PICK and WEIGHTS reuse the last.
-  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{0, 0, 1, 2, 2, 3, 3}));
-  EXPECT_EQ(t.block_start, (std::vector<std::uint32_t>{0, 2, 5, 8}));
-  EXPECT_EQ(t.cell_weight, (std::vector<std::int64_t>{2, 1, 2, 1, 0, 2, 1, 5, 0, 1, 5}));
-  EXPECT_EQ(t.cell_up, (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1}));
-  EXPECT_FALSE(t.truncated);
-}
-
-TEST(Timeline, Optional) {
-  RunOptions o;
-  o.timeline = false;
-  EXPECT_TRUE(run_script("POOL a=1\nPICK\n", o).timeline.step_line.empty());
-}
-
 #include "engine/text_sink.hpp"
 
 TEST(Interpreter, ChunksOfAnySizeGiveTheSameBytes) {

@@ -3,10 +3,10 @@
 // a 100,000-backend pool", with the exact results worked out by hand, plus the
 // timeline's caps and "no allocation per pick".
 //
-// This file replaces the global operator new/delete with thin malloc/free
-// wrappers that count allocations while a flag is set, so that a test can
-// assert that a region allocated nothing. The flag is off except inside those
-// regions, so GoogleTest and the other tests are unaffected.
+// "No allocation" is counted by AllocationCounter (tests/support/
+// allocation_counter.*, linked into the test binary), which replaces the
+// global operator new/delete with thin malloc/free wrappers that count only
+// while a counter is alive, so GoogleTest and the other tests are unaffected.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -506,34 +506,6 @@ TEST(Robustness, TimelineStepCapWithAMillionPicks) {
   EXPECT_EQ(t.step_winner[0], slowstart::kNotAPick);
   EXPECT_EQ(t.step_winner[1], 0);
   EXPECT_EQ(t.step_winner[2], 1);
-}
-
-TEST(Robustness, TimelineRecorderSmallCaps) {
-  using slowstart::Op;
-  slowstart::Pool pool;
-  pool.replace({{"a", 1}, {"b", 2}});
-  slowstart::TimelineRecorder rec(/*max_steps=*/5, /*max_cells=*/5);
-  rec.record(1, Op::Pool, pool, slowstart::kNone);  // block 0: 2 cells
-  rec.record(2, Op::Pick, pool, 1);                 // shares block 0
-  pool.set_now(3);
-  rec.record(3, Op::Now, pool, slowstart::kNone);   // block 1: 4 cells
-  rec.record(4, Op::Weights, pool, slowstart::kNone);
-  pool.down("a");
-  rec.record(5, Op::Down, pool, slowstart::kNone);  // 6 cells > 5: truncated
-  rec.record(6, Op::Pick, pool, 1);                 // nothing more is recorded
-  const auto& t = rec.timeline();
-  EXPECT_TRUE(t.truncated);
-  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 2, 3, 4}));
-  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{0, 0, 1, 1}));
-  EXPECT_EQ(t.step_winner,
-            (std::vector<std::int32_t>{slowstart::kNotAPick, 1, slowstart::kNotAPick,
-                                       slowstart::kNotAPick}));
-  EXPECT_EQ(t.cell_backend.size(), 4u);
-
-  slowstart::TimelineRecorder steps(/*max_steps=*/3, /*max_cells=*/100);
-  for (std::uint64_t l = 1; l <= 10; ++l) steps.record(l, Op::Pick, pool, 1);
-  EXPECT_TRUE(steps.timeline().truncated);
-  EXPECT_EQ(steps.timeline().step_line.size(), 3u);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-// The timeline's scores: after every step, each backend's smooth-WRR score
+// The timeline (cpp/engine/timeline.*): its steps, blocks and winners, its
+// caps, and its scores: after every step, each backend's smooth-WRR score
 // as the engine has it, checked against values worked by hand from the SPEC
-// (never read back from the engine), and the bound on what they cost.
+// (never read back from the engine), and the bound on what they cost. (The
+// caps under a million-line script or a huge pool: robustness_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -39,6 +41,54 @@ std::vector<std::int64_t> scores_after(const Timeline& t, std::size_t step) {
 using Scores = std::vector<std::int64_t>;
 
 }  // namespace
+
+TEST(Timeline, StepsBlocksAndWinners) {
+  const auto r = run_script("POOL a=2 b=1\n# c\nPICK\nADD c=10 10\nNOW 5\nbad\nPICK\nDOWN a\nWEIGHTS\n");
+  const Timeline& t = r.timeline;
+  ASSERT_EQ(t.names, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 3, 4, 5, 7, 8, 9}));
+  EXPECT_EQ(t.step_now, (std::vector<std::int64_t>{0, 0, 0, 5, 5, 5, 5}));
+  // pick at 3: a=2 b=1 -> a. pick at 7: a 2-3+2=1, b 1+1=2, c 0+5=5 -> c.
+  EXPECT_EQ(t.step_winner, (std::vector<std::int32_t>{kNotAPick, 0, kNotAPick, kNotAPick, 2,
+                                                      kNotAPick, kNotAPick}));
+  // New blocks after POOL, ADD, NOW, DOWN; PICK and WEIGHTS reuse the last.
+  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{0, 0, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(t.block_start, (std::vector<std::uint32_t>{0, 2, 5, 8}));
+  EXPECT_EQ(t.cell_weight, (std::vector<std::int64_t>{2, 1, 2, 1, 0, 2, 1, 5, 0, 1, 5}));
+  EXPECT_EQ(t.cell_up, (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_FALSE(t.truncated);
+}
+
+TEST(Timeline, Optional) {
+  RunOptions o;
+  o.timeline = false;
+  EXPECT_TRUE(run_script("POOL a=1\nPICK\n", o).timeline.step_line.empty());
+}
+
+TEST(Timeline, RecorderCapsStopWholeSteps) {
+  Pool pool;
+  pool.replace({{"a", 1}, {"b", 2}});
+  TimelineRecorder rec(/*max_steps=*/5, /*max_cells=*/5);
+  rec.record(1, Op::Pool, pool, kNone);  // block 0: 2 cells
+  rec.record(2, Op::Pick, pool, 1);                 // shares block 0
+  pool.set_now(3);
+  rec.record(3, Op::Now, pool, kNone);   // block 1: 4 cells
+  rec.record(4, Op::Weights, pool, kNone);
+  pool.down("a");
+  rec.record(5, Op::Down, pool, kNone);  // 6 cells > 5: truncated
+  rec.record(6, Op::Pick, pool, 1);                 // nothing more is recorded
+  const auto& t = rec.timeline();
+  EXPECT_TRUE(t.truncated);
+  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{0, 0, 1, 1}));
+  EXPECT_EQ(t.step_winner, (std::vector<std::int32_t>{kNotAPick, 1, kNotAPick, kNotAPick}));
+  EXPECT_EQ(t.cell_backend.size(), 4u);
+
+  TimelineRecorder steps(/*max_steps=*/3, /*max_cells=*/100);
+  for (std::uint64_t l = 1; l <= 10; ++l) steps.record(l, Op::Pick, pool, 1);
+  EXPECT_TRUE(steps.timeline().truncated);
+  EXPECT_EQ(steps.timeline().step_line.size(), 3u);
+}
 
 // nginx's example: weights 5, 1, 1 pick a a b a c a a, and the scores after
 // each pick, worked by hand (add the weights, the highest wins, it gives back 7):

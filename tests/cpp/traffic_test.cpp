@@ -69,11 +69,42 @@ TEST(Traffic, BadLinesAreDiagnosedAndOptionsChecked) {
   const auto r = simulate_traffic("POOL a=1\nADD b=x 3\n", o);
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].line, 2u);
+  EXPECT_FALSE(r.problem);
+  EXPECT_EQ(r.buckets, 1u);  // a bad line changes nothing: the simulation runs
   o.rps = 0;
-  EXPECT_EQ(simulate_traffic("POOL a=1", o).diagnostics.at(0).message, "rps must be a number above 0");
+  const auto bad = simulate_traffic("POOL a=1\nPOOL\n", o);
+  EXPECT_EQ(bad.problem, "rps must be a number above 0");
+  EXPECT_TRUE(bad.diagnostics.empty());  // the problem is no line's
+  EXPECT_EQ(bad.buckets, 0u);
   o.rps = 1e7;
   o.duration = 1e3;
-  EXPECT_NE(simulate_traffic("POOL a=1", o).diagnostics.at(0).message.find("too large"), std::string::npos);
+  const auto large = simulate_traffic("POOL a=1\nADD b=x 3\n", o);
+  ASSERT_TRUE(large.problem);
+  EXPECT_EQ(*large.problem, "simulation too large: 10000000000 requests (at most 1000000000); lower rps or duration");
+  ASSERT_EQ(large.diagnostics.size(), 1u);  // the script's own diagnostics are still there
+  EXPECT_EQ(large.diagnostics[0].line, 2u);
+  EXPECT_EQ(large.buckets, 0u);
+}
+
+TEST(Traffic, PolicyWorkersAndResolutionAreParsedInOnePlace) {
+  Policy policy = Policy::SmoothWrr;
+  EXPECT_FALSE(parse_policy("least-request", policy));
+  EXPECT_EQ(policy, Policy::LeastRequest);
+  EXPECT_EQ(parse_policy("LRU", policy), "policy must be wrr or least-request, got 'LRU'");
+  EXPECT_EQ(policy, Policy::LeastRequest);  // unchanged
+  ServiceModel s;
+  EXPECT_FALSE(set_workers(10'000, s));
+  EXPECT_EQ(s.workers, 10'000u);
+  for (double bad : {0.0, 10'001.0, 2.5, -1.0})
+    EXPECT_EQ(set_workers(bad, s), "workers must be between 1 and 10000") << bad;
+  EXPECT_EQ(s.workers, 10'000u);
+  Curve c;
+  EXPECT_FALSE(set_resolution(16, "16", c));
+  EXPECT_EQ(c.resolution, 16);
+  EXPECT_EQ(set_resolution(2.5, "2.5", c), "resolution must be 1, 16, 100 or 1000, got '2.5'");
+  EXPECT_EQ(c.resolution, 16);
+  c.resolution = 3;
+  EXPECT_EQ(check_curve(c), "resolution must be 1, 16, 100 or 1000, got '3'");
 }
 
 // The least-request trap: four warm backends, a fifth joins cold at 10 s.
@@ -200,13 +231,13 @@ std::string rolling_restart(int backends) {
 
 TEST(Traffic, RampScheduleAndPickMatchANaiveSimulation) {
   for (int backends : {5, 48}) {
-    for (CurveKind kind : {CurveKind::Linear, CurveKind::Envoy, CurveKind::HAProxy}) {
+    for (const char* curve : {"linear", "envoy", "haproxy"}) {
       for (std::int64_t resolution : {1, 16, 100, 1000}) {
         TrafficOptions o;
         o.rps = 1500;
         o.duration = 60;
         o.bucket = 2;
-        o.curve.kind = kind;
+        ASSERT_FALSE(parse_curve_kind(curve, o.curve.kind));
         o.curve.resolution = resolution;
         o.curve.aggression = 1.7;
         const std::string script = rolling_restart(backends);
@@ -216,7 +247,7 @@ TEST(Traffic, RampScheduleAndPickMatchANaiveSimulation) {
         Interpreter in(naive);
         in.feed_text(script);
         EXPECT_EQ(naive.finish(), r.requests)
-            << backends << " backends, curve " << curve_name(kind) << ", resolution " << resolution;
+            << backends << " backends, curve " << curve << ", resolution " << resolution;
       }
     }
   }
