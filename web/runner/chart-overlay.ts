@@ -9,8 +9,8 @@ import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
 import type { ChartModel } from './chart-model.js';
 import { drawSeries } from './chart-series.js';
-import { h, svg } from './dom.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { h, svg } from '../shared/dom.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 
 /**
  * True when `overlay` is a run of the same script as `reference`: the same

@@ -2,9 +2,10 @@
 // score at the playhead, and its pick count and share over the whole run.
 import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
-import { h, setText, svg } from './dom.js';
+import { h, setText, svg } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
 import { formatScore } from './pick-explain.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 
 interface Entry {
   weight: HTMLSpanElement;
@@ -85,8 +86,4 @@ export class Legend {
     li.append(h(doc, 'span', { class: 'ss-legend-picks', text: picks }));
     return li;
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

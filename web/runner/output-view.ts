@@ -6,9 +6,9 @@
 // It is a listbox: arrow keys, Page Up/Down, Home/End select a row; Enter
 // jumps to its line in the editor.
 import type { OutputLine } from '../api/index.js';
-import { h, setText, uniqueId } from './dom.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
 import { MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from './output-wrap.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 
 /** Winner id of a PICK row, -1 for NONE, -2 for a WEIGHTS row. */
 export type RowKind = (index: number) => number;

@@ -9,8 +9,8 @@
 // (the timeline's); only the sum in between is added up here, to show it.
 import type { BackendSnapshot, Timeline } from '../api/index.js';
 import { formatClock } from './chart-model.js';
-import { h, setText, uniqueId } from './dom.js';
-import { seriesClasses } from './palette.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
+import { seriesClasses } from '../shared/palette.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */

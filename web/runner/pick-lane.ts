@@ -3,8 +3,8 @@
 // position as well as colour. Row names are SVG text, cut to fit.
 import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
-import { svg } from './dom.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { svg } from '../shared/dom.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 
 const CHAR_PX = 6.6; // average width of a label character at 11 px
 

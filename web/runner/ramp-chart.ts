@@ -15,7 +15,8 @@ import { ChartFrame } from './chart-frame.js';
 import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
-import { h, setText, svg, uniqueId } from './dom.js';
+import { h, setText, svg, uniqueId } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
 import { drawPickLane } from './pick-lane.js';
 
 export interface RampChartOptions {
@@ -306,8 +307,4 @@ function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: num
   el.setAttribute('y1', String(y1));
   el.setAttribute('x2', String(x2));
   el.setAttribute('y2', String(y2));
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -5,8 +5,9 @@
 import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
 import { formatClock } from './chart-model.js';
-import { h, setText } from './dom.js';
+import { h, setText } from '../shared/dom.js';
 import { formatScore } from './pick-explain.js';
+import { plural } from '../shared/format.js';
 
 const WINDOW = 200; // rows shown around the playhead
 const MAX_COLUMNS = 60; // backend columns
@@ -110,7 +111,7 @@ export class TimelineTable {
     const notes = [
       t.length > WINDOW
         ? `Steps ${from + 1}–${to} of ${t.length}, around the playhead.`
-        : `${t.length} step${t.length === 1 ? '' : 's'}.`,
+        : `${plural(t.length, 'step')}.`,
       t.names.length > cols ? `First ${cols} of ${t.names.length} backends.` : '',
       '“–”: not in the pool.',
       t.scoresTruncated ? `Scores stop after step ${t.scoredSteps} (“?”): the run changed too many to keep.` : '',

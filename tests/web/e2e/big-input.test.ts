@@ -84,7 +84,14 @@ async function lastRow(root: Page | import('playwright-core').Locator): Promise<
     el.scrollTop = el.scrollHeight;
     el.dispatchEvent(new Event('scroll'));
   });
-  await new Promise((r) => setTimeout(r, 300));
+  // The list lays out the rows in view on scroll: wait until the last one is among them.
+  await expect
+    .poll(() =>
+      root.locator('.ss-output .ss-out-row:not([hidden])').evaluateAll((rows) =>
+        rows.some((r) => r.getAttribute('aria-posinset') === r.getAttribute('aria-setsize')),
+      ),
+    )
+    .toBe(true);
   return root.locator('.ss-output').evaluate((el) => {
     const rows = [...el.querySelectorAll<HTMLElement>('.ss-out-row:not([hidden])')];
     const last = rows.sort((a, b) => Number(b.getAttribute('aria-posinset')) - Number(a.getAttribute('aria-posinset')))[0];
