@@ -1,6 +1,7 @@
 // What the ramp chart draws, worked out from a Timeline in clock units (no
 // pixels), so a resize only re-projects it. Pure functions: no DOM.
 import type { Timeline } from '../api/index.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 /**
  * A stretch of the run in which the clock never goes back. The x axis lays
@@ -66,8 +67,8 @@ export function buildChartModel(t: Timeline): ChartModel {
     if (i === 0 || now < t.stepNow[i - 1]) stretches.push({ from: i === 0 ? 0 : now, to: now, x0: 0, firstStep: i });
     else stretches[stretches.length - 1].to = now;
     const w = t.stepWinner[i];
-    if (w !== -2) picks++;
-    if (w === -1) hasNone = true;
+    if (w !== NOT_A_PICK) picks++;
+    if (w === NO_WINNER) hasNone = true;
   }
   let span = 0;
   for (const s of stretches) span += s.to - s.from;

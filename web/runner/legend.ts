@@ -6,6 +6,7 @@ import { h, setText, svg } from '../shared/dom.js';
 import { plural } from '../shared/format.js';
 import { formatScore } from './pick-explain.js';
 import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 interface Entry {
   weight: HTMLSpanElement;
@@ -39,9 +40,9 @@ export class Legend {
     let picks = 0;
     for (let i = 0; i < t.length; i++) {
       const w = t.stepWinner[i];
-      if (w === -2) continue;
+      if (w === NOT_A_PICK) continue;
       picks++;
-      if (w === -1) none++;
+      if (w === NO_WINNER) none++;
       else counts[w]++;
     }
     const share = (n: number) => (picks === 0 ? '' : ` · ${Math.round((100 * n) / picks)}%`);

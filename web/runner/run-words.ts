@@ -4,6 +4,7 @@
 import type { RunResult, Timeline } from '../api/index.js';
 import { formatClock } from './chart-model.js';
 import { plural } from '../shared/format.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 /** The status line after a run: its output, or its first rejected line. */
 export function runStatus(result: RunResult): { text: string; problem: boolean } {
@@ -18,6 +19,6 @@ export function runStatus(result: RunResult): { text: string; problem: boolean }
 /** The playhead's readout for `step`: where it is, and what a PICK chose. */
 export function describeStep(tl: Timeline, step: number): string {
   const w = tl.stepWinner[step];
-  const pick = w === -2 ? '' : ` · PICK → ${w === -1 ? 'NONE' : tl.names[w]}`;
+  const pick = w === NOT_A_PICK ? '' : ` · PICK → ${w === NO_WINNER ? 'NONE' : tl.names[w]}`;
   return `Step ${step + 1} of ${tl.length} · line ${tl.stepLine[step]} · now ${formatClock(tl.stepNow[step])} s${pick}`;
 }

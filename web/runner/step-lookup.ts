@@ -3,6 +3,7 @@
 // and what an output row is (a PICK's winner, NONE, or WEIGHTS). Pure
 // functions of one run's results.
 import type { OutputLine, Timeline } from '../api/index.js';
+import { NOT_A_PICK } from '../api/winners.js';
 
 /** The last step at or before `line`: the state the learner is looking at (0 without a timeline). */
 export function stepForLine(tl: Timeline | null, line: number): number {
@@ -23,9 +24,9 @@ export function outputIndexAtLine(output: readonly OutputLine[], line: number): 
   return lo;
 }
 
-/** What output row `line` printed: its PICK's winner id, -1 for NONE, -2 for WEIGHTS (or no timeline). */
+/** What output row `line` printed: its PICK's winner id, NO_WINNER for NONE, NOT_A_PICK for WEIGHTS (or no timeline). */
 export function rowKind(tl: Timeline | null, line: number): number {
-  if (!tl || line < 0) return -2;
+  if (!tl || line < 0) return NOT_A_PICK;
   const step = tl.stepAtLine(line);
-  return step >= 0 && tl.stepLine[step] === line ? tl.stepWinner[step] : -2;
+  return step >= 0 && tl.stepLine[step] === line ? tl.stepWinner[step] : NOT_A_PICK;
 }
