@@ -84,7 +84,7 @@ Problem Balancer::up(std::string_view name, std::int64_t ramp) {
 std::vector<std::pair<std::string, std::int64_t>> Balancer::weights() const {
   std::vector<std::pair<std::string, std::int64_t>> out;
   out.reserve(pool_.size());
-  for (std::uint32_t i : pool_.by_name()) out.emplace_back(pool_.backend(i).name, pool_.weight(i));
+  for (std::uint32_t i : by_name()) out.emplace_back(pool_.backend(i).name, pool_.weight(i));
   return out;
 }
 

@@ -31,9 +31,11 @@ class Balancer {
   [[nodiscard]] Problem add_text(std::string_view name, std::string_view weight, std::string_view ramp);
   [[nodiscard]] Problem up_text(std::string_view name, std::string_view ramp);
 
-  // WEIGHTS: the line, and the same as (name, weight) pairs sorted by name.
+  // WEIGHTS: the line, and the same as (name, weight) pairs in its order
+  // (byte order of name); by_name() is that order as pool positions.
   std::string weights_line() const { return pool_.weights_line(); }
   std::vector<std::pair<std::string, std::int64_t>> weights() const;
+  const std::vector<std::uint32_t>& by_name() const { return pool_.by_name(); }
 
   // PICK: the winner's pool index, or kNone. The name is pool().backend(i).
   std::int32_t pick() { return pool_.pick(); }

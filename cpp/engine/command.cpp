@@ -6,23 +6,22 @@
 
 namespace slowstart {
 
-struct Keyword {
-  std::string_view word;
-  Op op;
-  std::string_view usage;
-  std::size_t min_args, max_args;  // max_args == SIZE_MAX: any number
-};
-
 namespace {
 
 constexpr Keyword kKeywords[] = {
-    {"POOL", Op::Pool, "POOL <name>=<weight> ...", 0, SIZE_MAX},
-    {"NOW", Op::Now, "NOW <seconds>", 1, 1},
-    {"ADD", Op::Add, "ADD <name>=<weight> <ramp>", 2, 2},
-    {"DOWN", Op::Down, "DOWN <name>", 1, 1},
-    {"UP", Op::Up, "UP <name> <ramp>", 2, 2},
-    {"WEIGHTS", Op::Weights, "WEIGHTS", 0, 0},
-    {"PICK", Op::Pick, "PICK", 0, 0},
+    {"POOL", Op::Pool, "POOL <name>=<weight> ...",
+     "Replaces the pool: these backends, in this order, all UP at full weight at once (no ramp), scores 0.", 0,
+     SIZE_MAX},
+    {"NOW", Op::Now, "NOW <seconds>", "Sets the clock, in whole seconds. Nothing else moves it.", 1, 1},
+    {"ADD", Op::Add, "ADD <name>=<weight> <ramp>",
+     "A backend joins now: weight 0 at first, its target once the ramp (seconds) is over, score 0. "
+     "A name already in the pool is replaced in place.",
+     2, 2},
+    {"DOWN", Op::Down, "DOWN <name>", "Takes a backend out: weight 0; it keeps its place and its score.", 1, 1},
+    {"UP", Op::Up, "UP <name> <ramp>", "Brings a backend back with a new ramp from now, and score 0.", 2, 2},
+    {"WEIGHTS", Op::Weights, "WEIGHTS", "Prints every backend's effective weight, sorted by name.", 0, 0},
+    {"PICK", Op::Pick, "PICK",
+     "Picks one backend by smooth weighted round-robin and prints its name (NONE when none has weight).", 0, 0},
 };
 constexpr std::size_t kLongestKeyword = 7;  // WEIGHTS
 
@@ -78,6 +77,8 @@ void TokenHead::add(std::string_view piece) {
   size_ += n;
 }
 
+std::span<const Keyword> keywords() { return kKeywords; }
+
 // ---------------------------------------------------------------------------
 // LineParser
 
@@ -87,27 +88,34 @@ void LineParser::begin(std::size_t longest_name) {
   tokens_ = 0;
   open_ = done_ = ignored_ = settled_ = false;
   problem_.reset();
+  problem_span_ = first_argument_ = Span{};
+  line_from_ = last_to_ = 0;
   cmd_.entries.clear();
   cmd_.name.clear();
   cmd_.name_cut = false;
 }
 
-void LineParser::fail(std::string message, bool settled) {
+void LineParser::fail(std::string message, bool settled, Span where) {
   // The first problem in reading order, unless a settled one (the keyword
   // or the number of arguments) comes, which nothing replaces.
   if (settled_ || (problem_ && !settled)) return;
   problem_ = std::move(message);
+  problem_span_ = where;
   settled_ = settled;
   if (settled) done_ = true;
   if (keyword_ && keyword_->op == Op::Pool) cmd_.entries.clear();  // not needed any more
 }
 
-void LineParser::start_token() {
+void LineParser::start_token(std::uint64_t column) {
   open_ = true;
   ++tokens_;
   head_.clear();
   length_ = 0;
-  if (tokens_ == 1) return;
+  token_from_ = column;
+  if (tokens_ == 1) {
+    line_from_ = column;
+    return;
+  }
   const std::size_t arg = tokens_ - 1;
   if (arg > keyword_->max_args) return;  // the first extra one: its head is enough
   number_ = QuantityScan{};
@@ -117,17 +125,17 @@ void LineParser::start_token() {
   name_problem_.reset();
   if (keyword_->op == Op::Pool) {
     if (arg > kMaxBackends) {
-      fail("a pool holds at most " + decimal(kMaxBackends) + " backends", true);
+      fail("a pool holds at most " + decimal(kMaxBackends) + " backends", true, {column, kLineEnd});
       return;
     }
     if (!problem_) cmd_.entries.emplace_back();
   }
 }
 
-void LineParser::add(std::string_view piece) {
+void LineParser::add(std::string_view piece, std::uint64_t column) {
   if (done_) return;
   if (!open_) {
-    start_token();
+    start_token(column);
     if (done_) return;
     if (tokens_ == 1 && piece[0] == '#') {  // a comment: nothing on the line matters
       ignored_ = done_ = true;
@@ -142,6 +150,8 @@ void LineParser::add(std::string_view piece) {
 void LineParser::end_token() {
   if (!open_) return;
   open_ = false;
+  last_to_ = token_from_ + length_;
+  if (tokens_ == 2) first_argument_ = token();
   if (done_) return;
   if (tokens_ == 1) keyword();
   else end_argument();
@@ -157,7 +167,7 @@ void LineParser::keyword() {
     message += hint->word;
     message += ')';
   }
-  fail(std::move(message), true);
+  fail(std::move(message), true, token());
 }
 
 void LineParser::argument_piece(std::string_view piece) {
@@ -184,24 +194,28 @@ void LineParser::argument_piece(std::string_view piece) {
 void LineParser::end_argument() {
   const std::size_t arg = tokens_ - 1;
   if (arg > keyword_->max_args) {
-    fail(with_usage(quoted("unexpected argument ", head_.view()), *keyword_), true);
+    fail(with_usage(quoted("unexpected argument ", head_.view()), *keyword_), true, token());
     return;
   }
   if (problem_) return;
   Problem p;
+  Span where = token();
   switch (keyword_->op) {
     case Op::Pool: {
       PoolEntry& e = cmd_.entries.back();
-      p = end_entry(e.name, e.weight);
+      p = end_entry(e.name, e.weight, where);
       if (p) break;
       const auto k = static_cast<std::uint32_t>(cmd_.entries.size() - 1);
       if (k == 0) seen_.clear();
       const auto name_of = [this](std::uint32_t i) { return std::string_view(cmd_.entries[i].name); };
-      if (seen_.insert(e.name, k, name_of) != k) p = quoted("duplicate backend name ", e.name, " in POOL");
+      if (seen_.insert(e.name, k, name_of) != k) {
+        p = quoted("duplicate backend name ", e.name, " in POOL");
+        where = {token_from_, token_from_ + eq_at_};
+      }
       break;
     }
     case Op::Add:
-      p = arg == 1 ? end_entry(cmd_.name, cmd_.weight)
+      p = arg == 1 ? end_entry(cmd_.name, cmd_.weight, where)
                    : number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds);
       break;
     case Op::Down:
@@ -213,13 +227,14 @@ void LineParser::end_argument() {
       p = number_.finish(Quantity::Time, number_head_.view(), cmd_.seconds);
       break;
   }
-  if (p) fail(std::move(*p), false);
+  if (p) fail(std::move(*p), false, where);
 }
 
 LineParser::Outcome LineParser::end() {
   end_token();
   if (ignored_ || tokens_ == 0) return Outcome::Ignored;
-  if (!settled_ && tokens_ - 1 < keyword_->min_args) fail(with_usage("missing argument", *keyword_), true);
+  if (!settled_ && tokens_ - 1 < keyword_->min_args)
+    fail(with_usage("missing argument", *keyword_), true, {line_from_, last_to_});
   if (problem_) return Outcome::Rejected;
   cmd_.op = keyword_->op;
   return Outcome::Parsed;
@@ -242,6 +257,7 @@ void LineParser::name_piece(std::string_view piece) {
 void LineParser::entry_piece(std::string_view piece, std::string& name) {
   if (!seen_eq_) {
     const std::size_t eq = piece.find('=');
+    if (eq != std::string_view::npos) eq_at_ = length_ - piece.size() + eq;  // (length_ counts this piece)
     std::string_view part = piece.substr(0, eq);
     // A name already found bad is not kept beyond what a message shows.
     if (name_problem_) part = part.substr(0, TokenHead::kBytes - std::min(name.size(), TokenHead::kBytes));
@@ -278,13 +294,20 @@ void LineParser::check_long_name(std::string& name, bool final) {
   }
 }
 
-Problem LineParser::end_entry(std::string& name, std::int64_t& weight) {
+// `where` is the token; narrowed to the name or the weight when the problem is there.
+Problem LineParser::end_entry(std::string& name, std::int64_t& weight, Span& where) {
   if (!seen_eq_) return quoted("expected <name>=<weight>, got ", head_.view());
   if (name.empty()) return quoted("backend name is empty in ", head_.view());
   if (second_eq_) return quoted("expected one '=' in <name>=<weight>, got ", head_.view());
   if (!name_problem_) check_long_name(name, true);
-  if (name_problem_) return name_problem_;
-  return number_.finish(Quantity::Weight, number_head_.view(), weight);
+  if (name_problem_) {
+    where = {token_from_, token_from_ + eq_at_};
+    return name_problem_;
+  }
+  Problem p = number_.finish(Quantity::Weight, number_head_.view(), weight);
+  // The weight's part, or the token when there is no weight ("a=").
+  if (p && eq_at_ + 1 < length_) where = {token_from_ + eq_at_ + 1, token_from_ + length_};
+  return p;
 }
 
 // ---------------------------------------------------------------------------
@@ -313,7 +336,7 @@ Problem parse_command(const std::vector<std::string_view>& tokens, Command& out)
   LineParser parser;
   parser.begin(SIZE_MAX);
   for (std::string_view t : tokens) {
-    parser.add(t);
+    parser.add(t, 0);  // (no line: the columns are not used)
     parser.end_token();
   }
   if (parser.end() == LineParser::Outcome::Rejected) return parser.problem();

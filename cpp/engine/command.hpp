@@ -10,6 +10,7 @@
 // token starts with '#' are ignored.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,28 @@
 namespace slowstart {
 
 enum class Op { Pool, Now, Add, Down, Up, Weights, Pick };
+
+// A command word of the language: how a line with it is written (the usage
+// messages quote it), what it does in one sentence, and how many arguments
+// it takes. The one table of the language's words: front ends (completion,
+// help, the page's summary) read it through the bindings.
+struct Keyword {
+  std::string_view word;
+  Op op;
+  std::string_view usage;    // e.g. "ADD <name>=<weight> <ramp>"
+  std::string_view summary;  // what the command does
+  std::size_t min_args, max_args;  // max_args == SIZE_MAX: any number
+};
+
+// Every keyword, in the order the SPEC lists them.
+std::span<const Keyword> keywords();
+
+// Where a problem is on its line: bytes [from, to) of the line as it was
+// given (a byte-order mark on line 1 counts; the line end does not).
+struct Span {
+  std::uint64_t from = 0, to = 0;
+  bool operator==(const Span&) const = default;
+};
 
 struct Command {
   Op op = Op::Pick;
@@ -47,15 +70,15 @@ class TokenHead {
   std::size_t size_ = 0;
 };
 
-struct Keyword;
-
 class LineParser {
  public:
   // A new line. DOWN/UP names longer than `longest_name` bytes cannot be in
   // the pool, so no more of them is kept than a head.
   void begin(std::size_t longest_name);
   // Bytes of the current token (starting one if none is open); never blank.
-  void add(std::string_view piece);
+  // `column`: where the piece starts on the line (only a token's first
+  // piece's counts).
+  void add(std::string_view piece, std::uint64_t column);
   // The current token is complete.
   void end_token();
   // The rest of the line cannot change its outcome (a comment, an unknown
@@ -67,17 +90,26 @@ class LineParser {
   Outcome end();
   Command& command() { return cmd_; }
   const std::string& problem() const { return *problem_; }
+  // Where the problem is: the offending token, or the part of a
+  // name=weight that is wrong; `to` is kLineEnd when it runs to the end of
+  // the line (the line was not read that far).
+  Span problem_span() const { return problem_span_; }
+  static constexpr std::uint64_t kLineEnd = UINT64_MAX;
+  // The first argument's token: where a command's own problem is (no such
+  // backend, a full pool).
+  Span first_argument() const { return first_argument_; }
 
  private:
-  void start_token();
+  void start_token(std::uint64_t column);
+  Span token() const { return {token_from_, token_from_ + length_}; }
   void keyword();
   void argument_piece(std::string_view piece);
   void end_argument();
   void entry_piece(std::string_view piece, std::string& name);
-  Problem end_entry(std::string& name, std::int64_t& weight);
+  Problem end_entry(std::string& name, std::int64_t& weight, Span& where);
   void name_piece(std::string_view piece);
   void check_long_name(std::string& name, bool final);
-  void fail(std::string message, bool settled);
+  void fail(std::string message, bool settled, Span where);
 
   Command cmd_;
   const Keyword* keyword_ = nullptr;
@@ -87,6 +119,10 @@ class LineParser {
   bool ignored_ = false;
   bool settled_ = false;       // problem_ can no longer be replaced
   Problem problem_;            // the first problem found
+  Span problem_span_;
+  std::uint64_t token_from_ = 0;  // column of the open (or last) token
+  std::uint64_t line_from_ = 0, last_to_ = 0;  // the line's first token's start, its last one's end
+  Span first_argument_;
   std::size_t longest_name_ = 0;
   TokenHead head_;             // of the open token
   std::uint64_t length_ = 0;   // of the open token
@@ -96,6 +132,7 @@ class LineParser {
   TokenHead number_head_;
   // An open name=weight: where its '=' was, and whether a second one came.
   bool seen_eq_ = false, second_eq_ = false;
+  std::uint64_t eq_at_ = 0;  // the '=' from the token's start
   std::size_t name_checked_ = 0;  // bytes of a long name already checked
   Problem name_problem_;
 };

@@ -12,16 +12,21 @@ bool blank(char c) { return c == ' ' || c == '\t'; }
 void Interpreter::feed_line(std::string_view line) {
   if (!started_) {
     started_ = true;
-    if (line.substr(0, kBom.size()) == kBom) line.remove_prefix(kBom.size());
+    if (line.substr(0, kBom.size()) == kBom) {
+      line.remove_prefix(kBom.size());
+      bom_bytes_ = kBom.size();
+    }
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   parser_.begin(pool_.longest_name());
-  tokens(line);
-  end_line();
+  const std::uint64_t column = line_ == 0 ? bom_bytes_ : 0;
+  tokens(line, column);
+  end_line(column + line.size());
 }
 
-// Every token of `text` (a whole line, or its part up to a blank).
-void Interpreter::tokens(std::string_view text) {
+// Every token of `text` (a whole line, or its part up to a blank), which
+// starts at `column` of its line.
+void Interpreter::tokens(std::string_view text, std::uint64_t column) {
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end && !parser_.done()) {
@@ -29,25 +34,29 @@ void Interpreter::tokens(std::string_view text) {
     const char* const start = p;
     while (p < end && !blank(*p)) ++p;
     if (p == start) break;
-    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)));
+    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)),
+                column + static_cast<std::uint64_t>(start - text.data()));
     parser_.end_token();
   }
 }
 
-void Interpreter::end_line() {
+// `line_end`: the line's length (where a problem that runs to its end ends).
+void Interpreter::end_line(std::uint64_t line_end) {
   ++line_;
   const LineParser::Outcome outcome = parser_.end();
   if (outcome == LineParser::Outcome::Ignored) return;
   if (Rules* rules = pool_.rules()) rules->begin_line(line_);
   if (outcome == LineParser::Outcome::Rejected) {
     ++rejected_;
-    sink_.diagnostic(line_, parser_.problem());
+    Span where = parser_.problem_span();
+    if (where.to == LineParser::kLineEnd) where.to = line_end;
+    sink_.diagnostic(line_, parser_.problem(), where);
     return;
   }
   Command& cmd = parser_.command();
-  if (const Problem p = apply(pool_, cmd)) {
+  if (const Problem p = apply(pool_, cmd)) {  // no such backend, or a full pool: the name's token
     ++rejected_;
-    sink_.diagnostic(line_, *p);
+    sink_.diagnostic(line_, *p, parser_.first_argument());
     return;
   }
   sink_.applied(line_, cmd, pool_);
@@ -81,6 +90,7 @@ std::size_t Interpreter::skip_bom(std::string_view chunk) {
   while (bom_seen_ < kBom.size() && i < chunk.size() && chunk[i] == kBom[bom_seen_]) ++bom_seen_, ++i;
   if (bom_seen_ == kBom.size()) {
     started_ = true;
+    bom_bytes_ = kBom.size();
     return i;
   }
   if (i == chunk.size()) return std::string_view::npos;
@@ -121,18 +131,22 @@ void Interpreter::stream(std::string_view piece) {
   if (!in_line_) {
     in_line_ = true;
     open_token_ = cr_held_ = false;
+    column_ = line_ == 0 ? bom_bytes_ : 0;
     parser_.begin(pool_.longest_name());
   }
-  if (piece.empty() || parser_.done()) return;
+  if (piece.empty()) return;
   if (cr_held_) {  // more came after it, so it was no line end: a token byte
     cr_held_ = false;
-    parser_.add("\r");
+    if (!parser_.done()) parser_.add("\r", column_);
     open_token_ = true;
+    ++column_;
   }
   if (piece.back() == '\r') {
     cr_held_ = true;
     piece.remove_suffix(1);
   }
+  const std::uint64_t column = column_;
+  column_ += piece.size();
   const char* p = piece.data();
   const char* const end = p + piece.size();
   while (p < end && !parser_.done()) {
@@ -144,14 +158,15 @@ void Interpreter::stream(std::string_view piece) {
     }
     const char* const start = p;
     while (p < end && !blank(*p)) ++p;
-    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)));
+    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)),
+                column + static_cast<std::uint64_t>(start - piece.data()));
     open_token_ = true;
   }
 }
 
 void Interpreter::end_streamed_line() {
   in_line_ = false;  // a held '\r' was the CR of a CR LF: dropped
-  end_line();
+  end_line(column_);
 }
 
 void Interpreter::finish() {
@@ -170,8 +185,8 @@ class CollectingSink : public ScriptSink {
   void output(std::uint64_t line, std::string_view text) override {
     if (keep(text.size())) result.output.push_back({line, std::string(text)});
   }
-  void diagnostic(std::uint64_t line, std::string_view message) override {
-    if (keep(message.size())) result.diagnostics.push_back({line, std::string(message)});
+  void diagnostic(std::uint64_t line, std::string_view message, Span columns) override {
+    if (keep(message.size())) result.diagnostics.push_back({line, std::string(message), columns});
   }
   void executed(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner) override {
     if (timeline_) recorder.record(line, op, pool, winner);

@@ -18,7 +18,8 @@ class ScriptSink {
  public:
   virtual ~ScriptSink() = default;
   virtual void output(std::uint64_t line, std::string_view text) = 0;
-  virtual void diagnostic(std::uint64_t line, std::string_view message) = 0;
+  // A rejected line: why, and where on the line (Span: bytes of the line).
+  virtual void diagnostic(std::uint64_t line, std::string_view message, Span columns) = 0;
   // Called after every executed line; `winner` is meaningful for PICK only.
   virtual void executed(std::uint64_t /*line*/, Op /*op*/, const Pool& /*pool*/,
                         std::int32_t /*winner*/) {}
@@ -58,8 +59,8 @@ class Interpreter {
   const Pool& pool() const { return pool_; }
 
  private:
-  void tokens(std::string_view text);
-  void end_line();
+  void tokens(std::string_view text, std::uint64_t column);
+  void end_line(std::uint64_t line_end);
   void stream(std::string_view piece);
   void end_streamed_line();
   std::size_t skip_bom(std::string_view chunk);
@@ -74,9 +75,11 @@ class Interpreter {
   bool in_line_ = false;
   bool open_token_ = false;  // its last token may continue too
   bool cr_held_ = false;     // it ended in '\r', which is a line end only if '\n' follows
+  std::uint64_t column_ = 0;  // its bytes so far
   // The script's first bytes: a byte-order mark is skipped, even in pieces.
   bool started_ = false;
   std::uint8_t bom_seen_ = 0;
+  std::uint8_t bom_bytes_ = 0;  // skipped before line 1 (its columns count them)
 };
 
 struct OutputLine {
@@ -87,6 +90,7 @@ struct OutputLine {
 struct Diagnostic {
   std::uint64_t line;
   std::string message;
+  Span columns;  // the offending token (or its name or weight part)
 };
 
 struct RunResult {

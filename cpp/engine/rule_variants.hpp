@@ -121,7 +121,7 @@ class StdoutSink : public ScriptSink {
     out.append(text);
     out += '\n';
   }
-  void diagnostic(std::uint64_t, std::string_view) override {}
+  void diagnostic(std::uint64_t, std::string_view, Span) override {}
   std::string out;
 
  private:

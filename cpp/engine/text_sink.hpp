@@ -26,7 +26,7 @@ class TextSink : public ScriptSink {
     out.append(text);
     out += '\n';
   }
-  void diagnostic(std::uint64_t line, std::string_view message) override { append_diagnostic(err, line, message); }
+  void diagnostic(std::uint64_t line, std::string_view message, Span) override { append_diagnostic(err, line, message); }
   // Asks the interpreter to pause once this much text is waiting.
   bool full() const override { return out.size() + err.size() >= limit; }
 

@@ -54,8 +54,8 @@ namespace {
 class ScanSink : public ScriptSink {
  public:
   void output(std::uint64_t, std::string_view) override {}
-  void diagnostic(std::uint64_t line, std::string_view message) override {
-    diagnostics.push_back({line, std::string(message)});
+  void diagnostic(std::uint64_t line, std::string_view message, Span columns) override {
+    diagnostics.push_back({line, std::string(message), columns});
   }
   void applied(std::uint64_t, const Command& cmd, const Pool& pool) override {
     const double now = static_cast<double>(pool.now());
@@ -93,7 +93,7 @@ class Simulator : public ScriptSink {
   }
 
   void output(std::uint64_t, std::string_view) override {}
-  void diagnostic(std::uint64_t, std::string_view) override {}
+  void diagnostic(std::uint64_t, std::string_view, Span) override {}
 
   void applied(std::uint64_t, const Command& cmd, const Pool& pool) override {
     // The scenario cannot go back in time: a change at an earlier clock

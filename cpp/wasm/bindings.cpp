@@ -90,6 +90,20 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ss_length() { return g_length; }
 EMSCRIPTEN_KEEPALIVE const char* ss_problem() { return bytes(g_problem); }
 EMSCRIPTEN_KEEPALIVE const char* ss_version() { return bytes(slowstart::cli::kVersion); }
 EMSCRIPTEN_KEEPALIVE const char* ss_usage() { return bytes(slowstart::cli::kUsage); }
+// The language's keywords (command.hpp), one a line: word, usage and
+// summary, separated by tabs (none of them holds a tab or a newline).
+EMSCRIPTEN_KEEPALIVE const char* ss_keywords() {
+  g_text.clear();
+  for (const Keyword& k : keywords()) {
+    g_text.append(k.word);
+    g_text += '\t';
+    g_text.append(k.usage);
+    g_text += '\t';
+    g_text.append(k.summary);
+    g_text += '\n';
+  }
+  return bytes(g_text);
+}
 
 // Runs the first `length` bytes of the input buffer; the RunView's address.
 EMSCRIPTEN_KEEPALIVE std::uint32_t ss_run(std::uint32_t length, int with_timeline) {
@@ -145,20 +159,33 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ss_balancer_size(JsBalancer* b) {
 EMSCRIPTEN_KEEPALIVE const char* ss_balancer_name(JsBalancer* b, std::uint32_t i) {
   return bytes(b->b.pool().backend(i).name);
 }
+// Every name in pool order, joined with '\n' (no name holds one).
+EMSCRIPTEN_KEEPALIVE const char* ss_balancer_names(JsBalancer* b) {
+  const Pool& pool = b->b.pool();
+  g_text.clear();
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    if (i > 0) g_text += '\n';
+    g_text += pool.backend(i).name;
+  }
+  return bytes(g_text);
+}
 EMSCRIPTEN_KEEPALIVE const char* ss_balancer_weights_line(JsBalancer* b) {
   g_text = b->b.weights_line();
   return bytes(g_text);
 }
 // Effective weights in pool order: the address of ss_balancer_size() doubles.
-EMSCRIPTEN_KEEPALIVE const double* ss_balancer_weights(JsBalancer* b) {
+EMSCRIPTEN_KEEPALIVE const double* ss_balancer_pool_weights(JsBalancer* b) {
   const Pool& pool = b->b.pool();
   b->weights.resize(pool.size());
   for (std::size_t i = 0; i < pool.size(); ++i) b->weights[i] = static_cast<double>(pool.weight(i));
   return b->weights.data();
 }
+// WEIGHTS' order (byte order of name): the address of ss_balancer_size()
+// pool positions, valid until the next change.
+EMSCRIPTEN_KEEPALIVE const std::uint32_t* ss_balancer_by_name(JsBalancer* b) { return b->b.by_name().data(); }
 EMSCRIPTEN_KEEPALIVE int ss_balancer_pick(JsBalancer* b) { return b->b.pick(); }
-// n picks: the address of n winners' pool indices (-1 for none). The TS
-// layer has checked n and asks for at most 2^20 at a time.
+// n picks: the address of n winners' pool indices (kNone where no backend
+// took part). The TS layer has checked n and asks for at most 2^20 at a time.
 EMSCRIPTEN_KEEPALIVE const std::int32_t* ss_balancer_pick_many(JsBalancer* b, std::uint32_t n) {
   // Uninitialised: every slot is written (a vector would zero it first,
   // element by element in WebAssembly).

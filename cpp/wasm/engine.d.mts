@@ -28,6 +28,8 @@ export interface RawRun {
   /** Diagnostics, UTF-8, joined with '\n'. */
   diagnosticBytes: Uint8Array;
   diagnosticLines: Uint32Array;
+  /** Each diagnostic's columns, from and to (bytes of its line), two per diagnostic. */
+  diagnosticColumns: Uint32Array;
   timeline?: RawTimeline;
   /** Output and diagnostics passed the 64 MiB cap; the rest was not kept. */
   truncated: boolean;
@@ -47,6 +49,8 @@ export interface EngineModule {
   _ss_problem(): number;
   _ss_version(): number;
   _ss_usage(): number;
+  /** The language's keywords: lines of word, usage and summary separated by tabs. */
+  _ss_keywords(): number;
   /** Runs the input buffer's first `length` bytes: the address of its RunView. */
   _ss_run(length: number, withTimeline: number): number;
   _ss_release_run(): void;
@@ -67,8 +71,13 @@ export interface EngineModule {
   _ss_balancer_now(balancer: number): number;
   _ss_balancer_size(balancer: number): number;
   _ss_balancer_name(balancer: number, index: number): number;
+  /** Every name in pool order, joined with '\n'. */
+  _ss_balancer_names(balancer: number): number;
   _ss_balancer_weights_line(balancer: number): number;
-  _ss_balancer_weights(balancer: number): number;
+  /** Effective weights in pool order (doubles). */
+  _ss_balancer_pool_weights(balancer: number): number;
+  /** WEIGHTS' order (byte order of name) as pool positions (u32). */
+  _ss_balancer_by_name(balancer: number): number;
   _ss_balancer_pick(balancer: number): number;
   _ss_balancer_pick_many(balancer: number, n: number): number;
 }

@@ -32,6 +32,8 @@ export interface RawTraffic {
   total: Uint32Array;
   diagnosticText: string;
   diagnosticLines: Uint32Array;
+  /** Each diagnostic's columns, from and to (bytes of its line), two per diagnostic. */
+  diagnosticColumns: Uint32Array;
 }
 
 /** Rules for a script run: a ramp curve, or JS functions (a learner's code). */

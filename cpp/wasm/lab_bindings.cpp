@@ -60,11 +60,13 @@ val simulate(double length, val options) {
   const TrafficResult r = simulate_traffic(script, o);  // checks the options first
   if (r.problem) return js_error(*r.problem);
   std::string err;
-  std::vector<std::uint32_t> err_lines;
+  std::vector<std::uint32_t> err_lines, err_columns;
   for (const auto& d : r.diagnostics) {
     if (!err_lines.empty()) err += '\n';
     err += d.message;
     err_lines.push_back(static_cast<std::uint32_t>(d.line));
+    err_columns.push_back(static_cast<std::uint32_t>(d.columns.from));
+    err_columns.push_back(static_cast<std::uint32_t>(d.columns.to));
   }
   val out = val::object();
   out.set("names", val::array(r.names));
@@ -78,6 +80,7 @@ val simulate(double length, val options) {
   out.set("total", typed_copy("Uint32Array", r.total));
   out.set("diagnosticText", err);
   out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
+  out.set("diagnosticColumns", typed_copy("Uint32Array", err_columns));
   return out;
 }
 

@@ -5,7 +5,8 @@
 // and nothing is converted value by value on the way out.
 //
 // Output lines and diagnostics are '\n'-joined text (no output line or
-// message contains '\n') with a line number each; the timeline's names
+// message contains '\n') with a line number each, and each diagnostic its
+// columns (from, to: bytes of its line, Span); the timeline's names
 // likewise. 64-bit integers become doubles: weights and clocks (at most
 // 10^12) exactly; scores exactly up to 2^53 in magnitude, past that the
 // nearest double (the README says so; Number.isSafeInteger tells them apart).
@@ -25,7 +26,7 @@ struct Column {
 
 // Field order is the reader's (web/api/run-view.ts): change both together.
 struct RunView {
-  Column output_text, output_lines, diagnostic_text, diagnostic_lines;
+  Column output_text, output_lines, diagnostic_text, diagnostic_lines, diagnostic_columns;
   std::uint32_t truncated, has_timeline;
   Column names_text, step_line, step_now, step_winner, step_block, block_start, cell_backend, cell_up,
       cell_weight, cell_score, step_scores_end, score_cell, score_value;
@@ -41,6 +42,12 @@ class PublishedRun {
     view_.output_lines = column(out_lines_);
     view_.diagnostic_text = column(err_);
     view_.diagnostic_lines = column(err_lines_);
+    err_columns_.reserve(2 * result_.diagnostics.size());
+    for (const Diagnostic& d : result_.diagnostics) {  // (a script in this memory is under 4 GB)
+      err_columns_.push_back(static_cast<std::uint32_t>(d.columns.from));
+      err_columns_.push_back(static_cast<std::uint32_t>(d.columns.to));
+    }
+    view_.diagnostic_columns = column(err_columns_);
     view_.truncated = result_.truncated;
     view_.has_timeline = with_timeline;
     if (!with_timeline) return;
@@ -95,7 +102,7 @@ class PublishedRun {
 
   RunResult result_;
   std::string out_, err_, names_;
-  std::vector<std::uint32_t> out_lines_, err_lines_, step_line_;
+  std::vector<std::uint32_t> out_lines_, err_lines_, err_columns_, step_line_;
   std::vector<double> step_now_, cell_weight_, cell_score_, score_value_;
   RunView view_{};
 };

@@ -208,7 +208,7 @@ const slowstart_bench::GeneratedScript& script() {
 class NullSink : public slowstart::ScriptSink {
  public:
   void output(std::uint64_t, std::string_view text) override { bytes += text.size(); }
-  void diagnostic(std::uint64_t, std::string_view) override { ++diagnostics; }
+  void diagnostic(std::uint64_t, std::string_view, slowstart::Span) override { ++diagnostics; }
   std::uint64_t bytes = 0, diagnostics = 0;
 };
 

@@ -84,7 +84,7 @@ void expect_well_formed(const RunResult& r, std::uint64_t lines) {
 class CountingSink : public slowstart::ScriptSink {
  public:
   void output(std::uint64_t, std::string_view) override { ++outputs; }
-  void diagnostic(std::uint64_t, std::string_view) override { ++diagnostics; }
+  void diagnostic(std::uint64_t, std::string_view, slowstart::Span) override { ++diagnostics; }
   void executed(std::uint64_t, slowstart::Op, const slowstart::Pool&, std::int32_t) override {
     ++executed_lines;
   }
@@ -226,6 +226,9 @@ TEST(Robustness, PoolLineOfAMegabyteAndTheBackendLimit) {
   const RunResult r = run_script(over);
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].message, "a pool holds at most 1000000 backends");
+  // From the entry past the limit (" x" number k starts at column 2k + 3)
+  // to the end of the line (4 + 2 * 1,000,001 bytes).
+  EXPECT_EQ(r.diagnostics[0].columns, (slowstart::Span{2'000'005, 2'000'006}));
 }
 
 // ---------------------------------------------------------------------------

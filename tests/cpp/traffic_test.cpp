@@ -170,7 +170,7 @@ class NaiveTraffic : public ScriptSink {
     counts_.assign(r.requests.size(), 0);
   }
   void output(std::uint64_t, std::string_view) override {}
-  void diagnostic(std::uint64_t, std::string_view) override {}
+  void diagnostic(std::uint64_t, std::string_view, Span) override {}
   void applied(std::uint64_t, const Command& cmd, const Pool& pool) override {
     route_until(static_cast<double>(pool.now()));
     const std::size_t n = pool.size();

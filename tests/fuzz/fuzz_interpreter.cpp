@@ -331,10 +331,12 @@ class PlainSink : public slowstart::ScriptSink {
   void output(std::uint64_t line, std::string_view text) override {
     output_.emplace_back(line, std::string(text));
   }
-  void diagnostic(std::uint64_t line, std::string_view message) override {
+  void diagnostic(std::uint64_t line, std::string_view message, slowstart::Span columns) override {
     diagnostics_.emplace_back(line, std::string(message));
+    columns_.push_back(columns);
   }
   std::vector<std::pair<std::uint64_t, std::string>> output_, diagnostics_;
+  std::vector<slowstart::Span> columns_;
 };
 
 // ---------------------------------------------------------------------------
@@ -351,8 +353,9 @@ class CheckingSink : public slowstart::ScriptSink {
     CHECK(printable_utf8(text), line, text);
     output_.emplace_back(line, std::string(text));
   }
-  void diagnostic(std::uint64_t line, std::string_view message) override {
+  void diagnostic(std::uint64_t line, std::string_view message, slowstart::Span columns) override {
     check_line(line);
+    CHECK(columns.from < columns.to, line, message);  // a problem is somewhere on its line
     CHECK(!message.empty(), line);
     CHECK(message.size() <= 600, line, message);  // quoted input is capped
     CHECK(printable_utf8(message), line, message);
@@ -449,10 +452,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   slowstart::Interpreter interp(sink);
   ip = &interp;
   std::uint64_t fed = 0;
+  std::vector<std::size_t> line_bytes;  // each line's length, without its '\n'
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     interp.feed_line(text.substr(start, end - start));
+    line_bytes.push_back(end - start);
     ++fed;
     start = end + 1;
   }
@@ -471,6 +476,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CHECK(r.diagnostics[i].line == sink.diagnostics_[i].first, r.diagnostics[i].line);
     CHECK(r.diagnostics[i].message == sink.diagnostics_[i].second, r.diagnostics[i].line);
     CHECK(r.diagnostics[i].line <= fed, r.diagnostics[i].line);
+    // Where the problem is: inside its line, the same on every path.
+    CHECK(r.diagnostics[i].columns.from < r.diagnostics[i].columns.to, r.diagnostics[i].line);
+    CHECK(r.diagnostics[i].columns.to <= line_bytes[r.diagnostics[i].line - 1], r.diagnostics[i].line);
   }
   for (const auto& o : r.output) CHECK(o.line >= 1 && o.line <= fed, o.line);
 
@@ -493,6 +501,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CHECK(ci.rejected() == interp.rejected());
     CHECK(cs.output_ == sink.output_);
     CHECK(cs.diagnostics_ == sink.diagnostics_);
+    CHECK(cs.columns_.size() == r.diagnostics.size());
+    for (std::size_t i = 0; i < cs.columns_.size() && i < r.diagnostics.size(); ++i)
+      CHECK(cs.columns_[i] == r.diagnostics[i].columns, r.diagnostics[i].line);
   }
 
   // 3. The reference model agrees on every output line and on which lines

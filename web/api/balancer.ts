@@ -2,6 +2,7 @@ import type { Engine, RawBalancer } from './engine-abi.js';
 import { raise } from './raise.js';
 import './symbol-dispose.js';
 import type { BackendWeight, PoolEntry, Whole } from './types.js';
+import { NO_WINNER } from './winners.js';
 import { nameForEngine } from './wtf8.js';
 
 // Safety net for callers who forget dispose(): the C++ object is freed when
@@ -95,27 +96,20 @@ export class Balancer {
 
   /** Backend names in pool order (the order `pickMany` indices refer to). */
   names(): readonly string[] {
-    if (!this.#names) {
-      const b = this.#b;
-      const n = b.size();
-      this.#names = Array.from({ length: n }, (_, i) => b.name(i));
-    }
+    this.#names ??= this.#b.names();
     return this.#names;
   }
 
-  /** Effective weights in pool order. */
+  /** Effective weights in pool order (the order of {@link names}). */
   poolWeights(): Float64Array {
-    return this.#b.weights();
+    return this.#b.poolWeights();
   }
 
-  /** WEIGHTS: every backend's effective weight, sorted by name (byte order). */
+  /** WEIGHTS: every backend's effective weight, in WEIGHTS' order (byte order of name). */
   weights(): BackendWeight[] {
-    const text = this.#b.weightsLine();
-    if (text === '') return [];
-    return text.split(' ').map((pair) => {
-      const eq = pair.lastIndexOf('=');
-      return { name: pair.slice(0, eq), weight: Number(pair.slice(eq + 1)) };
-    });
+    const names = this.names();
+    const weights = this.poolWeights();
+    return Array.from(this.#b.byName(), (i) => ({ name: names[i], weight: weights[i] }));
   }
 
   /** WEIGHTS exactly as the command prints it. */
@@ -126,12 +120,12 @@ export class Balancer {
   /** PICK: the winner's name, or `null` when no backend takes part (the CLI's `NONE`). */
   pick(): string | null {
     const i = this.#b.pick();
-    return i < 0 ? null : this.names()[i];
+    return i === NO_WINNER ? null : this.names()[i];
   }
 
   /**
    * `n` picks in one call, for traffic simulation: winners' pool indices
-   * (see {@link names}), -1 where no backend took part. At most
+   * (see {@link names}), {@link NO_WINNER} (-1) where no backend took part. At most
    * {@link Balancer.MAX_PICK_MANY} per call (call again for more: scores
    * carry over). Throws a `TypeError` for a non-number, a `RangeError` for a
    * count that is negative, fractional or over the maximum, or when the

@@ -8,6 +8,8 @@
  */
 import type { EngineModule, RawRun } from '../wasm/engine.mjs';
 import { readRun } from './run-view.js';
+import { toUtf16Columns } from './columns.js';
+import type { Keyword } from './types.js';
 import { decodeText, writeInput } from './wasm-io.js';
 
 const encoder = new TextEncoder();
@@ -35,8 +37,13 @@ export interface RawBalancer {
   now(): number;
   size(): number;
   name(index: number): string;
+  /** Every name, in pool order. */
+  names(): string[];
   weightsLine(): string;
-  weights(): Float64Array;
+  /** Effective weights in pool order. */
+  poolWeights(): Float64Array;
+  /** WEIGHTS' order (byte order of name) as pool positions. */
+  byName(): Uint32Array;
   pick(): number;
   pickMany(n: number): Int32Array;
   delete(): void;
@@ -48,6 +55,8 @@ export class Engine {
   /** The engine's version and the CLI's usage text. */
   readonly version: string;
   readonly usage: string;
+  /** The language's keywords (cpp/engine/command.hpp's table). */
+  readonly keywords: readonly Keyword[];
   /** A streaming runner in the CLI's text format. */
   readonly TextRunner: new () => RawTextRunner;
   readonly Balancer: new () => RawBalancer;
@@ -57,6 +66,15 @@ export class Engine {
     const m = module;
     this.version = decodeText(this.bytes(m._ss_version()));
     this.usage = decodeText(this.bytes(m._ss_usage()));
+    this.keywords = Object.freeze(
+      decodeText(this.bytes(m._ss_keywords()))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => {
+          const [word, usage, summary] = line.split('\t');
+          return Object.freeze({ word, usage, summary });
+        }),
+    );
     const engine = this;
     this.TextRunner = class {
       readonly #r = m._ss_runner_new();
@@ -109,14 +127,23 @@ export class Engine {
       name(index: number): string {
         return decodeText(engine.bytes(m._ss_balancer_name(this.#b, index)));
       }
+      names(): string[] {
+        const text = decodeText(engine.bytes(m._ss_balancer_names(this.#b)));
+        return m._ss_balancer_size(this.#b) === 0 ? [] : text.split('\n');
+      }
       weightsLine(): string {
         return decodeText(engine.bytes(m._ss_balancer_weights_line(this.#b)));
       }
       // (The address first: the call may grow the memory, which replaces HEAPU8's buffer.)
-      weights(): Float64Array {
+      poolWeights(): Float64Array {
         const n = m._ss_balancer_size(this.#b);
-        const at = m._ss_balancer_weights(this.#b);
+        const at = m._ss_balancer_pool_weights(this.#b);
         return new Float64Array(m.HEAPU8.buffer, at, n).slice();
+      }
+      byName(): Uint32Array {
+        const n = m._ss_balancer_size(this.#b);
+        const at = m._ss_balancer_by_name(this.#b);
+        return new Uint32Array(m.HEAPU8.buffer, at, n).slice();
       }
       pick(): number {
         return m._ss_balancer_pick(this.#b);
@@ -151,14 +178,20 @@ export class Engine {
     return this.#m.HEAPU8.subarray(at, at + n);
   }
 
-  /** Runs the input buffer's first `length` bytes. */
-  run(length: number, withTimeline: boolean): RawRun {
+  /**
+   * Runs the input buffer's first `length` bytes. `utf16`: the script was a
+   * string, so the diagnostics' columns are given in its units, not bytes.
+   */
+  run(length: number, withTimeline: boolean, utf16: boolean): RawRun {
     const view = this.#m._ss_run(length, withTimeline ? 1 : 0);
+    let raw: RawRun;
     try {
-      return readRun(this.#m, view);
+      raw = readRun(this.#m, view);
     } finally {
       this.#m._ss_release_run();
     }
+    if (utf16) toUtf16Columns(this.inputBuffer(length), raw.diagnosticLines, raw.diagnosticColumns);
+    return raw;
   }
 
   /** A copy of the bytes at `address` (their length is _ss_length()). */

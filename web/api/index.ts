@@ -18,6 +18,7 @@ import { Lab } from './lab.js';
 export { SlowStart } from './slowstart.js';
 export { Balancer } from './balancer.js';
 export { Timeline } from './timeline.js';
+export { NO_WINNER, NOT_A_PICK } from './winners.js';
 export { Lab, Traffic } from './lab.js';
 export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
 export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence } from './grading.js';

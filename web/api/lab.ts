@@ -1,6 +1,7 @@
 import type { LabModule, RawRules, RawTraffic } from '../wasm/lab.mjs';
 import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence } from './grading.js';
 import { raise } from './raise.js';
+import { toUtf16Columns } from './columns.js';
 import { toDiagnostics, toRunResult } from './run-result.js';
 import { readRun } from './run-view.js';
 import { writeInput } from './wasm-io.js';
@@ -79,7 +80,7 @@ export class Traffic {
     this.latencyMs = raw.latencyMs;
     this.unrouted = raw.unrouted;
     this.total = raw.total;
-    this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines);
+    this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines, raw.diagnosticColumns);
   }
 
   /** Backend `id`'s share (0…1) of bucket `k`'s requests. */
@@ -171,7 +172,9 @@ export class Lab {
     const length = writeInput(this.#module, script);
     const view = raise(this.#module.runWithRules(length, options.timeline ?? true, rules));
     try {
-      return toRunResult(readRun(this.#module, view));
+      const raw = readRun(this.#module, view);
+      if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
+      return toRunResult(raw);
     } finally {
       this.#module.releaseRun();
     }
@@ -183,7 +186,14 @@ export class Lab {
    */
   simulate(script: string | Uint8Array, options: TrafficOptions = {}): Traffic {
     const length = writeInput(this.#module, script);
-    return new Traffic(raise(this.#module.simulate(length, options)));
+    const raw = raise(this.#module.simulate(length, options));
+    if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
+    return new Traffic(raw);
+  }
+
+  // Diagnostics' columns in the string's units (the script's bytes are still in the input buffer).
+  #utf16(length: number, lines: Uint32Array, columns: Uint32Array): void {
+    toUtf16Columns(this.#module.inputBuffer(length), lines, columns);
   }
 
   /** @internal The raw module, for the CLI. */

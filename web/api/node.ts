@@ -13,6 +13,7 @@ import createLab from '../wasm/lab.mjs';
 export { SlowStart } from './slowstart.js';
 export { Balancer } from './balancer.js';
 export { Timeline } from './timeline.js';
+export { NO_WINNER, NOT_A_PICK } from './winners.js';
 export { Lab, Traffic } from './lab.js';
 export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
 export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence } from './grading.js';

@@ -13,8 +13,13 @@ export function numberedLines<T>(text: string, numbers: Uint32Array, make: (line
   return out;
 }
 
-export function toDiagnostics(text: string, numbers: Uint32Array): Diagnostic[] {
-  return numberedLines(text, numbers, (line, message) => ({ line, message }));
+/** Diagnostics from the engine's bulk format: messages, line numbers and columns (from, to: two per diagnostic). */
+export function toDiagnostics(text: string, numbers: Uint32Array, columns: Uint32Array): Diagnostic[] {
+  return numberedLines(text, numbers, (line, message) => ({ line, message, from: 0, to: 0 })).map((d, i) => {
+    d.from = columns[2 * i];
+    d.to = columns[2 * i + 1];
+    return d;
+  });
 }
 
 /** The typed result of a raw run. */
@@ -23,7 +28,7 @@ export function toRunResult(raw: RawRun): RunResult {
     line,
     text,
   }));
-  const diagnostics = toDiagnostics(decodeText(raw.diagnosticBytes), raw.diagnosticLines);
+  const diagnostics = toDiagnostics(decodeText(raw.diagnosticBytes), raw.diagnosticLines, raw.diagnosticColumns);
   const result: RunResult = { output, diagnostics };
   if (raw.timeline) result.timeline = new Timeline(raw.timeline);
   if (raw.truncated) result.truncated = true;

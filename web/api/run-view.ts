@@ -17,7 +17,7 @@ type TypedClass<T extends Typed> = { new (buffer: ArrayBufferLike, offset: numbe
  */
 export function readRun(module: HasMemory, address: number): RawRun {
   const buffer = module.HEAPU8.buffer;
-  const words = new Uint32Array(buffer, address, 38);
+  const words = new Uint32Array(buffer, address, 40);
   let at = 0;
   const word = () => words[at++];
   const column = <T extends Typed>(Type: TypedClass<T>): T => {
@@ -31,6 +31,7 @@ export function readRun(module: HasMemory, address: number): RawRun {
     outputLines: column(Uint32Array),
     diagnosticBytes: column(Uint8Array),
     diagnosticLines: column(Uint32Array),
+    diagnosticColumns: column(Uint32Array),
     truncated: word() !== 0,
   };
   if (word() === 0) return run;

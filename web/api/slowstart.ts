@@ -3,7 +3,7 @@ import { Balancer } from './balancer.js';
 import { Engine } from './engine-abi.js';
 import { toRunResult } from './run-result.js';
 import { writeInput } from './wasm-io.js';
-import type { RunOptions, RunResult } from './types.js';
+import type { Keyword, RunOptions, RunResult } from './types.js';
 
 /** The loaded engine. Get one with `loadSlowStart()`. */
 export class SlowStart {
@@ -25,7 +25,12 @@ export class SlowStart {
    */
   run(script: string | Uint8Array, options: RunOptions = {}): RunResult {
     const length = writeInput(this.#module, script);
-    return toRunResult(this.#module.run(length, options.timeline ?? true));
+    return toRunResult(this.#module.run(length, options.timeline ?? true, typeof script === 'string'));
+  }
+
+  /** The language's command words, how each is written and what it does: the engine's own table. */
+  get keywords(): readonly Keyword[] {
+    return this.#module.keywords;
   }
 
   /** A new, empty imperative balancer. Dispose of it when done. */

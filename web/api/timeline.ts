@@ -1,4 +1,5 @@
 import type { RawTimeline } from '../wasm/engine.mjs';
+import { NO_WINNER } from './winners.js';
 
 /** A backend's state at one step of the timeline. */
 export interface BackendSnapshot {
@@ -39,7 +40,7 @@ export class Timeline {
   readonly stepLine: Uint32Array;
   /** Clock (seconds) after each step. */
   readonly stepNow: Float64Array;
-  /** Winner id of a PICK step, -1 for NONE, -2 for a step that is not a PICK. */
+  /** Winner id of a PICK step, `NO_WINNER` (-1) for NONE, `NOT_A_PICK` (-2) for a step that is not a PICK (winners.ts). */
   readonly stepWinner: Int32Array;
   /** Pool snapshot ("block") each step refers to. */
   readonly stepBlock: Uint32Array;
@@ -116,7 +117,7 @@ export class Timeline {
   /** A PICK step's winner id, `null` for NONE, `undefined` for other steps. */
   winner(i: number): StepWinner {
     const w = this.stepWinner[i];
-    return w >= 0 ? w : w === -1 ? null : undefined;
+    return w >= 0 ? w : w === NO_WINNER ? null : undefined;
   }
 
   /** The first step whose source line is `line` or later, or -1. */

@@ -18,6 +18,26 @@ export interface Diagnostic {
   line: number;
   /** The message, as the CLI prints it after `line N: `. */
   message: string;
+  /**
+   * Where on its line the problem is, as the engine found it: the offending
+   * token, or the name or the weight of a `name=weight`; for a missing
+   * argument the whole command (blanks around it left out). `from` and `to`
+   * index the line as it was given (a byte-order mark counts, the line end
+   * does not): UTF-16 code units when the script was a string
+   * (`lineText.slice(from, to)`), bytes when it was a `Uint8Array`.
+   */
+  from: number;
+  to: number;
+}
+
+/** A command word of the language, as the engine states it (completion, help). */
+export interface Keyword {
+  /** `POOL`, `NOW`, `ADD`, `DOWN`, `UP`, `WEIGHTS` or `PICK`. */
+  word: string;
+  /** How a line with it is written, e.g. `ADD <name>=<weight> <ramp>` (the messages quote it). */
+  usage: string;
+  /** What it does, in one sentence. */
+  summary: string;
 }
 
 /** Everything {@link SlowStart.run} produced. */

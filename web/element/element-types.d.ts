@@ -16,6 +16,9 @@ export interface SlowStartDiagnostic {
   /** 1-based line of the script. */
   line: number;
   message: string;
+  /** Where on its line the problem is (the offending token): UTF-16 units of the line, `lineText.slice(from, to)`. */
+  from: number;
+  to: number;
 }
 
 /** `slowstart-run`: after every run, live re-runs as you type included. */

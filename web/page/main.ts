@@ -21,6 +21,7 @@ import { trafficTab } from '../traffic/chart-tab.js';
 import type { TrafficView } from '../traffic/traffic-view.js';
 import { setupModeTabs } from './mode-tabs.js';
 import { followLocation, type PageView } from './page-location.js';
+import { showLanguageSummary } from './language-summary.js';
 import { setupThemeToggle } from './theme-toggle.js';
 
 declare global {
@@ -57,10 +58,16 @@ const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
 // looks like (the element has the same box).
 adoptCompareStyles(document);
 const compare = new CompareBox(document, (line) => runner.editor.goToLine(line), { lab: () => loadLab() });
+// The engine, shared by the runner and the language summary below the page.
+const engine = loadSlowStart();
+void engine.then(
+  (e) => showLanguageSummary(document.querySelector<HTMLDListElement>('#language-summary')!, e.keywords),
+  () => {}, // (the runner says the engine failed to load)
+);
 const runner = createRunner({
   root: document.querySelector<HTMLElement>('#runner')!,
   documentRoot: document,
-  engine: loadSlowStart(),
+  engine,
   script: work.openingScript,
   chartTabs: [trafficTab({ lab: () => loadLab(), onView: (view) => (window.slowstartTraffic = view) })],
   onChartTab: (tab) => {

@@ -167,7 +167,7 @@ export class BackgroundRuns {
 function toResult(wire: WireRun): RunResult {
   const result: RunResult = {
     output: lazyOutput(wire.output),
-    diagnostics: lazyDiagnostics(wire.diagnostics),
+    diagnostics: lazyDiagnostics(wire.diagnostics, wire.diagnosticColumns),
     timeline: new Timeline(wire.timeline),
   };
   if (wire.truncated) result.truncated = true;

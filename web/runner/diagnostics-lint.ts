@@ -8,16 +8,17 @@ import { keymap, type EditorView } from '@codemirror/view';
 import type { Diagnostic } from '../api/index.js';
 
 /**
- * Engine diagnostics as editor diagnostics. When the message quotes a
- * token that appears on its line (`got '-1'`, `no backend named 'web9'`),
- * only that token is underlined; otherwise the whole line, blanks trimmed.
+ * Engine diagnostics as editor diagnostics: what the engine found wrong
+ * (Diagnostic.from/to: the offending token, or the name or the weight of a
+ * `name=weight`) is underlined. A range the line no longer has (it was
+ * edited since the run) falls back to the whole line, blanks trimmed.
  */
 export function toLintDiagnostics(doc: Text, diagnostics: readonly Diagnostic[]): LintDiagnostic[] {
   const out: LintDiagnostic[] = [];
   for (const d of diagnostics) {
     if (d.line < 1 || d.line > doc.lines) continue;
     const line = doc.line(d.line);
-    const [from, to] = underline(line.text, d.message);
+    const [from, to] = underline(line.text, d);
     out.push({
       from: line.from + from,
       to: line.from + to,
@@ -29,25 +30,11 @@ export function toLintDiagnostics(doc: Text, diagnostics: readonly Diagnostic[])
   return out;
 }
 
-function underline(text: string, message: string): [number, number] {
-  const quoted = /'([^']+)'/.exec(message)?.[1];
-  if (quoted) {
-    const at = tokenIndex(text, quoted);
-    if (at >= 0) return [at, at + quoted.length];
-  }
+function underline(text: string, d: Diagnostic): [number, number] {
+  if (d.from < d.to && d.to <= text.length) return [d.from, d.to];
   const start = text.search(/[^ \t]/);
   if (start < 0) return [0, text.length];
   return [start, text.replace(/[ \t]+$/, '').length];
-}
-
-/** Where `token` starts as a whole token (or the name part of name=w) on the line, or -1. */
-function tokenIndex(text: string, token: string): number {
-  for (let at = text.indexOf(token); at >= 0; at = text.indexOf(token, at + 1)) {
-    const before = at === 0 ? ' ' : text[at - 1];
-    const after = at + token.length >= text.length ? ' ' : text[at + token.length];
-    if (/[ \t=]/.test(before) && /[ \t=]/.test(after)) return at;
-  }
-  return -1;
 }
 
 /** Replaces the editor's diagnostics with these. */

@@ -5,16 +5,17 @@
 import { completionKeymap } from '@codemirror/autocomplete';
 import { setDiagnostics } from '@codemirror/lint';
 import { defaultKeymap, historyKeymap } from '@codemirror/commands';
-import { EditorState, StateEffect, StateField, type Extension, type Range, type Text } from '@codemirror/state';
+import { Compartment, EditorState, StateEffect, StateField, type Extension, type Range, type Text } from '@codemirror/state';
 import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/view';
-import type { Diagnostic } from '../api/index.js';
+import type { Diagnostic, Keyword } from '../api/index.js';
 import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
 import { BIG_TEXT, bigTextGuard, continuesEdit, insertText } from './big-text.js';
 import { rememberText, textOf } from './doc-text.js';
 import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from '../shared/editor-base.js';
-import { slowstartSyntax } from './language.js';
+import { keywordHelp } from './keyword-help.js';
+import { languageOf, NO_LANGUAGE, slowstartSyntax, type Language } from './language.js';
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -75,9 +76,17 @@ const theme = EditorView.theme({
   '.cm-panel.cm-panel-lint ul [aria-selected]': { backgroundColor: 'var(--ss-selection)' },
 });
 
+// What the editor knows of the language, all from the engine's keyword
+// table: the words it colours, completes and explains on hover.
+function languageSupport(language: Language): Extension {
+  return [slowstartSyntax(language), scriptCompletion(language), keywordHelp(language)];
+}
+
 export class ScriptEditor {
   readonly view: EditorView;
   #marks: Marks = { current: null, linked: null };
+  // Empty until the engine has loaded and said what the language is (setKeywords).
+  readonly #language = new Compartment();
   readonly #preview: ScriptPreview;
 
   constructor(options: EditorOptions) {
@@ -86,8 +95,7 @@ export class ScriptEditor {
     const extensions: Extension[] = [
       // A big text's later pieces are not new edits: the first one said the text changed (big-text.ts).
       ...basicEditing({ ...options, onChange: (u) => u.transactions.every(continuesEdit) || options.onChange() }),
-      slowstartSyntax(),
-      scriptCompletion(),
+      this.#language.of(languageSupport(NO_LANGUAGE)),
       diagnosticsDisplay(),
       marksField,
       theme,
@@ -161,6 +169,11 @@ export class ScriptEditor {
   async #load(loaded: Promise<Text>, text: string): Promise<void> {
     const doc = await loaded.catch(() => null);
     if (doc && doc.length === text.length && !text.includes('\r')) rememberText(doc, text);
+  }
+
+  /** The language's keywords, from the engine (SlowStart.keywords): highlighting, completion and help follow them. */
+  setKeywords(keywords: readonly Keyword[]): void {
+    this.view.dispatch({ effects: this.#language.reconfigure(languageSupport(languageOf(keywords))) });
   }
 
   showDiagnostics(diagnostics: readonly Diagnostic[]): void {

@@ -1,26 +1,55 @@
-// Syntax highlighting for the command language, as a CodeMirror stream
-// language. It only colours tokens; whether a line is valid is the engine's
-// call (its diagnostics come back through diagnostics-lint.ts), so the two
-// can never disagree about the rules.
+// The command language in the editor, read from the engine's keyword table
+// (SlowStart.keywords, cpp/engine/command.hpp): which words are commands and
+// what each argument is, from the usage lines the engine's messages quote
+// (`ADD <name>=<weight> <ramp>`). This file knows no command itself.
+//
+// Syntax highlighting is a CodeMirror stream language. It only colours
+// tokens; whether a line is valid is the engine's call (its diagnostics come
+// back through diagnostics-lint.ts), so the two can never disagree.
 import { HighlightStyle, StreamLanguage, syntaxHighlighting, type StringStream } from '@codemirror/language';
 import type { Extension } from '@codemirror/state';
 import { tags as t } from '@lezer/highlight';
+import type { Keyword } from '../api/index.js';
 
-/** The commands and how each is written (shown by completion). */
-export const COMMANDS = {
-  POOL: 'POOL <name>=<weight> ...',
-  NOW: 'NOW <seconds>',
-  ADD: 'ADD <name>=<weight> <ramp>',
-  DOWN: 'DOWN <name>',
-  UP: 'UP <name> <ramp>',
-  WEIGHTS: 'WEIGHTS',
-  PICK: 'PICK',
-} as const;
+/** What an argument is, as its usage line writes it: `<name>=<weight>`, `<name>`, or a number (`<seconds>`, `<ramp>`). */
+export type ArgumentKind = 'entry' | 'name' | 'number';
 
-export type Command = keyof typeof COMMANDS;
+/** A command, as its usage line writes it. */
+export interface CommandShape {
+  keyword: Keyword;
+  /** Its arguments in order; with `repeats` (`...`), the last may come any number of times. */
+  args: readonly ArgumentKind[];
+  repeats: boolean;
+}
 
-export function isCommand(word: string): word is Command {
-  return Object.hasOwn(COMMANDS, word);
+/** The commands by word. */
+export type Language = ReadonlyMap<string, CommandShape>;
+
+/** No commands yet (before the engine has loaded). */
+export const NO_LANGUAGE: Language = new Map();
+
+export function languageOf(keywords: readonly Keyword[]): Language {
+  return new Map(
+    keywords.map((keyword) => {
+      const parts = keyword.usage.split(' ').slice(1);
+      const repeats = parts.at(-1) === '...';
+      const args = (repeats ? parts.slice(0, -1) : parts).map(kindOf);
+      return [keyword.word, { keyword, args, repeats }];
+    }),
+  );
+}
+
+function kindOf(part: string): ArgumentKind {
+  if (part.includes('=')) return 'entry';
+  return part === '<name>' ? 'name' : 'number';
+}
+
+/** What argument `index` (1-based) of a line starting with `word` is, or undefined (no such command or argument). */
+export function argumentKind(language: Language, word: string, index: number): ArgumentKind | undefined {
+  const shape = language.get(word);
+  if (!shape || index < 1) return undefined;
+  if (index <= shape.args.length) return shape.args[index - 1];
+  return shape.repeats ? shape.args.at(-1) : undefined;
 }
 
 interface LineState {
@@ -37,69 +66,58 @@ const BLANK = /[ \t]/;
 const WORD = /^[^ \t]+/;
 const NUMBER = /^[0-9]+(?![^ \t])/;
 
-/** True where the language expects `name=weight` (POOL's arguments, ADD's first). */
-function isPair(s: LineState): boolean {
-  return s.command === 'POOL' || (s.command === 'ADD' && s.token === 1);
-}
-
-function token(stream: StringStream, s: LineState): string | null {
-  if (stream.sol()) {
-    s.token = -1;
-    s.command = '';
-    s.part = null;
-  }
-  if (stream.eatWhile(BLANK)) {
-    s.part = null;
-    return null;
-  }
-  if (s.part === null) s.token += 1;
-
-  if (s.token === 0) {
-    // Only the first token can start a comment.
-    if (stream.peek() === '#') {
-      stream.skipToEnd();
-      return 'comment';
+function tokenizer(language: Language) {
+  return (stream: StringStream, s: LineState): string | null => {
+    if (stream.sol()) {
+      s.token = -1;
+      s.command = '';
+      s.part = null;
     }
-    stream.match(WORD);
-    s.command = stream.current();
-    return isCommand(s.command) ? 'keyword' : null;
-  }
-
-  if (isPair(s)) {
-    if (s.part === null) {
-      s.part = 'eq';
-      if (stream.match(/^[^ \t=]+/)) return 'variableName';
+    if (stream.eatWhile(BLANK)) {
+      s.part = null;
+      return null;
     }
-    if (s.part === 'eq') {
-      if (stream.eat('=')) {
-        s.part = 'value';
-        return 'operator';
+    if (s.part === null) s.token += 1;
+
+    if (s.token === 0) {
+      // Only the first token can start a comment.
+      if (stream.peek() === '#') {
+        stream.skipToEnd();
+        return 'comment';
       }
+      stream.match(WORD);
+      s.command = stream.current();
+      return language.has(s.command) ? 'keyword' : null;
+    }
+
+    const kind = argumentKind(language, s.command, s.token);
+    if (kind === 'entry') {
+      if (s.part === null) {
+        s.part = 'eq';
+        if (stream.match(/^[^ \t=]+/)) return 'variableName';
+      }
+      if (s.part === 'eq') {
+        if (stream.eat('=')) {
+          s.part = 'value';
+          return 'operator';
+        }
+        stream.match(WORD);
+        return null;
+      }
+      s.part = null;
+      if (stream.match(NUMBER)) return 'number';
       stream.match(WORD);
       return null;
     }
-    s.part = null;
+    if (kind === 'name') {
+      stream.match(WORD);
+      return 'variableName';
+    }
     if (stream.match(NUMBER)) return 'number';
     stream.match(WORD);
     return null;
-  }
-
-  if ((s.command === 'DOWN' || s.command === 'UP') && s.token === 1) {
-    stream.match(WORD);
-    return 'variableName';
-  }
-  if (stream.match(NUMBER)) return 'number';
-  stream.match(WORD);
-  return null;
+  };
 }
-
-export const slowstartLanguage = StreamLanguage.define<LineState>({
-  name: 'slowstart',
-  startState: () => ({ token: -1, command: '', part: null }),
-  copyState: (s) => ({ ...s }),
-  token,
-  languageData: { commentTokens: { line: '#' } },
-});
 
 // Colours are CSS variables (styles.ts), so one style serves both themes.
 const highlightStyle = HighlightStyle.define([
@@ -110,7 +128,14 @@ const highlightStyle = HighlightStyle.define([
   { tag: t.comment, color: 'var(--ss-tok-comment)', fontStyle: 'italic' },
 ]);
 
-/** The language and its highlighting, ready to put in an editor. */
-export function slowstartSyntax(): Extension {
-  return [slowstartLanguage, syntaxHighlighting(highlightStyle)];
+/** The language's highlighting, ready to put in an editor. */
+export function slowstartSyntax(language: Language): Extension {
+  const streamLanguage = StreamLanguage.define<LineState>({
+    name: 'slowstart',
+    startState: () => ({ token: -1, command: '', part: null }),
+    copyState: (s) => ({ ...s }),
+    token: tokenizer(language),
+    languageData: { commentTokens: { line: '#' } },
+  });
+  return [streamLanguage, syntaxHighlighting(highlightStyle)];
 }

@@ -11,14 +11,14 @@ const decoder = new TextDecoder();
 // The buffers behind each lazily built array, for longLines().
 const wires = new WeakMap<object, WireLines>();
 
-function lazyArray<T>(wire: WireLines, make: (line: number, text: string) => T): T[] {
+function lazyArray<T>(wire: WireLines, make: (line: number, text: string, i: number) => T): T[] {
   const n = wire.lines.length;
   const built = new Map<number, T>();
   const at = (i: number): T => {
     let entry = built.get(i);
     if (entry === undefined) {
       const text = decoder.decode(wire.bytes.subarray(wire.starts[i], wire.starts[i + 1] - 1));
-      built.set(i, (entry = make(wire.lines[i], text)));
+      built.set(i, (entry = make(wire.lines[i], text, i)));
     }
     return entry;
   };
@@ -87,6 +87,6 @@ export function lazyOutput(wire: WireLines): OutputLine[] {
   return lazyArray(wire, (line, text) => ({ line, text }));
 }
 
-export function lazyDiagnostics(wire: WireLines): Diagnostic[] {
-  return lazyArray(wire, (line, message) => ({ line, message }));
+export function lazyDiagnostics(wire: WireLines, columns: Uint32Array): Diagnostic[] {
+  return lazyArray(wire, (line, message, i) => ({ line, message, from: columns[2 * i], to: columns[2 * i + 1] }));
 }

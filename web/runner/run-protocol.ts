@@ -30,6 +30,8 @@ export interface WireLines {
 export interface WireRun {
   output: WireLines;
   diagnostics: WireLines;
+  /** Each diagnostic's columns, from and to (UTF-16 units of its line), two per diagnostic. */
+  diagnosticColumns: Uint32Array;
   timeline: RawTimeline;
   /** Output and diagnostics passed the engine's 64 MiB cap. */
   truncated: boolean;

@@ -51,11 +51,12 @@ self.onmessage = async (event: MessageEvent<RunRequest>) => {
       return;
     }
     post({ type: 'progress', run, phase: 'running', share: 0 });
-    const raw: RawRun = module.run(written, true);
+    const raw: RawRun = module.run(written, true, true); // (the script came as text: columns in its units)
     buffer = null;
     const result: WireRun = {
       output: lines(raw.outputBytes, raw.outputLines),
       diagnostics: lines(raw.diagnosticBytes, raw.diagnosticLines),
+      diagnosticColumns: raw.diagnosticColumns,
       timeline: shortenTimeline(raw.timeline!),
       truncated: raw.truncated,
     };
@@ -78,6 +79,7 @@ function lines(joined: Uint8Array, numbers: Uint32Array): WireLines {
 function transferables(r: WireRun): Transferable[] {
   const buffers = new Set<ArrayBufferLike>();
   for (const part of [r.output, r.diagnostics]) for (const a of [part.bytes, part.starts, part.lines]) buffers.add(a.buffer);
+  buffers.add(r.diagnosticColumns.buffer);
   for (const value of Object.values(r.timeline)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
   return [...buffers].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 }

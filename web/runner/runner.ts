@@ -159,6 +159,7 @@ export class Runner {
       (engine) => {
         if (this.#destroyed) return;
         this.#engine = engine;
+        this.editor.setKeywords(engine.keywords);
         if (runOnLoad) this.run();
         else this.#toolbar.setStatus(`Press Run (${modKey(this.#win)}+Enter) to run the script.`);
       },

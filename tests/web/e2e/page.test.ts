@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, settle, watchProblems } from '../support/browser.js';
 import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
+import { SPEC_USAGES } from '../support/scripts.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
@@ -128,6 +129,41 @@ describe('the web runner page', () => {
     // web1 is DOWN, so api takes the pick.
     await expect.poll(() => outputRows(page)).toEqual(['3: api']);
     expect(await page.locator('.cm-content').textContent()).toContain('DOWN web1');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("states the language from the engine's table: completion, hover help and the summary below the page", async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    const usages = SPEC_USAGES;
+    // The summary: each command's usage, then what it does.
+    await expect.poll(() => page.locator('#language-summary dt').allTextContents()).toEqual(usages);
+    expect(await page.locator('#language-summary dd').nth(5).textContent()).toContain('sorted by name');
+    await page.locator('.page-footer summary').click();
+    await page.locator('.page-footer').screenshot({ path: `${SHOTS}/page-language-summary.png` });
+    await page.locator('.page-footer summary').click();
+    // Completion shows how a command is written.
+    await typeScript(page, 'POOL web=1 web=2\nU');
+    await expect.poll(() => page.locator('.cm-tooltip-autocomplete li').allTextContents()).toEqual([expect.stringContaining('UP <name> <ramp>')]);
+    await page.keyboard.press('Escape');
+    // Hover help on a command word.
+    await page.locator('.cm-line').first().getByText('POOL', { exact: true }).hover();
+    const help = page.locator('.ss-keyword-help');
+    await expect.poll(() => help.locator('code').textContent()).toBe(usages[0]);
+    expect(await help.locator('p').textContent()).toContain('Replaces the pool');
+    const box = (await page.locator('.cm-editor').boundingBox())!;
+    await page.screenshot({ path: `${SHOTS}/page-keyword-help.png`, clip: { ...box, height: 160 } });
+    // The underline is where the engine says: the duplicate name, not the first.
+    const range = page.locator('.cm-lintRange-error');
+    await expect.poll(() => range.allTextContents()).toEqual(['web', 'U']);
+    const before = await page.locator('.cm-line').first().evaluate((line) => {
+      const underline = line.querySelector('.cm-lintRange-error')!;
+      const r = line.ownerDocument.createRange();
+      r.setStart(line, 0);
+      r.setEndBefore(underline);
+      return r.toString();
+    });
+    expect(before).toBe('POOL web=1 ');
     expect(problems).toEqual([]);
     await page.close();
   });

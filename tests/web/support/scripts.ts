@@ -33,3 +33,14 @@ export function lagProbe(): void {
     last = now;
   }, 10);
 }
+
+/** The usage line of each command, as the SPEC lists the commands (what the engine's keyword table must say). */
+export const SPEC_USAGES = [
+  'POOL <name>=<weight> ...',
+  'NOW <seconds>',
+  'ADD <name>=<weight> <ramp>',
+  'DOWN <name>',
+  'UP <name> <ramp>',
+  'WEIGHTS',
+  'PICK',
+];

@@ -100,9 +100,10 @@ describe('names that are not valid Unicode (lone surrogates) are rejected the sa
 
   it('run() rejects the line with the same message', () => {
     const r = slowstart.run('POOL x=1\nPOOL \uD800a=1\nWEIGHTS');
-    expect(r.diagnostics).toEqual([{ line: 2, message }]);
+    // The name: the lone surrogate is one unit of the string (3 bytes in the engine), then 'a'.
+    expect(r.diagnostics).toEqual([{ line: 2, message, from: 5, to: 7 }]);
     expect(r.output).toEqual([{ line: 3, text: 'x=1' }]);
-    expect(slowstart.run('ADD \uD800a=1 0').diagnostics).toEqual([{ line: 1, message }]);
+    expect(slowstart.run('ADD \uD800a=1 0').diagnostics).toEqual([{ line: 1, message, from: 4, to: 6 }]);
   });
 
   it('down and up never reach another backend: "\\uD800a" is not "𐁡" (U+10061)', () => {
@@ -114,8 +115,8 @@ describe('names that are not valid Unicode (lone surrogates) are rejected the sa
     expect(b.weightsLine()).toBe('𐀀=1 𐁡=1');
     const r = slowstart.run('POOL \uD800\uDC61=1\nDOWN \uD800a\nUP \uD800a 5\nWEIGHTS');
     expect(r.diagnostics).toEqual([
-      { line: 2, message: "no backend named '\\xed\\xa0\\x80a'" },
-      { line: 3, message: "no backend named '\\xed\\xa0\\x80a'" },
+      { line: 2, message: "no backend named '\\xed\\xa0\\x80a'", from: 5, to: 7 },
+      { line: 3, message: "no backend named '\\xed\\xa0\\x80a'", from: 3, to: 5 },
     ]);
     expect(r.output).toEqual([{ line: 4, text: '𐁡=1' }]);
   });

@@ -1,7 +1,8 @@
 // The typed API against hand-worked cases from the SPEC, its error paths and
 // disposal. Expected values are worked by hand, never taken from the engine.
 import { describe, expect, it } from 'vitest';
-import { slowstart, loadSlowStart } from '../support/engine.js';
+import { slowstart, loadSlowStart, NO_WINNER, NOT_A_PICK } from '../support/engine.js';
+import { SPEC_USAGES } from '../support/scripts.js';
 
 const WORKED_EXAMPLE = [
   'POOL a=5 b=1 c=1',
@@ -28,7 +29,41 @@ describe('run()', () => {
       { line: 8, text: 'b' },
       { line: 10, text: 'c' },
     ]);
-    expect(r.diagnostics).toEqual([{ line: 11, message: "unknown command 'pick' (use PICK)" }]);
+    expect(r.diagnostics).toEqual([{ line: 11, message: "unknown command 'pick' (use PICK)", from: 0, to: 4 }]);
+  });
+
+  it('says where on its line each problem is, in the units of the script given', () => {
+    // Line 1: a byte-order mark (1 unit, 3 bytes), then "POOL é=1 😀=x": the weight
+    // 'x' is at units 13-14 (é is 1 unit, 😀 2), bytes 18-19 (é is 2 bytes, 😀 4).
+    // Line 2: the pool stayed empty, so 'zz' (5-7) names no backend.
+    const script = '\uFEFFPOOL \u00e9=1 \u{1F600}=x\nDOWN zz';
+    const text = slowstart.run(script).diagnostics;
+    expect(text).toEqual([
+      { line: 1, message: "weight must be a non-negative integer, got 'x'", from: 13, to: 14 },
+      { line: 2, message: "no backend named 'zz'", from: 5, to: 7 },
+    ]);
+    expect(text.map((d) => script.split('\n')[d.line - 1].slice(d.from, d.to))).toEqual(['x', 'zz']);
+    const bytes = slowstart.run(new TextEncoder().encode(script)).diagnostics;
+    expect(bytes.map((d) => [d.from, d.to])).toEqual([
+      [18, 19],
+      [5, 7],
+    ]);
+    // The name of a name=weight, the duplicate (not the first), a missing argument (the command).
+    expect(slowstart.run('POOL a=1 b\x01=1\nPOOL a=1 a=2\n  ADD a=1  ').diagnostics.map((d) => [d.from, d.to])).toEqual([
+      [9, 11],
+      [9, 10],
+      [2, 9],
+    ]);
+  });
+
+  it('states the language from the engine: its keywords, how each is written, what it does', () => {
+    expect(slowstart.keywords.map((k) => k.word)).toEqual(['POOL', 'NOW', 'ADD', 'DOWN', 'UP', 'WEIGHTS', 'PICK']);
+    expect(slowstart.keywords.map((k) => k.usage)).toEqual(SPEC_USAGES);
+    for (const k of slowstart.keywords) expect(k.summary.length).toBeGreaterThan(20);
+    expect(slowstart.keywords.find((k) => k.word === 'WEIGHTS')?.summary).toContain('sorted by name');
+    // The messages quote the same usage.
+    expect(slowstart.run('UP a').diagnostics[0].message).toBe('missing argument (usage: UP <name> <ramp>)');
+    expect(Object.isFrozen(slowstart.keywords)).toBe(true);
   });
 
   it('keeps an empty WEIGHTS line as one output line', () => {
@@ -45,7 +80,8 @@ describe('run()', () => {
     expect(slowstart.run(bytes).output.map((o) => o.text)).toEqual(['caf\u00e9', 'b']);
     const bad = new Uint8Array([...new TextEncoder().encode('POOL a'), 0xff, ...new TextEncoder().encode('=1\n')]);
     expect(slowstart.run(bad).diagnostics).toEqual([
-      { line: 1, message: "backend name must be valid UTF-8, got 'a\\xff'" },
+      // The name 'a\xff': bytes 5-7 of the line (bytes given, columns in bytes).
+      { line: 1, message: "backend name must be valid UTF-8, got 'a\\xff'", from: 5, to: 7 },
     ]);
   });
 
@@ -58,7 +94,9 @@ describe('run()', () => {
         { line: 2, text: 'a' },
         { line: 4, text: 'b' },
       ]);
-      expect(r.diagnostics).toEqual([{ line: 3, message: "unknown command '\\xef\\xbb\\xbfPICK'" }]);
+      // The token is the mark and PICK: 5 units of the string, 7 bytes.
+      const to = typeof input === 'string' ? 5 : 7;
+      expect(r.diagnostics).toEqual([{ line: 3, message: "unknown command '\\xef\\xbb\\xbfPICK'", from: 0, to }]);
     }
   });
 
@@ -111,6 +149,15 @@ describe('run()', () => {
     const t = slowstart.run('PICK').timeline!;
     expect(t.winner(0)).toBeNull();
   });
+
+  it('marks NONE and steps that are no PICK with the constants it exports', () => {
+    // POOL of nothing, a PICK with no backend, WEIGHTS: not a pick, NONE, not a pick.
+    const t = slowstart.run('POOL\nPICK\nWEIGHTS').timeline!;
+    expect(Array.from(t.stepWinner)).toEqual([NOT_A_PICK, NO_WINNER, NOT_A_PICK]);
+    expect([NO_WINNER, NOT_A_PICK]).toEqual([-1, -2]); // what the README promises pickMany users
+    using b = slowstart.createBalancer();
+    expect(Array.from(b.pickMany(2))).toEqual([NO_WINNER, NO_WINNER]);
+  });
 });
 
 describe('Balancer', () => {
@@ -140,8 +187,27 @@ describe('Balancer', () => {
     expect(b.now).toBe(15);
     b.down('web2').down('web1').down('canary');
     expect(b.pick()).toBeNull();
-    expect(Array.from(b.pickMany(2))).toEqual([-1, -1]);
+    expect(Array.from(b.pickMany(2))).toEqual([NO_WINNER, NO_WINNER]);
     b.dispose();
+  });
+
+  it('gives WEIGHTS as data in its order, the bytes of the names, which is not JavaScript order', () => {
+    using b = slowstart.createBalancer();
+    // U+FF5E is EF BD 9E in UTF-8, U+1F600 F0 9F 98 80: bytes put U+FF5E first, UTF-16 units (FF5E > D83D) the other way.
+    b.setPool({ '\u{1F600}': 1, b: 2, '\uFF5E': 3, B: 4 });
+    expect(b.weights()).toEqual([
+      { name: 'B', weight: 4 },
+      { name: 'b', weight: 2 },
+      { name: '\uFF5E', weight: 3 },
+      { name: '\u{1F600}', weight: 1 },
+    ]);
+    expect(b.weightsLine()).toBe('B=4 b=2 \uFF5E=3 \u{1F600}=1');
+    expect(['\u{1F600}', 'b', '\uFF5E', 'B'].sort()).toEqual(['B', 'b', '\u{1F600}', '\uFF5E']);
+    expect(Array.from(b.poolWeights())).toEqual([1, 2, 3, 4]); // pool order
+    expect(b.names()).toEqual(['\u{1F600}', 'b', '\uFF5E', 'B']);
+    b.setPool([]);
+    expect(b.weights()).toEqual([]);
+    expect(b.names()).toEqual([]);
   });
 
   it('accepts bigint and the largest values without overflow', () => {

@@ -37,8 +37,8 @@ describe('lazy output and diagnostics', () => {
     expect(out.findIndex((o) => o.line >= 6)).toBe(2);
     expect(JSON.stringify(out.at(-1))).toBe('{"line":9,"text":"NONE"}');
     expect(() => ((out as { line: number; text: string }[])[0] = { line: 1, text: 'x' })).toThrow(TypeError);
-    const diags = lazyDiagnostics(wire(["unknown command 'pick' (use PICK)"], [3]));
-    expect(diags).toEqual([{ line: 3, message: "unknown command 'pick' (use PICK)" }]);
+    const diags = lazyDiagnostics(wire(["unknown command 'pick' (use PICK)"], [3]), new Uint32Array([0, 4]));
+    expect(diags).toEqual([{ line: 3, message: "unknown command 'pick' (use PICK)", from: 0, to: 4 }]);
     expect(lazyOutput(wire([], [])).length).toBe(0);
   });
 
@@ -47,7 +47,15 @@ describe('lazy output and diagnostics', () => {
     const r = slowstart.run(script);
     const enc = (items: string[], lines: number[]) => wire(items, lines);
     expect([...lazyOutput(enc(r.output.map((o) => o.text), r.output.map((o) => o.line)))]).toEqual(r.output);
-    expect([...lazyDiagnostics(enc(r.diagnostics.map((d) => d.message), r.diagnostics.map((d) => d.line)))]).toEqual(r.diagnostics);
+    const columns = Uint32Array.from(r.diagnostics.flatMap((d) => [d.from, d.to]));
+    expect([...lazyDiagnostics(enc(r.diagnostics.map((d) => d.message), r.diagnostics.map((d) => d.line)), columns)]).toEqual(
+      r.diagnostics,
+    );
+    // 'pick' on line 4, 'x' on line 6.
+    expect(r.diagnostics.map((d) => [d.line, d.from, d.to])).toEqual([
+      [4, 0, 4],
+      [6, 5, 6],
+    ]);
   });
 });
 

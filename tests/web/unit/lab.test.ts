@@ -41,7 +41,8 @@ describe('simulate()', () => {
 
   it('reports bad script lines and throws on bad options', () => {
     const t = lab.simulate('POOL a=1\nADD b=oops 3\n', { duration: 1 });
-    expect(t.diagnostics).toEqual([{ line: 2, message: "weight must be a non-negative integer, got 'oops'" }]);
+    // (The weight: units 6-10 of "ADD b=oops 3".)
+    expect(t.diagnostics).toEqual([{ line: 2, message: "weight must be a non-negative integer, got 'oops'", from: 6, to: 10 }]);
     expect(() => lab.simulate('POOL a=1', { rps: -1 })).toThrow(new Error('rps must be a number above 0'));
     expect(() => lab.simulate('POOL a=1', { curve: { resolution: 10 as 16 } })).toThrow(
       new Error("resolution must be 1, 16, 100 or 1000, got '10'"),
@@ -76,7 +77,7 @@ describe('runWithRules()', () => {
       pick: (names) => names.length - 1,
     });
     expect(r.output.map((o) => o.text)).toEqual(['b', 'b', 'a=2 b=2']);
-    expect(r.diagnostics).toEqual([{ line: 5, message: "unknown command 'bad'" }]);
+    expect(r.diagnostics).toEqual([{ line: 5, message: "unknown command 'bad'", from: 0, to: 3 }]);
     expect(calls).toContain(1);
   });
 });
