@@ -12,6 +12,14 @@ export default defineConfig({
     // The engine's .wasm is fetched by URL; never inline it as base64.
     assetsInlineLimit: 0,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // What the page and its lazy views (implement, Traffic) share goes
+        // in one chunk: left to itself, the bundler splits it by which chunks
+        // use each module, into several small files the page fetches first.
+        codeSplitting: { groups: [{ name: 'shared', minShareCount: 2 }] },
+      },
+    },
   },
   // The implement mode's worker (web/implement/worker.ts) is created with
   // { type: 'module' } and imports the lab module's glue, whose .wasm URL

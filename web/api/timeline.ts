@@ -1,6 +1,27 @@
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { NO_WINNER } from './winners.js';
-import type { BackendSnapshot, StepWinner } from './types.js';
+
+/** A backend's state at one step of the timeline. */
+export interface BackendSnapshot {
+  /** Stable id for the whole run: an index into {@link Timeline.names}. */
+  id: number;
+  name: string;
+  /** False while the backend is DOWN. */
+  up: boolean;
+  /** Effective weight after the line ran (0 when DOWN). */
+  weight: number;
+  /**
+   * The smooth-WRR score (nginx's "current weight") after the line ran: a
+   * signed integer, the engine's own int64. Exact while |score| ≤ 2^53 − 1
+   * (`Number.MAX_SAFE_INTEGER`); beyond that it is the nearest double, and
+   * `Number.isSafeInteger(score)` is false. `undefined` for steps past the
+   * timeline's score cap ({@link Timeline.scoredSteps}).
+   */
+  score: number | undefined;
+}
+
+/** What a PICK step chose: a backend id, `null` for NONE, `undefined` when the step was not a PICK. */
+export type StepWinner = number | null | undefined;
 
 /**
  * The per-line history of a run, for charts: for each executed line (a

@@ -1,5 +1,9 @@
 import type { Timeline } from './timeline.js';
 
+// The timeline's step types live with the Timeline (timeline.ts), which
+// imports nothing from here: this file's types point one way only.
+export type { BackendSnapshot, StepWinner } from './timeline.js';
+
 /** One line printed by WEIGHTS or PICK. */
 export interface OutputLine {
   /** 1-based line of the script that printed it. */
@@ -35,28 +39,6 @@ export interface Keyword {
   /** What it does, in one sentence. */
   summary: string;
 }
-
-/** A backend's state at one step of the timeline. */
-export interface BackendSnapshot {
-  /** Stable id for the whole run: an index into {@link Timeline.names}. */
-  id: number;
-  name: string;
-  /** False while the backend is DOWN. */
-  up: boolean;
-  /** Effective weight after the line ran (0 when DOWN). */
-  weight: number;
-  /**
-   * The smooth-WRR score (nginx's "current weight") after the line ran: a
-   * signed integer, the engine's own int64. Exact while |score| ≤ 2^53 − 1
-   * (`Number.MAX_SAFE_INTEGER`); beyond that it is the nearest double, and
-   * `Number.isSafeInteger(score)` is false. `undefined` for steps past the
-   * timeline's score cap ({@link Timeline.scoredSteps}).
-   */
-  score: number | undefined;
-}
-
-/** What a PICK step chose: a backend id, `null` for NONE, `undefined` when the step was not a PICK. */
-export type StepWinner = number | null | undefined;
 
 /** Everything {@link SlowStart.run} produced. */
 export interface RunResult {

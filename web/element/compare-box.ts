@@ -6,10 +6,11 @@
 // difference). Pasted text is read like the CLI's output: one line per output
 // line, one final newline optional.
 import type { Lab, Mistake, OutputLine } from '../api/index.js';
-import { h, setText, uniqueId } from '../runner/dom.js';
-import { firstDifference } from './compare.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
+import { firstDifference } from '../shared/first-difference.js';
 import { renderDifference } from './difference-view.js';
 import { outputFileLines } from './text.js';
+import { plural } from '../shared/format.js';
 
 export interface CompareBoxOptions {
   /** Loads the lab module, to name the mistake (none: the box only compares). */
@@ -72,6 +73,7 @@ export class CompareBox {
   #update(): void {
     const doc = this.#doc;
     const version = ++this.#version;
+    this.element.setAttribute('aria-busy', 'false');
     this.#details.replaceChildren();
     this.#mistake.replaceChildren();
     this.#mistake.hidden = true;
@@ -88,7 +90,7 @@ export class CompareBox {
     if (!d) {
       this.element.dataset.match = 'yes';
       const n = engine.length;
-      return setText(this.#result, `✓ Same output: all ${n} line${n === 1 ? '' : 's'} match.`);
+      return setText(this.#result, `✓ Same output: all ${plural(n, 'line')} match.`);
     }
     this.element.dataset.match = 'no';
     const sourceLine = (engine[d.index] ?? engine[engine.length - 1])?.line ?? null;
@@ -99,17 +101,21 @@ export class CompareBox {
 
   // The mistakes whose output is exactly the pasted one, named once the lab
   // module is there (unless the paste or the script changed meanwhile).
+  // The box is aria-busy while it looks.
   async #name(version: number, yours: string[]): Promise<void> {
     if (!this.#lab || !this.#script) return;
+    this.element.setAttribute('aria-busy', 'true');
     let mistakes: Mistake[];
     try {
       const lab = await this.#lab();
       if (version !== this.#version) return;
       mistakes = lab.nameMistakes(this.#script, yours.map((l) => `${l}\n`).join(''));
     } catch {
-      return; // the comparison stands on its own
+      mistakes = []; // the comparison stands on its own
     }
-    if (version !== this.#version || !mistakes.length) return;
+    if (version !== this.#version) return;
+    this.element.setAttribute('aria-busy', 'false');
+    if (!mistakes.length) return;
     const doc = this.#doc;
     this.#mistake.append(
       h(doc, 'p', { class: 'sse-mistake-lead', text: mistakes.length > 1 ? 'Looks like one of these:' : 'Looks like:' }),

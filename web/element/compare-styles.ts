@@ -3,7 +3,7 @@
 // (adoptCompareStyles(document)). It reads the runner's variables (--ss-*),
 // so it goes after the runner's styles.
 
-import { stylesheetAdopter } from '../runner/adopt-styles.js';
+import { stylesheetAdopter } from '../shared/adopt-styles.js';
 
 export const COMPARE_CSS = /* css */ `
 .ss-runner { --sse-pass: light-dark(#1a7f37, #56d364); }

@@ -1,25 +1,11 @@
-// Comparing two outputs line by line, the way a learner reads them: the
-// first line that differs is the one worth looking at (every later line
-// usually differs because of it).
+// An exercise's verdict: the learner's output against the expected lines,
+// judged by their first difference (shared/first-difference.ts), and
+// whether it is a difference in blanks only (hard to see).
 import type { Diagnostic, OutputLine } from '../api/index.js';
+import { firstDifference, type ListDifference } from '../shared/first-difference.js';
 
-export interface LineDifference {
-  /** 0-based index of the first output line that differs. */
-  index: number;
-  /** The expected line there; undefined when the expected output ended before. */
-  expected: string | undefined;
-  /** The actual line there; undefined when the actual output ended before. */
-  actual: string | undefined;
-}
-
-/** The first line where the two differ, or null when they are equal. */
-export function firstDifference(expected: readonly string[], actual: readonly string[]): LineDifference | null {
-  const n = Math.max(expected.length, actual.length);
-  for (let i = 0; i < n; i++) {
-    if (expected[i] !== actual[i]) return { index: i, expected: expected[i], actual: actual[i] };
-  }
-  return null;
-}
+/** The first output line that differs (shared/first-difference.ts), as text. */
+export type LineDifference = ListDifference<string>;
 
 /** True when both lines exist and differ only in spaces and tabs (hard to see). */
 export function differsOnlyInBlanks(d: LineDifference): boolean {

@@ -1,7 +1,7 @@
 // Shows one line difference: which output line, which script line printed
 // it (with a button that puts the cursor there), and the two versions one
 // above the other so the eye can compare them character by character.
-import { h } from '../runner/dom.js';
+import { h } from '../shared/dom.js';
 import { differsOnlyInBlanks, type LineDifference } from './compare.js';
 
 export interface DifferenceLabels {

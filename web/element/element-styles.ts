@@ -13,7 +13,7 @@
 // The first-difference view and the compare box are shared with the page
 // (compare-styles.ts).
 
-import { stylesheetAdopter } from '../runner/adopt-styles.js';
+import { stylesheetAdopter } from '../shared/adopt-styles.js';
 import { COMPARE_CSS } from './compare-styles.js';
 import { adoptSavedWorkStyles } from './saved-work-styles.js';
 

@@ -3,7 +3,7 @@
 // ElementMount in its shadow root, rebuilds it when a structural attribute
 // changes, and saves the learner's edits when it leaves the page or the
 // page is hidden. Everything it shows is in web/element/mount.ts.
-import { h } from '../runner/dom.js';
+import { h } from '../shared/dom.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
 import { adoptElementStyles } from './element-styles.js';

@@ -1,9 +1,10 @@
 // An exercise's verdict after each run: pass, or fail with the first line
 // that differs from the expected output (or the first rejected line), and
 // the expected output itself to look at.
-import { h, setText, uniqueId } from '../runner/dom.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
 import type { Verdict } from './compare.js';
 import { renderDifference } from './difference-view.js';
+import { plural } from '../shared/format.js';
 
 export class ExercisePanel {
   readonly element: HTMLElement;
@@ -26,7 +27,7 @@ export class ExercisePanel {
       doc,
       'details',
       { class: 'sse-disclosure' },
-      h(doc, 'summary', { text: `Expected output (${lines} line${lines === 1 ? '' : 's'})` }),
+      h(doc, 'summary', { text: `Expected output (${plural(lines, 'line')})` }),
       expectedList,
     );
     this.element = h(
@@ -52,7 +53,7 @@ export class ExercisePanel {
     this.element.dataset.verdict = verdict.pass ? 'pass' : 'fail';
     const n = this.#expected.length;
     if (verdict.pass) {
-      setText(this.#verdict, `✓ Passed: the output matches the expected ${n} line${n === 1 ? '' : 's'}.`);
+      setText(this.#verdict, `✓ Passed: the output matches the expected ${plural(n, 'line')}.`);
       return;
     }
     if (verdict.difference) {

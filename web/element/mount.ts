@@ -1,18 +1,20 @@
 // What one <slow-start-runner> shows, composed around a Runner: the learner's
 // work (saved-work.ts: the opening script, saving, links, Reset, Share,
-// Download, earlier versions), the exercise's verdict, the "Compare with my
-// program" box, and the events a host page listens to.
+// Download, earlier versions), the exercise's verdict (exercise-panel.ts),
+// the "Compare with my program" box, the Traffic tab, the implement mode
+// (implement-mode.ts), and the events a host page listens to (run-events.ts).
 import { loadLab, loadSlowStart, type RunResult } from '../api/index.js';
 import { EXAMPLES } from '../runner/examples.js';
-import { h } from '../runner/dom.js';
+import { h } from '../shared/dom.js';
 import { createRunner, type Runner } from '../runner/runner.js';
+import { trafficTab } from '../traffic/chart-tab.js';
 import type { ElementConfig } from './attributes.js';
 import { CompareBox } from './compare-box.js';
-import { judge } from './compare.js';
-import type { SlowStartRunDetail, SlowStartVerdictDetail } from './element-types.js';
+import type { SlowStartRunDetail } from './element-types.js';
 import { ExercisePanel } from './exercise-panel.js';
 import { mountImplement, readAuthorTests, type ImplementMount } from './implement-mode.js';
 import type { LinkInHash } from './permalink.js';
+import { RunEvents } from './run-events.js';
 import { SavedWork } from './saved-work.js';
 import type { Sources } from './sources.js';
 
@@ -36,15 +38,11 @@ export class ElementMount {
   readonly runner: Runner;
   readonly starter: string;
   readonly expected: readonly string[] | null;
-  /** The last run, as events report it. */
-  lastRun: SlowStartRunDetail | null = null;
-  readonly #host: HTMLElement;
   readonly #win: Window;
   /** The learner's work; null when the element is read-only (nothing to keep). */
   readonly #work: SavedWork | null;
-  readonly #exercise: ExercisePanel | null;
   readonly #compare: CompareBox | null;
-  #lastPass: boolean | null = null;
+  readonly #events: RunEvents;
   #implement: ImplementMount | null = null;
   #destroyed = false;
 
@@ -54,7 +52,6 @@ export class ElementMount {
     const implementRoot = config.mode === 'implement' ? h(doc, 'div') : null;
     const runnerRoot = h(doc, 'div');
     options.container.replaceChildren(...(implementRoot ? [implementRoot] : []), runnerRoot);
-    this.#host = host;
     this.#win = doc.defaultView ?? window;
     this.starter = sources.starter;
     this.expected = sources.expected;
@@ -76,7 +73,7 @@ export class ElementMount {
       compact: true,
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
-      traffic: config.traffic ? { lab: () => loadLab() } : undefined,
+      chartTabs: config.traffic ? [trafficTab({ lab: () => loadLab() })] : [],
       readOnly: config.readOnly,
       chart: config.chart,
       onRun: (result, text) => this.#ran(result, text),
@@ -84,7 +81,8 @@ export class ElementMount {
     });
 
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
-    this.#exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
+    const exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
+    this.#events = new RunEvents(host, this.expected && exercise ? { expected: this.expected, panel: exercise } : null);
     this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => loadLab() }) : null;
     const below: HTMLElement[] = [];
     if (this.#work) {
@@ -92,10 +90,15 @@ export class ElementMount {
       below.push(this.#work.actions.element);
     }
     for (const problem of sources.problems) below.push(problemNote(doc, problem));
-    if (this.#exercise) below.push(this.#exercise.element);
+    if (exercise) below.push(exercise.element);
     if (this.#compare) below.push(this.#compare.element);
     if (below.length) this.runner.addBelowToolbar(...below);
     if (implementRoot) this.#startImplement(implementRoot, options);
+  }
+
+  /** The last run, as events report it. */
+  get lastRun(): SlowStartRunDetail | null {
+    return this.#events.lastRun;
   }
 
   get script(): string {
@@ -157,33 +160,9 @@ export class ElementMount {
   }
 
   #ran(result: RunResult, script: string): void {
-    const detail: SlowStartRunDetail = {
-      script,
-      output: result.output,
-      diagnostics: result.diagnostics,
-      truncated: result.truncated === true,
-    };
-    this.lastRun = detail;
     this.#work?.ran(script);
     this.#compare?.setEngineOutput(result.output, script);
-    this.#emit('slowstart-run', detail);
-    if (!this.expected || !this.#exercise) return;
-    const verdict = judge(this.expected, result.output, result.diagnostics);
-    this.#exercise.show(verdict);
-    const changed = this.#lastPass !== verdict.pass;
-    this.#lastPass = verdict.pass;
-    const verdictDetail: SlowStartVerdictDetail = {
-      ...detail,
-      ...verdict,
-      expected: [...this.expected],
-      actual: result.output.map((o) => o.text),
-      changed,
-    };
-    this.#emit(verdict.pass ? 'slowstart-pass' : 'slowstart-fail', verdictDetail);
-  }
-
-  #emit(type: string, detail: unknown): void {
-    this.#host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    this.#events.ran(result, script);
   }
 }
 

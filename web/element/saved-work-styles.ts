@@ -1,7 +1,7 @@
 // The look of the controls that keep a learner's work (script-actions.ts):
 // the link box, the notes, the storage line and the earlier versions. Used
 // in the element's shadow root and on the runner page.
-import { stylesheetAdopter } from '../runner/adopt-styles.js';
+import { stylesheetAdopter } from '../shared/adopt-styles.js';
 
 const SAVED_WORK_CSS = /* css */ `
 .sse-actions:not(:has(> :not([hidden]))) { display: none; }

@@ -11,6 +11,7 @@ import { ScriptActions } from './script-actions.js';
 import { MAX_SAVED_CHARS, ScriptStore, type StorageProblem, type Version } from './script-store.js';
 import { BIG_TEXT, isLoading, whenLoaded } from '../runner/big-text.js';
 import { readSlices } from '../runner/doc-text.js';
+import { plural } from '../shared/format.js';
 
 export interface SavedWorkOptions {
   win: Window;
@@ -281,7 +282,7 @@ function describeVersion(v: Version): string {
   const lines = v.script.split('\n').length - (v.script.endsWith('\n') ? 1 : 0);
   const first = v.script.split('\n').find((l) => l.trim() && !l.trim().startsWith('#'))?.trim() ?? '';
   const preview = first.length > 40 ? `${first.slice(0, 40)}…` : first;
-  return `${when(v.at)}, ${lines} line${lines === 1 ? '' : 's'}${preview ? `: ${preview}` : ''}`;
+  return `${when(v.at)}, ${plural(lines, 'line')}${preview ? `: ${preview}` : ''}`;
 }
 
 /** "today at 14:02", "on 3 Dec at 14:02", or "from an earlier visit" (time unknown). */

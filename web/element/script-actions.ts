@@ -3,7 +3,7 @@
 // the script ("your edits from last time are back", "opened from a link")
 // with the action each one calls for, one line about storage (what is and
 // is not kept), and the learner's earlier versions to restore.
-import { h, setText } from '../runner/dom.js';
+import { h, setText } from '../shared/dom.js';
 import type { Version } from './script-store.js';
 
 export interface NoteAction {

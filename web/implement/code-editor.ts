@@ -16,7 +16,7 @@ import { lintGutter, linter, type Diagnostic } from '@codemirror/lint';
 import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
-import { basicEditing, goToLine, replaceText } from '../runner/editor-base.js';
+import { basicEditing, goToLine, replaceText } from '../shared/editor-base.js';
 
 export interface CodeEditorOptions {
   parent: HTMLElement;

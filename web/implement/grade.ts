@@ -6,6 +6,7 @@
 import type { Lab as LabClass } from '../api/lab.js';
 import { stdoutText, type TestEvidence } from '../api/grading.js';
 import type { OutputLine, RunResult } from '../api/types.js';
+import { firstDifference } from '../shared/first-difference.js';
 import { toScriptRules, type CodeProblem, type LearnerRules } from './learner-rules.js';
 import type { ImplementTest } from './suite.js';
 
@@ -47,16 +48,12 @@ export interface TestResult {
   timeline?: RunResult['timeline'];
 }
 
-export function firstDifference(expected: OutputLine[], actual: OutputLine[]): FirstDifference | undefined {
-  const n = Math.max(expected.length, actual.length);
-  for (let i = 0; i < n; i++) {
-    const e = expected[i];
-    const a = actual[i];
-    if (e?.text !== a?.text || e?.line !== a?.line) {
-      return { index: i, line: (e ?? a)!.line, expected: e?.text ?? null, actual: a?.text ?? null };
-    }
-  }
-  return undefined;
+/** The first output line that differs in text or in the script line that printed it. */
+export function outputDifference(expected: readonly OutputLine[], actual: readonly OutputLine[]): FirstDifference | undefined {
+  const d = firstDifference(expected, actual, (e, a) => e.text === a.text && e.line === a.line);
+  if (!d) return undefined;
+  const { index, expected: e, actual: a } = d;
+  return { index, line: (e ?? a)!.line, expected: e?.text ?? null, actual: a?.text ?? null };
 }
 
 /** Runs a script with learner-shaped rules. */
@@ -74,7 +71,7 @@ export function gradeTest(
 ): TestResult {
   const expected = lab.run(test.script, {}, { timeline: false }).output;
   const { result, problems } = runLearner(lab, rules, test.script, onLine);
-  const difference = firstDifference(expected, result.output);
+  const difference = outputDifference(expected, result.output);
   const pass = !difference && problems.length === 0;
   // Only the mistakes the implement mode's learner can make (scope "rules").
   const evidence = lab.testEvidence(test.script, stdoutText(expected), stdoutText(result.output), {

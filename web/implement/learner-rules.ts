@@ -4,6 +4,7 @@
  * else (parsing, the pool, the commands, diagnostics, printing).
  */
 import type { ScriptRules } from '../api/lab.js';
+import { NO_WINNER } from '../api/winners.js';
 
 /** A backend as the learner's pick sees it, in pool order. */
 export interface PickBackend {
@@ -153,21 +154,21 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
         r = rules.pick(backends);
       } catch (e) {
         fail(line, `pick: ${thrown(e)}`, e);
-        return -1;
+        return NO_WINNER;
       }
       backends.forEach((b, i) => {
         const problem = scoreProblem(b.score);
         if (problem === undefined) scores[i] = b.score;
         else fail(line, `pick left ${b.name}'s score as ${describe(b.score)}: ${problem}`);
       });
-      if (r === null || r === undefined || r === -1) return -1;
+      if (r === null || r === undefined || r === NO_WINNER) return NO_WINNER;
       if (typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < backends.length) return r;
       const index = backends.indexOf(r as PickBackend);
       if (index >= 0) return index;
       const byName = backends.findIndex((b) => b.name === (r as PickBackend)?.name || b.name === r);
       if (byName >= 0) return byName;
       fail(line, `pick returned ${describe(r)}: return a backend, its index, or null for NONE`);
-      return -1;
+      return NO_WINNER;
     },
     onJoin(name, oldScore, line) {
       at(line);

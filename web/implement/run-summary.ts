@@ -4,7 +4,8 @@
 // across the whole run, the problems in the code (exceptions, weights that
 // are not whole numbers, endless loops) first, then the classic mistakes the
 // other failing tests point to.
-import { h, setText } from '../runner/dom.js';
+import { h, setText } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
 import type { CompileError } from './client.js';
 import type { RunDiagnosis } from './diagnosis.js';
 import type { TestResult } from './grade.js';
@@ -145,10 +146,6 @@ function distinctProblems(results: readonly TestResult[]) {
     }
   }
   return [...groups.values()].slice(0, MAX_RUN_PROBLEMS);
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function capitalize(s: string): string {

@@ -5,7 +5,7 @@
 // three of its own for pass and fail. It also styles the ramp chart's
 // overlay (web/runner/chart-overlay.ts), which only this mode draws.
 
-import { stylesheetAdopter } from '../runner/adopt-styles.js';
+import { stylesheetAdopter } from '../shared/adopt-styles.js';
 
 export const IMPLEMENT_CSS = /* css */ `
 .ss-implement {

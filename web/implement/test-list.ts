@@ -2,7 +2,7 @@
 // a one-line result) and, when opened, the test's report (test-report.ts).
 // Results arrive one by one while a run goes on, so each row updates on its
 // own; a report is built only when its row is open.
-import { h, setText } from '../runner/dom.js';
+import { h, setText } from '../shared/dom.js';
 import type { NamedMistake } from './diagnosis.js';
 import type { TestResult } from './grade.js';
 import type { ImplementTest } from './suite.js';

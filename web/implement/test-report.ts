@@ -3,7 +3,7 @@
 // learner's code, and the script line by line with the reference's output
 // and the learner's side by side. Everything a script or the learner's code
 // produced goes in as text (textContent), never as markup.
-import { h } from '../runner/dom.js';
+import { h } from '../shared/dom.js';
 import type { OutputLine } from '../api/index.js';
 import type { NamedMistake } from './diagnosis.js';
 import type { TestResult } from './grade.js';

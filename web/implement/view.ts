@@ -2,28 +2,34 @@
 // and the pick in JavaScript (code-editor.ts), runs the tests in a worker
 // with a time limit per test (client.ts), and reads each result as it
 // arrives (test-list.ts, run-summary.ts). A test opens in the runner with
-// the learner's weights drawn over the reference's on the ramp chart.
+// the learner's weights drawn over the reference's on the ramp chart
+// (runner-link.ts). The page is laid out by implement-layout.ts, and the
+// code kept by code-saver.ts.
 //
 // Like the runner, it renders into the element it is given and never looks
 // anything up in a global document, so the page and the embeddable element
 // share it. The host decides how to show the runner when a test is opened:
 // it listens for OPEN_IN_RUNNER_EVENT.
 import type { Lab } from '../api/lab.js';
-import type { Runner } from '../runner/runner.js';
-import { h, setText } from '../runner/dom.js';
-import { makePanel } from '../runner/panel.js';
+import { setText } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
+import { modKey } from '../shared/shortcut.js';
 import { runImplementTests, type ImplementRun } from './client.js';
 import { CodeEditor } from './code-editor.js';
+import { CodeSaver } from './code-saver.js';
 import { CodeStorage } from './code-storage.js';
 import { diagnoseRun } from './diagnosis.js';
 import { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
 import type { TestResult } from './grade.js';
-import { plural, RunSummary } from './run-summary.js';
+import { layOutImplement } from './implement-layout.js';
+import { RunSummary } from './run-summary.js';
+import { RunnerLink, type TestRunner } from './runner-link.js';
 import { builtInTests, type ImplementTest } from './suite.js';
 import { LEARNER_TEMPLATE } from './template.js';
 import { TestList } from './test-list.js';
 
 export { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
+export type { TestRunner } from './runner-link.js';
 
 export interface ImplementViewOptions {
   /** The element to render into; the view owns its children. */
@@ -31,7 +37,7 @@ export interface ImplementViewOptions {
   /** The document or shadow root `root` is in (default: `root.getRootNode()`). */
   documentRoot?: Document | ShadowRoot;
   /** The runner a test opens in ("Open in the runner"). */
-  runner: Runner;
+  runner: TestRunner;
   /** The lab module: the built-in tests and the diagnosis are the engine's. */
   lab: Lab;
   /** A course author's tests, run after the built-in ones. */
@@ -54,16 +60,13 @@ export const DEFAULT_STORAGE_KEY = 'slowstart-implement-code';
 /** Default time limit per test: the built-in tests take a few ms each. */
 export const DEFAULT_TIME_LIMIT_MS = 1000;
 
-/** What the chart's overlay says the dashed lines are. */
-const OVERLAY_LABEL = 'your effectiveWeight';
-
 export class ImplementView {
   readonly root: HTMLElement;
   readonly editor: CodeEditor;
   readonly tests: readonly ImplementTest[];
-  readonly #runner: Runner;
+  readonly #link: RunnerLink;
   readonly #win: Window;
-  readonly #storage: CodeStorage;
+  readonly #saver: CodeSaver;
   readonly #list: TestList;
   readonly #summary: RunSummary;
   readonly #runButton: HTMLButtonElement;
@@ -78,81 +81,41 @@ export class ImplementView {
   #abort: AbortController | null = null;
   #runId = 0;
   #countsText = '';
-  #saveTimer = 0;
-  // The test last opened in the runner, so a new result for it can update
-  // the chart's overlay while the runner still shows its script.
-  #opened: { id: string; script: string } | null = null;
-  readonly #onPageHide = () => this.#save();
 
   constructor(options: ImplementViewOptions) {
     const root = (this.root = options.root);
     const doc = root.ownerDocument;
     this.#win = doc.defaultView ?? window;
-    this.#runner = options.runner;
+    this.#link = new RunnerLink(options.runner);
     this.#timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
     this.#createWorker = options.createWorker;
     this.#lab = options.lab;
     this.tests = [...(options.includeBuiltIn ?? true ? builtInTests(options.lab) : []), ...(options.tests ?? [])];
-    this.#storage = new CodeStorage(this.#win, options.storageKey === undefined ? DEFAULT_STORAGE_KEY : options.storageKey);
-    const level = `h${options.headingLevel ?? 2}` as 'h2';
-    // ss-runner brings the runner's CSS variables, fonts and container queries.
-    root.classList.add('ss-runner', 'ss-implement');
-    root.replaceChildren();
-
-    const intro = h(doc, 'p', {
-      class: 'ss-impl-intro',
-      text:
-        'Write the rules yourself: how much weight a ramping backend has (effectiveWeight), which backend a PICK chooses (pick), ' +
-        'and what a backend that joins starts with (onJoin). The engine still reads each test script, keeps the pool and prints; ' +
-        'your functions decide the weights and the winners. Run the tests to compare your output with the engine’s.',
-    });
-
-    // Toolbar: Run tests, Stop, Reset to template, status.
-    const toolbar = h(doc, 'div', { class: 'ss-toolbar' });
-    this.#runButton = h(
-      doc,
-      'button',
-      { class: 'ss-btn ss-primary ss-impl-run', attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' } },
-      h(doc, 'span', { text: 'Run tests' }),
-      h(doc, 'kbd', { class: 'ss-kbd', text: isMac(this.#win) ? '⌘↵' : 'Ctrl+↵' }),
-    );
+    const storage = new CodeStorage(this.#win, options.storageKey === undefined ? DEFAULT_STORAGE_KEY : options.storageKey);
+    const layout = layOutImplement(root, options.headingLevel ?? 2);
+    this.#runButton = layout.runButton;
+    this.#stopButton = layout.stopButton;
+    this.#status = layout.status;
+    this.#resultsPanel = layout.resultsPanel;
+    this.#resultsMeta = layout.resultsMeta;
     this.#runButton.addEventListener('click', () => void this.run());
-    this.#stopButton = h(doc, 'button', { class: 'ss-btn ss-impl-stop', text: 'Stop', attrs: { type: 'button' } });
-    this.#stopButton.hidden = true;
     this.#stopButton.addEventListener('click', () => this.stop());
-    const reset = h(doc, 'button', {
-      class: 'ss-btn ss-impl-reset',
-      text: 'Reset to template',
-      attrs: { type: 'button', title: 'Start again from the template (Ctrl+Z in the editor brings your code back)' },
-    });
-    reset.addEventListener('click', () => this.resetToTemplate());
-    this.#status = h(doc, 'div', { class: 'ss-impl-status', attrs: { role: 'status' } });
-    toolbar.append(this.#runButton, this.#stopButton, reset, this.#status);
+    layout.resetButton.addEventListener('click', () => this.resetToTemplate());
 
-    // Panels: the code, the results.
-    const panel = (cls: string, title: string) => makePanel(doc, level, cls, title);
-    const code = panel('ss-impl-code', 'Your rules');
-    const results = panel('ss-impl-results', 'Tests');
-    this.#resultsPanel = results.section;
-    this.#resultsMeta = results.meta;
-    setText(code.meta, 'JavaScript · Tab indents (Esc, Tab leaves)');
-    const editorHost = h(doc, 'div', { class: 'ss-impl-editor' });
-    code.section.append(editorHost);
-    const resultsBody = h(doc, 'div', { class: 'ss-impl-results-body' });
-    results.section.append(resultsBody);
-    root.append(intro, toolbar, h(doc, 'div', { class: 'ss-impl-panels' }, code.section, results.section));
-
-    const saved = this.#storage.load();
+    const saved = storage.load();
     this.editor = new CodeEditor({
-      parent: editorHost,
+      parent: layout.editorHost,
       root: options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot),
       doc: saved ?? LEARNER_TEMPLATE,
       label: 'Your rules (JavaScript)',
       onChange: () => this.#edited(),
       onRun: () => void this.run(),
     });
-    this.#summary = new RunSummary(resultsBody, { goToCodeLine: (line) => this.editor.goToLine(line) });
-    this.#list = new TestList(resultsBody, this.tests, {
+    this.#saver = new CodeSaver(this.#win, storage, () => this.code, () =>
+      this.#setStatus('Your code could not be kept in this browser (storage is full or blocked).', true),
+    );
+    this.#summary = new RunSummary(layout.resultsBody, { goToCodeLine: (line) => this.editor.goToLine(line) });
+    this.#list = new TestList(layout.resultsBody, this.tests, {
       open: (test, result) => this.openInRunner(test, result),
       goToCodeLine: (line) => this.editor.goToLine(line),
     });
@@ -166,11 +129,10 @@ export class ImplementView {
     this.#setStatus(
       saved !== null
         ? 'Your code from last time, kept in this browser.'
-        : this.#storage.available
+        : storage.available
           ? 'Your code is kept in this browser as you type.'
           : '',
     );
-    this.#win.addEventListener('pagehide', this.#onPageHide);
   }
 
   /** The learner's code. */
@@ -200,8 +162,8 @@ export class ImplementView {
       return;
     }
     this.editor.setText(LEARNER_TEMPLATE);
-    this.#save();
-    this.#setStatus(`Back to the template. ${isMac(this.#win) ? '⌘' : 'Ctrl'}+Z in the editor brings your code back.`);
+    this.#saver.now();
+    this.#setStatus(`Back to the template. ${modKey(this.#win)}+Z in the editor brings your code back.`);
   }
 
   /** Runs every test on the current code (stopping a run in progress first). */
@@ -212,7 +174,7 @@ export class ImplementView {
     const id = ++this.#runId;
     const code = this.code;
     const n = this.tests.length;
-    this.#save();
+    this.#saver.now();
     this.#graded = new Array(n);
     this.#list.resetAll('waiting');
     this.#summary.reset(n, 'waiting');
@@ -245,7 +207,7 @@ export class ImplementView {
           openedFailure = true;
           this.#list.openRow(i);
         }
-        this.#updateOverlay(result);
+        this.#link.update(result);
       },
     });
     if (id !== this.#runId) return run; // a newer run took over
@@ -287,9 +249,7 @@ export class ImplementView {
    * the reference's on its chart, and asks the host to show the runner.
    */
   openInRunner(test: ImplementTest, result: TestResult | null = this.#resultFor(test)): void {
-    this.#runner.setScript(test.script);
-    this.#opened = { id: test.id, script: this.#runner.script };
-    this.#runner.chart.setOverlay(result?.timeline ?? null, OVERLAY_LABEL, overlayCaption(test));
+    this.#link.open(test, result);
     const detail: OpenInRunnerDetail = { test, result };
     this.root.dispatchEvent(new CustomEvent(OPEN_IN_RUNNER_EVENT, { bubbles: true, composed: true, detail }));
   }
@@ -298,10 +258,8 @@ export class ImplementView {
     this.#abort?.abort();
     this.#abort = null;
     this.#runId++;
-    this.#save();
-    this.#win.clearTimeout(this.#saveTimer);
-    this.#win.removeEventListener('pagehide', this.#onPageHide);
-    if (this.#opened && this.#runner.chart.hasOverlay) this.#runner.chart.setOverlay(null);
+    this.#saver.destroy();
+    this.#link.destroy();
     this.editor.destroy();
     this.root.replaceChildren();
   }
@@ -311,27 +269,11 @@ export class ImplementView {
     return (i >= 0 ? this.#graded[i] : undefined) ?? null;
   }
 
-  // A fresh result for the test the runner shows: redraw the overlay.
-  #updateOverlay(result: TestResult): void {
-    const o = this.#opened;
-    if (!o || o.id !== result.id || this.#runner.script !== o.script) return;
-    const test = this.tests.find((t) => t.id === result.id);
-    this.#runner.chart.setOverlay(result.timeline ?? null, OVERLAY_LABEL, test ? overlayCaption(test) : '');
-  }
-
   #edited(): void {
-    this.#win.clearTimeout(this.#saveTimer);
-    this.#saveTimer = this.#win.setTimeout(() => this.#save(), 400);
+    this.#saver.soon();
     // Results of older code stay readable, but say they are old.
     if (this.#graded.some(Boolean) && !this.running) this.#resultsPanel.classList.add('ss-impl-stale');
     this.#showCounts();
-  }
-
-  #save(): void {
-    this.#win.clearTimeout(this.#saveTimer);
-    if (this.#storage.available && !this.#storage.save(this.code)) {
-      this.#setStatus('Your code could not be kept in this browser (storage is full or blocked).', true);
-    }
   }
 
   #setRunning(running: boolean): void {
@@ -356,12 +298,4 @@ export class ImplementView {
     setText(this.#status, text);
     this.#status.classList.toggle('ss-impl-status-problem', problem);
   }
-}
-
-function overlayCaption(test: ImplementTest): string {
-  return `Test “${test.title}”:`;
-}
-
-function isMac(win: Window): boolean {
-  return /Mac|iPhone|iPad/.test(win.navigator.platform);
 }

@@ -15,7 +15,7 @@
  */
 import { Lab } from '../api/lab.js';
 import createLab from '../wasm/lab.mjs';
-import { firstDifference, gradeTest, type TestResult } from './grade.js';
+import { gradeTest, outputDifference, type TestResult } from './grade.js';
 import { seconds, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
 import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
@@ -96,7 +96,7 @@ async function gradeOne(
       // Out of memory, or the sandbox failed: the rest of the script ran
       // without the learner's code, so its output would only mislead.
       result.actual = result.actual.filter((o) => o.line <= (line ?? 0));
-      result.difference = firstDifference(result.expected, result.actual);
+      result.difference = outputDifference(result.expected, result.actual);
     }
     return result;
   } catch (e) {

@@ -1,5 +1,6 @@
-// The web runner page: the runner filling <main> with its "Compare with my
-// program" box, the learner's work kept as in the element (saved edits,
+// The web runner page: the runner filling <main> with its Traffic tab
+// (web/traffic/chart-tab.ts: its code loads when the tab is first opened) and
+// its "Compare with my program" box, the learner's work kept as in the element (saved edits,
 // share links, Download, earlier versions: web/element/saved-work.ts), the
 // implement-it-yourself mode beside it (a tab, built the first time it is
 // shown), and the theme toggle. Which tab shows follows the URL's hash
@@ -14,8 +15,10 @@ import { readLink } from '../element/permalink.js';
 import { SavedWork } from '../element/saved-work.js';
 import { adoptSavedWorkStyles } from '../element/saved-work-styles.js';
 import { DEFAULT_EXAMPLE } from '../runner/examples.js';
-import { createRunner, type ChartTab, type Runner } from '../runner/runner.js';
+import { createRunner, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
+import { trafficTab } from '../traffic/chart-tab.js';
+import type { TrafficView } from '../traffic/traffic-view.js';
 import { setupModeTabs } from './mode-tabs.js';
 import { followLocation, type PageView } from './page-location.js';
 import { showLanguageSummary } from './language-summary.js';
@@ -27,6 +30,8 @@ declare global {
     slowstartRunner?: Runner;
     /** The implement mode, once its tab has been shown (for the browser tests). */
     slowstartImplement?: ImplementView;
+    /** The runner's Traffic tab, once it has been shown (for the browser tests). */
+    slowstartTraffic?: TrafficView;
   }
 }
 
@@ -46,7 +51,7 @@ const work = new SavedWork({
 // The learner's choices of tab go into the history (set below, once the
 // page follows its URL); the runner's chart tab is part of the Run view.
 let navigate: (view: PageView) => void = () => {};
-let chartTab: ChartTab = 'ramp';
+let chartTab = 'ramp';
 const runView = (): PageView => (chartTab === 'traffic' ? 'traffic' : 'run');
 // "Compare with my program", below the toolbar: what a learner's own
 // program printed for the script, its first difference and the mistake it
@@ -64,7 +69,7 @@ const runner = createRunner({
   documentRoot: document,
   engine,
   script: work.openingScript,
-  traffic: { lab: () => loadLab() },
+  chartTabs: [trafficTab({ lab: () => loadLab(), onView: (view) => (window.slowstartTraffic = view) })],
   onChartTab: (tab) => {
     chartTab = tab;
     navigate(runView());

@@ -3,8 +3,9 @@
 // goes forward gets its own ticks, and between two stretches a shaded band
 // says where the clock was set back ("clock back 30 → 10 s").
 import type { ChartFrame } from './chart-frame.js';
-import { formatClock, formatTick, niceTicks, type ChartModel } from './chart-model.js';
-import { svg } from './dom.js';
+import { formatTick, niceTicks } from '../shared/ticks.js';
+import { formatClock, type ChartModel } from './chart-model.js';
+import { svg } from '../shared/dom.js';
 
 export function drawAxes(doc: Document, f: ChartFrame, m: ChartModel): SVGGElement {
   const g = svg(doc, 'g', { class: 'ss-axes', attrs: { 'aria-hidden': 'true' } });

@@ -1,6 +1,7 @@
 // What the ramp chart draws, worked out from a Timeline in clock units (no
 // pixels), so a resize only re-projects it. Pure functions: no DOM.
 import type { Timeline } from '../api/index.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 /**
  * A stretch of the run in which the clock never goes back. The x axis lays
@@ -66,8 +67,8 @@ export function buildChartModel(t: Timeline): ChartModel {
     if (i === 0 || now < t.stepNow[i - 1]) stretches.push({ from: i === 0 ? 0 : now, to: now, x0: 0, firstStep: i });
     else stretches[stretches.length - 1].to = now;
     const w = t.stepWinner[i];
-    if (w !== -2) picks++;
-    if (w === -1) hasNone = true;
+    if (w !== NOT_A_PICK) picks++;
+    if (w === NO_WINNER) hasNone = true;
   }
   let span = 0;
   for (const s of stretches) span += s.to - s.from;
@@ -118,32 +119,6 @@ function spreadRuns(x: Float64Array, end: number, rank: Uint32Array, slot: Float
     }
     a = b;
   }
-}
-
-/** Round tick values from `min` to `max`, about `count` of them; integers only. */
-export function niceTicks(min: number, max: number, count: number): number[] {
-  const span = max - min;
-  if (!(span > 0)) return [min];
-  const raw = span / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const norm = raw / mag;
-  const step = Math.max(1, (norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10) * mag);
-  const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + 1e-9; v += step) ticks.push(v);
-  return ticks;
-}
-
-/** Compact tick labels: 950, 12k, 1.5M. */
-export function formatTick(v: number): string {
-  const abs = Math.abs(v);
-  if (abs >= 1e9) return `${trim(v / 1e9)}G`;
-  if (abs >= 1e6) return `${trim(v / 1e6)}M`;
-  if (abs >= 1e4) return `${trim(v / 1e3)}k`;
-  return String(v);
-}
-
-function trim(v: number): string {
-  return String(Math.round(v * 10) / 10);
 }
 
 /** A clock value for people: whole seconds as they are. */

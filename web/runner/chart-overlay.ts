@@ -9,8 +9,9 @@ import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
 import type { ChartModel } from './chart-model.js';
 import { drawSeries } from './chart-series.js';
-import { h, svg } from './dom.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { h, svg } from '../shared/dom.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 /**
  * True when `overlay` is a run of the same script as `reference`: the same
@@ -111,8 +112,8 @@ function drawDifferentPicks(doc: Document, f: ChartFrame, reference: Timeline, o
   const h = Math.max(2, f.rowH - 3);
   for (let i = 0; i < reference.length; i++) {
     const w = overlay.stepWinner[i];
-    if (w === reference.stepWinner[i] || w === -2 || w >= f.seriesCount) continue;
-    const row = w === -1 ? f.seriesCount : w;
+    if (w === reference.stepWinner[i] || w === NOT_A_PICK || w >= f.seriesCount) continue;
+    const row = w === NO_WINNER ? f.seriesCount : w;
     if (row >= f.rows) continue;
     const x = Math.round(f.laneX(i) * 2) / 2;
     d[row].push(`M${x - 2.5} ${f.rowY(row) + 1.5}h5v${h}h-5z`);
@@ -158,7 +159,7 @@ export function renderOverlayKey(key: HTMLElement, reference: Timeline, overlay:
     item('ss-line ss-none', 'line', 'solid: the reference'),
     item('ss-line ss-overlay-line ss-none', 'line', `dashed: ${label}${same.weights ? ' (the same as the reference)' : ''}`),
   );
-  const anyPick = reference.stepWinner.some((w) => w !== -2);
+  const anyPick = reference.stepWinner.some((w) => w !== NOT_A_PICK);
   if (!same.picks) key.append(item('ss-overlay-pick ss-none', 'tick', 'outlined: your pick, where it differs'));
   else if (anyPick) key.append(h(doc, 'span', { class: 'ss-overlay-key-item', text: 'your picks: the same as the reference' }));
 }

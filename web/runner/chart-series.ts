@@ -5,8 +5,8 @@
 import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
 import type { ChartModel } from './chart-model.js';
-import { svg } from './dom.js';
-import { seriesClasses } from './palette.js';
+import { svg } from '../shared/dom.js';
+import { seriesClasses } from '../shared/palette.js';
 import { StepPath } from './step-path.js';
 
 /** How far (a share of the jump's width) lines go on into a jump back in time. */

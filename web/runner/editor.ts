@@ -13,7 +13,7 @@ import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagno
 import { BIG_TEXT, bigTextGuard, continuesEdit, insertText, isLoading, whenLoaded } from './big-text.js';
 import { rememberText, textOf } from './doc-text.js';
 import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
-import { basicEditing, goToLine, replaceText } from './editor-base.js';
+import { basicEditing, goToLine, replaceText } from '../shared/editor-base.js';
 import { keywordHelp } from './keyword-help.js';
 import { languageOf, NO_LANGUAGE, slowstartSyntax, type Language } from './language.js';
 

@@ -4,7 +4,7 @@
 // under its button but never past the toolbar's edges: on a phone it would
 // otherwise hang off the screen (and, in a course page's element, make the
 // whole page scroll sideways).
-import { h } from './dom.js';
+import { h } from '../shared/dom.js';
 import type { Example } from './examples.js';
 
 export class ExamplesMenu {

@@ -2,9 +2,11 @@
 // score at the playhead, and its pick count and share over the whole run.
 import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
-import { h, setText, svg } from './dom.js';
+import { h, setText, svg } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
 import { formatScore } from './pick-explain.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 interface Entry {
   weight: HTMLSpanElement;
@@ -38,9 +40,9 @@ export class Legend {
     let picks = 0;
     for (let i = 0; i < t.length; i++) {
       const w = t.stepWinner[i];
-      if (w === -2) continue;
+      if (w === NOT_A_PICK) continue;
       picks++;
-      if (w === -1) none++;
+      if (w === NO_WINNER) none++;
       else counts[w]++;
     }
     const share = (n: number) => (picks === 0 ? '' : ` · ${Math.round((100 * n) / picks)}%`);
@@ -85,8 +87,4 @@ export class Legend {
     li.append(h(doc, 'span', { class: 'ss-legend-picks', text: picks }));
     return li;
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

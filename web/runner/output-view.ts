@@ -6,11 +6,12 @@
 // It is a listbox: arrow keys, Page Up/Down, Home/End select a row; Enter
 // jumps to its line in the editor.
 import type { OutputLine } from '../api/index.js';
-import { h, setText, uniqueId } from './dom.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
 import { MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from './output-wrap.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
-/** Winner id of a PICK row, -1 for NONE, -2 for a WEIGHTS row. */
+/** Winner id of a PICK row, NO_WINNER for NONE, NOT_A_PICK for a WEIGHTS row. */
 export type RowKind = (index: number) => number;
 
 export interface OutputViewOptions {
@@ -54,7 +55,7 @@ export class OutputView {
   #layout = new RowLayout([], 0);
   #rows: Row[] = [];
   #lines: readonly OutputLine[] = [];
-  #kind: RowKind = () => -2;
+  #kind: RowKind = () => NOT_A_PICK;
   #current = -1;
   #linkedLine: number | null = null;
   #frame = 0;
@@ -217,7 +218,7 @@ export class OutputView {
     setText(row.line, String(item.line));
     const winner = this.#kind(index);
     const swatchClass =
-      winner >= 0 ? `ss-swatch ${seriesClasses(winner)}` : winner === -1 ? `ss-swatch ${NONE_CLASS}` : 'ss-swatch ss-blank';
+      winner >= 0 ? `ss-swatch ${seriesClasses(winner)}` : winner === NO_WINNER ? `ss-swatch ${NONE_CLASS}` : 'ss-swatch ss-blank';
     if (row.swatch.getAttribute('class') !== swatchClass) row.swatch.setAttribute('class', swatchClass);
     // An empty WEIGHTS line (empty pool) still gets a visible row.
     setText(row.text, item.text === '' ? '(empty pool)' : lines < MAX_LINES ? item.text : this.#cut(item.text));

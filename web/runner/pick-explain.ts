@@ -9,8 +9,9 @@
 // (the timeline's); only the sum in between is added up here, to show it.
 import type { BackendSnapshot, Timeline } from '../api/index.js';
 import { formatClock } from './chart-model.js';
-import { h, setText, uniqueId } from './dom.js';
-import { seriesClasses } from './palette.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
+import { seriesClasses } from '../shared/palette.js';
+import { NOT_A_PICK } from '../api/winners.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -83,10 +84,10 @@ export class PickExplain {
     this.#step = step;
     this.#prevStep = findPick(t, step, -1);
     this.#nextStep = findPick(t, step, +1);
-    this.#prev.hidden = this.#next.hidden = this.#prevStep < 0 && this.#nextStep < 0 && t.stepWinner[step] === -2;
+    this.#prev.hidden = this.#next.hidden = this.#prevStep < 0 && this.#nextStep < 0 && t.stepWinner[step] === NOT_A_PICK;
     this.#prev.disabled = this.#prevStep < 0;
     this.#next.disabled = this.#nextStep < 0;
-    if (t.stepWinner[step] === -2) this.#showOther(t, step);
+    if (t.stepWinner[step] === NOT_A_PICK) this.#showOther(t, step);
     else this.#showPick(t, step);
   }
 
@@ -213,7 +214,7 @@ function listNames(names: string[]): string {
 
 /** The nearest PICK step before (dir −1) or after (+1) `step`, or −1. */
 function findPick(t: Timeline, step: number, dir: -1 | 1): number {
-  for (let i = step + dir; i >= 0 && i < t.length; i += dir) if (t.stepWinner[i] !== -2) return i;
+  for (let i = step + dir; i >= 0 && i < t.length; i += dir) if (t.stepWinner[i] !== NOT_A_PICK) return i;
   return -1;
 }
 

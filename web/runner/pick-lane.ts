@@ -3,8 +3,9 @@
 // position as well as colour. Row names are SVG text, cut to fit.
 import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
-import { svg } from './dom.js';
-import { NONE_CLASS, seriesClasses } from './palette.js';
+import { svg } from '../shared/dom.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 const CHAR_PX = 6.6; // average width of a label character at 11 px
 
@@ -39,8 +40,8 @@ export function drawPickLane(doc: Document, f: ChartFrame, t: Timeline): SVGGEle
   const markH = Math.max(2, f.rowH - 2);
   for (let i = 0; i < t.length; i++) {
     const w = t.stepWinner[i];
-    if (w === -2 || w >= f.seriesCount) continue; // not a pick, or a backend past the chart's limit
-    const row = w === -1 ? f.seriesCount : w;
+    if (w === NOT_A_PICK || w >= f.seriesCount) continue; // not a pick, or a backend past the chart's limit
+    const row = w === NO_WINNER ? f.seriesCount : w;
     const x = Math.round(f.laneX(i) * 2) / 2;
     if (Math.abs(x - lastX[row]) < 1) continue;
     lastX[row] = x;

@@ -1,7 +1,7 @@
 // The playhead: which step of the run is shown, and the transport that moves
 // it (play/pause, step back/forward, a scrub slider). While playing it glides
 // between steps; with prefers-reduced-motion it jumps from step to step.
-import { h, setText, svg } from './dom.js';
+import { h, setText, svg } from '../shared/dom.js';
 
 export type MoveCause = 'play' | 'user' | 'program';
 

@@ -15,8 +15,10 @@ import { ChartFrame } from './chart-frame.js';
 import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
-import { h, setText, svg, uniqueId } from './dom.js';
+import { h, setText, svg, uniqueId } from '../shared/dom.js';
+import { plural } from '../shared/format.js';
 import { drawPickLane } from './pick-lane.js';
+import { NO_WINNER } from '../api/winners.js';
 
 export interface RampChartOptions {
   /** Accessible name prefix, e.g. "Ramp chart". */
@@ -237,11 +239,11 @@ export class RampChart {
 
     // A ring around the current step's pick.
     const w = t.stepWinner[i];
-    const ring = w === -1 || (w >= 0 && w < f.seriesCount);
+    const ring = w === NO_WINNER || (w >= 0 && w < f.seriesCount);
     this.#pickRing.setAttribute('visibility', ring ? 'visible' : 'hidden');
     if (ring) {
       this.#pickRing.setAttribute('x', String(px - 4));
-      this.#pickRing.setAttribute('y', String(f.rowY(w === -1 ? f.seriesCount : w) - 1));
+      this.#pickRing.setAttribute('y', String(f.rowY(w === NO_WINNER ? f.seriesCount : w) - 1));
       this.#pickRing.setAttribute('height', String(f.rowH + 2));
     }
   }
@@ -306,8 +308,4 @@ function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: num
   el.setAttribute('y1', String(y1));
   el.setAttribute('x2', String(x2));
   el.setAttribute('y2', String(y2));
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -6,7 +6,7 @@
 // run, and the status says so. Also, for a run with more rejected
 // lines than the editor marks, the note that says how many more there are.
 import type { RunProgress } from './background-run.js';
-import { h, setText } from './dom.js';
+import { h, setText } from '../shared/dom.js';
 
 export const RUN_PROGRESS_CSS = /* css */ `
 .ss-run-progress { display: inline-flex; align-items: center; gap: 8px; font-size: 13px; color: var(--ss-muted); }

@@ -1,77 +1,33 @@
 // The runner: editor, output, ramp chart, playhead, legend and table, wired
-// together around one engine run. It renders into the element it is given
-// and never looks anything up in a global document, so the same code serves
-// the page (web/page/main.ts) and an embeddable element with a shadow root.
+// together around one engine run, and the chart tabs a host adds. It renders
+// into the element it is given and never looks anything up in a global
+// document, so the same code serves the page (web/page/main.ts) and an
+// embeddable element with a shadow root. Its parts: the toolbar
+// (runner-toolbar.ts), the panels (runner-layout.ts), what it says
+// (run-words.ts), and how lines, steps and rows map (step-lookup.ts).
 import { openLintPanel } from '@codemirror/lint';
-import type { Lab, OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
-import { TrafficView } from '../traffic/traffic-view.js';
-import { formatClock } from './chart-model.js';
-import { h, setText, uniqueId } from './dom.js';
-import { makePanel } from './panel.js';
+import type { RunResult, SlowStart, Timeline } from '../api/index.js';
+import type { ChartTabView } from '../shared/chart-tab.js';
+import { plural } from '../shared/format.js';
+import { setText } from '../shared/dom.js';
+import { modKey } from '../shared/shortcut.js';
+import { ChartTabs } from './chart-tabs.js';
 import { ScriptEditor } from './editor.js';
-import { ExamplesMenu } from './examples-menu.js';
-import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './examples.js';
+import { DEFAULT_EXAMPLE, EXAMPLES } from './examples.js';
 import { Legend } from './legend.js';
 import { OutputView } from './output-view.js';
 import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
+import { describeStep, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
+import { layOutPanels } from './runner-layout.js';
+import type { RunnerOptions, RunTimings } from './runner-options.js';
+import { RunnerToolbar } from './runner-toolbar.js';
+import { outputIndexAtLine, rowKind, stepForLine } from './step-lookup.js';
 import { TimelineTable } from './timeline-table.js';
 
-export interface RunnerOptions {
-  /** The element to render into; the runner owns its children. */
-  root: HTMLElement;
-  /** The document or shadow root `root` is in (default: `root.getRootNode()`). */
-  documentRoot?: Document | ShadowRoot;
-  engine: SlowStart | Promise<SlowStart>;
-  /** The script to start with (default: the first example). */
-  script?: string;
-  /** The Examples menu (default: the built-in ones; [] hides the menu). */
-  examples?: readonly Example[];
-  /** Play the first run through once loaded (never with reduced motion). Default true. */
-  autoplay?: boolean;
-  /** Wait this long after the last keystroke before re-running (ms). Default 150. */
-  debounceMs?: number;
-  /** Level of the panel headings (default 2). */
-  headingLevel?: 2 | 3 | 4 | 5 | 6;
-  /**
-   * Adds a Traffic tab beside the ramp chart (traffic share, ramp curves, the
-   * least-request trap). Its simulation module loads when the tab is opened.
-   */
-  traffic?: { lab: () => Promise<Lab> };
-  /** The script can be read, run and stepped through, but not edited. Default false. */
-  readOnly?: boolean;
-  /** Show the chart panel (ramp chart, playhead, legend, table). Default true. */
-  chart?: boolean;
-  /** Run the script as soon as the engine has loaded. Default true; otherwise the first run is the learner's. */
-  runOnLoad?: boolean;
-  /** After every run (live re-runs included), with the script that ran. */
-  onRun?: (result: RunResult, script: string) => void;
-  /** The script was edited (typing, paste, undo, setScript). */
-  onEdit?: () => void;
-  /**
-   * For a runner among the text of a course page: the output box is only as
-   * tall as its lines (when stacked), the chart shorter, and the pick view
-   * folded until opened. Default false.
-   */
-  compact?: boolean;
-  /** The learner chose the Ramp or the Traffic tab (not called for {@link Runner.showChartTab}). */
-  onChartTab?: (tab: ChartTab) => void;
-}
-
-/** The chart panel's tabs (Traffic only with the `traffic` option). */
-export type ChartTab = 'ramp' | 'traffic';
-
-/** How long the last run took (ms), for the benchmark and curious users. */
-export interface RunTimings {
-  /** The engine's run. */
-  run: number;
-  /** Updating all the views (the sum of `views`). */
-  render: number;
-  /** Each view's share of `render`. */
-  views: Record<'diagnostics' | 'output' | 'chart' | 'legend' | 'table' | 'playhead', number>;
-}
+export type { RunnerOptions, RunTimings } from './runner-options.js';
 
 // Where a playhead move came from decides what scrolls: the editor never
 // scrolls away from the line being typed.
@@ -89,21 +45,15 @@ export class Runner {
   readonly pickView: PickExplain;
   /** Timings of the last run. */
   lastTimings: RunTimings | null = null;
-  /** The Traffic tab's view, when enabled. */
-  readonly traffic: TrafficView | null = null;
-  /** Shows the Ramp or the Traffic tab (a page following its URL). */
-  showChartTab: (tab: ChartTab) => void = () => {};
 
   readonly #win: Window;
   readonly #debounceMs: number;
-  readonly #toolbar: HTMLDivElement;
-  readonly #status: HTMLDivElement;
+  readonly #toolbar: RunnerToolbar;
   /** Big scripts run in a worker (runner-background.ts). */
   readonly #background: RunnerBackground;
-  readonly #problems: HTMLButtonElement;
-  readonly #liveBox: HTMLInputElement;
+  /** The chart panel's tabs, when a host added any. */
+  readonly #chartTabs: ChartTabs | null = null;
   readonly #outputMeta: HTMLSpanElement;
-  readonly #menu: ExamplesMenu | null;
   readonly #onRun: RunnerOptions['onRun'];
   readonly #onEdit: RunnerOptions['onEdit'];
   readonly #reducedMotion: MediaQueryList;
@@ -122,6 +72,7 @@ export class Runner {
   constructor(options: RunnerOptions) {
     const root = (this.root = options.root);
     const doc = root.ownerDocument;
+    const documentRoot = options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot);
     this.#win = doc.defaultView ?? window;
     this.#debounceMs = options.debounceMs ?? 150;
     this.#reducedMotion = this.#win.matchMedia('(prefers-reduced-motion: reduce)');
@@ -129,67 +80,41 @@ export class Runner {
     this.#onRun = options.onRun;
     this.#onEdit = options.onEdit;
     const runOnLoad = options.runOnLoad ?? true;
-    const level = `h${options.headingLevel ?? 2}` as 'h2';
+    const headingLevel = options.headingLevel ?? 2;
+    const subLevel = Math.min(6, headingLevel + 1) as 3;
     root.classList.add('ss-runner');
     root.replaceChildren();
 
-    // Toolbar: Run, Live, Examples, status.
-    const toolbar = (this.#toolbar = h(doc, 'div', { class: 'ss-toolbar' }));
-    const runButton = h(
-      doc,
-      'button',
-      { class: 'ss-btn ss-primary', attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' } },
-      h(doc, 'span', { text: 'Run' }),
-      h(doc, 'kbd', { class: 'ss-kbd', text: isMac(this.#win) ? '⌘↵' : 'Ctrl+↵' }),
-    );
-    runButton.addEventListener('click', () => this.run({ play: true }));
-    this.#liveBox = h(doc, 'input', { attrs: { type: 'checkbox' } });
-    this.#liveBox.checked = true;
-    this.#liveBox.addEventListener('change', () => {
-      if (this.#liveBox.checked && this.#pending) this.run();
+    this.#toolbar = new RunnerToolbar(doc, {
+      examples: options.examples ?? EXAMPLES,
+      onRun: () => this.run({ play: true }),
+      onLive: (live) => {
+        if (live && this.#pending) this.run();
+      },
+      onExample: (e) => this.setScript(e.script),
+      onShowProblems: () => {
+        this.editor.view.focus();
+        openLintPanel(this.editor.view);
+      },
     });
-    const live = h(doc, 'label', { class: 'ss-check', attrs: { title: 'Run again as you type' } }, this.#liveBox, doc.createTextNode('Live'));
-    toolbar.append(runButton, live);
-    const examples = options.examples ?? EXAMPLES;
-    this.#menu = examples.length ? new ExamplesMenu(toolbar, examples, (e) => this.setScript(e.script)) : null;
-    this.#status = h(doc, 'div', { class: 'ss-status', attrs: { role: 'status' } });
-    this.#problems = h(doc, 'button', { class: 'ss-btn ss-problems', text: 'Show problems', attrs: { type: 'button' } });
-    this.#problems.hidden = true;
-    this.#problems.addEventListener('click', () => {
-      this.editor.view.focus();
-      openLintPanel(this.editor.view);
-    });
-    toolbar.append(this.#status, this.#problems);
     this.#background = new RunnerBackground(doc, {
       show: (result, script, ms) => this.#show(result, script, ms),
       runOnPage: (script) => this.#engine && this.#show(this.#engine.run(script), script, 0),
-      status: (text, problem) => this.#setStatus(text, problem),
+      status: (text, problem) => this.#toolbar.setStatus(text, problem),
       busy: (going) => root.classList.toggle('ss-bg-running', going),
       hasResult: () => this.#result !== null,
     });
-    this.#problems.before(this.#background.progress.element);
+    this.#toolbar.addBeforeProblems(this.#background.progress.element);
 
-    // Panels.
-    const panel = (cls: string, title: string) => makePanel(doc, level, cls, title);
-    const editorPanel = panel('ss-panel-editor', 'Script');
-    const outputPanel = panel('ss-panel-output', 'Output');
-    const chartPanel = panel('ss-panel-chart', 'Ramp');
-    this.#outputMeta = outputPanel.meta;
-    setText(editorPanel.meta, options.readOnly ? 'Read-only' : 'Ctrl+Space completes');
-    const editorHost = h(doc, 'div', { class: 'ss-editor' });
-    editorPanel.section.append(editorHost);
-    const panels = h(doc, 'div', { class: 'ss-panels' }, editorPanel.section, outputPanel.section, chartPanel.section);
-    root.append(toolbar, this.#background.progress.marksNote, panels);
-    // Hidden rather than left out: the playhead behind it still marks the
-    // editor's line and the output's row.
-    if (options.chart === false) {
-      chartPanel.section.hidden = true;
-      root.classList.add('ss-no-chart');
-    }
+    const panels = layOutPanels(doc, headingLevel, { readOnly: options.readOnly ?? false, chart: options.chart ?? true });
+    this.#outputMeta = panels.output.meta;
+    root.append(this.#toolbar.element, this.#background.progress.marksNote, panels.element);
+    if (options.chart === false) root.classList.add('ss-no-chart');
+    const chartSection = panels.chart.section;
 
     this.editor = new ScriptEditor({
-      parent: editorHost,
-      root: options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot),
+      parent: panels.editorHost,
+      root: documentRoot,
       doc: options.script ?? DEFAULT_EXAMPLE.script,
       label: 'Script',
       readOnly: options.readOnly ?? false,
@@ -198,43 +123,49 @@ export class Runner {
       onCursorLine: (line) => this.#cursorMoved(line),
       onHoverLine: (line) => this.output.setLinkedLine(line),
     });
-    this.output = new OutputView(outputPanel.section, {
+    this.output = new OutputView(panels.output.section, {
       label: 'Output',
       fitLines: options.compact,
       onHover: (i) => this.editor.setLinkedLine(i === null ? null : this.#outputLine(i)),
       onSelect: (i) => this.#seek(this.#timeline?.stepAtLine(this.#outputLine(i)) ?? -1, 'elsewhere'),
       onActivate: (i) => this.editor.goToLine(this.#outputLine(i)),
     });
-    this.playhead = new Playhead(chartPanel.section, {
+    this.playhead = new Playhead(chartSection, {
       onMove: (step, frac, cause) => this.#showStep(step, frac, cause),
-      describe: (step) => this.#describe(step),
+      describe: (step) => (this.#timeline ? describeStep(this.#timeline, step) : ''),
       reducedMotion: () => this.#reducedMotion.matches,
     });
-    this.chart = new RampChart(chartPanel.section, {
+    this.chart = new RampChart(chartSection, {
       label: 'Ramp chart',
       onSeek: (step) => this.#seek(step, 'elsewhere'),
       reducedMotion: () => this.#reducedMotion.matches,
       maxPlotHeight: options.compact ? 220 : undefined,
     });
-    this.legend = new Legend(chartPanel.section);
-    this.pickView = new PickExplain(chartPanel.section, {
-      headingLevel: Math.min(6, (options.headingLevel ?? 2) + 1) as 3,
+    this.legend = new Legend(chartSection);
+    this.pickView = new PickExplain(chartSection, {
+      headingLevel: subLevel,
       folded: options.compact,
       onSeek: (step) => this.#seek(step, 'elsewhere'),
     });
-    this.table = new TimelineTable(chartPanel.section);
-    if (options.traffic) this.traffic = this.#addTrafficTab(chartPanel.section, options.traffic, level, options.onChartTab);
+    this.table = new TimelineTable(chartSection);
+    if (options.chartTabs?.length) {
+      this.#chartTabs = new ChartTabs(chartSection, options.chartTabs, {
+        documentRoot,
+        headingLevel: subLevel,
+        onChoose: options.onChartTab,
+      });
+    }
 
-    this.#setStatus('Loading the engine…');
+    this.#toolbar.setStatus('Loading the engine…');
     Promise.resolve(options.engine).then(
       (engine) => {
         if (this.#destroyed) return;
         this.#engine = engine;
         this.editor.setKeywords(engine.keywords);
         if (runOnLoad) this.run();
-        else this.#setStatus(`Press Run (${isMac(this.#win) ? '⌘' : 'Ctrl'}+Enter) to run the script.`);
+        else this.#toolbar.setStatus(`Press Run (${modKey(this.#win)}+Enter) to run the script.`);
       },
-      (error: unknown) => this.#setStatus(`The engine failed to load: ${String(error)}`, true),
+      (error: unknown) => this.#toolbar.setStatus(`The engine failed to load: ${String(error)}`, true),
     );
   }
 
@@ -265,10 +196,41 @@ export class Runner {
     return this.#show(result, script, performance.now() - t0);
   }
 
+  /** Adds controls to the toolbar, after Run, Live and Examples (before the status). */
+  addToolbarItems(...items: Node[]): void {
+    this.#toolbar.addItems(...items);
+  }
+
+  /** Adds content between the toolbar and the panels (an embedder's notes, an exercise's verdict). */
+  addBelowToolbar(...items: Node[]): void {
+    this.#toolbar.element.after(...items);
+  }
+
+  /** Shows the chart tab `id` ('ramp' or a chart tab's), as a page following its URL does. */
+  showChartTab(id: string): void {
+    this.#chartTabs?.show(id);
+  }
+
+  /** The view of chart tab `id`, once its tab has been opened. */
+  chartTabView(id: string): ChartTabView | null {
+    return this.#chartTabs?.view(id) ?? null;
+  }
+
+  /** Stops timers and animation and empties the root. */
+  destroy(): void {
+    this.#destroyed = true;
+    this.#background.destroy();
+    this.#win.clearTimeout(this.#timer);
+    this.playhead.destroy();
+    this.#toolbar.destroy();
+    this.editor.destroy();
+    this.root.replaceChildren();
+  }
+
   // Shows a run's result in every view (a run on the page, or in the background).
   #show(result: RunResult, script: string, runMs: number): RunTimings {
     const t1 = performance.now();
-    this.traffic?.update(script);
+    this.#chartTabs?.update(script);
     this.#pending = false;
     this.#result = result;
     this.#timeline = result.timeline && result.timeline.length > 0 ? result.timeline : null;
@@ -283,7 +245,7 @@ export class Runner {
     };
     const n = tl?.length ?? 0;
     const play = this.#next === 'play' && !this.#reducedMotion.matches && n > 1;
-    const start = play ? 0 : this.#next !== null ? n - 1 : this.#stepForLine(this.#cursorLine());
+    const start = play ? 0 : this.#next !== null ? n - 1 : stepForLine(tl, this.#cursorLine());
     this.#next = null;
 
     // The editor first: its update reads layout, which is cheap while the
@@ -293,7 +255,7 @@ export class Runner {
     this.#background.progress.unmarked(marked.length, result.diagnostics.length);
     this.editor.showRun(marked, tl ? tl.stepLine[start] : null);
     const diagnostics = lap();
-    this.output.setOutput(result.output, (i) => this.#rowKind(i));
+    this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
     const output = lap();
     this.chart.setTimeline(tl);
     const chart = lap();
@@ -316,91 +278,13 @@ export class Runner {
     return this.lastTimings;
   }
 
-  /** Adds controls to the toolbar, after Run, Live and Examples (before the status). */
-  addToolbarItems(...items: Node[]): void {
-    this.#status.before(...items);
-  }
-
-  /** Adds content between the toolbar and the panels (an embedder's notes, an exercise's verdict). */
-  addBelowToolbar(...items: Node[]): void {
-    this.#toolbar.after(...items);
-  }
-
-  /** Stops timers and animation and empties the root. */
-  // "Ramp" and "Traffic" tabs in the chart panel's heading: the Traffic tab
-  // swaps the ramp chart's parts for the TrafficView (simulated only while
-  // shown). WAI-ARIA tabs: arrow keys move between them.
-  #addTrafficTab(
-    panel: HTMLElement,
-    traffic: { lab: () => Promise<Lab> },
-    level: string,
-    onChartTab: RunnerOptions['onChartTab'],
-  ): TrafficView {
-    const doc = panel.ownerDocument;
-    const head = panel.querySelector('.ss-panel-head')!;
-    const rampParts = Array.from(panel.children).filter((c) => c !== head);
-    const trafficBox = h(doc, 'div', { class: 'ss-traffic-box', attrs: { role: 'tabpanel' } });
-    trafficBox.hidden = true;
-    panel.append(trafficBox);
-    const view = new TrafficView(trafficBox, { lab: traffic.lab, headingLevel: (Number(level.slice(1)) + 1) as 3 });
-    const tabs = h(doc, 'div', { class: 'ss-tabs', attrs: { role: 'tablist', 'aria-label': 'Chart' } });
-    const make = (text: string, selected: boolean) =>
-      h(doc, 'button', {
-        class: 'ss-tab',
-        text,
-        attrs: { type: 'button', role: 'tab', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1' },
-      });
-    const rampTab = make('Ramp', true);
-    const trafficTab = make('Traffic', false);
-    const trafficId = uniqueId('ss-traffic');
-    trafficBox.id = trafficId;
-    trafficTab.setAttribute('aria-controls', trafficId);
-    trafficBox.setAttribute('aria-labelledby', (trafficTab.id = uniqueId('ss-tab')));
-    const select = (showTraffic: boolean) => {
-      rampTab.setAttribute('aria-selected', String(!showTraffic));
-      trafficTab.setAttribute('aria-selected', String(showTraffic));
-      rampTab.tabIndex = showTraffic ? -1 : 0;
-      trafficTab.tabIndex = showTraffic ? 0 : -1;
-      for (const part of rampParts) (part as HTMLElement).hidden = showTraffic;
-      trafficBox.hidden = !showTraffic;
-      view.visible = showTraffic;
-    };
-    const choose = (showTraffic: boolean) => {
-      select(showTraffic);
-      onChartTab?.(showTraffic ? 'traffic' : 'ramp');
-    };
-    this.showChartTab = (tab) => select(tab === 'traffic');
-    rampTab.addEventListener('click', () => choose(false));
-    trafficTab.addEventListener('click', () => choose(true));
-    tabs.addEventListener('keydown', (e) => {
-      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-      const toTraffic = rampTab.matches(':focus'); // (activeElement is the host inside a shadow root)
-      choose(toTraffic);
-      (toTraffic ? trafficTab : rampTab).focus();
-      e.preventDefault();
-    });
-    tabs.append(rampTab, trafficTab);
-    head.firstElementChild!.replaceWith(tabs);
-    return view;
-  }
-
-  destroy(): void {
-    this.#destroyed = true;
-    this.#background.destroy();
-    this.#win.clearTimeout(this.#timer);
-    this.playhead.destroy();
-    this.#menu?.destroy();
-    this.editor.destroy();
-    this.root.replaceChildren();
-  }
-
   #edited(): void {
     this.#pending = true;
     this.#onEdit?.();
     this.playhead.pause();
     this.#win.clearTimeout(this.#timer);
-    if (this.#liveBox.checked) this.#timer = this.#win.setTimeout(() => this.run(), this.#debounceMs);
-    else this.#setStatus(`Edited: press Run (${isMac(this.#win) ? '⌘' : 'Ctrl'}+Enter) to run it.`);
+    if (this.#toolbar.live) this.#timer = this.#win.setTimeout(() => this.run(), this.#debounceMs);
+    else this.#toolbar.setStatus(`Edited: press Run (${modKey(this.#win)}+Enter) to run it.`);
   }
 
   // The cursor moved: show the state after that line. A click in the
@@ -409,7 +293,7 @@ export class Runner {
   #cursorMoved(line: number): void {
     this.playhead.pause();
     if (this.#pending || !this.#timeline) return;
-    this.#seek(this.#stepForLine(line), 'editor');
+    this.#seek(stepForLine(this.#timeline, line), 'editor');
   }
 
   #seek(step: number, source: Source): void {
@@ -437,73 +321,21 @@ export class Runner {
     this.pickView.setStep(step, cause !== 'play');
   }
 
-  #describe(step: number): string {
-    const tl = this.#timeline;
-    if (!tl) return '';
-    const w = tl.stepWinner[step];
-    const pick = w === -2 ? '' : ` · PICK → ${w === -1 ? 'NONE' : tl.names[w]}`;
-    return `Step ${step + 1} of ${tl.length} · line ${tl.stepLine[step]} · now ${formatClock(tl.stepNow[step])} s${pick}`;
-  }
-
   #report(result: RunResult): void {
-    const problems = result.diagnostics.length;
-    const lines = result.output.length;
-    setText(this.#outputMeta, `${lines} line${lines === 1 ? '' : 's'}`);
-    const first = result.diagnostics[0];
-    const text =
-      problems === 0
-        ? `Ran: ${lines} output line${lines === 1 ? '' : 's'}, no problems.`
-        : `${problems} rejected line${problems === 1 ? '' : 's'} · line ${first.line}: ${first.message}`;
-    this.#setStatus(text, problems > 0);
-    this.#problems.hidden = problems === 0;
-  }
-
-  #setStatus(text: string, problem = false): void {
-    setText(this.#status, text);
-    this.#status.classList.toggle('ss-status-problem', problem);
+    setText(this.#outputMeta, plural(result.output.length, 'line'));
+    const status = runStatus(result);
+    this.#toolbar.setStatus(status.text, status.problem);
+    this.#toolbar.showProblemsButton(status.problem);
   }
 
   #outputLine(index: number): number {
     return this.#result?.output[index]?.line ?? -1;
   }
 
-  // Winner id of an output row's PICK, -1 for NONE, -2 for WEIGHTS.
-  #rowKind(index: number): number {
-    const tl = this.#timeline;
-    const line = this.#outputLine(index);
-    if (!tl || line < 0) return -2;
-    const step = tl.stepAtLine(line);
-    return step >= 0 && tl.stepLine[step] === line ? tl.stepWinner[step] : -2;
-  }
-
   #cursorLine(): number {
     const state = this.editor.view.state;
     return state.doc.lineAt(state.selection.main.head).number;
   }
-
-  // The last step at or before `line`: the state the learner is looking at.
-  #stepForLine(line: number): number {
-    const tl = this.#timeline;
-    if (!tl) return 0;
-    const after = tl.stepAtLine(line + 1);
-    return after === -1 ? tl.length - 1 : Math.max(0, after - 1);
-  }
-}
-
-/** The first output row printed at or after `line` (binary search; rows are in line order). */
-function outputIndexAtLine(output: readonly OutputLine[], line: number): number {
-  let lo = 0;
-  let hi = output.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (output[mid].line < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function isMac(win: Window): boolean {
-  return /Mac|iPhone|iPad/.test(win.navigator.platform);
 }
 
 /** Builds a runner (see {@link RunnerOptions}). */

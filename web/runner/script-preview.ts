@@ -8,7 +8,7 @@
 // editable again.
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
-import { h, setText } from './dom.js';
+import { h, setText } from '../shared/dom.js';
 
 /** Scripts longer than this (UTF-16 units) are shown, not edited. */
 export const EDIT_LIMIT = 8 * 1024 * 1024;

@@ -4,8 +4,7 @@
 // the inherited `color-scheme`, which the page (or a host element) sets from
 // prefers-color-scheme or its theme toggle.
 
-import { stylesheetAdopter } from './adopt-styles.js';
-import { TRAFFIC_CSS } from '../traffic/styles.js';
+import { stylesheetAdopter } from '../shared/adopt-styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
 import { RUN_PROGRESS_CSS } from './run-progress.js';
 import { PREVIEW_CSS } from './script-preview.js';
@@ -226,7 +225,7 @@ export const RUNNER_CSS = /* css */ `
 `;
 
 /** Adopts the runner's stylesheet into a document or shadow root (once). */
-/* Chart panel tabs (Ramp / Traffic) */
+/* Chart panel tabs (Ramp and the host's: chart-tabs.ts) */
 const TABS_CSS = /* css */ `
 .ss-tabs { display: inline-flex; gap: 2px; }
 .ss-tab {
@@ -236,9 +235,9 @@ const TABS_CSS = /* css */ `
 }
 .ss-tab[aria-selected="true"] { color: var(--ss-fg); border-bottom-color: var(--ss-accent); }
 .ss-tab:hover { color: var(--ss-fg); }
-.ss-traffic-box { padding: 8px 12px 12px; }
+.ss-tab-box { padding: 8px 12px 12px; }
 `;
 
 export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
-  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + TRAFFIC_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS,
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS,
 );

@@ -5,8 +5,10 @@
 import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
 import { formatClock } from './chart-model.js';
-import { h, setText } from './dom.js';
+import { h, setText } from '../shared/dom.js';
 import { formatScore } from './pick-explain.js';
+import { plural } from '../shared/format.js';
+import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 const WINDOW = 200; // rows shown around the playhead
 const MAX_COLUMNS = 60; // backend columns
@@ -97,7 +99,7 @@ export class TimelineTable {
         scores[id] = s ? formatScore(s[c - start]) : '?';
       }
       const w = t.stepWinner[i];
-      const pick = w === -2 ? '' : w === -1 ? 'NONE' : t.names[w];
+      const pick = w === NOT_A_PICK ? '' : w === NO_WINNER ? 'NONE' : t.names[w];
       const tr = h(doc, 'tr', {}, h(doc, 'th', { text: String(i + 1), attrs: { scope: 'row' } }));
       tr.append(h(doc, 'td', { text: String(t.stepLine[i]) }), h(doc, 'td', { text: formatClock(t.stepNow[i]) }));
       for (let id = 0; id < cols; id++) {
@@ -110,7 +112,7 @@ export class TimelineTable {
     const notes = [
       t.length > WINDOW
         ? `Steps ${from + 1}–${to} of ${t.length}, around the playhead.`
-        : `${t.length} step${t.length === 1 ? '' : 's'}.`,
+        : `${plural(t.length, 'step')}.`,
       t.names.length > cols ? `First ${cols} of ${t.names.length} backends.` : '',
       '“–”: not in the pool.',
       t.scoresTruncated ? `Scores stop after step ${t.scoredSteps} (“?”): the run changed too many to keep.` : '',

@@ -5,9 +5,9 @@
 //   - `lines`: one honest step line per backend (latency, outstanding).
 // Sized to its container's width (ResizeObserver), so text never scales.
 // Names go in as SVG text / textContent only.
-import { formatTick, niceTicks } from '../runner/chart-model.js';
-import { h, svg } from '../runner/dom.js';
-import { NONE_CLASS, seriesClasses } from '../runner/palette.js';
+import { formatTick, niceTicks } from '../shared/ticks.js';
+import { h, svg } from '../shared/dom.js';
+import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 
 export interface BucketSeries {
   id: number;

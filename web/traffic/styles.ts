@@ -1,5 +1,9 @@
-// The Traffic view's CSS (adopted with the runner's, see web/runner/styles.ts).
-export const TRAFFIC_CSS = /* css */ `
+// The Traffic view's CSS, adopted when the tab is first shown (open-view.ts),
+// after the runner's (web/runner/styles.ts), whose variables and chart
+// classes it builds on.
+import { stylesheetAdopter } from '../shared/adopt-styles.js';
+
+const TRAFFIC_CSS = /* css */ `
 .ss-traffic { display: grid; gap: 6px; min-width: 0; }
 .ss-traffic-intro { margin: 0; color: var(--ss-muted); font-size: 13px; max-width: 75ch; }
 .ss-traffic-heading { margin: 10px 0 0; font-size: 14px; }
@@ -31,3 +35,6 @@ export const TRAFFIC_CSS = /* css */ `
 .ss-chart-caption { margin: 4px 0 0; font-size: 12px; color: var(--ss-muted); }
 .ss-trap-summary { margin: 4px 0 0; font-size: 12.5px; }
 `;
+
+/** Adopts the Traffic view's stylesheet into a document or shadow root (once). */
+export const adoptTrafficStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(() => TRAFFIC_CSS);

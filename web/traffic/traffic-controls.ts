@@ -5,7 +5,7 @@
 // who has read nothing yet. A value out of range is marked, says what it
 // takes, and changes nothing.
 import type { Curve, TrafficOptions } from '../api/index.js';
-import { h, setText, uniqueId } from '../runner/dom.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
 
 export interface TrafficSettings {
   curve: Required<Curve>;

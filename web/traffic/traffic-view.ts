@@ -6,8 +6,8 @@
 // Opt-in and lazy: the lab module (the simulation) loads the first time the
 // view is shown. The script's own output is not affected.
 import type { Lab, Traffic } from '../api/index.js';
-import { h, setText } from '../runner/dom.js';
-import { seriesClasses } from '../runner/palette.js';
+import { h, setText } from '../shared/dom.js';
+import { seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
 import { DEFAULT_SETTINGS, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
 import { sameRouting, trapRate, trapSummary, WARM_CAPACITY_RPS } from './trap-summary.js';

@@ -235,7 +235,8 @@ describe('share links', () => {
 
     const b = await browser.newContext();
     const fresh = await openBare(b, link);
-    expect(await editorText(fresh.host)).toBe(script);
+    // A big script goes into the editor a piece at a time.
+    await expect.poll(() => editorText(fresh.host), { timeout: 30_000 }).toBe(script);
     expect(fresh.problems).toEqual([]);
     await b.close();
   });

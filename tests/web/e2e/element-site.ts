@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { rm } from 'node:fs/promises';
-import { recordViolations, watchProblems, type Violation } from '../support/browser.js';
+import { recordViolations, settle, watchProblems, type Violation } from '../support/browser.js';
 import { serveWithBrowser, type ServedSite } from '../support/served-site.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -109,13 +109,14 @@ export async function whenReady(host: Locator): Promise<void> {
  * A whole-page screenshot. Playwright's fullPage grows the viewport just for
  * the capture, and CodeMirror, which renders the lines in view, has not
  * measured the newly visible ones yet: their gutter numbers come out
- * squeezed. So the viewport is grown first, and the page given time to settle.
+ * squeezed. So the viewport is grown first, and the page left to draw and
+ * measure (CodeMirror measures in an animation frame) before the capture.
  */
 export async function shootWholePage(page: Page, path: string): Promise<void> {
   const viewport = page.viewportSize()!;
   const height = await page.evaluate(() => document.scrollingElement!.scrollHeight);
   await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
-  await page.waitForTimeout(300);
+  await settle(page);
   await page.screenshot({ path });
   await page.setViewportSize(viewport);
 }

@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { lab } from '../support/lab.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, settle } from '../support/browser.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { checkBuilt, editorText, makeSite, openPage, outputRows, retypeLine, SHOTS, shootWholePage, whenReady } from './element-site.js';
 
@@ -268,8 +268,8 @@ describe('<slow-start-runner> on a course page', () => {
     expect(await result.textContent()).toBe('✗ Output line 5 differs.');
     expect(await spec.locator('.sse-compare .sse-diff-where').textContent()).toContain('printed by script line 8');
     expect(await texts(spec.locator('.sse-compare .sse-diff-lines dd'))).toEqual(['b', 'c']);
-    // That output is no classic mistake's: none is named.
-    await page.waitForTimeout(300);
+    // That output is no classic mistake's: none is named (once the box has looked).
+    await expect.poll(() => spec.locator('.sse-compare').getAttribute('aria-busy')).toBe('false');
     expect(await spec.locator('.sse-compare .sse-mistake').isHidden()).toBe(true);
 
     // Ties to the last backend: at line 8 (b 3, c 3) c wins and drops to -8; at
@@ -315,7 +315,8 @@ describe('<slow-start-runner> on a course page', () => {
       (window as unknown as { __runner: object }).__runner = h.runner;
       document.querySelector('main')!.insertBefore(h, document.querySelector('#spec-example'));
     });
-    await page.waitForTimeout(50);
+    // After the tasks the move queued (a teardown would be one of them).
+    await settle(page);
     expect(await page.evaluate(() => (document.querySelector('#half-way') as HTMLElement & { runner: object }).runner === (window as unknown as { __runner: object }).__runner)).toBe(true);
 
     await page.evaluate(() => document.querySelector('#half-way')!.setAttribute('no-chart', ''));
@@ -368,7 +369,10 @@ describe('<slow-start-runner> attributes', () => {
     await expect.poll(() => outputRows(plain)).toEqual(['2: a', '3: a', '4: b', '5: a']);
     expect(await plain.locator('.sse-compare-result').textContent()).toBe('✗ Output line 2 differs.');
     await retypeLine(plain, 1, 'POOL a=1 b=1');
-    await page.waitForTimeout(400);
+    // Saved shortly after the edit.
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('slowstart:/course/features.html:3') ?? ''))
+      .toContain('POOL a=1 b=1\\nPICK');
     await page.reload();
     await whenReady(plain);
     expect(await editorText(plain)).toBe('POOL a=1 b=1\nPICK\nPICK\nPICK\nPICK\n');
@@ -462,7 +466,7 @@ describe('<slow-start-runner> on hostile pages', () => {
     expect(await decoy('#decoy-panel', 'display')).toBe('inline');
     expect(await decoy('#decoy-note', 'color')).toBe('rgb(255, 0, 0)');
     await page.evaluate(() => ((document.getElementById('lms-css') as HTMLLinkElement).disabled = true));
-    await page.waitForTimeout(100);
+    await settle(page);
     expect(await inside()).toEqual(withLms);
 
     expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(0);

@@ -30,17 +30,19 @@ const BOMB = withPick('const keep = [];\nwhile (true) keep.push(new Array(100000
 let site: StaticServer;
 let elements: StaticServer;
 let browser: Browser;
-/** Another origin, listening: it counts every request that reaches it. */
+/** Another origin, listening: it counts every request that reaches it (the tests' own markers apart). */
 let elsewhere: Server;
 let elsewhereUrl: string;
 let requestsElsewhere = 0;
+let markers = 0;
 
 beforeAll(async () => {
   checkBuilt();
   site = await serveStatic(await buildSite('site-implement-sandbox'));
   elements = await serveStatic(await makeSite());
-  elsewhere = createServer((_, res) => {
-    requestsElsewhere++;
+  elsewhere = createServer((req, res) => {
+    if (req.url === '/marker') markers++;
+    else requestsElsewhere++;
     res.setHeader('access-control-allow-origin', '*');
     res.end('export default 1;');
   });
@@ -69,6 +71,13 @@ async function open(url: string): Promise<Opened> {
   page.on('crash', () => (crashed = true));
   await page.goto(url);
   return { page, problems, crashed: () => crashed };
+}
+
+/** Sends a request of the page's own to the other origin and waits until it has arrived. */
+async function afterRequestsSoFar(page: Page): Promise<void> {
+  const seen = markers;
+  await page.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => {}), `${elsewhereUrl}/marker`);
+  await expect.poll(() => markers).toBe(seen + 1);
 }
 
 async function openImplement(): Promise<Opened> {
@@ -177,7 +186,8 @@ describe('reach', () => {
     // import() only makes a promise that never settles: QuickJS has no module loader here.
     const tried = ['ReferenceError', 'ran', ...Array(6).fill('ReferenceError')].join(' ');
     expect(await firstProblem(root)).toBe(`pick returned "${tried}": return a backend, its index, or null for NONE`);
-    await page.waitForTimeout(300);
+    // A request of the page's own, sent after the run, has arrived: any the run sent would have come first.
+    await afterRequestsSoFar(page);
     expect(requestsElsewhere).toBe(0);
     expect(problems).toEqual([]);
     await page.close();

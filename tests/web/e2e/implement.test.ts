@@ -279,7 +279,8 @@ describe('the implement-it-yourself mode', () => {
   it('keeps the code across a reload, and Reset to template is undoable', async () => {
     const { page, problems } = await open();
     await setCode(page, WRONG['ties-to-last']);
-    await page.waitForTimeout(600); // saved 400 ms after the last edit
+    // Kept shortly after the last edit.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('slowstart-page-implement-code'))).toBe(WRONG['ties-to-last']);
     await page.reload();
     await page.locator('.ss-impl-test').first().waitFor();
     expect(await code(page)).toBe(WRONG['ties-to-last']);
@@ -294,11 +295,10 @@ describe('the implement-it-yourself mode', () => {
     // Typing works as in any editor (and is kept).
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type('\n// my note');
-    await page.waitForTimeout(600);
-    expect(await page.evaluate(() => localStorage.getItem('slowstart-page-implement-code'))).toContain('// my note');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('slowstart-page-implement-code'))).toBe(`${WRONG['ties-to-last']}\n// my note`);
     // Ctrl+Enter in the editor runs the tests; an edit afterwards marks the results as old.
     await page.keyboard.press('Control+Enter');
-    await expect.poll(() => counts(page)).toMatch(/tests pass/);
+    await expect.poll(() => counts(page), { timeout: 60_000 }).toMatch(/tests pass/);
     await page.keyboard.type(' again');
     await expect.poll(() => counts(page)).toContain('Your code changed since');
     expect(problems).toEqual([]);

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchProblems } from '../support/browser.js';
+import { launchChromium, settle, watchProblems } from '../support/browser.js';
 import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
 import { SPEC_USAGES } from '../support/scripts.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
@@ -109,11 +109,17 @@ describe('the web runner page', () => {
     const options = page.locator('.cm-tooltip-autocomplete li');
     await expect.poll(() => options.allTextContents()).toEqual([expect.stringContaining('web1')]);
     // Nothing is selected until an arrow key (so Enter alone starts a new
-    // line); CodeMirror ignores keys in the popup's first 75 ms.
-    expect(await page.locator('.cm-tooltip-autocomplete li[aria-selected]').count()).toBe(0);
-    await page.waitForTimeout(150);
-    await page.keyboard.press('ArrowDown');
-    await page.locator('.cm-tooltip-autocomplete li[aria-selected]').waitFor();
+    // line). CodeMirror ignores keys in the popup's first 75 ms (the key
+    // then only moves the cursor, which is at the end already): press until
+    // the popup takes it.
+    const selected = page.locator('.cm-tooltip-autocomplete li[aria-selected]');
+    expect(await selected.count()).toBe(0);
+    await expect
+      .poll(async () => {
+        await page.keyboard.press('ArrowDown');
+        return selected.allTextContents();
+      })
+      .toEqual([expect.stringContaining('web1')]);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await page.keyboard.type('PI');
@@ -196,7 +202,8 @@ describe('the web runner page', () => {
   it('with reduced motion does not autoplay, and steps with the buttons', async () => {
     const { page, problems } = await open({ reducedMotion: true });
     const max = Number(await scrub(page).getAttribute('max'));
-    await page.waitForTimeout(400);
+    // Not playing (the button offers Play), and at the last step.
+    expect(await page.locator('.ss-transport button').nth(1).getAttribute('aria-label')).toBe('Play');
     expect(Number(await scrub(page).inputValue())).toBe(max);
     await page.locator('.ss-transport button[aria-label="Step back"]').click();
     expect(Number(await scrub(page).inputValue())).toBe(max - 1);
@@ -234,9 +241,11 @@ describe('the web runner page', () => {
   it('runs with Ctrl+Enter when live re-run is off', async () => {
     const { page, problems } = await open({ reducedMotion: true });
     await page.getByLabel('Live').uncheck();
+    const before = await outputRows(page);
     await typeScript(page, 'POOL x=1\nPICK');
-    await page.waitForTimeout(400);
-    expect(await page.locator('.ss-status').textContent()).toContain('press Run');
+    // Said instead of run (a live edit sets a timer and says nothing), and the output is the old script's.
+    expect(await page.locator('.ss-status').textContent()).toBe('Edited: press Run (Ctrl+Enter) to run it.');
+    expect(await outputRows(page)).toEqual(before);
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => outputRows(page)).toEqual(['2: x']);
     expect(problems).toEqual([]);
@@ -286,7 +295,8 @@ describe('the web runner page', () => {
       () => document.querySelectorAll('#runner img, #runner script, #runner b, #runner iframe').length,
     );
     expect(injected).toBe(0);
-    await page.waitForTimeout(200);
+    // Whatever the page had queued has run (an onerror from a name would have been).
+    await settle(page);
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

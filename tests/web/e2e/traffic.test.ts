@@ -31,7 +31,7 @@ async function setScript(page: Page, script: string): Promise<void> {
   await page.evaluate(async (s) => {
     const runner = window.slowstartRunner!;
     runner.setScript(s);
-    await runner.traffic!.ready;
+    await window.slowstartTraffic!.ready;
   }, script);
 }
 
@@ -39,7 +39,7 @@ async function setScript(page: Page, script: string): Promise<void> {
 function shareAt(page: Page, which: 'share' | 'without' | 'with', name: string, t: number): Promise<number> {
   return page.evaluate(
     ([w, n, time]) => {
-      const r = window.slowstartRunner!.traffic!.last![w as 'share'];
+      const r = window.slowstartTraffic!.last![w as 'share'];
       return r.share(Math.floor((time as number) / r.bucket), r.names.indexOf(n as string));
     },
     [which, name, t] as const,
@@ -67,7 +67,7 @@ describe('Traffic tab', () => {
     expect(Math.abs((await shareAt(page, 'share', 'b', 10)) - 0.25)).toBeLessThan(0.01);
     // x1: 1 * t / 30 rounds down to 0 until 30 s, then b has half.
     await page.getByLabel('Resolution').selectOption('1');
-    await page.evaluate(() => window.slowstartRunner!.traffic!.ready);
+    await page.evaluate(() => window.slowstartTraffic!.ready);
     expect(await shareAt(page, 'share', 'b', 10)).toBe(0);
     expect(await shareAt(page, 'share', 'b', 29.5)).toBe(0);
     expect(await shareAt(page, 'share', 'b', 30)).toBe(0.5);
@@ -115,7 +115,7 @@ async function setControl(page: Page, label: string, value: string): Promise<voi
     await field.fill(value);
     await field.dispatchEvent('change');
   }
-  await page.evaluate(() => window.slowstartRunner!.traffic!.ready);
+  await page.evaluate(() => window.slowstartTraffic!.ready);
 }
 
 const trapNote = (page: Page) => page.locator('.ss-traffic > .ss-chart-note').last().textContent();

@@ -55,3 +55,18 @@ export async function recordViolations(page: Page): Promise<() => Promise<Violat
     return all;
   };
 }
+
+/**
+ * Resolves once the page has run every task it had queued (a zero-delay
+ * timer queued now runs after them) and drawn two frames since (layout and
+ * CodeMirror's measuring happen in animation frames). A state to wait for,
+ * where a test would otherwise sleep.
+ */
+export function settle(page: Page): Promise<void> {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), 0),
+      ),
+  );
+}

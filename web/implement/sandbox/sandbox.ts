@@ -47,6 +47,7 @@ import {
   LEARNER_FILE,
   type HarnessReport,
 } from './harness.js';
+import { NO_WINNER } from '../../api/winners.js';
 
 export interface SandboxOptions {
   /** All of QuickJS's WebAssembly memory, bytes (default `DEFAULT_MEMORY_BYTES`): a multiple of 64 KiB, at least 32 MiB. */
@@ -317,7 +318,7 @@ export class SandboxSession implements LearnerRules {
     });
     if (report.returned !== undefined) return new Opaque(report.returned);
     const winner = data[3 * n];
-    return winner === -1 ? null : winner;
+    return winner === NO_WINNER ? null : winner; // (the harness writes NO_WINNER's value for NONE)
   }
 
   #join(backend: { name: string; score: number | Opaque }): void {

@@ -1,5 +1,5 @@
 // Which colour and dash a backend gets, by its timeline id. The colours
-// themselves are CSS custom properties in styles.ts (one light and one dark
+// themselves are CSS custom properties in web/runner/styles.ts (one light and one dark
 // value each), so the chart, the legend and the output all follow the theme.
 
 /** Number of distinct colours; ids beyond it reuse them with a dash pattern. */

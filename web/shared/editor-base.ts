@@ -14,7 +14,7 @@ import {
 } from '@codemirror/view';
 import { visibleSpecialChars } from './special-chars.js';
 
-// Colours come from the runner's CSS variables (styles.ts), so one theme
+// Colours come from the runner's CSS variables (web/runner/styles.ts), so one theme
 // follows the light/dark switch without rebuilding the editor.
 export const baseEditorTheme = EditorView.theme({
   '&': { height: '100%', color: 'var(--ss-fg)', backgroundColor: 'var(--ss-editor-bg)', fontSize: '14px' },

@@ -1,0 +1,134 @@
+// Tabs in the chart panel's heading: "Ramp" (the runner's own chart, legend,
+// pick view and table) and one per view a host adds (shared/chart-tab.ts,
+// e.g. Traffic). A tab's view is built the first time the tab is shown, so
+// its code loads only then (or from when the pointer or the focus reaches
+// the tab); it hears of every run, and works only while shown. WAI-ARIA
+// tabs: arrow keys move between them.
+import type { ChartTab, ChartTabView } from '../shared/chart-tab.js';
+import { h, setText, uniqueId } from '../shared/dom.js';
+
+/** The runner's own tab. */
+export const RAMP_TAB = 'ramp';
+
+interface Extra {
+  tab: ChartTab;
+  button: HTMLButtonElement;
+  box: HTMLElement;
+  view: ChartTabView | null;
+  mounting: Promise<void> | null;
+}
+
+export interface ChartTabsOptions {
+  documentRoot: Document | ShadowRoot;
+  /** Level of the views' headings. */
+  headingLevel: 2 | 3 | 4 | 5 | 6;
+  /** The learner chose a tab (not called for {@link ChartTabs.show}). */
+  onChoose?: (id: string) => void;
+}
+
+export class ChartTabs {
+  readonly #ramp: HTMLButtonElement;
+  readonly #rampParts: HTMLElement[];
+  readonly #extras: Extra[];
+  readonly #options: ChartTabsOptions;
+  #shown = RAMP_TAB;
+  #script = '';
+
+  /** Puts the tabs in `panel`'s heading (in place of its title); `panel`'s other children are the Ramp tab's. */
+  constructor(panel: HTMLElement, tabs: readonly ChartTab[], options: ChartTabsOptions) {
+    const doc = panel.ownerDocument;
+    this.#options = options;
+    const head = panel.querySelector('.ss-panel-head')!;
+    this.#rampParts = Array.from(panel.children).filter((c): c is HTMLElement => c !== head);
+    const make = (text: string, selected: boolean) =>
+      h(doc, 'button', {
+        class: 'ss-tab',
+        text,
+        attrs: { type: 'button', role: 'tab', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1' },
+      });
+    this.#ramp = make('Ramp', true);
+    this.#extras = tabs.map((tab) => {
+      const box = h(doc, 'div', { class: `ss-tab-box ss-${tab.id}-box`, attrs: { role: 'tabpanel' } });
+      box.hidden = true;
+      panel.append(box);
+      const button = make(tab.label, false);
+      box.id = uniqueId(`ss-${tab.id}`);
+      button.setAttribute('aria-controls', box.id);
+      box.setAttribute('aria-labelledby', (button.id = uniqueId('ss-tab')));
+      return { tab, button, box, view: null, mounting: null };
+    });
+    const buttons = [this.#ramp, ...this.#extras.map((e) => e.button)];
+    const ids = [RAMP_TAB, ...tabs.map((t) => t.id)];
+    buttons.forEach((button, i) => button.addEventListener('click', () => this.#choose(ids[i])));
+    // A hand on its way to a tab gives its code a head start.
+    for (const { tab, button } of this.#extras) {
+      const prefetch = () => tab.prefetch?.();
+      button.addEventListener('pointerenter', prefetch, { once: true });
+      button.addEventListener('focus', prefetch, { once: true });
+    }
+    const list = h(doc, 'div', { class: 'ss-tabs', attrs: { role: 'tablist', 'aria-label': 'Chart' } }, ...buttons);
+    list.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      // (activeElement is the host inside a shadow root)
+      const at = Math.max(0, buttons.findIndex((b) => b.matches(':focus')));
+      const to = (at + (e.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length;
+      this.#choose(ids[to]);
+      buttons[to].focus();
+      e.preventDefault();
+    });
+    head.firstElementChild!.replaceWith(list);
+  }
+
+  /** Shows a tab without telling the host (a page following its URL); unknown ids show Ramp. */
+  show(id: string): void {
+    const extra = this.#extras.find((e) => e.tab.id === id) ?? null;
+    this.#shown = extra ? id : RAMP_TAB;
+    this.#ramp.setAttribute('aria-selected', String(!extra));
+    this.#ramp.tabIndex = extra ? -1 : 0;
+    for (const part of this.#rampParts) part.hidden = extra !== null;
+    for (const e of this.#extras) {
+      const selected = e === extra;
+      e.button.setAttribute('aria-selected', String(selected));
+      e.button.tabIndex = selected ? 0 : -1;
+      e.box.hidden = !selected;
+      if (e.view) e.view.visible = selected;
+    }
+    if (extra && !extra.view) this.#mount(extra);
+  }
+
+  /** A run's script, for every view built so far (and those built later). */
+  update(script: string): void {
+    this.#script = script;
+    for (const e of this.#extras) e.view?.update(script);
+  }
+
+  /** The view of tab `id`, once built. */
+  view(id: string): ChartTabView | null {
+    return this.#extras.find((e) => e.tab.id === id)?.view ?? null;
+  }
+
+  #choose(id: string): void {
+    this.show(id);
+    this.#options.onChoose?.(id);
+  }
+
+  #mount(extra: Extra): void {
+    if (extra.mounting) return;
+    const doc = extra.box.ownerDocument;
+    const note = h(doc, 'p', { class: 'ss-chart-note', text: `Loading the ${extra.tab.label} tab…` });
+    extra.box.replaceChildren(note);
+    const { documentRoot, headingLevel } = this.#options;
+    extra.mounting = extra.tab.mount(extra.box, { documentRoot, headingLevel }).then(
+      (view) => {
+        note.remove();
+        extra.view = view;
+        view.update(this.#script);
+        view.visible = this.#shown === extra.tab.id;
+      },
+      (error: unknown) => {
+        extra.mounting = null; // the next time the tab is shown tries again
+        setText(note, `The ${extra.tab.label} tab failed to load: ${String(error)}`);
+      },
+    );
+  }
+}

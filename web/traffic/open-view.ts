@@ -1,0 +1,11 @@
+// What the Traffic tab's chunk starts with (chart-tab.ts imports it on first
+// use): its stylesheet adopted where the view goes, then the view.
+import type { Lab } from '../api/index.js';
+import type { ChartTabContext } from '../shared/chart-tab.js';
+import { adoptTrafficStyles } from './styles.js';
+import { TrafficView } from './traffic-view.js';
+
+export function openTrafficView(box: HTMLElement, context: ChartTabContext, lab: () => Promise<Lab>): TrafficView {
+  adoptTrafficStyles(context.documentRoot);
+  return new TrafficView(box, { lab, headingLevel: context.headingLevel });
+}
