@@ -260,7 +260,7 @@ void LineParser::name_piece(std::string_view piece) {
 // is scanned as a number.
 void LineParser::entry_piece(std::string_view piece, std::string& name) {
   if (!seen_eq_) {
-    const std::size_t eq = piece.find('=');
+    const std::size_t eq = find_byte(piece, '=');
     if (eq != std::string_view::npos) eq_at_ = length_ - piece.size() + eq;  // (length_ counts this piece)
     std::string_view part = piece.substr(0, eq);
     // A name already found bad is not kept beyond what a message shows.
@@ -272,7 +272,7 @@ void LineParser::entry_piece(std::string_view piece, std::string& name) {
     piece.remove_prefix(eq + 1);
   }
   if (second_eq_) return;
-  if (piece.find('=') != std::string_view::npos) {
+  if (find_byte(piece, '=') != std::string_view::npos) {
     second_eq_ = true;
     return;
   }

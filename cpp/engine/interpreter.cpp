@@ -75,8 +75,8 @@ void Interpreter::end_line(std::uint64_t line_end) {
 void Interpreter::feed_text(std::string_view text) {
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
+    const char* const nl = find_newline(text.data() + start, text.data() + text.size());
+    const std::size_t end = nl ? static_cast<std::size_t>(nl - text.data()) : text.size();
     feed_line(text.substr(start, end - start));
     start = end + 1;
   }

@@ -179,15 +179,15 @@ TEST(Robustness, TenMegabyteLinesOfEveryOtherKind) {
     std::string_view rest = std::string_view(script).substr(at, 65536);
     while (!rest.empty()) {
       rest.remove_prefix(in.feed_chunk(rest));
-      out += text.out;
-      err += text.err;
+      out += text.out.view();
+      err += text.err.view();
       text.out.clear();
       text.err.clear();
     }
   }
   in.finish();
-  out += text.out;
-  err += text.err;
+  out += text.out.view();
+  err += text.err.view();
   EXPECT_EQ(in.lines(), 15u);
   std::string expected_out, expected_err;
   for (const auto& o : r.output) expected_out += o.text + "\n";
