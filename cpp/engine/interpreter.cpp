@@ -54,9 +54,9 @@ void Interpreter::end_line(std::uint64_t line_end) {
     return;
   }
   Command& cmd = parser_.command();
-  if (const Problem p = apply(pool_, cmd)) {  // no such backend, or a full pool: the name's token
+  if (!apply(pool_, cmd, why_)) {  // no such backend, or a full pool: the name's token
     ++rejected_;
-    sink_.diagnostic(line_, *p, parser_.first_argument());
+    sink_.diagnostic(line_, why_.view(), parser_.first_argument());
     return;
   }
   sink_.applied(line_, cmd, pool_);
