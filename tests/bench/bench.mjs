@@ -13,13 +13,14 @@
 // ran, and it hit whichever side happened to be running. Google Benchmark's
 // cpu_time natively, process.cpuUsage() in this process, and the children's
 // user + system time (bash's `time`) for the two CLIs.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { loadSlowStart } from '../../dist/api/node.js';
+import { cpuMs, cpuOf, feedInChunks, median, runScript } from './engine-loops.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -28,26 +29,7 @@ const NATIVE_BENCH = join(ROOT, 'build/slowstart_bench');
 const NODE_CLI = join(ROOT, 'dist/api/cli.js');
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const fmt = (x, digits = 2) => x.toLocaleString('en-US', { maximumFractionDigits: digits });
-// CPU milliseconds this process spends in fn (JavaScript and WebAssembly).
-const cpuMs = (fn) => {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
-
-// A command's CPU time (user + system, ms), its output thrown away.
-function cpuOf(cmd, args) {
-  const quote = (a) => `'${a.replaceAll("'", "'\\''")}'`;
-  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%3U %3S'; time ${[cmd, ...args].map(quote).join(' ')} >/dev/null 2>&1`], {
-    encoding: 'utf8',
-  });
-  if (r.error) throw r.error;
-  const [user, system] = r.stderr.trim().split(/\s+/).slice(-2).map(Number);
-  return (user + system) * 1000;
-}
 
 const slowstart = await loadSlowStart();
 const dir = mkdtempSync(join(tmpdir(), 'slowstart-bench-'));
@@ -79,24 +61,8 @@ try {
   //    WASM: the raw module's run, before any JS objects are made);
   //  - and the typed API's run(), which also builds one JS object per line.
   const raw = slowstart.module;
-  const textRunner = () => {
-    const r = new raw.TextRunner();
-    for (let at = 0; at < script.length; at += 65536) {
-      let chunk = script.subarray(at, at + 65536);
-      while (chunk.length) {
-        raw.inputBuffer(chunk.length).set(chunk);
-        chunk = chunk.subarray(r.feed(chunk.length));
-        r.takeOutput();
-        r.takeDiagnostics();
-      }
-    }
-    r.finish();
-    r.delete();
-  };
-  const rawRun = () => {
-    raw.inputBuffer(script.length).set(script);
-    raw.run(script.length, false);
-  };
+  const textRunner = () => feedInChunks(raw, script);
+  const rawRun = () => runScript(raw, script);
   const apiRun = () => slowstart.run(script, { timeline: false });
   const timeIt = (fn) => {
     fn();
