@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "byte_buffer.hpp"
 #include "command.hpp"
 #include "pool.hpp"
 #include "timeline.hpp"
@@ -28,8 +29,15 @@ class ScriptSink {
   virtual void applied(std::uint64_t /*line*/, const Command& /*cmd*/, const Pool& /*pool*/) {}
   // True when the sink wants its caller to drain it before more lines run;
   // feed_chunk() then stops early (see there). Keeps memory bounded when a
-  // few lines print a lot (WEIGHTS on a 100,000-backend pool).
-  virtual bool full() const { return false; }
+  // few lines print a lot (WEIGHTS on a 100,000-backend pool). Asked after
+  // every line, so not a virtual call: a sink whose text waits in buffers
+  // (TextSink) names them in buffers_, and is full once they hold `limit`
+  // bytes in all; any other sink never is.
+  bool full() const { return buffers_[0] && buffers_[0]->size() + buffers_[1]->size() >= limit; }
+  std::size_t limit = 1 << 16;
+
+ protected:
+  const ByteBuffer* buffers_[2] = {};
 };
 
 class Interpreter {

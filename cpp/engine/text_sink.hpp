@@ -40,18 +40,21 @@ inline void append_diagnostic(ByteBuffer& out, std::uint64_t line, std::string_v
 
 class TextSink : public ScriptSink {
  public:
+  TextSink() {
+    buffers_[0] = &out;  // full() counts both
+    buffers_[1] = &err;
+  }
+  TextSink(const TextSink&) = delete;  // (buffers_ points into this object)
+  TextSink& operator=(const TextSink&) = delete;
   void output(std::uint64_t, std::string_view text) override {
     char* const at = out.extend(text.size() + 1);
     copy_short(at, text.data(), text.size());
     at[text.size()] = '\n';
   }
   void diagnostic(std::uint64_t line, std::string_view message, Span) override { append_diagnostic(err, line, message); }
-  // Asks the interpreter to pause once this much text is waiting.
-  bool full() const override { return out.size() + err.size() >= limit; }
-
   ByteBuffer out;  // for stdout; the caller drains it as it likes
   ByteBuffer err;  // for stderr
-  std::size_t limit = 1 << 16;
+  // (The interpreter pauses once `limit` bytes wait in the two: full().)
 };
 
 }  // namespace slowstart
