@@ -79,17 +79,19 @@ const LARGEST = Number.MAX_SAFE_INTEGER;
 
 /**
  * What is wrong with a weight, and the weight the engine uses instead:
- * nothing for a whole number from 0 to 2^53 - 1. A fraction is rounded
- * down (what the learner meant, most likely); anything else becomes 0.
- * Never silently: a negative weight would be drawn below the chart, an
- * infinite one clamped.
+ * nothing for a whole number from -(2^53 - 1) to 2^53 - 1. A negative whole
+ * number is kept as it is: it is what a classic mistake returns (no-clamp:
+ * elapsed not clamped at 0), so the engine prints it and the diagnosis
+ * names that mistake, as the compare box and `slowstart grade` do for the
+ * same output. A fraction is rounded down (what the learner meant, most
+ * likely); anything else becomes 0. Never silently: an infinite weight
+ * would be clamped.
  */
 export function checkWeight(w: unknown): { problem?: string; use: number } {
   if (typeof w !== 'number') return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
   if (Number.isNaN(w)) return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
   if (!Number.isFinite(w)) return { problem: 'a weight must be a finite whole number (0 was used)', use: 0 };
-  if (w < 0) return { problem: 'a weight cannot be negative (0 was used)', use: 0 };
-  if (w > LARGEST) return { problem: `a weight must be at most ${LARGEST} (0 was used)`, use: 0 };
+  if (Math.abs(w) > LARGEST) return { problem: `a weight must be between -${LARGEST} and ${LARGEST} (0 was used)`, use: 0 };
   if (!Number.isInteger(w)) return { problem: 'a weight must be a whole number (round down)', use: Math.floor(w) };
   return { use: w };
 }

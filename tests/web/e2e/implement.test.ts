@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, INFINITE_LOOP, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, INFINITE_LOOP, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { lab } from '../support/lab.js';
 import { buildSite, PAGE_CSP, SHOTS, startDevServer } from '../support/site.js';
@@ -17,7 +17,7 @@ import { serveStatic, type StaticServer } from '../support/static-server.js';
 
 // The engine's built-in tests and catalogue, as the page gets them from the lab module.
 const BUILT_IN_TESTS = builtInTests(lab);
-const MISTAKES = lab.mistakes().filter((m) => m.scope === 'rules' && !SHOWN_AS_PROBLEMS.includes(m.id));
+const MISTAKES = lab.mistakes().filter((m) => m.scope === 'rules');
 const N = BUILT_IN_TESTS.length;
 /** The page's time limit per test (DEFAULT_TIME_LIMIT_MS). */
 const LIMIT_MS = 1000;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { gradeAll, openError } from '../support/sandbox.js';
 
 const TESTS = builtInTests(lab);
@@ -42,7 +42,7 @@ describe('grading', () => {
     expect(Object.keys(WRONG).sort()).toEqual([...names].sort());
   });
 
-  for (const id of Object.keys(WRONG).filter((m) => !SHOWN_AS_PROBLEMS.includes(m))) {
+  for (const id of Object.keys(WRONG)) {
     it(`names the mistake "${id}"`, () => {
       const results = gradeAll(WRONG[id]);
       const failing = results.filter((r) => !r.pass);
@@ -55,17 +55,19 @@ describe('grading', () => {
     });
   }
 
-  it('shows a weight without the clamp as a problem in the code, not as a mistake by name', () => {
+  it('prints the negative weight of a solution without the clamp, and names the mistake as the compare box does', () => {
     const r = gradeAll(WRONG['no-clamp']).find((x) => x.id === 'clock-before-join')!;
-    // NOW 100, ADD b=10 20, NOW 90 (line 4): 10 × (90 − 100) / 20 = −5 without the clamp.
+    // POOL a=1, NOW 100, ADD b=10 20, NOW 90, WEIGHTS (line 5): 10 × (90 − 100) / 20 = −5
+    // without the clamp; b (weight −5) does not take part in the PICK; at 110: 10 × 10 / 20 = 5.
     expect(r.pass).toBe(false);
-    expect(r.problems.map((p) => [p.line, p.message])).toContainEqual([
-      4,
-      'effectiveWeight(10, 20, 100, 90) for b returned -5: a weight cannot be negative (0 was used)',
-    ]);
-    expect(r.mistakes).toEqual([]);
-    // Elsewhere (the compare box, slowstart grade) the same output is named by the engine.
+    expect(r.problems).toEqual([]);
+    expect(r.actual.map((o) => o.text)).toEqual(['a=1 b=-5', 'a', 'a=1 b=5']);
+    expect(r.difference).toEqual({ index: 0, line: 5, expected: 'a=1 b=0', actual: 'a=1 b=-5' });
+    expect(r.mistakes.map((m) => m.id)).toEqual(['no-clamp']);
+    // The compare box and slowstart grade name the same output the same way.
     expect(lab.nameMistakes(r.script, 'a=1 b=-5\na\na=1 b=5\n').map((m) => m.id)).toEqual(['no-clamp']);
+    // The chart overlay draws the negative weight at 0 (it has no room below its axis).
+    expect(Math.min(...r.timeline!.cellWeight)).toBe(0);
   });
 
   it('reports an exception with the script line and the line of the learner code, and names no mistake there', () => {

@@ -239,11 +239,11 @@ describe('exotic exceptions are reported as what they are, at once', () => {
 describe('weights and scores the engine cannot take are problems, never silent', () => {
   const script = test('POOL a=5 b=3\nWEIGHTS\n');
   const cases: [string, string, string][] = [
-    ['-3', 'returned -3: a weight cannot be negative (0 was used)', 'a=0 b=0'],
     ['Infinity', 'returned Infinity: a weight must be a finite whole number (0 was used)', 'a=0 b=0'],
     ['-Infinity', 'returned -Infinity: a weight must be a finite whole number (0 was used)', 'a=0 b=0'],
     ['NaN', 'returned NaN: a weight must be a whole number (0 was used)', 'a=0 b=0'],
-    ['1e300', 'returned 1e+300: a weight must be at most 9007199254740991 (0 was used)', 'a=0 b=0'],
+    ['1e300', 'returned 1e+300: a weight must be between -9007199254740991 and 9007199254740991 (0 was used)', 'a=0 b=0'],
+    ['-1e300', 'returned -1e+300: a weight must be between -9007199254740991 and 9007199254740991 (0 was used)', 'a=0 b=0'],
     ['"5"', 'returned "5": a weight must be a whole number (0 was used)', 'a=0 b=0'],
     ['{}', 'returned an object: a weight must be a whole number (0 was used)', 'a=0 b=0'],
     ['target / 2', 'returned 2.5: a weight must be a whole number (round down)', 'a=2 b=1'],
@@ -256,6 +256,13 @@ describe('weights and scores the engine cannot take are problems, never silent',
       expect(r.pass).toBe(false);
     });
   }
+
+  it('effectiveWeight returning a negative whole number: kept and printed (the no-clamp mistake\'s output), no problem', () => {
+    const r = grade('function effectiveWeight(target) { return -target; }\nfunction pick() { return null; }', script);
+    expect(r.problems).toEqual([]);
+    expect(r.actual.map((o) => o.text)).toEqual(['a=-5 b=-3']);
+    expect(r.pass).toBe(false);
+  });
 
   it('a score that is not a whole number', () => {
     const r = grade(withPick('backends[0].score = 0.5; return null;'), SPEC);
