@@ -333,6 +333,14 @@ describe('the web runner page', () => {
     await page.locator('.sse-paste').fill('z\ny\nx\n');
     expect(await page.locator('.sse-compare-result').textContent()).toBe('✓ Same output: all 3 lines match.');
     expect(await mistake.isHidden()).toBe(true);
+    // The clock set back before b joined: b is at 0 (elapsed = max(0, 90 − 100)); without
+    // the clamp, 10 × −10 / 20 = −5.
+    await setScript(page, 'POOL a=1\nNOW 100\nADD b=10 20\nNOW 90\nWEIGHTS\nPICK\n');
+    await page.locator('#runner .ss-btn.ss-primary').click();
+    await page.locator('.sse-paste').fill('a=1 b=-5\na\n');
+    expect(await page.locator('.sse-compare-result').textContent()).toBe('✗ Output line 1 differs.');
+    await expect.poll(() => mistake.locator('[data-mistake]').getAttribute('data-mistake')).toBe('no-clamp');
+    expect(await mistake.locator('.sse-mistake-why').textContent()).toContain('elapsed = max(0, now − joined)');
     // The language in brief gives the ramp with its clamp.
     expect(await page.locator('.page-footer').textContent()).toContain('elapsed = max(0, now − joined)');
     expect(problems).toEqual([]);
