@@ -341,6 +341,13 @@ describe('the web runner page', () => {
     expect(await page.locator('.sse-compare-result').textContent()).toBe('✗ Output line 1 differs.');
     await expect.poll(() => mistake.locator('[data-mistake]').getAttribute('data-mistake')).toBe('no-clamp');
     expect(await mistake.locator('.sse-mistake-why').textContent()).toContain('elapsed = max(0, now − joined)');
+    // A weight that is not a whole number is a problem to fix first, not a mistake to name.
+    await page.locator('.sse-paste').fill('a=1 b=-2.5\na\n');
+    await expect.poll(() => mistake.locator('.sse-mistake-lead').textContent()).toBe('Fix this first:');
+    expect(await mistake.locator('[data-problem="weight"] .sse-mistake-title').textContent()).toBe(
+      'Output line 1 has the weight “b=-2.5”: a weight is a whole number.',
+    );
+    expect(await mistake.locator('[data-mistake]').count()).toBe(0);
     // The language in brief gives the ramp with its clamp.
     expect(await page.locator('.page-footer').textContent()).toContain('elapsed = max(0, now − joined)');
     expect(problems).toEqual([]);

@@ -66,8 +66,20 @@ describe('grading', () => {
     expect(r.mistakes.map((m) => m.id)).toEqual(['no-clamp']);
     // The compare box and slowstart grade name the same output the same way.
     expect(lab.nameMistakes(r.script, 'a=1 b=-5\na\na=1 b=5\n').map((m) => m.id)).toEqual(['no-clamp']);
+    // Whole numbers, negative ones included, are no problem to fix first.
+    expect(lab.weightProblem(r.script, 'a=1 b=-5\na\na=1 b=5\n')).toBeNull();
     // The chart overlay draws the negative weight at 0 (it has no room below its axis).
     expect(Math.min(...r.timeline!.cellWeight)).toBe(0);
+  });
+
+  it('finds a weight that is not a whole number in a pasted output, only on lines printed by WEIGHTS', () => {
+    // Lines 1 and 3 are WEIGHTS lines (script lines 5 and 8), line 2 a PICK's.
+    const script = 'POOL a=1\nNOW 100\nADD b=10 20\nNOW 90\nWEIGHTS\nPICK\nNOW 110\nWEIGHTS\n';
+    expect(lab.weightProblem(script, 'a=1 b=0\na\na=1 b=5.0\n')).toEqual({ outputLine: 3, weight: 'b=5.0' });
+    expect(lab.weightProblem(script, 'a=1 b=NaN\na\na=1 b=5\n')).toEqual({ outputLine: 1, weight: 'b=NaN' });
+    // A PICK's line is a name, whatever it looks like.
+    expect(lab.weightProblem(script, 'a=1 b=0\nx=2.5\na=1 b=5\n')).toBeNull();
+    expect(lab.weightProblem(script, 'a=1 b=0\na\na=1 b=5\n')).toBeNull();
   });
 
   it('reports an exception with the script line and the line of the learner code, and names no mistake there', () => {
