@@ -78,9 +78,11 @@ export function gradeTest(
   const difference = outputDifference(expected, result.output);
   const pass = !difference && problems.length === 0;
   // Only the mistakes the implement mode's learner can make (scope "rules").
+  // A problem that is a mistake's own output (a negative weight) does not
+  // stop the diagnosis from naming it.
   const evidence = lab.testEvidence(test.script, stdoutText(expected), stdoutText(result.output), {
     scope: 'rules',
-    problem: problems.length > 0,
+    problem: problems.some((p) => !p.symptom),
   });
   const catalogue = lab.mistakes();
   return {

@@ -62,6 +62,11 @@ export interface CodeProblem {
   /** Line of the learner's code, when known. */
   codeLine?: number;
   message: string;
+  /**
+   * Set when the problem is what a classic mistake returns (a negative
+   * weight: no-clamp), so the diagnosis still names that mistake beside it.
+   */
+  symptom?: boolean;
 }
 
 /** The learner's line from an exception, when known. */
@@ -79,20 +84,21 @@ const LARGEST = Number.MAX_SAFE_INTEGER;
 
 /**
  * What is wrong with a weight, and the weight the engine uses instead:
- * nothing for a whole number from -(2^53 - 1) to 2^53 - 1. A negative whole
- * number is kept as it is: it is what a classic mistake returns (no-clamp:
- * elapsed not clamped at 0), so the engine prints it and the diagnosis
- * names that mistake, as the compare box and `slowstart grade` do for the
- * same output. A fraction is rounded down (what the learner meant, most
- * likely); anything else becomes 0. Never silently: an infinite weight
- * would be clamped.
+ * nothing for a whole number from 0 to 2^53 - 1. A negative whole number is
+ * a problem but is kept as it is: it is what a classic mistake returns
+ * (no-clamp: elapsed not clamped at 0), so the engine prints it and the
+ * diagnosis names that mistake beside the problem, as the compare box and
+ * `slowstart grade` do for the same output (the chart draws it at 0, and
+ * says so). A fraction is rounded down (what the learner meant, most
+ * likely); anything else becomes 0. Never silently.
  */
-export function checkWeight(w: unknown): { problem?: string; use: number } {
+export function checkWeight(w: unknown): { problem?: string; symptom?: boolean; use: number } {
   if (typeof w !== 'number') return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
   if (Number.isNaN(w)) return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
   if (!Number.isFinite(w)) return { problem: 'a weight must be a finite whole number (0 was used)', use: 0 };
   if (Math.abs(w) > LARGEST) return { problem: `a weight must be between -${LARGEST} and ${LARGEST} (0 was used)`, use: 0 };
   if (!Number.isInteger(w)) return { problem: 'a weight must be a whole number (round down)', use: Math.floor(w) };
+  if (w < 0) return { problem: 'a weight cannot be negative (printed as returned; the chart draws 0)', symptom: true, use: w };
   return { use: w };
 }
 
@@ -121,8 +127,8 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
       onLine?.(line);
     }
   };
-  const fail = (line: number, message: string, error?: unknown) => {
-    if (problems.length < 20) problems.push({ line, codeLine: learnerLine(error), message });
+  const fail = (line: number, message: string, error?: unknown, symptom?: boolean) => {
+    if (problems.length < 20) problems.push({ line, codeLine: learnerLine(error), message, ...(symptom ? { symptom } : {}) });
   };
   const thrown = (e: unknown) =>
     e instanceof LearnerException ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : `threw ${describe(e)}`;
@@ -139,7 +145,7 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
       }
       const checked = checkWeight(w);
       if (checked.problem) {
-        fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ${checked.problem}`);
+        fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ${checked.problem}`, undefined, checked.symptom);
       }
       return checked.use;
     },

@@ -257,16 +257,18 @@ describe('exotic exceptions are reported as what they are, not as "an endless lo
 });
 
 describe('weights from the learner’s code', () => {
-  it('an infinite weight is a problem and 0 is used; a negative one is printed, not a problem', async () => {
+  it('an infinite weight is a problem and 0 is used; a negative one is a problem too, printed as returned', async () => {
     const { page, problems } = await openImplement();
     const root = page.locator('#implement');
     await run(page, 'function effectiveWeight(target) { return target > 1 ? -target : Infinity; }\nfunction pick() { return null; }');
     const texts = await root.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-problem-text').allTextContents();
     // POOL a=5 b=1 c=1, then ADD d=10 20 at 0 (the SPEC's example): a and d are negative
-    // (the output of the no-clamp mistake, no problem), b and c infinite.
+    // (kept: the output of the no-clamp mistake), b and c infinite (0 is used).
     expect(texts).toEqual([
+      'effectiveWeight(5, 0, 0, 0) for a returned -5: a weight cannot be negative (printed as returned; the chart draws 0)',
       'effectiveWeight(1, 0, 0, 0) for b returned Infinity: a weight must be a finite whole number (0 was used)',
       'effectiveWeight(1, 0, 0, 0) for c returned Infinity: a weight must be a finite whole number (0 was used)',
+      'effectiveWeight(10, 20, 0, 0) for d returned -10: a weight cannot be negative (printed as returned; the chart draws 0)',
     ]);
     // Long problems wrap inside the results panel instead of widening it past the page.
     const [panel, widest] = await root.evaluate((r) => [

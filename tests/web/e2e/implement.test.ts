@@ -159,8 +159,17 @@ describe('the implement-it-yourself mode', () => {
       expect(await named.count(), mistake.id).toBe(1);
       expect(await named.locator('.ss-impl-mistake-title').textContent()).toBe(mistake.title);
       // Only this one: the other tests rule out look-alikes (diagnosis.ts).
-      expect(await page.locator('.ss-impl-diagnosis li').count(), mistake.id).toBe(1);
+      expect(await page.locator('.ss-impl-diagnosis .ss-impl-diagnosis-list li').count(), mistake.id).toBe(1);
       expect(await page.locator('.ss-impl-diagnosis').isVisible()).toBe(true);
+      // Problems to fix first: only no-clamp's negative weights (said, and the mistake still named).
+      const fixFirst = await page.locator('.ss-impl-diagnosis .ss-impl-fix-first .ss-impl-problem-text').allTextContents();
+      if (mistake.id === 'no-clamp') {
+        expect(fixFirst.length).toBeGreaterThan(0);
+        for (const text of fixFirst) expect(text).toMatch(/returned -\d+: a weight cannot be negative \(printed as returned; the chart draws 0\)$/);
+        expect(await page.locator('.ss-impl-diagnosis .ss-impl-mistake-lead').allTextContents()).toEqual(['Fix these first:', 'Looks like:']);
+      } else {
+        expect(fixFirst, mistake.id).toEqual([]);
+      }
       // The first failing test is open; some failing test names it on its own.
       const ids = await page.locator('.ss-impl-test[data-state="fail"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-test-id')!));
       let alone = false;

@@ -60,13 +60,17 @@ describe('grading', () => {
     // POOL a=1, NOW 100, ADD b=10 20, NOW 90, WEIGHTS (line 5): 10 × (90 − 100) / 20 = −5
     // without the clamp; b (weight −5) does not take part in the PICK; at 110: 10 × 10 / 20 = 5.
     expect(r.pass).toBe(false);
-    expect(r.problems).toEqual([]);
+    // The negative weight is said (a problem), and the mistake is still named beside it.
+    // (computed once, when NOW 90 on line 4 sets the clock back).
+    expect(r.problems.map((p) => [p.line, p.message, p.symptom])).toEqual([
+      [4, 'effectiveWeight(10, 20, 100, 90) for b returned -5: a weight cannot be negative (printed as returned; the chart draws 0)', true],
+    ]);
     expect(r.actual.map((o) => o.text)).toEqual(['a=1 b=-5', 'a', 'a=1 b=5']);
     expect(r.difference).toEqual({ index: 0, line: 5, expected: 'a=1 b=0', actual: 'a=1 b=-5' });
     expect(r.mistakes.map((m) => m.id)).toEqual(['no-clamp']);
     // The compare box and slowstart grade name the same output the same way.
     expect(lab.nameMistakes(r.script, 'a=1 b=-5\na\na=1 b=5\n').map((m) => m.id)).toEqual(['no-clamp']);
-    // Whole numbers, negative ones included, are no problem to fix first.
+    // In pasted output, whole numbers, negative ones included, are no problem to fix first.
     expect(lab.weightProblem(r.script, 'a=1 b=-5\na\na=1 b=5\n')).toBeNull();
     // The chart overlay draws the negative weight at 0 (it has no room below its axis).
     expect(Math.min(...r.timeline!.cellWeight)).toBe(0);

@@ -257,9 +257,12 @@ describe('weights and scores the engine cannot take are problems, never silent',
     });
   }
 
-  it('effectiveWeight returning a negative whole number: kept and printed (the no-clamp mistake\'s output), no problem', () => {
+  it('effectiveWeight returning a negative whole number: a problem, and the value is kept and printed (the no-clamp mistake\'s output)', () => {
     const r = grade('function effectiveWeight(target) { return -target; }\nfunction pick() { return null; }', script);
-    expect(r.problems).toEqual([]);
+    expect(r.problems.map((p) => [p.message, p.symptom])).toEqual([
+      ['effectiveWeight(5, 0, 0, 0) for a returned -5: a weight cannot be negative (printed as returned; the chart draws 0)', true],
+      ['effectiveWeight(3, 0, 0, 0) for b returned -3: a weight cannot be negative (printed as returned; the chart draws 0)', true],
+    ]);
     expect(r.actual.map((o) => o.text)).toEqual(['a=-5 b=-3']);
     expect(r.pass).toBe(false);
   });
