@@ -16,8 +16,10 @@ export interface PickBackend {
 
 /**
  * What the learner writes. The sandbox (sandbox/sandbox.ts) implements it
- * for code that runs inside QuickJS; the reference and the mistakes
- * (mistakes.ts) are plain functions.
+ * for the learner's code, which runs inside QuickJS; grade.ts runs any
+ * implementation through the engine (toScriptRules below). The reference
+ * rules and the classic mistakes are the engine's own (rule_variants.hpp,
+ * mistakes.hpp), not implementations of this interface.
  */
 export interface LearnerRules {
   /** The effective weight of an UP backend: a whole number. */

@@ -192,10 +192,8 @@ describe('the implement-it-yourself mode', () => {
     const { page, problems } = await open();
     await setCode(page, INFINITE_LOOP);
     await page.locator('.ss-impl-run').click();
-    const t0 = Date.now();
     // The first test has a PICK on line 2: that is where the loop is stopped.
     await expect.poll(() => stateOf(page, 'worked-example'), { timeout: LIMIT_MS + 3000, interval: 50 }).toBe('fail');
-    expect(Date.now() - t0).toBeLessThan(LIMIT_MS + 2500);
     const report = page.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-report');
     expect(await report.locator('.ss-impl-problem-text').first().textContent()).toBe(
       'stopped after 1 s at script line 2: your code did not finish (an endless loop?)',
@@ -266,7 +264,9 @@ describe('the implement-it-yourself mode', () => {
     await banner.locator('.ss-impl-go').click();
     await expect.poll(() => page.locator('#implement .cm-activeLine').textContent()).toContain('let total = 0 +;');
     // The editor underlines it too (live, from its own parse).
-    await expect.poll(() => page.locator('#implement .cm-lintRange-error').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#implement .cm-lintRange-error').count()).toBe(1);
+    const underlined = page.locator('#implement .cm-line', { has: page.locator('.cm-lintRange-error') });
+    expect(await underlined.textContent()).toContain('let total = 0 +;');
     expect(await states(page)).toEqual(Array(N).fill('idle'));
     await page.screenshot({ path: `${SHOTS}/implement-compile-error.png` });
 
@@ -277,10 +277,9 @@ describe('the implement-it-yourself mode', () => {
 
     // A loop at the top level is one error, not a timeout per test.
     await setCode(page, `while (true) {}\n${CORRECT}`);
-    const t0 = Date.now();
     await runTests(page);
-    expect(Date.now() - t0).toBeLessThan(LIMIT_MS + 2500);
     expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain('did not finish loading');
+    expect(await states(page)).toEqual(Array(N).fill('idle')); // no test ran, so none waited for the limit
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -7,7 +7,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, settle, watchProblems } from '../support/browser.js';
 import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
+import { slowstart } from '../support/engine.js';
 import { SPEC_USAGES } from '../support/scripts.js';
+import { DEFAULT_EXAMPLE, EXAMPLES } from '../../../web/runner/examples.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
@@ -41,10 +43,23 @@ async function typeScript(page: Page, script: string): Promise<void> {
 
 const scrub = (page: Page) => page.locator('.ss-scrub');
 
+/**
+ * The rows the output list shows are the engine's output for `script`: all
+ * of it, or (a long output is drawn a window at a time) a run of it in order.
+ * `line: text` is unique per row, since a line prints at most one.
+ */
+async function expectOutputOf(page: Page, script: string, label = ''): Promise<void> {
+  const engine = slowstart.run(script).output.map((o) => `${o.line}: ${o.text}`);
+  const rows = await outputRows(page);
+  expect(rows.length, label).toBeGreaterThan(0);
+  const at = engine.indexOf(rows[0]);
+  expect(rows, label).toEqual(engine.slice(Math.max(0, at), Math.max(0, at) + rows.length));
+}
+
 describe('the web runner page', () => {
   it('opens with the default script already run, output and chart visible', async () => {
     const { page, problems } = await open({ reducedMotion: true });
-    expect((await outputRows(page)).length).toBeGreaterThan(5);
+    await expectOutputOf(page, DEFAULT_EXAMPLE.script);
     await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
     expect(await page.locator('.ss-series path').count()).toBe(3);
     expect(await page.locator('.ss-legend-item').count()).toBe(3);
@@ -263,7 +278,7 @@ describe('the web runner page', () => {
       await page.locator(`.ss-menu-item[data-example="${id}"]`).click();
       const problemsShown = await page.locator('.ss-problems').isVisible();
       expect(problemsShown, id).toBe(id === 'rejected-lines');
-      expect(await page.locator('.ss-out-row').count(), id).toBeGreaterThan(0);
+      await expectOutputOf(page, EXAMPLES.find((e) => e.id === id)!.script, id);
       if (id === 'ramp-table') {
         // SPEC: target 10, ramp 20 gives 0, 2, 5, 7, 9, 10, 10; old (POOL) stays 10.
         const texts = (await outputRows(page)).map((r) => r.split(': ')[1]);
