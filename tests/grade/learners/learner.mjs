@@ -232,7 +232,7 @@ function main() {
     else path = a;
   }
   // A child that outlives us, holding our stdout open.
-  if (misbehave === 'hang-child') spawn('sleep', ['30'], { stdio: 'inherit' }).unref();
+  if (misbehave === 'hang-child') spawn('sleep', ['3600'], { stdio: 'inherit' }).unref();
   let data = readFileSync(path ?? 0).toString('latin1');
   if (data.startsWith('\xef\xbb\xbf')) data = data.slice(3);
   const lines = data.split('\n');

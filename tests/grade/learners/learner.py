@@ -247,7 +247,7 @@ def main():
     if misbehave == "hang-child":
         # A child that outlives us, holding our stdout open.
         import subprocess
-        subprocess.Popen(["sleep", "30"])
+        subprocess.Popen(["sleep", "3600"])
     if path:
         with open(path, "rb") as f:
             data = f.read()

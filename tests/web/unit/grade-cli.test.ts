@@ -136,7 +136,6 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
       expect(report.problems).toBe(2);
       // Problems come first, and name no mistake.
       expect(report.looks_like).toEqual([]);
-      expect(run.ms).toBeLessThan(10_000);
     }
     const text = (await cli('native', ['grade', ...PATIENT, '--tests', tests, '--timeout', '0.5', '--', ...PYTHON, '--misbehave', 'hang'])).stdout.toString();
     expect(text).toContain(
@@ -173,9 +172,12 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
       const run = await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program, '--misbehave', 'hang-child']);
       const report = json(run);
       expect(report.passed).toBe(N);
-      // Each test's child sleeps 30 s; the grader kills it with the group.
-      expect(run.ms).toBeLessThan(30_000);
+      // Each test's child sleeps an hour holding stdout: a grader that waited for
+      // it would never get here (the test's own limit fails it), so reaching this
+      // line with every test passed is the proof that it kills the group instead.
     }
+    // And none of those children is left sleeping (pgrep exits 1 when none matches).
+    await expect.poll(() => spawnSync('pgrep', ['-f', '^sleep 3600$']).status, { timeout: 10_000 }).toBe(1);
   });
 
   it('reports a crash, an exception and an unexpected exit status, with the start of stderr', async () => {
@@ -231,7 +233,6 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
       const run = await both(['grade', ...PATIENT, '--tests', tests, '--max-output', '64K', '--format', 'json', '--', ...program, '--misbehave', 'flood']);
       const r = json(run).results[0];
       expect(r).toMatchObject({ status: 'output-limit', summary: 'printed more than 64 KiB on stdout: its process group was killed', stdout_bytes: 65536 });
-      expect(run.ms).toBeLessThan(10_000);
     }
   });
 
