@@ -31,6 +31,10 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
   list(APPEND SLOWSTART_WASM_LINK_OPTIONS ${SLOWSTART_WASM_OPT} -sTEXTDECODER=2 -sSUPPORT_LONGJMP=0)
 endif()
 
+# Where the modules go (another folder for experimental builds, so that
+# web/wasm keeps the real one).
+set(SLOWSTART_WASM_OUT ${CMAKE_SOURCE_DIR}/web/wasm CACHE PATH "Output folder of the WebAssembly modules")
+
 function(slowstart_wasm_module target name export_name extra_link_options)
   add_executable(${target} ${ARGN})
   target_link_libraries(${target} PRIVATE slowstart_engine)
@@ -41,7 +45,7 @@ function(slowstart_wasm_module target name export_name extra_link_options)
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${name}
     SUFFIX ".mjs"
-    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_SOURCE_DIR}/web/wasm)
+    RUNTIME_OUTPUT_DIRECTORY ${SLOWSTART_WASM_OUT})
   target_link_options(${target} PRIVATE ${SLOWSTART_WASM_LINK_OPTIONS} -sEXPORT_NAME=${export_name} ${extra_link_options})
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_if_different

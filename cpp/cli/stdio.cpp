@@ -44,7 +44,9 @@ bool standard_streams_open() {
   return false;
 }
 
-bool put(std::string& text, std::FILE* to) {
+namespace {
+template <class Text>
+bool put_text(Text& text, std::FILE* to) {
   if (!text.empty()) {
     errno = 0;
     std::fwrite(text.data(), 1, text.size(), to);
@@ -52,6 +54,10 @@ bool put(std::string& text, std::FILE* to) {
   }
   return !failed(to);
 }
+}  // namespace
+
+bool put(std::string& text, std::FILE* to) { return put_text(text, to); }
+bool put(slowstart::ByteBuffer& text, std::FILE* to) { return put_text(text, to); }
 
 bool flush_standard_streams() {
   errno = 0;

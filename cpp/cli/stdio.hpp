@@ -18,6 +18,8 @@
 #include <cstdio>
 #include <string>
 
+#include "engine/byte_buffer.hpp"
+
 namespace slowstart::cli {
 
 // Exit status when the script cannot be read or the output cannot be written.
@@ -30,6 +32,7 @@ bool standard_streams_open();
 // Writes all of `text` to `to` and clears it. False when the stream failed
 // (now or in an earlier buffered write); the error is kept for write_failed().
 bool put(std::string& text, std::FILE* to);
+bool put(slowstart::ByteBuffer& text, std::FILE* to);
 
 // Flushes stdout and stderr. False when either has failed at any point.
 bool flush_standard_streams();

@@ -66,11 +66,16 @@ const Keyword* find_hint(std::string_view word) {
 // huge token that is no name is not kept whole.
 constexpr std::size_t kCheckNamesFrom = 4096;
 
-std::string with_usage(std::string message, const Keyword& k) {
-  message += " (usage: ";
-  message += k.usage;
-  message += ')';
-  return message;
+void append_usage(Message& m, const Keyword& k) {
+  m.append(" (usage: ");
+  m.append(k.usage);
+  m.append(")");
+}
+
+void pool_is_full(Message& m) {
+  m.assign("a pool holds at most ");
+  m.append_decimal(kMaxBackends);
+  m.append(" backends");
 }
 
 }  // namespace
@@ -90,8 +95,7 @@ void LineParser::begin(std::size_t longest_name) {
   longest_name_ = longest_name;
   keyword_ = nullptr;
   tokens_ = 0;
-  open_ = done_ = ignored_ = settled_ = false;
-  problem_.reset();
+  open_ = done_ = ignored_ = settled_ = has_problem_ = false;
   problem_span_ = first_argument_ = Span{};
   line_from_ = last_to_ = 0;
   cmd_.entries.clear();
@@ -99,11 +103,18 @@ void LineParser::begin(std::size_t longest_name) {
   cmd_.name_cut = false;
 }
 
-void LineParser::fail(std::string message, bool settled, Span where) {
-  // The first problem in reading order, unless a settled one (the keyword
-  // or the number of arguments) comes, which nothing replaces.
-  if (settled_ || (problem_ && !settled)) return;
-  problem_ = std::move(message);
+// A problem found: where to write its message, or nullptr when it is not
+// the line's. The first problem in reading order is, unless a settled one
+// (the keyword or the number of arguments) comes, which nothing replaces.
+Message* LineParser::fail(bool settled, Span where) {
+  if (settled_ || (has_problem_ && !settled)) return nullptr;
+  record(settled, where);
+  return &problem_;
+}
+
+// The line's problem is (now) in problem_.
+void LineParser::record(bool settled, Span where) {
+  has_problem_ = true;
   problem_span_ = where;
   settled_ = settled;
   if (settled) done_ = true;
@@ -126,13 +137,13 @@ void LineParser::start_token(std::uint64_t column) {
   number_head_.clear();
   seen_eq_ = second_eq_ = false;
   name_checked_ = 0;
-  name_problem_.reset();
+  name_bad_ = false;
   if (keyword_->op == Op::Pool) {
     if (arg > kMaxBackends) {
-      fail("a pool holds at most " + decimal(kMaxBackends) + " backends", true, {column, kLineEnd});
+      if (Message* m = fail(true, {column, kLineEnd})) pool_is_full(*m);
       return;
     }
-    if (!problem_) cmd_.entries.emplace_back();
+    if (!has_problem_) cmd_.entries.emplace_back();
   }
 }
 
@@ -165,18 +176,19 @@ void LineParser::keyword() {
   const std::string_view word = head_.view();
   if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8(), length_);
   if (keyword_) return;
-  std::string message = quoted("unknown command ", word);
+  Message* m = fail(true, token());
+  if (!m) return;
+  reject(*m, "unknown command ", word);
   if (const Keyword* hint = length_ <= kLongestKeyword ? find_hint(word) : nullptr) {
-    message += " (use ";
-    message += hint->word;
-    message += ')';
+    m->append(" (use ");
+    m->append(hint->word);
+    m->append(")");
   }
-  fail(std::move(message), true, token());
 }
 
 void LineParser::argument_piece(std::string_view piece) {
   const std::size_t arg = tokens_ - 1;
-  if (arg > keyword_->max_args || problem_) return;
+  if (arg > keyword_->max_args || has_problem_) return;
   switch (keyword_->op) {
     case Op::Pool: entry_piece(piece, cmd_.entries.back().name); break;
     case Op::Add:
@@ -198,48 +210,57 @@ void LineParser::argument_piece(std::string_view piece) {
 void LineParser::end_argument() {
   const std::size_t arg = tokens_ - 1;
   if (arg > keyword_->max_args) {
-    fail(with_usage(quoted("unexpected argument ", head_.view()), *keyword_), true, token());
+    if (Message* m = fail(true, token())) {
+      reject(*m, "unexpected argument ", head_.view());
+      append_usage(*m, *keyword_);
+    }
     return;
   }
-  if (problem_) return;
-  Problem p;
+  if (has_problem_) return;
+  // A problem found here is the line's first: it is written into problem_
+  // straight away.
+  bool ok = true;
   Span where = token();
   switch (keyword_->op) {
     case Op::Pool: {
       PoolEntry& e = cmd_.entries.back();
-      p = end_entry(e.name, e.weight, where);
-      if (p) break;
+      ok = end_entry(e.name, e.weight, where);
+      if (!ok) break;
       const auto k = static_cast<std::uint32_t>(cmd_.entries.size() - 1);
       if (k == 0) seen_.clear();
       const auto name_of = [this](std::uint32_t i) { return std::string_view(cmd_.entries[i].name); };
       if (seen_.insert(e.name, k, name_of) != k) {
-        p = quoted("duplicate backend name ", e.name, " in POOL");
+        ok = reject(problem_, "duplicate backend name ", e.name, " in POOL");
         where = {token_from_, token_from_ + eq_at_};
       }
       break;
     }
     case Op::Add:
-      p = arg == 1 ? end_entry(cmd_.name, cmd_.weight, where)
-                   : number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds);
+      ok = arg == 1 ? end_entry(cmd_.name, cmd_.weight, where)
+                    : number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds, problem_);
       break;
     case Op::Down:
       break;
     case Op::Up:
-      if (arg == 2) p = number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds);
+      if (arg == 2) ok = number_.finish(Quantity::Ramp, number_head_.view(), cmd_.seconds, problem_);
       break;
     default:  // NOW
-      p = number_.finish(Quantity::Time, number_head_.view(), cmd_.seconds);
+      ok = number_.finish(Quantity::Time, number_head_.view(), cmd_.seconds, problem_);
       break;
   }
-  if (p) fail(std::move(*p), false, where);
+  if (!ok) record(false, where);
 }
 
 LineParser::Outcome LineParser::end() {
   end_token();
   if (ignored_ || tokens_ == 0) return Outcome::Ignored;
-  if (!settled_ && tokens_ - 1 < keyword_->min_args)
-    fail(with_usage("missing argument", *keyword_), true, {line_from_, last_to_});
-  if (problem_) return Outcome::Rejected;
+  if (!settled_ && tokens_ - 1 < keyword_->min_args) {
+    if (Message* m = fail(true, {line_from_, last_to_})) {
+      m->assign("missing argument");
+      append_usage(*m, *keyword_);
+    }
+  }
+  if (has_problem_) return Outcome::Rejected;
   cmd_.op = keyword_->op;
   return Outcome::Parsed;
 }
@@ -260,19 +281,19 @@ void LineParser::name_piece(std::string_view piece) {
 // is scanned as a number.
 void LineParser::entry_piece(std::string_view piece, std::string& name) {
   if (!seen_eq_) {
-    const std::size_t eq = piece.find('=');
+    const std::size_t eq = find_byte(piece, '=');
     if (eq != std::string_view::npos) eq_at_ = length_ - piece.size() + eq;  // (length_ counts this piece)
     std::string_view part = piece.substr(0, eq);
     // A name already found bad is not kept beyond what a message shows.
-    if (name_problem_) part = part.substr(0, TokenHead::kBytes - std::min(name.size(), TokenHead::kBytes));
+    if (name_bad_) part = part.substr(0, TokenHead::kBytes - std::min(name.size(), TokenHead::kBytes));
     name.append(part);
-    if (!name_problem_ && name.size() >= kCheckNamesFrom) check_long_name(name, false);
+    if (!name_bad_ && name.size() >= kCheckNamesFrom) check_long_name(name, false);
     if (eq == std::string_view::npos) return;
     seen_eq_ = true;
     piece.remove_prefix(eq + 1);
   }
   if (second_eq_) return;
-  if (piece.find('=') != std::string_view::npos) {
+  if (find_byte(piece, '=') != std::string_view::npos) {
     second_eq_ = true;
     return;
   }
@@ -290,28 +311,30 @@ void LineParser::check_long_name(std::string& name, bool final) {
     if (upto > name_checked_) --upto;  // the last lead byte's sequence may go on
   }
   if (upto <= name_checked_) return;
-  name_problem_ = check_name(std::string_view(name).substr(name_checked_, upto - name_checked_), name);
+  name_bad_ = !check_name(std::string_view(name).substr(name_checked_, upto - name_checked_), name, name_problem_);
   name_checked_ = upto;
-  if (name_problem_ && name.size() > TokenHead::kBytes) {
+  if (name_bad_ && name.size() > TokenHead::kBytes) {
     name.resize(TokenHead::kBytes);
     name.shrink_to_fit();
   }
 }
 
-// `where` is the token; narrowed to the name or the weight when the problem is there.
-Problem LineParser::end_entry(std::string& name, std::int64_t& weight, Span& where) {
-  if (!seen_eq_) return quoted("expected <name>=<weight>, got ", head_.view());
-  if (name.empty()) return quoted("backend name is empty in ", head_.view());
-  if (second_eq_) return quoted("expected one '=' in <name>=<weight>, got ", head_.view());
-  if (!name_problem_) check_long_name(name, true);
-  if (name_problem_) {
+// False with the problem in problem_ (the line has none yet). `where` is the
+// token; narrowed to the name or the weight when the problem is there.
+bool LineParser::end_entry(std::string& name, std::int64_t& weight, Span& where) {
+  if (!seen_eq_) return reject(problem_, "expected <name>=<weight>, got ", head_.view());
+  if (name.empty()) return reject(problem_, "backend name is empty in ", head_.view());
+  if (second_eq_) return reject(problem_, "expected one '=' in <name>=<weight>, got ", head_.view());
+  if (!name_bad_) check_long_name(name, true);
+  if (name_bad_) {
     where = {token_from_, token_from_ + eq_at_};
-    return name_problem_;
+    problem_.assign(name_problem_.view());
+    return false;
   }
-  Problem p = number_.finish(Quantity::Weight, number_head_.view(), weight);
+  const bool ok = number_.finish(Quantity::Weight, number_head_.view(), weight, problem_);
   // The weight's part, or the token when there is no weight ("a=").
-  if (p && eq_at_ + 1 < length_) where = {token_from_ + eq_at_ + 1, token_from_ + length_};
-  return p;
+  if (!ok && eq_at_ + 1 < length_) where = {token_from_ + eq_at_ + 1, token_from_ + length_};
+  return ok;
 }
 
 // ---------------------------------------------------------------------------
@@ -343,7 +366,7 @@ Problem parse_command(const std::vector<std::string_view>& tokens, Command& out)
     parser.add(t, 0);  // (no line: the columns are not used)
     parser.end_token();
   }
-  if (parser.end() == LineParser::Outcome::Rejected) return parser.problem();
+  if (parser.end() == LineParser::Outcome::Rejected) return std::string(parser.problem());
   out = std::move(parser.command());
   return std::nullopt;
 }
@@ -359,29 +382,36 @@ Problem parse_entry(std::string_view token, PoolEntry& out) {
 // ---------------------------------------------------------------------------
 
 Problem apply(Pool& pool, Command& cmd) {
+  Message why;
+  return problem_of(apply(pool, cmd, why), why);
+}
+
+bool apply(Pool& pool, Command& cmd, Message& why) {
   switch (cmd.op) {
     case Op::Pool:
       pool.replace(std::move(cmd.entries));
-      return std::nullopt;
+      return true;
     case Op::Now:
       pool.set_now(cmd.seconds);
-      return std::nullopt;
+      return true;
     case Op::Add:
-      if (!pool.contains(cmd.name) && pool.size() >= kMaxBackends)
-        return "a pool holds at most " + decimal(kMaxBackends) + " backends";
+      if (!pool.contains(cmd.name) && pool.size() >= kMaxBackends) {
+        pool_is_full(why);
+        return false;
+      }
       pool.add(cmd.name, cmd.weight, cmd.seconds);  // a copy: sinks still read cmd.name
-      return std::nullopt;
+      return true;
     case Op::Down:
-      if (cmd.name_cut || !pool.down(cmd.name)) return quoted("no backend named ", cmd.name);
-      return std::nullopt;
+      if (cmd.name_cut || !pool.down(cmd.name)) return reject(why, "no backend named ", cmd.name);
+      return true;
     case Op::Up:
-      if (cmd.name_cut || !pool.up(cmd.name, cmd.seconds)) return quoted("no backend named ", cmd.name);
-      return std::nullopt;
+      if (cmd.name_cut || !pool.up(cmd.name, cmd.seconds)) return reject(why, "no backend named ", cmd.name);
+      return true;
     case Op::Weights:
     case Op::Pick:
-      return std::nullopt;
+      return true;
   }
-  return std::nullopt;
+  return true;
 }
 
 }  // namespace slowstart

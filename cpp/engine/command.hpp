@@ -96,10 +96,11 @@ class LineParser {
   bool done() const { return done_; }
 
   enum class Outcome { Ignored, Rejected, Parsed };
-  // The line has ended. Parsed: command() holds it; Rejected: problem().
+  // The line has ended. Parsed: command() holds it; Rejected: problem()
+  // (valid until the next line begins).
   Outcome end();
   Command& command() { return cmd_; }
-  const std::string& problem() const { return *problem_; }
+  std::string_view problem() const { return problem_.view(); }
   // Where the problem is: the offending token, or the part of a
   // name=weight that is wrong; `to` is kLineEnd when it runs to the end of
   // the line (the line was not read that far).
@@ -116,10 +117,11 @@ class LineParser {
   void argument_piece(std::string_view piece);
   void end_argument();
   void entry_piece(std::string_view piece, std::string& name);
-  Problem end_entry(std::string& name, std::int64_t& weight, Span& where);
+  bool end_entry(std::string& name, std::int64_t& weight, Span& where);
   void name_piece(std::string_view piece);
   void check_long_name(std::string& name, bool final);
-  void fail(std::string message, bool settled, Span where);
+  Message* fail(bool settled, Span where);
+  void record(bool settled, Span where);
 
   Command cmd_;
   const Keyword* keyword_ = nullptr;
@@ -128,7 +130,8 @@ class LineParser {
   bool done_ = false;          // the outcome is settled
   bool ignored_ = false;
   bool settled_ = false;       // problem_ can no longer be replaced
-  Problem problem_;            // the first problem found
+  bool has_problem_ = false;
+  Message problem_;            // the first problem found (built in place: no allocation)
   Span problem_span_;
   std::uint64_t token_from_ = 0;  // column of the open (or last) token
   std::uint64_t line_from_ = 0, last_to_ = 0;  // the line's first token's start, its last one's end
@@ -144,7 +147,8 @@ class LineParser {
   bool seen_eq_ = false, second_eq_ = false;
   std::uint64_t eq_at_ = 0;  // the '=' from the token's start
   std::size_t name_checked_ = 0;  // bytes of a long name already checked
-  Problem name_problem_;
+  bool name_bad_ = false;
+  Message name_problem_;
 };
 
 // Tokens are separated by runs of spaces or tabs (only those two).
@@ -163,5 +167,8 @@ Problem parse_entry(std::string_view token, PoolEntry& out);
 // Applies a parsed command. Either it succeeds, or it returns the problem and
 // the pool is exactly as before. WEIGHTS and PICK are not handled here.
 Problem apply(Pool& pool, Command& cmd);
+// The same, true on success, else false with the problem in `why` (the
+// interpreter's form: no allocation).
+bool apply(Pool& pool, Command& cmd, Message& why);
 
 }  // namespace slowstart

@@ -54,9 +54,9 @@ void Interpreter::end_line(std::uint64_t line_end) {
     return;
   }
   Command& cmd = parser_.command();
-  if (const Problem p = apply(pool_, cmd)) {  // no such backend, or a full pool: the name's token
+  if (!apply(pool_, cmd, why_)) {  // no such backend, or a full pool: the name's token
     ++rejected_;
-    sink_.diagnostic(line_, *p, parser_.first_argument());
+    sink_.diagnostic(line_, why_.view(), parser_.first_argument());
     return;
   }
   sink_.applied(line_, cmd, pool_);
@@ -75,8 +75,8 @@ void Interpreter::end_line(std::uint64_t line_end) {
 void Interpreter::feed_text(std::string_view text) {
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
+    const char* const nl = find_newline(text.data() + start, text.data() + text.size());
+    const std::size_t end = nl ? static_cast<std::size_t>(nl - text.data()) : text.size();
     feed_line(text.substr(start, end - start));
     start = end + 1;
   }

@@ -69,6 +69,7 @@ class Interpreter {
   Pool pool_;
   LineParser parser_;
   std::string text_;  // a WEIGHTS line, its memory reused line after line
+  Message why_;       // why a parsed line could not be applied (no allocation)
   std::uint64_t line_ = 0;
   std::uint64_t rejected_ = 0;
   // A line that continues past the end of the chunk.

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "short_bytes.hpp"
+
 namespace slowstart {
 
 class NameTable {
@@ -38,7 +40,7 @@ class NameTable {
     for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
       const Slot& s = slots_[i];
       if (s.id == kMissing) return kMissing;
-      if (s.hash == h && name_of(s.id) == name) return s.id;
+      if (s.hash == h && same_bytes(name_of(s.id), name)) return s.id;
     }
   }
 
@@ -52,7 +54,7 @@ class NameTable {
     for (;; i = (i + 1) & mask()) {
       const Slot& s = slots_[i];
       if (s.id == kMissing) break;
-      if (s.hash == h && name_of(s.id) == name) return s.id;
+      if (s.hash == h && same_bytes(name_of(s.id), name)) return s.id;
     }
     slots_[i] = Slot{h, id};
     ++size_;

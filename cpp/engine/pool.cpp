@@ -1,5 +1,6 @@
 #include "decimal.hpp"
 #include "pool.hpp"
+#include "short_bytes.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -202,12 +203,12 @@ void Pool::weights_line(std::string& out) const {
   for (std::uint32_t i : order) {
     if (at != out.data()) *at++ = ' ';
     const std::string& name = backends_[i].name;
-    std::memcpy(at, name.data(), name.size());
+    copy_short(at, name.data(), name.size());  // (names are short: no library call)
     at += name.size();
     *at++ = '=';
     const char* d = format_decimal(digits, wrr_.weight(i));
     const auto n = static_cast<std::size_t>(digits + 21 - d);
-    std::memcpy(at, d, n);
+    copy_short(at, d, n);
     at += n;
   }
 }

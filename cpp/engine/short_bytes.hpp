@@ -1,13 +1,15 @@
 // Byte copies and scans sized for script lines: a few bytes, rarely more.
 //
-// memcpy and memchr are library calls. Natively they are fast at any size;
+// memcpy, memchr and memcmp are library calls. Natively they are fast at any size;
 // in WebAssembly they are Emscripten's scalar libc, entered once per token
 // or per line, and their set-up costs more than the few bytes they move
 // (docs/PERFORMANCE.md measures it). Short inputs are handled inline here;
 // long ones still go to the library.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <string_view>
 
 namespace slowstart {
 
@@ -31,14 +33,44 @@ inline void copy_short(char* to, const char* from, std::size_t n) {
   }
 }
 
-// The first '\n' in [p, end), or nullptr: the first 32 bytes by a plain
-// loop (most lines end there), the rest by memchr.
-inline const char* find_newline(const char* p, const char* end) {
+// The first `c` in [p, end), or nullptr: the first 32 bytes by a plain
+// loop (most lines and tokens end there), the rest by memchr.
+inline const char* find_byte(const char* p, const char* end, char c) {
   const char* const stop = end - p > 32 ? p + 32 : end;
   for (; p < stop; ++p)
-    if (*p == '\n') return p;
+    if (*p == c) return p;
   if (p == end) return nullptr;
-  return static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+  return static_cast<const char*>(std::memchr(p, c, static_cast<std::size_t>(end - p)));
+}
+inline const char* find_newline(const char* p, const char* end) { return find_byte(p, end, '\n'); }
+// The same as string_view::find(c).
+inline std::size_t find_byte(std::string_view s, char c) {
+  const char* const at = find_byte(s.data(), s.data() + s.size(), c);
+  return at ? static_cast<std::size_t>(at - s.data()) : std::string_view::npos;
+}
+
+// x[0, n) == y[0, n) for sizeof(Word) <= n <= 2 * sizeof(Word): the first
+// and the last Word of each, overlapping.
+template <class Word>
+inline bool same_ends(const char* x, const char* y, std::size_t n) {
+  Word x0, x1, y0, y1;
+  std::memcpy(&x0, x, sizeof x0);
+  std::memcpy(&y0, y, sizeof y0);
+  std::memcpy(&x1, x + n - sizeof x1, sizeof x1);
+  std::memcpy(&y1, y + n - sizeof y1, sizeof y1);
+  return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+}
+
+// a == b, inline for up to 16 bytes (names, mostly), like copy_short.
+inline bool same_bytes(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n > 16) return std::memcmp(x, y, n) == 0;
+  if (n >= 8) return same_ends<std::uint64_t>(x, y, n);
+  if (n >= 4) return same_ends<std::uint32_t>(x, y, n);
+  return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
 }
 
 }  // namespace slowstart

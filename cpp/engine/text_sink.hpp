@@ -3,9 +3,11 @@
 // WASM) use this one sink, so their bytes cannot drift apart.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
+#include "byte_buffer.hpp"
 #include "decimal.hpp"
 #include "interpreter.hpp"
 
@@ -20,18 +22,35 @@ inline void append_diagnostic(std::string& out, std::uint64_t line, std::string_
   out += '\n';
 }
 
+// The same, written straight into a ByteBuffer: its length first, then one
+// capacity check and the bytes in place (the CLIs' per-diagnostic path).
+inline void append_diagnostic(ByteBuffer& out, std::uint64_t line, std::string_view message) {
+  char digits[21];
+  const char* const d = format_decimal(digits, static_cast<std::int64_t>(line));
+  const auto n = static_cast<std::size_t>(digits + 21 - d);
+  char* at = out.extend(5 + n + 2 + message.size() + 1);
+  std::memcpy(at, "line ", 5);
+  copy_short(at + 5, d, n);
+  at += 5 + n;
+  at[0] = ':';
+  at[1] = ' ';
+  copy_short(at + 2, message.data(), message.size());
+  at[2 + message.size()] = '\n';
+}
+
 class TextSink : public ScriptSink {
  public:
   void output(std::uint64_t, std::string_view text) override {
-    out.append(text);
-    out += '\n';
+    char* const at = out.extend(text.size() + 1);
+    copy_short(at, text.data(), text.size());
+    at[text.size()] = '\n';
   }
   void diagnostic(std::uint64_t line, std::string_view message, Span) override { append_diagnostic(err, line, message); }
   // Asks the interpreter to pause once this much text is waiting.
   bool full() const override { return out.size() + err.size() >= limit; }
 
-  std::string out;  // for stdout; the caller drains it as it likes
-  std::string err;  // for stderr
+  ByteBuffer out;  // for stdout; the caller drains it as it likes
+  ByteBuffer err;  // for stderr
   std::size_t limit = 1 << 16;
 };
 

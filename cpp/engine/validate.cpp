@@ -3,6 +3,8 @@
 
 #include "limits.hpp"
 
+#include <cstring>
+
 namespace slowstart {
 
 std::string_view quantity_name(Quantity q) {
@@ -18,20 +20,22 @@ std::int64_t quantity_limit(Quantity q) {
   return q == Quantity::Weight ? kMaxWeight : kMaxTime;
 }
 
-static std::string not_an_integer(std::string_view shown, Quantity q) {
-  std::string m(quantity_name(q));
-  m += " must be a non-negative integer, got ";
-  append_quoted(m, shown);
-  return m;
+static bool not_an_integer(std::string_view shown, Quantity q, Message& why) {
+  why.clear();
+  why.append(quantity_name(q));
+  why.append(" must be a non-negative integer, got ");
+  why.append_quoted(shown);
+  return false;
 }
 
-static std::string over_limit(std::string_view shown, Quantity q) {
-  std::string m(quantity_name(q));
-  m += " must be at most ";
-  append_decimal(m, quantity_limit(q));
-  m += ", got ";
-  append_quoted(m, shown);
-  return m;
+static bool over_limit(std::string_view shown, Quantity q, Message& why) {
+  why.clear();
+  why.append(quantity_name(q));
+  why.append(" must be at most ");
+  why.append_decimal(quantity_limit(q));
+  why.append(", got ");
+  why.append_quoted(shown);
+  return false;
 }
 
 void QuantityScan::add(std::string_view piece) {
@@ -48,22 +52,24 @@ void QuantityScan::add(std::string_view piece) {
   }
 }
 
-Problem QuantityScan::finish(Quantity q, std::string_view shown, std::int64_t& out) const {
-  if (empty_ || !digits_) return not_an_integer(shown, q);
-  if (value_ > quantity_limit(q)) return over_limit(shown, q);
+bool QuantityScan::finish(Quantity q, std::string_view shown, std::int64_t& out, Message& why) const {
+  if (empty_ || !digits_) return not_an_integer(shown, q, why);
+  if (value_ > quantity_limit(q)) return over_limit(shown, q, why);
   out = value_;
-  return std::nullopt;
+  return true;
 }
 
 Problem parse_quantity(std::string_view token, Quantity q, std::int64_t& out) {
   QuantityScan scan;
   scan.add(token);
-  return scan.finish(q, token, out);
+  Message why;
+  return problem_of(scan.finish(q, token, out, why), why);
 }
 
 Problem check_quantity(std::int64_t value, Quantity q) {
-  if (value < 0) return not_an_integer(decimal(value), q);
-  if (value > quantity_limit(q)) return over_limit(decimal(value), q);
+  Message why;
+  if (value < 0) return problem_of(not_an_integer(decimal(value), q, why), why);
+  if (value > quantity_limit(q)) return problem_of(over_limit(decimal(value), q, why), why);
   return std::nullopt;
 }
 
@@ -114,24 +120,35 @@ static bool is_bidi_control(std::string_view s, std::size_t i, std::size_t n) {
 Problem check_name(std::string_view name) { return check_name(name, name); }
 
 Problem check_name(std::string_view name, std::string_view shown) {
-  if (name.empty()) return std::string("backend name is empty");
-  for (std::size_t i = 0; i < name.size();) {
-    const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (c == '=') return quoted("backend name must not contain '=', got ", shown);
-    if (c == ' ' || c == '\t') return quoted("backend name must not contain blanks, got ", shown);
-    if (is_control(c)) return quoted("backend name must not contain control characters, got ", shown);
-    const std::size_t n = utf8_sequence_length(name, i);
-    if (n == 0) return quoted("backend name must be valid UTF-8, got ", shown);
-    if (is_c1_control(name, i, n))
-      return quoted("backend name must not contain control characters, got ", shown);
-    if (is_bidi_control(name, i, n))
-      return quoted("backend name must not contain bidirectional controls, got ", shown);
-    i += n;
-  }
-  return std::nullopt;
+  Message why;
+  return problem_of(check_name(name, shown, why), why);
 }
 
-std::string quote(std::string_view token) { return quoted({}, token); }
+bool check_name(std::string_view name, std::string_view shown, Message& why) {
+  if (name.empty()) {
+    why.assign("backend name is empty");
+    return false;
+  }
+  for (std::size_t i = 0; i < name.size();) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c == '=') return reject(why, "backend name must not contain '=', got ", shown);
+    if (c == ' ' || c == '\t') return reject(why, "backend name must not contain blanks, got ", shown);
+    if (is_control(c)) return reject(why, "backend name must not contain control characters, got ", shown);
+    const std::size_t n = utf8_sequence_length(name, i);
+    if (n == 0) return reject(why, "backend name must be valid UTF-8, got ", shown);
+    if (is_c1_control(name, i, n))
+      return reject(why, "backend name must not contain control characters, got ", shown);
+    if (is_bidi_control(name, i, n))
+      return reject(why, "backend name must not contain bidirectional controls, got ", shown);
+    i += n;
+  }
+  return true;
+}
+
+std::string quote(std::string_view token) {
+  char text[kMaxQuotedBytes];
+  return std::string(text, write_quoted(text, token));
+}
 
 std::string quoted(std::string_view prefix, std::string_view token, std::string_view suffix) {
   std::string out;
@@ -143,8 +160,35 @@ std::string quoted(std::string_view prefix, std::string_view token, std::string_
 }
 
 void append_quoted(std::string& out, std::string_view token) {
+  char text[kMaxQuotedBytes];
+  out.append(text, write_quoted(text, token));
+}
+
+bool reject(Message& why, std::string_view prefix, std::string_view token, std::string_view suffix) {
+  why.assign(prefix);
+  why.append_quoted(token);
+  why.append(suffix);
+  return false;
+}
+
+void Message::append_decimal(std::int64_t value) {
+  char digits[21];
+  const char* const d = format_decimal(digits, value);
+  append(std::string_view(d, static_cast<std::size_t>(digits + 21 - d)));
+}
+
+void Message::append_quoted(std::string_view token) {
+  if (kCapacity - size_ >= kMaxQuotedBytes) {
+    size_ = static_cast<std::size_t>(write_quoted(bytes_ + size_, token) - bytes_);
+    return;
+  }
+  char text[kMaxQuotedBytes];  // (no message comes this close to the capacity)
+  append(std::string_view(text, static_cast<std::size_t>(write_quoted(text, token) - text)));
+}
+
+char* write_quoted(char* at, std::string_view token) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '\'';
+  *at++ = '\'';
   std::size_t i = 0, shown = 0;  // token[shown, i) is waiting to be copied as it is
   while (i < token.size() && i < kMaxQuoted) {
     const unsigned char c = static_cast<unsigned char>(token[i]);
@@ -158,16 +202,26 @@ void append_quoted(std::string& out, std::string_view token) {
     const bool bom = n == 3 && token.substr(i, 3) == "\xEF\xBB\xBF";
     if (is_c1_control(token, i, n) || is_bidi_control(token, i, n) || bom) n = 0;  // escape every byte
     if (n == 0 || (n == 1 && is_control(c))) {
-      out.append(token.substr(shown, i - shown));
-      const char escaped[4] = {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
-      out.append(escaped, 4);
+      copy_short(at, token.data() + shown, i - shown);
+      at += i - shown;
+      at[0] = '\\';
+      at[1] = 'x';
+      at[2] = kHex[c >> 4];
+      at[3] = kHex[c & 15];
+      at += 4;
       shown = ++i;
     } else {
       i += n;
     }
   }
-  out.append(token.substr(shown, i - shown));
-  out.append(i < token.size() ? "...'" : "'");
+  copy_short(at, token.data() + shown, i - shown);
+  at += i - shown;
+  if (i < token.size()) {
+    std::memcpy(at, "...'", 4);
+    return at + 4;
+  }
+  *at++ = '\'';
+  return at;
 }
 
 }  // namespace slowstart

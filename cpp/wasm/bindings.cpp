@@ -57,17 +57,17 @@ class TextRunner {
   // The waiting text, handed out in a spare buffer that the next take
   // reuses (so a long run allocates nothing here once warm).
   const char* take(bool diagnostics) {
-    std::string& text = diagnostics ? sink_.err : sink_.out;
+    ByteBuffer& text = diagnostics ? sink_.err : sink_.out;
     taken_.swap(text);
     text.clear();
-    return bytes(taken_);
+    return bytes(taken_.view());
   }
   double rejected() const { return static_cast<double>(interpreter_.rejected()); }
 
  private:
   TextSink sink_;
   Interpreter interpreter_;
-  std::string taken_;
+  ByteBuffer taken_;
 };
 
 // The imperative balancer. Numbers come as decimal text, so that every check

@@ -179,15 +179,15 @@ TEST(Robustness, TenMegabyteLinesOfEveryOtherKind) {
     std::string_view rest = std::string_view(script).substr(at, 65536);
     while (!rest.empty()) {
       rest.remove_prefix(in.feed_chunk(rest));
-      out += text.out;
-      err += text.err;
+      out += text.out.view();
+      err += text.err.view();
       text.out.clear();
       text.err.clear();
     }
   }
   in.finish();
-  out += text.out;
-  err += text.err;
+  out += text.out.view();
+  err += text.err.view();
   EXPECT_EQ(in.lines(), 15u);
   std::string expected_out, expected_err;
   for (const auto& o : r.output) expected_out += o.text + "\n";
@@ -568,4 +568,91 @@ TEST(Robustness, InterpretedPickLinesDoNotAllocate) {
   EXPECT_EQ(allocations, 0u);
   EXPECT_EQ(sink.outputs, 101'001u);
   EXPECT_EQ(in.rejected(), 0u);
+}
+
+TEST(Robustness, InterpretedRejectedAndWeightsLinesDoNotAllocate) {
+  // Steady state of the CLIs' path (the interpreter into the shared TextSink)
+  // on a script of bad lines of every kind and WEIGHTS lines: each message is
+  // written into a buffer the parser keeps, then into the sink's byte
+  // buffer, so after one round (the buffers reach their sizes) nothing is
+  // allocated, however many lines are rejected.
+  const std::string long_token(100, 'x');
+  const std::string lines[] = {
+      "pick",              // unknown command, with a hint
+      "FOO bar",           // unknown command
+      long_token,          // unknown command, quoted up to 60 bytes
+      "PICK extra",        // one argument too many
+      "NOW",               // missing argument
+      "NOW -1",            // not an integer
+      "NOW 1000000000001", // over the limit
+      "ADD x 5",           // no '='
+      "ADD =5 1",          // empty name
+      "ADD a=1=2 1",       // two '='
+      "ADD a\x01=1 1",     // a control character, escaped in the message
+      "ADD e=1000001 1",   // weight over the limit
+      "ADD e=1 soon",      // ramp not an integer
+      "POOL a=1 b=2 a=3",  // duplicate name
+      "DOWN nobody",       // no such backend (found when applied)
+      "UP nobody 5",
+      "DOWN " + long_token,  // longer than any name in the pool
+      "UP a x",
+      "WEIGHTS",
+      "WEIGHTS",
+  };
+  constexpr std::size_t kLines = sizeof lines / sizeof lines[0];
+  // Hand-worked from the SPEC's messages; `first` is the round's first line.
+  const auto expected_err = [&](std::uint64_t first) {
+    const std::string q60 = "'" + std::string(60, 'x') + "...'";
+    const std::string msgs[] = {
+        "unknown command 'pick' (use PICK)",
+        "unknown command 'FOO'",
+        "unknown command " + q60,
+        "unexpected argument 'extra' (usage: PICK)",
+        "missing argument (usage: NOW <seconds>)",
+        "time must be a non-negative integer, got '-1'",
+        "time must be at most 1000000000000, got '1000000000001'",
+        "expected <name>=<weight>, got 'x'",
+        "backend name is empty in '=5'",
+        "expected one '=' in <name>=<weight>, got 'a=1=2'",
+        "backend name must not contain control characters, got 'a\\x01'",
+        "weight must be at most 1000000, got '1000001'",
+        "ramp must be a non-negative integer, got 'soon'",
+        "duplicate backend name 'a' in POOL",
+        "no backend named 'nobody'",
+        "no backend named 'nobody'",
+        "no backend named " + q60,
+        "ramp must be a non-negative integer, got 'x'",
+    };
+    std::string err;
+    for (std::size_t i = 0; i < sizeof msgs / sizeof msgs[0]; ++i)
+      err += "line " + std::to_string(first + i) + ": " + msgs[i] + "\n";
+    return err;
+  };
+  const std::string weights = "a=5 b=1 c=1 d=5\n";  // d half-way up its ramp to 10
+
+  slowstart::TextSink sink;
+  slowstart::Interpreter in(sink);
+  in.feed_line("POOL a=5 b=1 c=1");
+  in.feed_line("ADD d=10 20");
+  in.feed_line("NOW 10");
+  const std::uint64_t setup = in.lines();
+  for (const std::string& l : lines) in.feed_line(l);  // warm-up round
+  EXPECT_EQ(sink.err.view(), expected_err(setup + 1));
+  EXPECT_EQ(sink.out.view(), weights + weights);
+  constexpr int kRounds = 10'000;
+  std::uint64_t allocations;
+  {
+    AllocationCounter c;
+    for (int round = 0; round < kRounds; ++round) {
+      sink.out.clear();  // drained, as the CLIs do
+      sink.err.clear();
+      for (const std::string& l : lines) in.feed_line(l);
+    }
+    allocations = c.count();
+  }
+  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(in.rejected(), (kRounds + 1) * (kLines - 2));
+  // The last round's text is still exact.
+  EXPECT_EQ(sink.err.view(), expected_err(setup + 1 + kRounds * kLines));
+  EXPECT_EQ(sink.out.view(), weights + weights);
 }
