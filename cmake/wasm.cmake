@@ -1,5 +1,6 @@
-# The WebAssembly modules: the same engine sources plus a thin embind file
-# each. `engine` (run, Balancer, the Node CLI's streaming runner) is what
+# The WebAssembly modules: the same engine sources plus thin bindings each
+# (plain C exports for the engine, embind for the lab). `engine` (run,
+# Balancer, the Node CLI's streaming runner) is what
 # every page loads; `lab` (traffic simulation, ramp curves, rules written in
 # JavaScript) is loaded only by the views that need it, so the engine stays
 # small.

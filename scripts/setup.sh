@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs whatever this machine lacks to build, run and test slowstart, and
 # nothing it already has: Debian packages (compilers, GoogleTest, Google
-# Benchmark, clang for the fuzzer, Emscripten, Chromium) and the npm
+# Benchmark, clang for the fuzzer, Emscripten, Chromium, Python 3 for the
+# grading tests' learner programs and XML parsing) and the npm
 # dependencies. Safe to run again; a no-op when all is there.
 source "$(dirname "$0")/lib.sh"
 
@@ -17,6 +18,9 @@ have_pkg libbenchmark-dev || need+=(libbenchmark-dev)
 have clang++ || need+=(clang)
 have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 have em++ || need+=(emscripten)
+# Emscripten pulls Python in too; named here because the grading tests run
+# tests/grade/learners/learner.py and parse JUnit XML with it.
+have python3 || need+=(python3)
 have chromium || need+=(chromium)
 have gzip || need+=(gzip)
 

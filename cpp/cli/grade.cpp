@@ -182,19 +182,6 @@ std::string join_path(const std::string& dir, const std::string& name) {
   return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
-std::string_view script_line(std::string_view script, std::uint64_t n) {
-  std::size_t start = 0;
-  for (std::uint64_t i = 1; i < n && start <= script.size(); ++i) {
-    const std::size_t nl = script.find('\n', start);
-    if (nl == std::string_view::npos) return {};
-    start = nl + 1;
-  }
-  std::string_view line = script.substr(std::min(start, script.size()));
-  line = line.substr(0, line.find('\n'));
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
-
 constexpr std::size_t kShown = 200;  // bytes of a line shown in a report
 
 // True when stderr has a line as the SPEC's diagnostics begin: "line N: ".
@@ -235,40 +222,14 @@ std::optional<Difference> first_difference(const GradeTest& t, std::string_view 
   return d;
 }
 
-// True for a whole number as a program may print one: digits, maybe after
-// a minus sign (a negative weight is a classic mistake's output: no-clamp).
-bool whole_number(std::string_view s) {
-  if (!s.empty() && s[0] == '-') s.remove_prefix(1);
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-
-// A weight that is not a whole number in a line the program printed for a
-// WEIGHTS ("b=2.5", "b=2.0", "b=NaN", "b=Infinity"): no rule of the SPEC
-// and no classic mistake prints one (a division in floating point that is
-// never rounded down), so it is a problem to fix first. Empty: none.
+// A weight that is not a whole number (diagnosis.hpp), as the report says
+// it. Empty: none (or the expected output is an author's .out).
 std::string non_whole_weight(const GradeTest& t, std::string_view actual) {
   if (!t.expected_is_engine) return {};
-  const auto lines = output_lines(actual);
-  for (std::size_t i = 0; i < lines.size() && i < t.printed_by.size(); ++i) {
-    std::string_view command = script_line(t.script, t.printed_by[i]);
-    command.remove_prefix(std::min(command.size(), command.find_first_not_of(" \t")));
-    if (command.substr(0, 7) != "WEIGHTS") continue;
-    std::string_view line = lines[i];
-    while (!line.empty()) {
-      const std::size_t space = line.find(' ');
-      const std::string_view word = line.substr(0, space);
-      const std::size_t eq = word.rfind('=');
-      if (eq != std::string_view::npos && !whole_number(word.substr(eq + 1)))
-        return "printed the weight \"" + visible(word, kShown) + "\" (output line " +
-               decimal(static_cast<std::int64_t>(i + 1)) + "): a weight is a whole number";
-      if (space == std::string_view::npos) break;
-      line.remove_prefix(space + 1);
-    }
-  }
-  return {};
+  const WeightProblem p = slowstart::non_whole_weight(t.script, t.printed_by, actual);
+  if (!p.output_line) return {};
+  return "printed the weight \"" + visible(p.word, kShown) + "\" (output line " +
+         decimal(static_cast<std::int64_t>(p.output_line)) + "): a weight is a whole number";
 }
 
 std::string quoted(const std::optional<std::string>& s) { return s ? "\"" + *s + "\"" : std::string(); }

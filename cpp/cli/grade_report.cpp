@@ -24,6 +24,13 @@ bool is_bidi_control(std::uint32_t cp) {
          cp == 0x061C;
 }
 
+// Blanks other than the space, and zero-width characters: a line that holds
+// one looks like one without it (a no-break space looks like a space).
+bool is_invisible(std::uint32_t cp) {
+  return cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200D) || cp == 0x2028 || cp == 0x2029 ||
+         cp == 0x202F || cp == 0x205F || cp == 0x2060 || cp == 0x3000 || cp == 0xFEFF;
+}
+
 std::uint32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
   const auto b = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(s[i + k])); };
   if (n == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
@@ -364,7 +371,7 @@ std::string visible(std::string_view text, std::size_t max, bool newlines) {
         continue;
       }
       const std::uint32_t cp = code_point(text, i, len);
-      if ((cp >= 0x80 && cp < 0xA0) || is_bidi_control(cp)) {
+      if ((cp >= 0x80 && cp < 0xA0) || is_bidi_control(cp) || is_invisible(cp)) {
         out += "\\u{";
         std::string hex;
         for (std::uint32_t v = cp; v; v >>= 4) hex.insert(hex.begin(), kHex[v & 15]);

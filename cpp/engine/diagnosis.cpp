@@ -52,6 +52,53 @@ TestEvidence gather_evidence(std::string_view script, std::string_view expected,
   return ev;
 }
 
+std::string_view script_line(std::string_view script, std::uint64_t n) {
+  std::size_t start = 0;
+  for (std::uint64_t i = 1; i < n && start <= script.size(); ++i) {
+    const std::size_t nl = script.find('\n', start);
+    if (nl == std::string_view::npos) return {};
+    start = nl + 1;
+  }
+  std::string_view line = script.substr(std::min(start, script.size()));
+  line = line.substr(0, line.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+namespace {
+
+// True for a whole number as a program may print one: digits, maybe after
+// a minus sign.
+bool whole_number(std::string_view s) {
+  if (!s.empty() && s[0] == '-') s.remove_prefix(1);
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+}  // namespace
+
+WeightProblem non_whole_weight(std::string_view script, const std::vector<std::uint64_t>& printed_by,
+                               std::string_view actual) {
+  const auto lines = output_lines(actual);
+  for (std::size_t i = 0; i < lines.size() && i < printed_by.size(); ++i) {
+    std::string_view command = script_line(script, printed_by[i]);
+    command.remove_prefix(std::min(command.size(), command.find_first_not_of(" \t")));
+    if (command.substr(0, 7) != "WEIGHTS") continue;
+    std::string_view line = lines[i];
+    while (!line.empty()) {
+      const std::size_t space = line.find(' ');
+      const std::string_view word = line.substr(0, space);
+      const std::size_t eq = word.rfind('=');
+      if (eq != std::string_view::npos && !whole_number(word.substr(eq + 1))) return {i + 1, word};
+      if (space == std::string_view::npos) break;
+      line.remove_prefix(space + 1);
+    }
+  }
+  return {};
+}
+
 RunDiagnosis diagnose_run(const std::vector<const TestEvidence*>& tests) {
   const std::size_t count = mistakes().size();
   std::vector<bool> ruled_out(count, false);

@@ -66,4 +66,20 @@ std::vector<std::string_view> output_lines(std::string_view text);
 // `tests[i]` null: test i has not been graded (yet).
 RunDiagnosis diagnose_run(const std::vector<const TestEvidence*>& tests);
 
+// Script line n (1-based) without its line end; empty past the end.
+std::string_view script_line(std::string_view script, std::uint64_t n);
+
+// A weight that is not a whole number in a line the program printed for a
+// WEIGHTS ("b=2.5", "b=2.0", "b=NaN", "b=Infinity"): no rule of the SPEC and
+// no classic mistake prints one (a division in floating point, never rounded
+// down), so it is a problem to fix first, not a mistake to name. A negative
+// whole number is no problem: it is a classic mistake's (no-clamp).
+struct WeightProblem {
+  std::size_t output_line = 0;  // 1-based; 0: there is none
+  std::string_view word;        // e.g. "b=2.5", a view into `actual`
+};
+// `printed_by[i]`: the script line that printed the engine's output line i.
+WeightProblem non_whole_weight(std::string_view script, const std::vector<std::uint64_t>& printed_by,
+                               std::string_view actual);
+
 }  // namespace slowstart

@@ -156,8 +156,13 @@ constexpr Mistake kMistakes[] = {
      Scope::Program, {.reading = V::Reading::TabsInWords}},
     {"split-each-space", "Words are split at every single space, so two spaces in a row make an empty word.",
      "Separators are runs of spaces or tabs: \"ADD c=3  0\" has two arguments. Split on runs "
-     "(Python's str.split() with no argument, the regular expression /[ \\t]+/).",
+     "and drop the empty words: re.split(r\"[ \\t]+\", line) in Python, /[ \\t]+/ in JavaScript.",
      Scope::Program, {.reading = V::Reading::SplitEachSpace}},
+    {"any-blank-separates", "Words are split at any blank (a no-break space, a form feed), not only at spaces and tabs.",
+     "Only spaces and tabs separate words; any other character is part of a word: a name may hold a "
+     "no-break space, and a form feed makes a word bad. Split with /[ \\t]+/ in JavaScript or "
+     "re.split(r\"[ \\t]+\", line) in Python, not with /\\s+/ or str.split().",
+     Scope::Program, {.reading = V::Reading::AnyBlankSeparates}},
     {"any-case-keywords", "Lower-case keywords are accepted.",
      "Keywords are upper-case: \"pick\" is rejected (with a hint: use PICK) and prints nothing.",
      Scope::Program, {.reading = V::Reading::AnyCaseKeywords}},

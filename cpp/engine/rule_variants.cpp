@@ -203,6 +203,7 @@ class LineReader {
       return out;
     }
     if (reading_ == R::TabsInWords) return replace_tabs(line);
+    if (reading_ == R::AnyBlankSeparates) return blanks_to_spaces(line);
     if (reading_ == R::TrailingComments) {
       tokenize(line, tokens_);
       if (is_ignored(tokens_)) return std::string(line);
@@ -248,6 +249,36 @@ class LineReader {
     std::string out(line);
     for (char& c : out)
       if (c == '\t') c = kRejected[0];
+    return out;
+  }
+
+  // Every blank that JavaScript's /\s/ or Python's str.split() splits at
+  // becomes a space: the ASCII ones (VT, FF, CR, and FS to US), NEL, and the
+  // Unicode spaces U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F,
+  // U+205F, U+3000 and U+FEFF, in UTF-8.
+  static std::string blanks_to_spaces(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    const auto byte = [&](std::size_t i) { return i < line.size() ? static_cast<unsigned char>(line[i]) : 0u; };
+    for (std::size_t i = 0; i < line.size();) {
+      const unsigned c = byte(i);
+      std::size_t blank = 0;  // bytes of a blank at i
+      if (c == 0x0B || c == 0x0C || c == 0x0D || (c >= 0x1C && c <= 0x1F)) blank = 1;
+      else if (c == 0xC2 && (byte(i + 1) == 0x85 || byte(i + 1) == 0xA0)) blank = 2;
+      else if (c == 0xE1 && byte(i + 1) == 0x9A && byte(i + 2) == 0x80) blank = 3;  // U+1680
+      else if (c == 0xE2 && byte(i + 1) == 0x80 && (byte(i + 2) <= 0x8A || byte(i + 2) == 0xA8 || byte(i + 2) == 0xA9 || byte(i + 2) == 0xAF) && byte(i + 2) >= 0x80)
+        blank = 3;  // U+2000-U+200A, U+2028, U+2029, U+202F
+      else if (c == 0xE2 && byte(i + 1) == 0x81 && byte(i + 2) == 0x9F) blank = 3;  // U+205F
+      else if (c == 0xE3 && byte(i + 1) == 0x80 && byte(i + 2) == 0x80) blank = 3;  // U+3000
+      else if (c == 0xEF && byte(i + 1) == 0xBB && byte(i + 2) == 0xBF) blank = 3;  // U+FEFF
+      if (blank) {
+        out += ' ';
+        i += blank;
+      } else {
+        out += static_cast<char>(c);
+        ++i;
+      }
+    }
     return out;
   }
 

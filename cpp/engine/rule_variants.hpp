@@ -64,6 +64,7 @@ struct Variant {
     KeepCr,             // the '\r' of a CR LF line end stays on the line
     TabsInWords,        // only spaces separate words
     SplitEachSpace,     // split on every single space: "a  b" has an empty word
+    AnyBlankSeparates,  // any blank separates words (/\s+/, str.split()): U+00A0, form feed...
     AnyCaseKeywords,    // "pick" is PICK
     TrailingComments,   // everything from a '#' on is a comment
     ExtraWordsIgnored,  // "PICK now" is PICK

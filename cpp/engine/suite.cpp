@@ -76,16 +76,24 @@ constexpr SuiteTest kTests[] = {
     // --- Reading the script -----------------------------------------------
     {"crlf-line-ends", "Lines may end in CR LF (a script saved on Windows)", Scope::Program,
      "POOL a=1 b=2\r\nPICK\r\nWEIGHTS\r\n"},
+    {"byte-order-mark", "A byte-order mark (BOM) at the very start of a script is skipped", Scope::Program,
+     "\xEF\xBB\xBFPOOL a=1 b=2\nPICK\nWEIGHTS\n"},
     {"spaces-and-tabs", "Words can be separated by several spaces, or by tabs", Scope::Program,
      "POOL a=1\tb=2\nWEIGHTS\nADD c=3  0\nWEIGHTS\nPICK\n"},
+    // A no-break space (U+00A0) is allowed in a name; a form feed is not, so
+    // "x=1<FF>y=2" is one word with two '=' in it.
+    {"only-spaces-and-tabs", "Only spaces and tabs separate words: a no-break space is part of a name", Scope::Program,
+     "POOL a\u00A0b=1 c=2\nWEIGHTS\nPICK\nPOOL x=1\fy=2\nWEIGHTS\n"},
     {"comments", "Blank lines and # comments are skipped, but a # after a command is not a comment", Scope::Program,
      "# a comment\n\nPOOL a=1 b=1\n   \n  # an indented comment\nPICK # this line has extra words\nPICK\n"},
     {"keywords-upper-case", "Keywords are upper-case: pick is not PICK", Scope::Program,
      "POOL a=1\npick\nPick\nPICK\n"},
-    {"extra-words", "A command with extra words is rejected and changes nothing", Scope::Program,
-     "POOL a=1 b=1\nPICK now\nNOW 5 s\nWEIGHTS please\nDOWN a b\nPICK\n"},
+    {"extra-words", "A command with a word too many or too few is rejected and changes nothing", Scope::Program,
+     "POOL a=1 b=1\nPICK now\nNOW 5 s\nWEIGHTS please\nDOWN a b\nADD c=4\nPICK\nWEIGHTS\n"},
     {"rejected-changes-nothing", "A rejected line changes nothing: a bad POOL keeps the old pool", Scope::Program,
      "POOL c=1\nPOOL a=1 b=x\nWEIGHTS\nADD d=5 -1\nWEIGHTS\n"},
+    {"largest-numbers", "The largest numbers are taken: a weight of 1000000, a ramp and a clock of 10^12 s",
+     Scope::Program, "ADD a=1000000 1000000000000\nNOW 1000000000000\nWEIGHTS\nNOW 500000000000\nWEIGHTS\n"},
     {"numbers-checked", "Weights and times are plain whole numbers within their limits", Scope::Program,
      "POOL a=1\nADD h=10 20\nADD b=-1 0\nADD c=1.5 0\nADD d=+2 0\nADD e=1000001 0\nADD f=1000000 0\n"
      "ADD g=1 1000000000001\nNOW 1e3\nNOW -5\nNOW 1000000000001\nWEIGHTS\n"},

@@ -121,6 +121,23 @@ val name_mistakes(double length, std::string actual) {
   return ids_of(diagnose_run({&e}).per_test[0]);
 }
 
+// A weight in `actual` that is not a whole number, on a line printed for a
+// WEIGHTS of the script in the input buffer (the compare box puts it before
+// any mistake, as `slowstart grade` does): {outputLine, weight}, or null.
+val weight_problem(double length, std::string actual) {
+  const std::string_view script = input(length);
+  RunOptions run;
+  run.timeline = false;
+  std::vector<std::uint64_t> printed_by;
+  for (const OutputLine& o : run_script(script, run).output) printed_by.push_back(o.line);
+  const WeightProblem p = non_whole_weight(script, printed_by, actual);
+  if (!p.output_line) return val::null();
+  val o = val::object();
+  o.set("outputLine", static_cast<double>(p.output_line));
+  o.set("weight", std::string(p.word));
+  return o;
+}
+
 // `slowstart grade` for the Node CLI (web/api/grade-cli.ts): the same
 // GradeRun as the native CLI's; the Node side runs the processes.
 class GradeSession {
@@ -246,4 +263,5 @@ EMSCRIPTEN_BINDINGS(slowstart_grading) {
   emscripten::function("testEvidence", &test_evidence);
   emscripten::function("diagnoseRun", &diagnose);
   emscripten::function("nameMistakes", &name_mistakes);
+  emscripten::function("weightProblem", &weight_problem);
 }

@@ -135,6 +135,8 @@ export interface LabModule {
   diagnoseRun(tests: (RawEvidence | undefined | null)[]): RawRunDiagnosis;
   /** The script is in the input buffer. */
   nameMistakes(length: number, actual: string): string[];
+  /** The script is in the input buffer. */
+  weightProblem(length: number, actual: string): { outputLine: number; weight: string } | null;
   GradeSession: new () => GradeSession;
   testsCommand(args: string[]): {
     out: Uint8Array;

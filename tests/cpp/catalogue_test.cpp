@@ -80,6 +80,20 @@ const RuleCheck kRules[] = {
     {"keywords are upper-case", "keywords-upper-case", "any-case-keywords"},
     {"a comment is a line whose first token starts with #", "comments", "trailing-comments"},
     {"a line with extra arguments is rejected", "extra-words", "extra-words-ignored"},
+    // A program that takes ADD with no ramp as ramp 0: c=4 joins and wins (1, 1, 4).
+    {"a line with missing arguments is rejected", "extra-words", "", "c\na=1 b=1 c=4\n"},
+    // A program that keeps the byte-order mark: line 1 is an unknown command.
+    {"a byte-order mark at the start is ignored", "byte-order-mark", "", "NONE\n\n"},
+    {"only spaces and tabs separate tokens", "only-spaces-and-tabs", "any-blank-separates"},
+    // The same, worked out by hand (Python's str.split(), JavaScript's /\s+/): "a" has no
+    // weight, so the first POOL is rejected, and the second is taken.
+    {"only spaces and tabs separate tokens", "only-spaces-and-tabs", "", "\nNONE\nx=1 y=2\n"},
+    // A program that splits at ASCII blanks (Python's bytes.split()): only the second POOL differs.
+    {"only spaces and tabs separate tokens", "only-spaces-and-tabs", "", "a\u00A0b=1 c=2\nc\nx=1 y=2\n"},
+    // A program that takes only ramps below 10^12: the ADD is rejected.
+    {"a ramp may be 10^12", "largest-numbers", "", "\n\n"},
+    // A program that takes only times below 10^12: the clock stays at 0.
+    {"a time may be 10^12", "largest-numbers", "", "a=0\na=500000\n"},
     {"a rejected line changes nothing", "rejected-changes-nothing", "bad-pool-applied"},
     // A program that takes "+2" for 2 (as int() and Number() do).
     {"a weight is a plain decimal integer", "numbers-checked", "", "a=1 d=2 f=1000000 h=0\n"},

@@ -365,6 +365,8 @@ TEST(GradeReport, VisibleTextIsCleanUtf8) {
   EXPECT_EQ(visible("bad \xff\xc3", 100), "bad \\xff\\xc3");
   EXPECT_EQ(visible("rlo \xe2\x80\xae!", 100), "rlo \\u{202e}!");
   EXPECT_EQ(visible("c1 \xc2\x85", 100), "c1 \\u{85}");
+  // Blanks that look like a space, or like nothing: shown for what they are.
+  EXPECT_EQ(visible("a\xc2\xa0" "b=1 \xe2\x80\x8b" "z \xe3\x80\x80 \xef\xbb\xbf", 100), "a\\u{a0}b=1 \\u{200b}z \\u{3000} \\u{feff}");
   EXPECT_EQ(visible("two\nlines", 100), "two\\x0alines");
   EXPECT_EQ(visible("two\nlines", 100, true), "two\nlines");
   EXPECT_EQ(visible("abcdef", 3), "abc…");

@@ -45,6 +45,9 @@ TEST(RewriteScript, EachReadingOnTheLinesItChanges) {
   EXPECT_EQ(rewrite_script(Reading::SplitEachSpace, "ADD c=3  0\nPICK \nPOOL a=1\tb=2\n   \n"),
             "\x01\n\x01\nPOOL a=1\x01" "b=2\n   \n");
   EXPECT_EQ(rewrite_script(Reading::AnyCaseKeywords, "  pick\nPick x\nfoo\nPICK\n"), "  PICK\nPICK x\nfoo\nPICK\n");
+  // A no-break space, a form feed, U+2003, U+3000 become spaces; é, a tab and CR LF stay.
+  EXPECT_EQ(rewrite_script(Reading::AnyBlankSeparates, "POOL a\xc2\xa0" "b=1\fc=2\nPOOL \xc3\xa9=1\t\xe2\x80\x83" "d=1\xe3\x80\x80\r\n"),
+            "POOL a b=1 c=2\nPOOL \xc3\xa9=1\t d=1 \r\n");
   EXPECT_EQ(rewrite_script(Reading::TrailingComments, "PICK # why\r\n# all\nPOOL a#1=1\n"),
             "PICK \r\n# all\nPOOL a\n");
   EXPECT_EQ(rewrite_script(Reading::ExtraWordsIgnored, "PICK now\nNOW 5 s\nDOWN a b\nPOOL a=1 b=2\nPICK\n"),

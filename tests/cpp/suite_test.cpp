@@ -91,16 +91,25 @@ const std::map<std::string, std::string> kExpected = {
     {"weights-sorted", "B=4 a=5 b=2 web10=3 web9=1\n"},
     // CR LF line ends are line ends: 1/2 → b.
     {"crlf-line-ends", "b\na=1 b=2\n"},
+    // The byte-order mark is not part of POOL: 1/2 → b.
+    {"byte-order-mark", "b\na=1 b=2\n"},
     // A tab, then two spaces, separate words. 1/2/3: (1,2,3)→c.
     {"spaces-and-tabs", "a=1 b=2\na=1 b=2 c=3\nc\n"},
+    // "a<NBSP>b" is one name (UTF-8 C2 A0, sorted before "c"): 1/2 → c. "x=1<FF>y=2" is one
+    // word with two '=': rejected, the pool stays.
+    {"only-spaces-and-tabs", "a\u00A0b=1 c=2\nc\na\u00A0b=1 c=2\n"},
     // Only the last PICK runs: "PICK # ..." has extra words and is rejected.
     {"comments", "a\n"},
     // "pick" and "Pick" are rejected.
     {"keywords-upper-case", "a\n"},
-    // Every line with extra words is rejected; the last PICK: (1,1)→a.
-    {"extra-words", "a\n"},
+    // Every line with a word too many, and ADD with no ramp, is rejected; the PICK:
+    // (1,1)→a; c never joined.
+    {"extra-words", "a\na=1 b=1\n"},
     // POOL a=1 b=x and ADD d=5 -1 are rejected: the pool stays c=1.
     {"rejected-changes-nothing", "c=1\nc=1\n"},
+    // 1000000 × min(10^12, 10^12) / 10^12 = 1000000 (the product, 10^18, fits in 64 bits);
+    // at 5 × 10^11: 500000.
+    {"largest-numbers", "a=1000000\na=500000\n"},
     // Only f=1000000 is accepted (-1, 1.5, +2, 1000001, a ramp of 10^12 + 1 are not);
     // every NOW is rejected, so the clock stays 0 and h is at 0.
     {"numbers-checked", "a=1 f=1000000 h=0\n"},

@@ -39,6 +39,14 @@ export interface BuiltInTest {
  */
 export type TestEvidence = RawEvidence;
 
+/** A weight that is not a whole number in a printed WEIGHTS line: a problem to fix before any mistake. */
+export interface WeightProblem {
+  /** 1-based line of the printed output. */
+  outputLine: number;
+  /** The word with the weight, e.g. `b=2.5`. */
+  weight: string;
+}
+
 /** The mistakes a whole run points to. */
 export interface RunDiagnosis {
   /** Per test, in order: the ids of the mistakes to name for it. */
@@ -79,6 +87,11 @@ export class Grading {
     const length = writeInput(this.#module, script);
     const ids = this.#module.nameMistakes(length, stdout);
     return ids.map((id) => this.mistakes().find((m) => m.id === id)!);
+  }
+
+  weightProblem(script: string, stdout: string): WeightProblem | null {
+    const length = writeInput(this.#module, script);
+    return this.#module.weightProblem(length, stdout);
   }
 }
 

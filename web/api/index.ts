@@ -21,7 +21,7 @@ export { Timeline } from './timeline.js';
 export { NO_WINNER, NOT_A_PICK } from './winners.js';
 export { Lab, Traffic } from './lab.js';
 export type { Curve, ServiceModel, TrafficOptions } from './lab.js';
-export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence } from './grading.js';
+export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence, WeightProblem } from './grading.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';
 

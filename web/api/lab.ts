@@ -1,5 +1,5 @@
 import type { LabModule, RawRules, RawTraffic } from '../wasm/lab.mjs';
-import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence } from './grading.js';
+import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence, type WeightProblem } from './grading.js';
 import { raise } from './raise.js';
 import { toUtf16Columns } from './columns.js';
 import { toDiagnostics, toRunResult } from './run-result.js';
@@ -153,6 +153,15 @@ export class Lab {
   /** The mistakes (usually one) whose stdout for `script` is exactly `stdout`. */
   nameMistakes(script: string, stdout: string): Mistake[] {
     return this.#grading.nameMistakes(script, stdout);
+  }
+
+  /**
+   * A weight in `stdout` that is not a whole number (`b=2.5`, `b=NaN`) on a
+   * line printed for one of the script's WEIGHTS, or null. No rule and no
+   * classic mistake prints one: a problem to fix first, as `slowstart grade` says.
+   */
+  weightProblem(script: string, stdout: string): WeightProblem | null {
+    return this.#grading.weightProblem(script, stdout);
   }
 
   /**

@@ -2,9 +2,10 @@
  * Text that is not valid Unicode, sent to the engine as what it is.
  *
  * A JavaScript string may hold a lone surrogate ('\uD800'), which no UTF-8
- * text can. TextEncoder would turn it into U+FFFD and embind's string
- * conversion would glue it to the next character ('\uD800a' became '𐁡'), so
- * a name would silently change. Instead, each lone surrogate goes in as its
+ * text can. TextEncoder would turn it into U+FFFD, and a conversion that
+ * encodes unit by unit (embind's, which the balancer once went through)
+ * glues it to the next character ('\uD800a' became '𐁡'), so a name would
+ * silently change. Instead, each lone surrogate goes in as its
  * three generalised-UTF-8 bytes (WTF-8: U+D800 is ED A0 80), which the
  * engine rejects as invalid UTF-8 like the same bytes in a script file:
  * `backend name must be valid UTF-8, got '\xed\xa0\x80a'`. Every path
@@ -42,7 +43,7 @@ export function wtf8(text: string): Uint8Array {
   return out;
 }
 
-/** What to hand embind for a name: the string itself, or its WTF-8 bytes (embind takes a Uint8Array as raw bytes). */
+/** What to hand the engine (engine-abi.ts) for a name: the string itself, or its WTF-8 bytes (passed as they are). */
 export function nameForEngine(name: unknown): string {
   const text = String(name);
   return (isWellFormed(text) ? text : wtf8(text)) as string;

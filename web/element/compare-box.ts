@@ -3,9 +3,11 @@
 // from the engine (or that the two agree), and, when the output is exactly
 // what a classic mistake prints, that mistake, in the implement mode's words
 // (the engine's catalogue, through the lab module, loaded on the first
-// difference). Pasted text is read like the CLI's output: one line per output
-// line, one final newline optional.
-import type { Lab, Mistake, OutputLine } from '../api/index.js';
+// difference). A weight that is not a whole number comes first, as a problem
+// to fix, as in `slowstart grade` (no classic mistake prints one). Pasted
+// text is read like the CLI's output: one line per output line, one final
+// newline optional.
+import type { Lab, Mistake, OutputLine, WeightProblem } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 import { firstDifference } from '../shared/first-difference.js';
 import { renderDifference } from './difference-view.js';
@@ -14,7 +16,7 @@ import { plural } from '../shared/format.js';
 
 export interface CompareBoxOptions {
   /** Loads the lab module, to name the mistake (none: the box only compares). */
-  lab?: () => Promise<Pick<Lab, 'nameMistakes'>>;
+  lab?: () => Promise<Pick<Lab, 'nameMistakes' | 'weightProblem'>>;
 }
 
 export class CompareBox {
@@ -105,18 +107,38 @@ export class CompareBox {
   async #name(version: number, yours: string[]): Promise<void> {
     if (!this.#lab || !this.#script) return;
     this.element.setAttribute('aria-busy', 'true');
-    let mistakes: Mistake[];
+    let mistakes: Mistake[] = [];
+    let problem: WeightProblem | null = null;
     try {
       const lab = await this.#lab();
       if (version !== this.#version) return;
-      mistakes = lab.nameMistakes(this.#script, yours.map((l) => `${l}\n`).join(''));
+      const stdout = yours.map((l) => `${l}\n`).join('');
+      problem = lab.weightProblem(this.#script, stdout);
+      if (!problem) mistakes = lab.nameMistakes(this.#script, stdout);
     } catch {
       mistakes = []; // the comparison stands on its own
     }
     if (version !== this.#version) return;
     this.element.setAttribute('aria-busy', 'false');
-    if (!mistakes.length) return;
     const doc = this.#doc;
+    if (problem) {
+      this.#mistake.append(
+        h(doc, 'p', { class: 'sse-mistake-lead', text: 'Fix this first:' }),
+        h(
+          doc,
+          'div',
+          { attrs: { 'data-problem': 'weight' } },
+          h(doc, 'p', { class: 'sse-mistake-title', text: `Output line ${problem.outputLine} has the weight “${problem.weight}”: a weight is a whole number.` }),
+          h(doc, 'p', {
+            class: 'sse-mistake-why',
+            text: 'Weights are computed in whole numbers, the division last and rounded down; a fraction (or NaN) means a division in floating point that was never rounded.',
+          }),
+        ),
+      );
+      this.#mistake.hidden = false;
+      return;
+    }
+    if (!mistakes.length) return;
     this.#mistake.append(
       h(doc, 'p', { class: 'sse-mistake-lead', text: mistakes.length > 1 ? 'Looks like one of these:' : 'Looks like:' }),
     );

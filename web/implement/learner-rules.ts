@@ -16,8 +16,10 @@ export interface PickBackend {
 
 /**
  * What the learner writes. The sandbox (sandbox/sandbox.ts) implements it
- * for code that runs inside QuickJS; the reference and the mistakes
- * (mistakes.ts) are plain functions.
+ * for the learner's code, which runs inside QuickJS; grade.ts runs any
+ * implementation through the engine (toScriptRules below). The reference
+ * rules and the classic mistakes are the engine's own (rule_variants.hpp,
+ * mistakes.hpp), not implementations of this interface.
  */
 export interface LearnerRules {
   /** The effective weight of an UP backend: a whole number. */
@@ -62,6 +64,11 @@ export interface CodeProblem {
   /** Line of the learner's code, when known. */
   codeLine?: number;
   message: string;
+  /**
+   * Set when the problem is what a classic mistake returns (a negative
+   * weight: no-clamp), so the diagnosis still names that mistake beside it.
+   */
+  symptom?: boolean;
 }
 
 /** The learner's line from an exception, when known. */
@@ -79,18 +86,21 @@ const LARGEST = Number.MAX_SAFE_INTEGER;
 
 /**
  * What is wrong with a weight, and the weight the engine uses instead:
- * nothing for a whole number from 0 to 2^53 - 1. A fraction is rounded
- * down (what the learner meant, most likely); anything else becomes 0.
- * Never silently: a negative weight would be drawn below the chart, an
- * infinite one clamped.
+ * nothing for a whole number from 0 to 2^53 - 1. A negative whole number is
+ * a problem but is kept as it is: it is what a classic mistake returns
+ * (no-clamp: elapsed not clamped at 0), so the engine prints it and the
+ * diagnosis names that mistake beside the problem, as the compare box and
+ * `slowstart grade` do for the same output (the chart draws it at 0, and
+ * says so). A fraction is rounded down (what the learner meant, most
+ * likely); anything else becomes 0. Never silently.
  */
-export function checkWeight(w: unknown): { problem?: string; use: number } {
+export function checkWeight(w: unknown): { problem?: string; symptom?: boolean; use: number } {
   if (typeof w !== 'number') return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
   if (Number.isNaN(w)) return { problem: 'a weight must be a whole number (0 was used)', use: 0 };
   if (!Number.isFinite(w)) return { problem: 'a weight must be a finite whole number (0 was used)', use: 0 };
-  if (w < 0) return { problem: 'a weight cannot be negative (0 was used)', use: 0 };
-  if (w > LARGEST) return { problem: `a weight must be at most ${LARGEST} (0 was used)`, use: 0 };
+  if (Math.abs(w) > LARGEST) return { problem: `a weight must be between -${LARGEST} and ${LARGEST} (0 was used)`, use: 0 };
   if (!Number.isInteger(w)) return { problem: 'a weight must be a whole number (round down)', use: Math.floor(w) };
+  if (w < 0) return { problem: 'a weight cannot be negative (printed as returned; the chart draws 0)', symptom: true, use: w };
   return { use: w };
 }
 
@@ -119,8 +129,8 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
       onLine?.(line);
     }
   };
-  const fail = (line: number, message: string, error?: unknown) => {
-    if (problems.length < 20) problems.push({ line, codeLine: learnerLine(error), message });
+  const fail = (line: number, message: string, error?: unknown, symptom?: boolean) => {
+    if (problems.length < 20) problems.push({ line, codeLine: learnerLine(error), message, ...(symptom ? { symptom } : {}) });
   };
   const thrown = (e: unknown) =>
     e instanceof LearnerException ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : `threw ${describe(e)}`;
@@ -137,7 +147,7 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
       }
       const checked = checkWeight(w);
       if (checked.problem) {
-        fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ${checked.problem}`);
+        fail(line, `effectiveWeight(${target}, ${ramp}, ${joined}, ${now}) for ${name} returned ${describe(w)}: ${checked.problem}`, undefined, checked.symptom);
       }
       return checked.use;
     },

@@ -115,7 +115,10 @@ export class RunSummary {
           ),
         );
       }
-      parts.push(h(doc, 'p', { class: 'ss-impl-mistake-lead', text: problems.length ? 'In the other tests, looks like:' : 'Looks like:' }), list);
+      // Problems that are a mistake's own output (a negative weight) do not
+      // keep their tests from being diagnosed.
+      const blocking = results.some((r) => r.problems.some((p) => !p.symptom));
+      parts.push(h(doc, 'p', { class: 'ss-impl-mistake-lead', text: blocking ? 'In the other tests, looks like:' : 'Looks like:' }), list);
     }
     this.#diagnosis.replaceChildren(...parts);
   }

@@ -214,6 +214,9 @@ class Balancer {
 function wordsOf(line, m) {
   if (m === 'tabs-in-words') return line.split(' ').filter((w) => w);
   if (m === 'split-each-space') return line.split(' ');
+  // /\s+/: any Unicode blank separates words (the line is UTF-8 read as latin1).
+  if (m === 'any-blank-separates')
+    return Buffer.from(line, 'latin1').toString('utf8').split(/\s+/).filter((w) => w).map((w) => Buffer.from(w, 'utf8').toString('latin1'));
   return line.split(/[ \t]+/).filter((w) => w);
 }
 
@@ -229,7 +232,7 @@ function main() {
     else path = a;
   }
   // A child that outlives us, holding our stdout open.
-  if (misbehave === 'hang-child') spawn('sleep', ['30'], { stdio: 'inherit' }).unref();
+  if (misbehave === 'hang-child') spawn('sleep', ['3600'], { stdio: 'inherit' }).unref();
   let data = readFileSync(path ?? 0).toString('latin1');
   if (data.startsWith('\xef\xbb\xbf')) data = data.slice(3);
   const lines = data.split('\n');
@@ -242,7 +245,7 @@ function main() {
     if (line.endsWith('\r') && mistake !== 'keep-cr') line = line.slice(0, -1);
     if (!line.replace(/[ \t]/g, '')) return;
     let words = wordsOf(line, mistake);
-    if (words[0].startsWith('#')) return;
+    if (!words.length || words[0].startsWith('#')) return;
     if (mistake === 'trailing-comments' && line.includes('#')) {
       words = wordsOf(line.split('#')[0], mistake);
       if (!words.length) return;

@@ -226,6 +226,10 @@ def words_of(line, m):
         return [w for w in line.split(b" ") if w]
     if m == "split-each-space":
         return line.split(b" ")
+    if m == "any-blank-separates":
+        # str.split(): any Unicode blank separates words.
+        text = line.decode("utf-8", "surrogateescape")
+        return [w.encode("utf-8", "surrogateescape") for w in text.split()]
     return [w for w in re.split(rb"[ \t]+", line) if w]
 
 
@@ -243,7 +247,7 @@ def main():
     if misbehave == "hang-child":
         # A child that outlives us, holding our stdout open.
         import subprocess
-        subprocess.Popen(["sleep", "30"])
+        subprocess.Popen(["sleep", "3600"])
     if path:
         with open(path, "rb") as f:
             data = f.read()
@@ -264,7 +268,7 @@ def main():
         if not line.strip(b" \t"):
             continue
         words = words_of(line, mistake)
-        if words[0].startswith(b"#"):
+        if not words or words[0].startswith(b"#"):
             continue
         if mistake == "trailing-comments" and b"#" in line:
             words = words_of(line.split(b"#")[0], mistake)

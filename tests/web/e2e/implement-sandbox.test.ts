@@ -86,13 +86,11 @@ async function openImplement(): Promise<Opened> {
   return opened;
 }
 
-/** Sets the code, runs every test, and gives the time it took (ms). */
-async function run(page: Page, code: string, root: Locator = page.locator('#implement')): Promise<number> {
+/** Sets the code and runs every test, until the results are in. */
+async function run(page: Page, code: string, root: Locator = page.locator('#implement')): Promise<void> {
   await page.evaluate((c) => window.slowstartImplement!.setCode(c), code);
-  const t0 = Date.now();
   await root.locator('.ss-impl-run').click();
   await expect.poll(() => root.locator('.ss-impl-results').getAttribute('aria-busy'), { timeout: 60_000 }).toBe('false');
-  return Date.now() - t0;
 }
 
 const meta = (root: Locator) => root.locator('.ss-impl-results .ss-panel-meta').textContent();
@@ -216,14 +214,16 @@ describe('reach', () => {
 });
 
 describe('exotic exceptions are reported as what they are, not as "an endless loop?"', () => {
-
   const cases = [...EXOTIC, DEEP_RECURSION];
   it.each(cases)('%s', async (_, body, message) => {
     const { page, problems } = await openImplement();
-    const ms = await run(page, withPick(body));
-    expect(await firstProblem(page.locator('#implement'))).toBe(message);
-    // Twelve tests, each stopped after 1 s, took 12 s before.
-    expect(ms).toBeLessThan(4000);
+    const root = page.locator('#implement');
+    await run(page, withPick(body));
+    expect(await firstProblem(root)).toBe(message);
+    // Each once ran into the 1 s time limit in every test; now no test is stopped for time.
+    expect(await root.locator('.ss-impl-problem-text', { hasText: /did not finish|endless loop/ }).count()).toBe(0);
+    // The same verdict as in Node (tests/web/unit/sandbox.test.ts).
+    expect(await meta(root)).toBe(`${gradeAll(withPick(body)).filter((r) => r.pass).length} / ${N} pass`);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -257,17 +257,18 @@ describe('exotic exceptions are reported as what they are, not as "an endless lo
 });
 
 describe('weights from the learner’s code', () => {
-  it('a negative or infinite weight is a problem, and 0 is used (not drawn out of sight)', async () => {
+  it('an infinite weight is a problem and 0 is used; a negative one is a problem too, printed as returned', async () => {
     const { page, problems } = await openImplement();
     const root = page.locator('#implement');
     await run(page, 'function effectiveWeight(target) { return target > 1 ? -target : Infinity; }\nfunction pick() { return null; }');
     const texts = await root.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-problem-text').allTextContents();
-    // POOL a=5 b=1 c=1, then ADD d=10 20 at 0 (the SPEC's example).
+    // POOL a=5 b=1 c=1, then ADD d=10 20 at 0 (the SPEC's example): a and d are negative
+    // (kept: the output of the no-clamp mistake), b and c infinite (0 is used).
     expect(texts).toEqual([
-      'effectiveWeight(5, 0, 0, 0) for a returned -5: a weight cannot be negative (0 was used)',
+      'effectiveWeight(5, 0, 0, 0) for a returned -5: a weight cannot be negative (printed as returned; the chart draws 0)',
       'effectiveWeight(1, 0, 0, 0) for b returned Infinity: a weight must be a finite whole number (0 was used)',
       'effectiveWeight(1, 0, 0, 0) for c returned Infinity: a weight must be a finite whole number (0 was used)',
-      'effectiveWeight(10, 20, 0, 0) for d returned -10: a weight cannot be negative (0 was used)',
+      'effectiveWeight(10, 20, 0, 0) for d returned -10: a weight cannot be negative (printed as returned; the chart draws 0)',
     ]);
     // Long problems wrap inside the results panel instead of widening it past the page.
     const [panel, widest] = await root.evaluate((r) => [

@@ -7,7 +7,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, settle, watchProblems } from '../support/browser.js';
 import { openRunnerPage, outputRows, setScript, type Opened, type OpenOptions } from '../support/runner-page.js';
+import { slowstart } from '../support/engine.js';
 import { SPEC_USAGES } from '../support/scripts.js';
+import { DEFAULT_EXAMPLE, EXAMPLES } from '../../../web/runner/examples.js';
 import { buildSite, PAGE_CSP as CSP, SHOTS, startDevServer } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
@@ -41,10 +43,23 @@ async function typeScript(page: Page, script: string): Promise<void> {
 
 const scrub = (page: Page) => page.locator('.ss-scrub');
 
+/**
+ * The rows the output list shows are the engine's output for `script`: all
+ * of it, or (a long output is drawn a window at a time) a run of it in order.
+ * `line: text` is unique per row, since a line prints at most one.
+ */
+async function expectOutputOf(page: Page, script: string, label = ''): Promise<void> {
+  const engine = slowstart.run(script).output.map((o) => `${o.line}: ${o.text}`);
+  const rows = await outputRows(page);
+  expect(rows.length, label).toBeGreaterThan(0);
+  const at = engine.indexOf(rows[0]);
+  expect(rows, label).toEqual(engine.slice(Math.max(0, at), Math.max(0, at) + rows.length));
+}
+
 describe('the web runner page', () => {
   it('opens with the default script already run, output and chart visible', async () => {
     const { page, problems } = await open({ reducedMotion: true });
-    expect((await outputRows(page)).length).toBeGreaterThan(5);
+    await expectOutputOf(page, DEFAULT_EXAMPLE.script);
     await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
     expect(await page.locator('.ss-series path').count()).toBe(3);
     expect(await page.locator('.ss-legend-item').count()).toBe(3);
@@ -263,7 +278,7 @@ describe('the web runner page', () => {
       await page.locator(`.ss-menu-item[data-example="${id}"]`).click();
       const problemsShown = await page.locator('.ss-problems').isVisible();
       expect(problemsShown, id).toBe(id === 'rejected-lines');
-      expect(await page.locator('.ss-out-row').count(), id).toBeGreaterThan(0);
+      await expectOutputOf(page, EXAMPLES.find((e) => e.id === id)!.script, id);
       if (id === 'ramp-table') {
         // SPEC: target 10, ramp 20 gives 0, 2, 5, 7, 9, 10, 10; old (POOL) stays 10.
         const texts = (await outputRows(page)).map((r) => r.split(': ')[1]);
@@ -333,6 +348,21 @@ describe('the web runner page', () => {
     await page.locator('.sse-paste').fill('z\ny\nx\n');
     expect(await page.locator('.sse-compare-result').textContent()).toBe('✓ Same output: all 3 lines match.');
     expect(await mistake.isHidden()).toBe(true);
+    // The clock set back before b joined: b is at 0 (elapsed = max(0, 90 − 100)); without
+    // the clamp, 10 × −10 / 20 = −5.
+    await setScript(page, 'POOL a=1\nNOW 100\nADD b=10 20\nNOW 90\nWEIGHTS\nPICK\n');
+    await page.locator('#runner .ss-btn.ss-primary').click();
+    await page.locator('.sse-paste').fill('a=1 b=-5\na\n');
+    expect(await page.locator('.sse-compare-result').textContent()).toBe('✗ Output line 1 differs.');
+    await expect.poll(() => mistake.locator('[data-mistake]').getAttribute('data-mistake')).toBe('no-clamp');
+    expect(await mistake.locator('.sse-mistake-why').textContent()).toContain('elapsed = max(0, now − joined)');
+    // A weight that is not a whole number is a problem to fix first, not a mistake to name.
+    await page.locator('.sse-paste').fill('a=1 b=-2.5\na\n');
+    await expect.poll(() => mistake.locator('.sse-mistake-lead').textContent()).toBe('Fix this first:');
+    expect(await mistake.locator('[data-problem="weight"] .sse-mistake-title').textContent()).toBe(
+      'Output line 1 has the weight “b=-2.5”: a weight is a whole number.',
+    );
+    expect(await mistake.locator('[data-mistake]').count()).toBe(0);
     // The language in brief gives the ramp with its clamp.
     expect(await page.locator('.page-footer').textContent()).toContain('elapsed = max(0, now − joined)');
     expect(problems).toEqual([]);

@@ -8,7 +8,7 @@ import { diagnoseRun } from '../../../web/implement/diagnosis.js';
 import type { TestResult } from '../../../web/implement/grade.js';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { gradeAll } from '../support/sandbox.js';
 
 const TESTS = builtInTests(lab);
@@ -21,7 +21,7 @@ function gradeRun(source: string): TestResult[] {
 const runIds = (results: TestResult[]) => diagnoseRun(lab, results).run.map((e) => e.mistake.id);
 
 describe('run diagnosis', () => {
-  for (const id of Object.keys(WRONG).filter((m) => !SHOWN_AS_PROBLEMS.includes(m))) {
+  for (const id of Object.keys(WRONG)) {
     it(`names "${id}" alone for the solution that makes it`, () => {
       const results = gradeRun(WRONG[id]);
       expect(runIds(results)).toEqual([id]);
@@ -33,10 +33,14 @@ describe('run diagnosis', () => {
     });
   }
 
-  it('shows the missing clamp as a problem first, and names no mistake for it', () => {
+  it('names the missing clamp from the negative weight it prints, beside the problem it reports', () => {
     const results = gradeRun(WRONG['no-clamp']);
-    expect(results.some((r) => r.problems.some((p) => /a weight cannot be negative/.test(p.message)))).toBe(true);
-    expect(runIds(results)).toEqual([]);
+    // The only problems are the negative weights, each marked as a mistake's own output.
+    expect(results.flatMap((r) => r.problems).every((p) => p.symptom && /returned -\d+: a weight cannot be negative/.test(p.message))).toBe(true);
+    expect(results.flatMap((r) => r.problems).length).toBeGreaterThan(0);
+    expect(runIds(results)).toEqual(['no-clamp']);
+    // Only the test whose clock goes back before a join shows it.
+    expect(results.filter((r) => !r.pass).map((r) => r.id)).toEqual(['clock-before-join']);
   });
 
   it('names nothing for a correct solution', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { lab } from '../support/lab.js';
 import { builtInTests } from '../../../web/implement/suite.js';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { CORRECT, SHOWN_AS_PROBLEMS, THROWS, WRONG } from '../fixtures/learner-solutions.js';
+import { CORRECT, THROWS, WRONG } from '../fixtures/learner-solutions.js';
 import { gradeAll, openError } from '../support/sandbox.js';
 
 const TESTS = builtInTests(lab);
@@ -42,7 +42,7 @@ describe('grading', () => {
     expect(Object.keys(WRONG).sort()).toEqual([...names].sort());
   });
 
-  for (const id of Object.keys(WRONG).filter((m) => !SHOWN_AS_PROBLEMS.includes(m))) {
+  for (const id of Object.keys(WRONG)) {
     it(`names the mistake "${id}"`, () => {
       const results = gradeAll(WRONG[id]);
       const failing = results.filter((r) => !r.pass);
@@ -55,17 +55,35 @@ describe('grading', () => {
     });
   }
 
-  it('shows a weight without the clamp as a problem in the code, not as a mistake by name', () => {
+  it('prints the negative weight of a solution without the clamp, and names the mistake as the compare box does', () => {
     const r = gradeAll(WRONG['no-clamp']).find((x) => x.id === 'clock-before-join')!;
-    // NOW 100, ADD b=10 20, NOW 90 (line 4): 10 × (90 − 100) / 20 = −5 without the clamp.
+    // POOL a=1, NOW 100, ADD b=10 20, NOW 90, WEIGHTS (line 5): 10 × (90 − 100) / 20 = −5
+    // without the clamp; b (weight −5) does not take part in the PICK; at 110: 10 × 10 / 20 = 5.
     expect(r.pass).toBe(false);
-    expect(r.problems.map((p) => [p.line, p.message])).toContainEqual([
-      4,
-      'effectiveWeight(10, 20, 100, 90) for b returned -5: a weight cannot be negative (0 was used)',
+    // The negative weight is said (a problem), and the mistake is still named beside it.
+    // (computed once, when NOW 90 on line 4 sets the clock back).
+    expect(r.problems.map((p) => [p.line, p.message, p.symptom])).toEqual([
+      [4, 'effectiveWeight(10, 20, 100, 90) for b returned -5: a weight cannot be negative (printed as returned; the chart draws 0)', true],
     ]);
-    expect(r.mistakes).toEqual([]);
-    // Elsewhere (the compare box, slowstart grade) the same output is named by the engine.
+    expect(r.actual.map((o) => o.text)).toEqual(['a=1 b=-5', 'a', 'a=1 b=5']);
+    expect(r.difference).toEqual({ index: 0, line: 5, expected: 'a=1 b=0', actual: 'a=1 b=-5' });
+    expect(r.mistakes.map((m) => m.id)).toEqual(['no-clamp']);
+    // The compare box and slowstart grade name the same output the same way.
     expect(lab.nameMistakes(r.script, 'a=1 b=-5\na\na=1 b=5\n').map((m) => m.id)).toEqual(['no-clamp']);
+    // In pasted output, whole numbers, negative ones included, are no problem to fix first.
+    expect(lab.weightProblem(r.script, 'a=1 b=-5\na\na=1 b=5\n')).toBeNull();
+    // The chart overlay draws the negative weight at 0 (it has no room below its axis).
+    expect(Math.min(...r.timeline!.cellWeight)).toBe(0);
+  });
+
+  it('finds a weight that is not a whole number in a pasted output, only on lines printed by WEIGHTS', () => {
+    // Lines 1 and 3 are WEIGHTS lines (script lines 5 and 8), line 2 a PICK's.
+    const script = 'POOL a=1\nNOW 100\nADD b=10 20\nNOW 90\nWEIGHTS\nPICK\nNOW 110\nWEIGHTS\n';
+    expect(lab.weightProblem(script, 'a=1 b=0\na\na=1 b=5.0\n')).toEqual({ outputLine: 3, weight: 'b=5.0' });
+    expect(lab.weightProblem(script, 'a=1 b=NaN\na\na=1 b=5\n')).toEqual({ outputLine: 1, weight: 'b=NaN' });
+    // A PICK's line is a name, whatever it looks like.
+    expect(lab.weightProblem(script, 'a=1 b=0\nx=2.5\na=1 b=5\n')).toBeNull();
+    expect(lab.weightProblem(script, 'a=1 b=0\na\na=1 b=5\n')).toBeNull();
   });
 
   it('reports an exception with the script line and the line of the learner code, and names no mistake there', () => {

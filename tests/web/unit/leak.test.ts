@@ -209,7 +209,7 @@ describe('memory stays flat', () => {
 
   it('the probe works: a real leak is seen (negative control)', () => {
     const { _malloc, _free } = mod.exports;
-    expect(_malloc && _free, 'the engine module keeps malloc and free for this test').toBeTruthy();
+    expect([typeof _malloc, typeof _free], 'the engine module keeps malloc and free for this test').toEqual(['function', 'function']);
     const before = mallocInUse()!;
     const leaked = Array.from({ length: 20_000 }, () => _malloc!(48)); // ~1 MB, as a 1-byte-per-cycle leak would be
     const after = mallocInUse()!;

@@ -2,7 +2,7 @@
 // (against Node's zlib, not the element's own encoder) and the script store
 // against a Storage with a quota, so every branch of "what is kept" is hit.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeLinkCode, encodeLinkCode, MAX_LINKED_SCRIPT_BYTES } from '../../../web/element/link-codec.js';
 import { MAX_SAVED_CHARS, MAX_VERSIONS, ScriptStore } from '../../../web/element/script-store.js';
 
@@ -130,7 +130,10 @@ describe('the script store', () => {
 
   it('reads what is saved when nothing can be written, and says what is not kept', () => {
     const storage = new QuotaStorage();
+    const savedAt = Date.UTC(2026, 0, 2, 14, 2); // when 'saved before' was written
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(savedAt);
     new ScriptStore(win(storage), KEY, STARTER).save('saved before');
+    clock.mockRestore();
     storage.quota = storage.used(); // full to the last character
     const store = new ScriptStore(win(storage), KEY, STARTER);
     expect(store.available).toBe(true);
@@ -138,8 +141,8 @@ describe('the script store', () => {
     expect(store.problem).toBeNull();
     store.save('longer edit, not kept');
     expect(store.script).toBe('longer edit, not kept'); // the page still has it
-    expect(store.problem).toMatchObject({ kind: 'script', scriptLength: 21 });
-    expect((store.problem as { savedAt: number }).savedAt).toBeGreaterThan(0);
+    // What is not kept (this 21-character script) and what is (the version saved at savedAt).
+    expect(store.problem).toEqual({ kind: 'script', savedAt, scriptLength: 21 });
     expect(stored(storage).script).toBe('saved before');
     storage.quota = Infinity;
     store.save('room again');

@@ -23,6 +23,7 @@
  * that what QuickJS evaluates is exactly what is written here, whatever the
  * bundler or minifier does.
  */
+import { NO_WINNER } from '../../api/winners.js';
 
 /** The file name QuickJS gives the learner's code in stack traces. */
 export const LEARNER_FILE = 'your-code.js';
@@ -78,6 +79,7 @@ export const HARNESS_SOURCE = String.raw`(function () {
   'use strict';
   const MAX_TEXT = ${MAX_TEXT};
   const MAX_NOTES = ${MAX_NOTES};
+  const NO_WINNER = ${NO_WINNER};
   const RESERVE_BYTES = ${RESERVE_BYTES};
   const HEADROOM_BYTES = ${HEADROOM_BYTES};
   const CODE_FILE = '${LEARNER_FILE}:';
@@ -222,9 +224,10 @@ export const HARNESS_SOURCE = String.raw`(function () {
     if (typeof result === 'number') return '{"exhausted":true}';
     return apply(slice, result, [0, result.length - 1]) + ',"exhausted":true}';
   }
+  // The index of the backend named \`name\`, or NO_WINNER when there is none.
   function nameIndex(name, n) {
     for (let i = 0; i < n; i++) if (names[i] === name) return i;
-    return -1;
+    return NO_WINNER;
   }
 
   return {
@@ -298,20 +301,20 @@ export const HARNESS_SOURCE = String.raw`(function () {
           count++;
         }
       }
-      let winner = -1, problem = null;
-      if (r === null || r === undefined) winner = -1;
+      let winner = NO_WINNER, problem = null;
+      if (r === null || r === undefined) winner = NO_WINNER;
       else if (typeof r === 'number') winner = r;
       else if (typeof r === 'string') {
         winner = nameIndex(r, n);
-        if (winner < 0) problem = describe(r);
+        if (winner === NO_WINNER) problem = describe(r);
       } else {
         for (let i = 0; i < n; i++) if (own[i] === r) { winner = i; break; }
-        if (winner < 0) {
+        if (winner === NO_WINNER) {
           // A copy of a backend (or anything with its name) counts as that backend.
           try {
             const name = r.name;
             if (typeof name === 'string') winner = nameIndex(name, n);
-            if (winner < 0) problem = describe(r) + (typeof name === 'string' ? ' named ' + quoteCapped(name) : '');
+            if (winner === NO_WINNER) problem = describe(r) + (typeof name === 'string' ? ' named ' + quoteCapped(name) : '');
           } catch (e) {
             problem = describe(r) + ' whose name cannot be read (reading it ' + exceptionText(e, 2) + ')';
           }

@@ -318,7 +318,7 @@ export class SandboxSession implements LearnerRules {
     });
     if (report.returned !== undefined) return new Opaque(report.returned);
     const winner = data[3 * n];
-    return winner === NO_WINNER ? null : winner; // (the harness writes NO_WINNER's value for NONE)
+    return winner === NO_WINNER ? null : winner; // (the harness writes NO_WINNER for NONE)
   }
 
   #join(backend: { name: string; score: number | Opaque }): void {
