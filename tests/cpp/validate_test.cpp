@@ -127,3 +127,21 @@ TEST(Quote, EscapesBidirectionalControls) {
   // The 60-byte cut counts input bytes: it may fall inside an escaped character.
   EXPECT_EQ(quote(std::string(59, 'x') + "\xe2\x80\xae" + "y"), "'" + std::string(59, 'x') + "\\xe2...'");
 }
+
+TEST(Quote, AMessageHoldsTheLongestQuote) {
+  // Every byte escaped (60 of them, 4 characters each) after the longest
+  // prefix a check writes: nothing is cut, and the Message says what quote()
+  // and the std::string form say.
+  const std::string bad(100, '\x01');
+  std::string escaped;
+  for (int i = 0; i < 60; ++i) escaped += "\\x01";
+  const std::string prefix = "backend name must not contain bidirectional controls, got ";
+  Message m;
+  EXPECT_FALSE(reject(m, prefix, bad, " (usage: ADD <name>=<weight> <ramp>)"));
+  EXPECT_EQ(m.view(), prefix + "'" + escaped + "...' (usage: ADD <name>=<weight> <ramp>)");
+  EXPECT_EQ(quote(bad), "'" + escaped + "...'");
+  // reject() replaces what the Message held; the API's form is the same text.
+  EXPECT_FALSE(check_name("a b", "a b", m));
+  EXPECT_EQ(m.view(), "backend name must not contain blanks, got 'a b'");
+  EXPECT_EQ(*check_name("a b"), m.view());
+}
