@@ -4,32 +4,14 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/split_mix64.hpp"
 #include "engine/decimal.hpp"
 
 namespace slowstart::cli {
 
 namespace {
 
-// SplitMix64: tiny, fast, and the same on every platform.
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  // 0 ... n-1 (the bias of a modulo is irrelevant here).
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-  std::int64_t between(std::int64_t lo, std::int64_t hi) {
-    return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo + 1)));
-  }
-  bool chance(unsigned percent) { return below(100) < percent; }
-
- private:
-  std::uint64_t state_;
-};
+using Random = SplitMix64;
 
 constexpr std::string_view kNames[] = {"a", "b", "c", "web1", "web2", "web10", "B", "db"};
 

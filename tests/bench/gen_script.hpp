@@ -2,7 +2,8 @@
 // (which also writes the script to a file with --write-script=FILE, so other
 // front ends can run the very same bytes) and by the robustness tests.
 //
-// The generator uses its own splitmix64 and no <random> distributions, so
+// The generator uses SplitMix64 (cli/split_mix64.hpp, which the CLI's
+// --random also uses) and no <random> distributions, so
 // the output is identical on every platform and standard library.
 //
 // Every generated line belongs to a class whose fate does not depend on the
@@ -15,6 +16,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "cli/split_mix64.hpp"
 
 namespace slowstart_bench {
 
@@ -35,20 +38,7 @@ struct GeneratedScript {
   std::vector<std::uint64_t> bad_lines;  // 1-based, ascending (if requested)
 };
 
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }  // bias is irrelevant here
-
- private:
-  std::uint64_t state_;
-};
+using slowstart::SplitMix64;
 
 inline const char* const kBadLines[] = {
     "pick",                    // lower-case keyword (hint)
