@@ -47,6 +47,12 @@ class ByteBuffer {
     return at;
   }
   void append(std::string_view s) { copy_short(extend(s.size()), s.data(), s.size()); }
+  // s and a '\n': one capacity check for both.
+  void append_line(std::string_view s) {
+    char* const at = extend(s.size() + 1);
+    copy_short(at, s.data(), s.size());
+    at[s.size()] = '\n';
+  }
 
   friend bool operator==(const ByteBuffer& a, std::string_view b) { return a.view() == b; }
 

@@ -1,6 +1,7 @@
 #include "interpreter.hpp"
 
 #include "short_bytes.hpp"
+#include "text_sink.hpp"
 
 namespace slowstart {
 
@@ -46,8 +47,10 @@ void Interpreter::end_line(std::uint64_t line_end) {
   const LineParser::Outcome outcome = parser_.end();
   if (outcome == LineParser::Outcome::Ignored) return;
   if (Rules* rules = pool_.rules()) rules->begin_line(line_);
+  const ScriptSink::TextBuffers& text = sink_.text_buffers();
   if (outcome == LineParser::Outcome::Rejected) {
     ++rejected_;
+    if (text.err) return append_diagnostic(*text.err, line_, parser_.problem());
     Span where = parser_.problem_span();
     if (where.to == LineParser::kLineEnd) where.to = line_end;
     sink_.diagnostic(line_, parser_.problem(), where);
@@ -56,19 +59,26 @@ void Interpreter::end_line(std::uint64_t line_end) {
   Command& cmd = parser_.command();
   if (!apply(pool_, cmd, why_)) {  // no such backend, or a full pool: the name's token
     ++rejected_;
+    if (text.err) return append_diagnostic(*text.err, line_, why_.view());
     sink_.diagnostic(line_, why_.view(), parser_.first_argument());
     return;
   }
-  sink_.applied(line_, cmd, pool_);
+  if (!text.out) sink_.applied(line_, cmd, pool_);
   std::int32_t winner = kNone;
+  std::string_view printed;
   if (cmd.op == Op::Weights) {
     pool_.weights_line(text_);
-    sink_.output(line_, text_);
+    printed = text_;
   } else if (cmd.op == Op::Pick) {
     winner = pool_.pick();
-    sink_.output(line_, winner == kNone ? std::string_view("NONE")
-                                        : std::string_view(pool_.backend(winner).name));
+    printed = winner == kNone ? std::string_view("NONE") : std::string_view(pool_.backend(winner).name);
   }
+  const bool prints = cmd.op == Op::Weights || cmd.op == Op::Pick;
+  if (text.out) {
+    if (prints) text.out->append_line(printed);
+    return;
+  }
+  if (prints) sink_.output(line_, printed);
   sink_.executed(line_, cmd.op, pool_, winner);
 }
 

@@ -30,14 +30,27 @@ class ScriptSink {
   // True when the sink wants its caller to drain it before more lines run;
   // feed_chunk() then stops early (see there). Keeps memory bounded when a
   // few lines print a lot (WEIGHTS on a 100,000-backend pool). Asked after
-  // every line, so not a virtual call: a sink whose text waits in buffers
-  // (TextSink) names them in buffers_, and is full once they hold `limit`
-  // bytes in all; any other sink never is.
-  bool full() const { return buffers_[0] && buffers_[0]->size() + buffers_[1]->size() >= limit; }
+  // every line, so not a virtual call: only a text sink (below) is ever
+  // full, once its two buffers hold `limit` bytes in all.
+  bool full() const { return text_.out && text_.out->size() + text_.err->size() >= limit; }
   std::size_t limit = 1 << 16;
 
+  // A sink that only collects text (TextSink, what both CLIs print) names
+  // its two buffers: `out` for output lines, `err` for diagnostics as "line
+  // N: message". The interpreter then writes every line into them itself
+  // and calls none of the virtual functions above. Three or four virtual
+  // calls a line cost little natively, but in WebAssembly each is a
+  // call_indirect that spills every live register, with its string_view
+  // and Span passed through memory (docs/PERFORMANCE.md: PICK lines 17 %
+  // faster there).
+  struct TextBuffers {
+    ByteBuffer* out = nullptr;
+    ByteBuffer* err = nullptr;
+  };
+  const TextBuffers& text_buffers() const { return text_; }
+
  protected:
-  const ByteBuffer* buffers_[2] = {};
+  TextBuffers text_;
 };
 
 class Interpreter {

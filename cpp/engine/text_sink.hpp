@@ -38,19 +38,14 @@ inline void append_diagnostic(ByteBuffer& out, std::uint64_t line, std::string_v
   at[2 + message.size()] = '\n';
 }
 
-class TextSink : public ScriptSink {
+class TextSink final : public ScriptSink {
  public:
   TextSink() {
-    buffers_[0] = &out;  // full() counts both
-    buffers_[1] = &err;
+    text_ = {&out, &err};  // the interpreter writes into them itself
   }
-  TextSink(const TextSink&) = delete;  // (buffers_ points into this object)
+  TextSink(const TextSink&) = delete;  // (text_ points into this object)
   TextSink& operator=(const TextSink&) = delete;
-  void output(std::uint64_t, std::string_view text) override {
-    char* const at = out.extend(text.size() + 1);
-    copy_short(at, text.data(), text.size());
-    at[text.size()] = '\n';
-  }
+  void output(std::uint64_t, std::string_view text) override { out.append_line(text); }
   void diagnostic(std::uint64_t line, std::string_view message, Span) override { append_diagnostic(err, line, message); }
   ByteBuffer out;  // for stdout; the caller drains it as it likes
   ByteBuffer err;  // for stderr
