@@ -28,7 +28,7 @@ void Pool::set_rules(Rules* rules) {
 void Pool::schedule(std::size_t i) {
   const Backend& b = backends_[i];
   // Only the SPEC's ramp is scheduled; other rules refresh on every NOW.
-  if (!rules_ && b.up && b.ramp > 0 && b.target > 0) ramps_.track(i, b.joined, b.joined + b.ramp, now_);
+  if (!rules_ && b.up && b.ramp > 0 && b.target > 0) ramps_.track(i, b.target, b.ramp, b.joined, now_);
   else ramps_.untrack(i);
 }
 

@@ -199,27 +199,44 @@ TEST(SmoothWrr, NoParticipantsIsNoneAndChangesNothing) {
 // ---------------------------------------------------------------------------
 // The ramp schedule.
 
-TEST(RampSchedule, ANowVisitsOnlyTheBackendsThatRamp) {
+TEST(RampSchedule, ANowVisitsOnlyTheBackendsWhoseWeightSteps) {
   slowstart::RampSchedule r;
   r.reset(100'000);
-  for (std::size_t i = 0; i < 10; ++i) r.track(i * 1000, 0, 60, 0);  // joined at 0, 60 s ramps
-  EXPECT_EQ(r.advance(30).size(), 10u);
-  EXPECT_EQ(r.advance(31).size(), 10u);
-  EXPECT_EQ(r.advance(60).size(), 10u);  // the ramps end...
+  // Ten backends joined at 0 with weight 60 over 60 s: weight = clock.
+  for (std::size_t i = 0; i < 10; ++i) r.track(i * 1000, 60, 60, 0, 0);
+  EXPECT_EQ(r.advance(30).size(), 10u);  // 0 -> 30
+  EXPECT_EQ(r.advance(31).size(), 10u);  // 31
+  EXPECT_EQ(r.advance(60).size(), 10u);  // the ramps end at 60...
   EXPECT_EQ(r.advance(61).size(), 0u);   // ...and nothing is left to visit
   EXPECT_EQ(r.advance(1000).size(), 0u);
+  // Weight 1 over 30 s is 0 until the ramp's end (SPEC: rounded down), so
+  // no clock step before 30 visits it; weight 3 over 30 s steps at 10, 20, 30.
+  r.reset(2);
+  r.track(0, 1, 30, 0, 0);
+  r.track(1, 3, 30, 0, 0);
+  for (std::int64_t t = 1; t < 30; ++t) {
+    const auto changed = r.advance(t);
+    if (t == 10 || t == 20) EXPECT_EQ(changed, std::vector<std::uint32_t>{1}) << "at " << t;
+    else EXPECT_TRUE(changed.empty()) << "at " << t;
+  }
+  auto end = r.advance(30);
+  std::sort(end.begin(), end.end());
+  EXPECT_EQ(end, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(r.advance(5).size(), 2u);  // back to weight 0 for both (3 * 5 / 30 = 0)
+  EXPECT_EQ(r.advance(9).size(), 0u);
+  EXPECT_EQ(r.advance(25).size(), 1u);  // only 1: 3 * 25 / 30 = 2
 }
 
 TEST(RampSchedule, TheClockGoingBackReopensFinishedRamps) {
   slowstart::RampSchedule r;
   r.reset(3);
-  r.track(0, 100, 120, 100);  // window (100, 120)
-  r.track(1, 100, 200, 100);  // window (100, 200)
+  r.track(0, 20, 20, 100, 100);    // window (100, 120), weight = clock - 100
+  r.track(1, 100, 100, 100, 100);  // window (100, 200), weight = clock - 100
   EXPECT_EQ(r.advance(500).size(), 2u);
   EXPECT_EQ(r.advance(600).size(), 0u);
-  auto back = r.advance(150);  // inside 1's window only
+  auto back = r.advance(150);  // inside 1's window only: 0 keeps its target 20
   EXPECT_EQ(back, std::vector<std::uint32_t>{1});
-  back = r.advance(50);  // before both windows: 1 leaves its window; 0 goes from after to before
+  back = r.advance(50);  // before both windows: both weigh 0 again
   std::sort(back.begin(), back.end());
   EXPECT_EQ(back, (std::vector<std::uint32_t>{0, 1}));
   EXPECT_EQ(r.advance(60).size(), 0u);  // still before both
@@ -230,10 +247,11 @@ TEST(RampSchedule, UntrackedBackendsAreForgottenAndEntriesStayBounded) {
   slowstart::RampSchedule r;
   r.reset(10);
   for (int round = 0; round < 10'000; ++round) {
-    r.track(round % 10, round, round + 5, round);
+    r.track(round % 10, 5, 5, round, round);
     if (round % 3 == 0) r.untrack((round + 1) % 10);
+    r.advance(round + 2);
   }
-  EXPECT_LE(r.stored(), 2 * 10 + 64u);
+  EXPECT_LE(r.stored(), 4 * 10 + 64u);
   r.reset(10);
   EXPECT_EQ(r.advance(5).size(), 0u);
 }
