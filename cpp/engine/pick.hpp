@@ -8,6 +8,18 @@ namespace slowstart {
 
 inline constexpr std::int32_t kNone = -1;
 
+// How the pass keeps its leader. Natively g++ emits the same conditional
+// moves for both; in WebAssembly (V8) they differ, and which is faster
+// depends on what runs between two picks (docs/PERFORMANCE.md):
+//  - Branch: a branch, rarely taken once the scan is under way. Fastest
+//    for runs of picks on the same weights (pick_many), whose leader
+//    pattern repeats and is learnt by the CPU's branch predictor (a select
+//    there is 1.4-1.6x slower: each leader waits for the one before).
+//  - Select: no branch. Fastest for a pick between other work (the
+//    interpreter's PICK lines among other lines, one Balancer.pick()),
+//    where the pattern is not learnt: 9 % of a mixed script's time.
+enum class Leader { Branch, Select };
+
 // One pick over n backends in pool order. weights[i] is backend i's effective
 // weight (0 for DOWN or still at the bottom of its ramp); scores[i] is its
 // long-lived smooth-WRR score. Backends with weight 0 do not take part and
@@ -16,6 +28,7 @@ inline constexpr std::int32_t kNone = -1;
 //
 // Allocation-free and branch-light: this is the loop every simulated request
 // runs through.
+template <Leader leader = Leader::Branch>
 inline std::int32_t smooth_pick(const std::int64_t* weights,
                                 std::int64_t* scores, std::size_t n) {
   std::int32_t best = kNone;
@@ -29,11 +42,15 @@ inline std::int32_t smooth_pick(const std::int64_t* weights,
     scores[i] = s;
     total += w;
     // Strictly greater: a tie stays with the earliest backend in the pool.
-    // A new leader is rare once the scan is under way; saying so keeps this
-    // a predictable branch instead of a select chain (2x in WebAssembly).
-    if (__builtin_expect(s > best_score, 0)) {
-      best = static_cast<std::int32_t>(i);
-      best_score = s;
+    if constexpr (leader == Leader::Branch) {
+      if (__builtin_expect(s > best_score, 0)) {
+        best = static_cast<std::int32_t>(i);
+        best_score = s;
+      }
+    } else {
+      const bool ahead = s > best_score;
+      best = ahead ? static_cast<std::int32_t>(i) : best;
+      best_score = ahead ? s : best_score;
     }
   }
   if (best != kNone) scores[best] -= total;

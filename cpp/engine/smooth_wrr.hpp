@@ -63,7 +63,8 @@ class SmoothWrr {
 
   // One pick: the winner's index, or kNone (and nothing changes).
   std::int32_t pick() {
-    return indexed_ ? pick_indexed() : smooth_pick(weight_.data(), base_.data(), weight_.size());
+    // (A select: one pick between other work; pick_many() branches.)
+    return indexed_ ? pick_indexed() : smooth_pick<Leader::Select>(weight_.data(), base_.data(), weight_.size());
   }
   void pick_many(std::size_t n, std::int32_t* out);
 
