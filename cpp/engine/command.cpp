@@ -91,7 +91,7 @@ std::span<const Keyword> keywords() { return kKeywords; }
 // ---------------------------------------------------------------------------
 // LineParser
 
-void LineParser::begin(std::size_t longest_name) {
+SLOWSTART_HOT void LineParser::begin(std::size_t longest_name) {
   longest_name_ = longest_name;
   keyword_ = nullptr;
   tokens_ = 0;
@@ -147,7 +147,7 @@ void LineParser::start_token(std::uint64_t column) {
   }
 }
 
-void LineParser::add(std::string_view piece, std::uint64_t column) {
+SLOWSTART_HOT void LineParser::add(std::string_view piece, std::uint64_t column) {
   if (done_) return;
   if (!open_) {
     start_token(column);
@@ -162,7 +162,7 @@ void LineParser::add(std::string_view piece, std::uint64_t column) {
   if (tokens_ > 1) argument_piece(piece);
 }
 
-void LineParser::end_token() {
+SLOWSTART_HOT void LineParser::end_token() {
   if (!open_) return;
   open_ = false;
   last_to_ = token_from_ + length_;
@@ -172,7 +172,7 @@ void LineParser::end_token() {
   else end_argument();
 }
 
-void LineParser::keyword() {
+SLOWSTART_HOT void LineParser::keyword() {
   const std::string_view word = head_.view();
   if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8(), length_);
   if (keyword_) return;
@@ -251,7 +251,7 @@ void LineParser::end_argument() {
   if (!ok) record(false, where);
 }
 
-LineParser::Outcome LineParser::end() {
+SLOWSTART_HOT LineParser::Outcome LineParser::end() {
   end_token();
   if (ignored_ || tokens_ == 0) return Outcome::Ignored;
   if (!settled_ && tokens_ - 1 < keyword_->min_args) {

@@ -8,9 +8,18 @@ namespace slowstart {
 namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 bool blank(char c) { return c == ' ' || c == '\t'; }
+
+// The streaming path (a line that spans chunks) is rare: there the parser's
+// hot functions stay calls, so that they are inlined once (into tokens()),
+// not twice, and the engine module stays inside its size budget.
+SLOWSTART_COLD void begin_piece(LineParser& parser, std::size_t longest_name) { parser.begin(longest_name); }
+SLOWSTART_COLD void add_piece(LineParser& parser, std::string_view piece, std::uint64_t column) {
+  parser.add(piece, column);
+}
+SLOWSTART_COLD void end_piece_token(LineParser& parser) { parser.end_token(); }
 }  // namespace
 
-void Interpreter::feed_line(std::string_view line) {
+SLOWSTART_HOT void Interpreter::feed_line(std::string_view line) {
   if (!started_) {
     started_ = true;
     if (line.substr(0, kBom.size()) == kBom) {
@@ -27,7 +36,7 @@ void Interpreter::feed_line(std::string_view line) {
 
 // Every token of `text` (a whole line, or its part up to a blank), which
 // starts at `column` of its line.
-void Interpreter::tokens(std::string_view text, std::uint64_t column) {
+SLOWSTART_HOT void Interpreter::tokens(std::string_view text, std::uint64_t column) {
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end && !parser_.done()) {
@@ -142,12 +151,12 @@ void Interpreter::stream(std::string_view piece) {
     in_line_ = true;
     open_token_ = cr_held_ = false;
     column_ = line_ == 0 ? bom_bytes_ : 0;
-    parser_.begin(pool_.longest_name());
+    begin_piece(parser_, pool_.longest_name());
   }
   if (piece.empty()) return;
   if (cr_held_) {  // more came after it, so it was no line end: a token byte
     cr_held_ = false;
-    if (!parser_.done()) parser_.add("\r", column_);
+    if (!parser_.done()) add_piece(parser_, "\r", column_);
     open_token_ = true;
     ++column_;
   }
@@ -161,14 +170,14 @@ void Interpreter::stream(std::string_view piece) {
   const char* const end = p + piece.size();
   while (p < end && !parser_.done()) {
     if (blank(*p)) {
-      if (open_token_) parser_.end_token();
+      if (open_token_) end_piece_token(parser_);
       open_token_ = false;
       ++p;
       continue;
     }
     const char* const start = p;
     while (p < end && !blank(*p)) ++p;
-    parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)),
+    add_piece(parser_, std::string_view(start, static_cast<std::size_t>(p - start)),
                 column + static_cast<std::uint64_t>(start - piece.data()));
     open_token_ = true;
   }
