@@ -72,7 +72,8 @@ void Interpreter::end_line(std::uint64_t line_end) {
     sink_.diagnostic(line_, why_.view(), parser_.first_argument());
     return;
   }
-  if (!text.out) sink_.applied(line_, cmd, pool_);
+  const bool steps = sink_.wants_steps();
+  if (steps) sink_.applied(line_, cmd, pool_);
   std::int32_t winner = kNone;
   std::string_view printed;
   if (cmd.op == Op::Weights) {
@@ -88,7 +89,7 @@ void Interpreter::end_line(std::uint64_t line_end) {
     return;
   }
   if (prints) sink_.output(line_, printed);
-  sink_.executed(line_, cmd.op, pool_, winner);
+  if (steps) sink_.executed(line_, cmd.op, pool_, winner);
 }
 
 void Interpreter::feed_text(std::string_view text) {
@@ -200,7 +201,9 @@ namespace {
 
 class CollectingSink : public ScriptSink {
  public:
-  CollectingSink(bool timeline, std::size_t max_bytes) : timeline_(timeline), room_(max_bytes) {}
+  CollectingSink(bool timeline, std::size_t max_bytes) : timeline_(timeline), room_(max_bytes) {
+    wants_steps_ = timeline;
+  }
   void output(std::uint64_t line, std::string_view text) override {
     if (keep(text.size())) result.output.push_back({line, std::string(text)});
   }

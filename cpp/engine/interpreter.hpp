@@ -48,9 +48,14 @@ class ScriptSink {
     ByteBuffer* err = nullptr;
   };
   const TextBuffers& text_buffers() const { return text_; }
+  // Whether the sink wants applied() and executed(). One that has no use
+  // for them (run_script() without the timeline) says so, and is spared
+  // two virtual calls a line, for the same reason.
+  bool wants_steps() const { return wants_steps_ && !text_.out; }
 
  protected:
   TextBuffers text_;
+  bool wants_steps_ = true;
 };
 
 class Interpreter {
