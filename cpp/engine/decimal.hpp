@@ -2,6 +2,7 @@
 // with snprintf, which costs the WebAssembly build about 4 KB gzipped, and
 // WEIGHTS formats numbers on every call.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -19,6 +20,15 @@ inline char* format_decimal(char (&buf)[21], std::int64_t value) {
   } while (v);
   if (value < 0) *--p = '-';
   return p;
+}
+
+// How many bytes format_decimal writes for `value`: comparisons, no
+// division (WEIGHTS sizes its line before writing it).
+inline std::size_t decimal_length(std::int64_t value) {
+  std::uint64_t v = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  std::size_t n = value < 0 ? 2 : 1;
+  for (std::uint64_t power = 10; v >= power; power *= 10) ++n;  // (v <= 2^63 < 10^19: no overflow)
+  return n;
 }
 
 inline void append_decimal(std::string& out, std::int64_t value) {

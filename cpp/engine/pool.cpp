@@ -195,10 +195,9 @@ void Pool::weights_line(std::string& out) const {
   const bool other = rules_ && rules_->weights_order(backends_.data(), backends_.size(), mistaken);
   const std::vector<std::uint32_t>& order = other ? mistaken : by_name();
   std::size_t length = order.empty() ? 0 : order.size() - 1;
-  char digits[21];
-  for (std::uint32_t i : order)
-    length += backends_[i].name.size() + 1 + static_cast<std::size_t>(digits + 21 - format_decimal(digits, wrr_.weight(i)));
+  for (std::uint32_t i : order) length += backends_[i].name.size() + 1 + decimal_length(wrr_.weight(i));
   out.resize(length);
+  char digits[21];
   char* at = out.data();
   for (std::uint32_t i : order) {
     if (at != out.data()) *at++ = ' ';

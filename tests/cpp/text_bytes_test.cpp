@@ -2,10 +2,13 @@
 // sink's format), against what the library calls they replace would give.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "engine/byte_buffer.hpp"
+#include "engine/decimal.hpp"
 #include "engine/short_bytes.hpp"
 #include "engine/text_sink.hpp"
 
@@ -76,4 +79,16 @@ TEST(TextSink, WritesOutputLinesAndDiagnosticsInTheCliFormat) {
   append_diagnostic(via_string, 7, "unknown command 'pick' (use PICK)");
   append_diagnostic(via_string, 1234567, "");
   EXPECT_EQ(sink.err, via_string);
+}
+
+TEST(Decimal, LengthAndDigitsAgreeWithToStringAtEveryPowerOfTen) {
+  std::vector<std::int64_t> values = {0, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+  for (std::int64_t p = 1; p <= INT64_MAX / 10; p *= 10)
+    for (std::int64_t v : {p - 1, p, p + 1, 10 * p - 1}) values.insert(values.end(), {v, -v});
+  for (std::int64_t v : values) {
+    char digits[21];
+    const char* d = format_decimal(digits, v);
+    EXPECT_EQ(std::string(d, static_cast<std::size_t>(digits + 21 - d)), std::to_string(v));
+    EXPECT_EQ(decimal_length(v), std::to_string(v).size()) << v;
+  }
 }
