@@ -199,44 +199,86 @@ void Interpreter::finish() {
 
 namespace {
 
-class CollectingSink : public ScriptSink {
+// What both collecting sinks share: the timeline, if asked for, and the cap
+// on the text kept (RunOptions::max_text_bytes).
+class CappedSink : public ScriptSink {
  public:
-  CollectingSink(bool timeline, std::size_t max_bytes) : timeline_(timeline), room_(max_bytes) {
+  CappedSink(bool timeline, std::size_t max_bytes) : timeline_(timeline), room_(max_bytes) {
     wants_steps_ = timeline;
   }
+  void executed(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner) override {
+    if (timeline_) recorder.record(line, op, pool, winner);
+  }
+  TimelineRecorder recorder;
+  bool truncated = false;
+
+ protected:
+  bool keep(std::size_t bytes) {
+    if (truncated || bytes + 1 > room_) {
+      truncated = true;
+      return false;
+    }
+    room_ -= bytes + 1;
+    return true;
+  }
+
+ private:
+  bool timeline_;
+  std::size_t room_;
+};
+
+class CollectingSink final : public CappedSink {
+ public:
+  using CappedSink::CappedSink;
   void output(std::uint64_t line, std::string_view text) override {
     if (keep(text.size())) result.output.push_back({line, std::string(text)});
   }
   void diagnostic(std::uint64_t line, std::string_view message, Span columns) override {
     if (keep(message.size())) result.diagnostics.push_back({line, std::string(message), columns});
   }
-  void executed(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner) override {
-    if (timeline_) recorder.record(line, op, pool, winner);
-  }
   RunResult result;
-  TimelineRecorder recorder;
-
- private:
-  bool keep(std::size_t bytes) {
-    if (result.truncated || bytes + 1 > room_) {
-      result.truncated = true;
-      return false;
-    }
-    room_ -= bytes + 1;
-    return true;
-  }
-  bool timeline_;
-  std::size_t room_;
 };
+
+class ColumnSink final : public CappedSink {
+ public:
+  using CappedSink::CappedSink;
+  void output(std::uint64_t line, std::string_view text) override {
+    if (!keep(text.size())) return;
+    if (!result.output_lines.empty()) result.output_text += '\n';
+    result.output_text.append(text);
+    result.output_lines.push_back(static_cast<std::uint32_t>(line));
+  }
+  void diagnostic(std::uint64_t line, std::string_view message, Span columns) override {
+    if (!keep(message.size())) return;
+    if (!result.diagnostic_lines.empty()) result.diagnostic_text += '\n';
+    result.diagnostic_text.append(message);
+    result.diagnostic_lines.push_back(static_cast<std::uint32_t>(line));
+    result.diagnostic_columns.push_back(static_cast<std::uint32_t>(columns.from));
+    result.diagnostic_columns.push_back(static_cast<std::uint32_t>(columns.to));
+  }
+  RunColumns result;
+};
+
+template <class Sink>
+void run_into(Sink& sink, std::string_view script, const RunOptions& options) {
+  Interpreter interpreter(sink);
+  interpreter.set_rules(options.rules);
+  interpreter.feed_text(script);
+  sink.result.timeline = sink.recorder.take();
+  sink.result.truncated = sink.truncated;
+}
 
 }  // namespace
 
 RunResult run_script(std::string_view script, const RunOptions& options) {
   CollectingSink sink(options.timeline, options.max_text_bytes);
-  Interpreter interpreter(sink);
-  interpreter.set_rules(options.rules);
-  interpreter.feed_text(script);
-  sink.result.timeline = sink.recorder.take();
+  run_into(sink, script, options);
+  return std::move(sink.result);
+}
+
+RunColumns run_columns(std::string_view script, const RunOptions& options) {
+  ColumnSink sink(options.timeline, options.max_text_bytes);
+  run_into(sink, script, options);
   return std::move(sink.result);
 }
 

@@ -141,4 +141,20 @@ struct RunOptions {
 // Runs a whole script and collects everything it produced.
 RunResult run_script(std::string_view script, const RunOptions& options = {});
 
+// The same run with its text as columns: every output line (none holds a
+// '\n') joined by '\n', with the line numbers, and the diagnostics likewise
+// with their columns (from, to), all as 32-bit numbers. What the
+// WebAssembly module hands to JavaScript as it is (cpp/wasm/run_view.hpp),
+// with no string per line; for scripts under 4 GB, as in its memory.
+struct RunColumns {
+  std::string output_text;
+  std::vector<std::uint32_t> output_lines;
+  std::string diagnostic_text;
+  std::vector<std::uint32_t> diagnostic_lines;
+  std::vector<std::uint32_t> diagnostic_columns;
+  Timeline timeline;
+  bool truncated = false;  // as in RunResult
+};
+RunColumns run_columns(std::string_view script, const RunOptions& options = {});
+
 }  // namespace slowstart

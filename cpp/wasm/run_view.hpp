@@ -35,19 +35,12 @@ struct RunView {
 
 class PublishedRun {
  public:
-  PublishedRun(RunResult&& r, bool with_timeline) : result_(std::move(r)) {
-    join(result_.output, out_, out_lines_, [](const OutputLine& o) -> const std::string& { return o.text; });
-    join(result_.diagnostics, err_, err_lines_, [](const Diagnostic& d) -> const std::string& { return d.message; });
-    view_.output_text = column(out_);
-    view_.output_lines = column(out_lines_);
-    view_.diagnostic_text = column(err_);
-    view_.diagnostic_lines = column(err_lines_);
-    err_columns_.reserve(2 * result_.diagnostics.size());
-    for (const Diagnostic& d : result_.diagnostics) {  // (a script in this memory is under 4 GB)
-      err_columns_.push_back(static_cast<std::uint32_t>(d.columns.from));
-      err_columns_.push_back(static_cast<std::uint32_t>(d.columns.to));
-    }
-    view_.diagnostic_columns = column(err_columns_);
+  PublishedRun(RunColumns&& r, bool with_timeline) : result_(std::move(r)) {
+    view_.output_text = column(result_.output_text);
+    view_.output_lines = column(result_.output_lines);
+    view_.diagnostic_text = column(result_.diagnostic_text);
+    view_.diagnostic_lines = column(result_.diagnostic_lines);
+    view_.diagnostic_columns = column(result_.diagnostic_columns);
     view_.truncated = result_.truncated;
     view_.has_timeline = with_timeline;
     if (!with_timeline) return;
@@ -87,22 +80,9 @@ class PublishedRun {
     to.assign(from.begin(), from.end());
     return column(to);
   }
-  template <typename Line, typename Text>
-  static void join(const std::vector<Line>& lines, std::string& text, std::vector<std::uint32_t>& numbers, Text of) {
-    std::size_t bytes = 0;
-    for (const Line& l : lines) bytes += of(l).size() + 1;
-    text.reserve(bytes);
-    numbers.reserve(lines.size());
-    for (const Line& l : lines) {
-      if (!numbers.empty()) text += '\n';
-      text += of(l);
-      numbers.push_back(static_cast<std::uint32_t>(l.line));
-    }
-  }
-
-  RunResult result_;
-  std::string out_, err_, names_;
-  std::vector<std::uint32_t> out_lines_, err_lines_, err_columns_, step_line_;
+  RunColumns result_;
+  std::string names_;
+  std::vector<std::uint32_t> step_line_;
   std::vector<double> step_now_, cell_weight_, cell_score_, score_value_;
   RunView view_{};
 };
@@ -124,7 +104,7 @@ inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Ru
   RunOptions options;
   options.timeline = with_timeline;
   options.rules = rules;
-  published_run() = new PublishedRun(run_script(script, options), with_timeline);
+  published_run() = new PublishedRun(run_columns(script, options), with_timeline);
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&published_run()->view()));
 }
 

@@ -261,7 +261,7 @@ void BM_Script_Chunked_TextSink(benchmark::State& state) {
   report_script(state);
 }
 
-// run_script: everything collected, as the WASM module's run() does.
+// run_script: everything collected in a RunResult (a string per line).
 void BM_Script_RunScript(benchmark::State& state) {
   const auto& g = script();
   const bool timeline = state.range(0) != 0;
@@ -276,9 +276,24 @@ void BM_Script_RunScript(benchmark::State& state) {
   report_script(state);
 }
 
+// run_columns: everything collected as columns, as the WASM module's run()
+// does (bench.mjs compares the two).
+void BM_Script_RunColumns(benchmark::State& state) {
+  const auto& g = script();
+  const bool timeline = state.range(0) != 0;
+  for (auto _ : state) {
+    slowstart::RunColumns r = slowstart::run_columns(g.text, {.timeline = timeline});
+    if (r.output_lines.size() != g.stats.outputs || r.diagnostic_lines.size() != g.stats.diagnostics)
+      state.SkipWithError("unexpected output or diagnostic count");
+    benchmark::DoNotOptimize(r);
+  }
+  report_script(state);
+}
+
 BENCHMARK(BM_Script_Interpreter_NullSink)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Script_Chunked_TextSink)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Script_RunScript)->ArgName("timeline")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Script_RunColumns)->ArgName("timeline")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 int write_script(const char* path) {
   const auto& g = script();

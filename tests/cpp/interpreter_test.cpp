@@ -220,3 +220,50 @@ TEST(Interpreter, AKeywordIsItsBytesExactly) {
             "line 2: unknown command 'PICK\\x00'\nline 3: unknown command 'PIC'\n"
             "line 4: unknown command 'PICKS'\nline 5: unknown command 'WEIGHTSX'\n");
 }
+
+// run_columns (what the WebAssembly module's run() publishes) holds the very
+// lines run_script collects, joined: checked on a script with every kind of
+// line, an empty output line (WEIGHTS of an empty pool) and the text cap.
+TEST(RunColumns, TheSameLinesAsRunScriptJoined) {
+  const std::string script =
+      "WEIGHTS\nPOOL a=1 b=2\nPICK\nbogus\nNOW 5\nADD c=4 10\nNOW 8\nWEIGHTS\n"
+      "DOWN zz\nPICK\n# comment\n\nUP a 3\nPICK\nPICK x\nWEIGHTS\n";
+  for (const std::size_t cap : {std::size_t{64} << 20, std::size_t{40}, std::size_t{0}}) {
+    for (const bool timeline : {false, true}) {
+      RunOptions options;
+      options.timeline = timeline;
+      options.max_text_bytes = cap;
+      const RunResult r = run_script(script, options);
+      const RunColumns c = run_columns(script, options);
+      std::string out, err;
+      std::vector<std::uint32_t> out_lines, err_lines, err_columns;
+      for (const OutputLine& o : r.output) {
+        if (!out_lines.empty()) out += '\n';
+        out += o.text;
+        out_lines.push_back(static_cast<std::uint32_t>(o.line));
+      }
+      for (const Diagnostic& d : r.diagnostics) {
+        if (!err_lines.empty()) err += '\n';
+        err += d.message;
+        err_lines.push_back(static_cast<std::uint32_t>(d.line));
+        err_columns.insert(err_columns.end(), {static_cast<std::uint32_t>(d.columns.from),
+                                               static_cast<std::uint32_t>(d.columns.to)});
+      }
+      EXPECT_EQ(c.output_text, out) << cap;
+      EXPECT_EQ(c.output_lines, out_lines) << cap;
+      EXPECT_EQ(c.diagnostic_text, err) << cap;
+      EXPECT_EQ(c.diagnostic_lines, err_lines) << cap;
+      EXPECT_EQ(c.diagnostic_columns, err_columns) << cap;
+      EXPECT_EQ(c.truncated, r.truncated) << cap;
+      EXPECT_EQ(c.timeline.step_line, r.timeline.step_line);
+      EXPECT_EQ(c.timeline.cell_weight, r.timeline.cell_weight);
+    }
+  }
+  // And by hand: the first lines of the uncapped run.
+  const RunColumns c = run_columns("WEIGHTS\nPOOL a=1 b=2\nPICK\nbogus\nPICK\n");
+  EXPECT_EQ(c.output_text, "\nb\na");
+  EXPECT_EQ(c.output_lines, (std::vector<std::uint32_t>{1, 3, 5}));
+  EXPECT_EQ(c.diagnostic_lines, std::vector<std::uint32_t>{4});
+  EXPECT_EQ(c.diagnostic_text, "unknown command 'bogus'");
+  EXPECT_EQ(c.diagnostic_columns, (std::vector<std::uint32_t>{0, 5}));
+}
