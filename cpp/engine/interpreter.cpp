@@ -244,19 +244,24 @@ class ColumnSink final : public CappedSink {
   using CappedSink::CappedSink;
   void output(std::uint64_t line, std::string_view text) override {
     if (!keep(text.size())) return;
-    if (!result.output_lines.empty()) result.output_text += '\n';
-    result.output_text.append(text);
+    join(result.output_text, !result.output_lines.empty(), text);
     result.output_lines.push_back(static_cast<std::uint32_t>(line));
   }
   void diagnostic(std::uint64_t line, std::string_view message, Span columns) override {
     if (!keep(message.size())) return;
-    if (!result.diagnostic_lines.empty()) result.diagnostic_text += '\n';
-    result.diagnostic_text.append(message);
+    join(result.diagnostic_text, !result.diagnostic_lines.empty(), message);
     result.diagnostic_lines.push_back(static_cast<std::uint32_t>(line));
     result.diagnostic_columns.push_back(static_cast<std::uint32_t>(columns.from));
     result.diagnostic_columns.push_back(static_cast<std::uint32_t>(columns.to));
   }
   RunColumns result;
+
+ private:
+  static void join(ByteBuffer& text, bool after_another, std::string_view line) {
+    char* at = text.extend(line.size() + after_another);
+    if (after_another) *at++ = '\n';
+    copy_short(at, line.data(), line.size());
+  }
 };
 
 template <class Sink>

@@ -147,9 +147,9 @@ RunResult run_script(std::string_view script, const RunOptions& options = {});
 // WebAssembly module hands to JavaScript as it is (cpp/wasm/run_view.hpp),
 // with no string per line; for scripts under 4 GB, as in its memory.
 struct RunColumns {
-  std::string output_text;
+  ByteBuffer output_text;
   std::vector<std::uint32_t> output_lines;
-  std::string diagnostic_text;
+  ByteBuffer diagnostic_text;
   std::vector<std::uint32_t> diagnostic_lines;
   std::vector<std::uint32_t> diagnostic_columns;
   Timeline timeline;

@@ -73,6 +73,9 @@ class PublishedRun {
   static Column column(const std::vector<T>& v) {
     return {static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(v.data())), static_cast<std::uint32_t>(v.size())};
   }
+  static Column column(const ByteBuffer& s) {
+    return {static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(s.data())), static_cast<std::uint32_t>(s.size())};
+  }
   static Column column(const std::string& s) {
     return {static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(s.data())), static_cast<std::uint32_t>(s.size())};
   }

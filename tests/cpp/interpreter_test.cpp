@@ -249,9 +249,9 @@ TEST(RunColumns, TheSameLinesAsRunScriptJoined) {
         err_columns.insert(err_columns.end(), {static_cast<std::uint32_t>(d.columns.from),
                                                static_cast<std::uint32_t>(d.columns.to)});
       }
-      EXPECT_EQ(c.output_text, out) << cap;
+      EXPECT_EQ(c.output_text.view(), out) << cap;
       EXPECT_EQ(c.output_lines, out_lines) << cap;
-      EXPECT_EQ(c.diagnostic_text, err) << cap;
+      EXPECT_EQ(c.diagnostic_text.view(), err) << cap;
       EXPECT_EQ(c.diagnostic_lines, err_lines) << cap;
       EXPECT_EQ(c.diagnostic_columns, err_columns) << cap;
       EXPECT_EQ(c.truncated, r.truncated) << cap;
@@ -261,9 +261,9 @@ TEST(RunColumns, TheSameLinesAsRunScriptJoined) {
   }
   // And by hand: the first lines of the uncapped run.
   const RunColumns c = run_columns("WEIGHTS\nPOOL a=1 b=2\nPICK\nbogus\nPICK\n");
-  EXPECT_EQ(c.output_text, "\nb\na");
+  EXPECT_EQ(c.output_text.view(), "\nb\na");
   EXPECT_EQ(c.output_lines, (std::vector<std::uint32_t>{1, 3, 5}));
   EXPECT_EQ(c.diagnostic_lines, std::vector<std::uint32_t>{4});
-  EXPECT_EQ(c.diagnostic_text, "unknown command 'bogus'");
+  EXPECT_EQ(c.diagnostic_text.view(), "unknown command 'bogus'");
   EXPECT_EQ(c.diagnostic_columns, (std::vector<std::uint32_t>{0, 5}));
 }
