@@ -13,7 +13,7 @@
 #endif
 
 // SLOWSTART_HOT marks the few functions every script line goes through
-// (reading its tokens, finding its keyword, running it): always inlined
+// (reading the line and its tokens, finding its keyword): always inlined
 // into their callers where the compiler can see them (Emscripten's build
 // links with LTO). In WebAssembly a call costs more than natively: V8 keeps
 // no register across it.
