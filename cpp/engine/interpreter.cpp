@@ -66,7 +66,9 @@ void Interpreter::end_line(std::uint64_t line_end) {
     return;
   }
   Command& cmd = parser_.command();
-  if (!apply(pool_, cmd, why_)) {  // no such backend, or a full pool: the name's token
+  // PICK and WEIGHTS change nothing apply() checks (a call a line saved).
+  const bool reads = cmd.op == Op::Pick || cmd.op == Op::Weights;
+  if (!reads && !apply(pool_, cmd, why_)) {  // no such backend, or a full pool: the name's token
     ++rejected_;
     if (text.err) return append_diagnostic(*text.err, line_, why_.view());
     sink_.diagnostic(line_, why_.view(), parser_.first_argument());
@@ -83,12 +85,11 @@ void Interpreter::end_line(std::uint64_t line_end) {
     winner = pool_.pick();
     printed = winner == kNone ? std::string_view("NONE") : std::string_view(pool_.backend(winner).name);
   }
-  const bool prints = cmd.op == Op::Weights || cmd.op == Op::Pick;
   if (text.out) {
-    if (prints) text.out->append_line(printed);
+    if (reads) text.out->append_line(printed);
     return;
   }
-  if (prints) sink_.output(line_, printed);
+  if (reads) sink_.output(line_, printed);
   if (steps) sink_.executed(line_, cmd.op, pool_, winner);
 }
 
