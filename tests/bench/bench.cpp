@@ -261,13 +261,21 @@ void BM_Script_Chunked_TextSink(benchmark::State& state) {
   report_script(state);
 }
 
-// run_script: everything collected in a RunResult (a string per line).
-void BM_Script_RunScript(benchmark::State& state) {
+// A whole run with everything collected, its counts checked: run_script (a
+// string per line, a RunResult) or run_columns (the text as columns, as the
+// WASM module's run() does; bench.mjs compares that one).
+std::size_t outputs(const slowstart::RunResult& r) { return r.output.size(); }
+std::size_t outputs(const slowstart::RunColumns& r) { return r.output_lines.size(); }
+std::size_t diagnostics(const slowstart::RunResult& r) { return r.diagnostics.size(); }
+std::size_t diagnostics(const slowstart::RunColumns& r) { return r.diagnostic_lines.size(); }
+
+template <class Run>
+void whole_run(benchmark::State& state, Run run) {
   const auto& g = script();
   const bool timeline = state.range(0) != 0;
   for (auto _ : state) {
-    slowstart::RunResult r = slowstart::run_script(g.text, {.timeline = timeline});
-    if (r.output.size() != g.stats.outputs || r.diagnostics.size() != g.stats.diagnostics)
+    const auto r = run(g.text, slowstart::RunOptions{.timeline = timeline});
+    if (outputs(r) != g.stats.outputs || diagnostics(r) != g.stats.diagnostics)
       state.SkipWithError("unexpected output or diagnostic count");
     state.counters["timeline_steps"] = static_cast<double>(r.timeline.step_line.size());
     state.counters["timeline_cells"] = static_cast<double>(r.timeline.cell_backend.size());
@@ -275,20 +283,8 @@ void BM_Script_RunScript(benchmark::State& state) {
   }
   report_script(state);
 }
-
-// run_columns: everything collected as columns, as the WASM module's run()
-// does (bench.mjs compares the two).
-void BM_Script_RunColumns(benchmark::State& state) {
-  const auto& g = script();
-  const bool timeline = state.range(0) != 0;
-  for (auto _ : state) {
-    slowstart::RunColumns r = slowstart::run_columns(g.text, {.timeline = timeline});
-    if (r.output_lines.size() != g.stats.outputs || r.diagnostic_lines.size() != g.stats.diagnostics)
-      state.SkipWithError("unexpected output or diagnostic count");
-    benchmark::DoNotOptimize(r);
-  }
-  report_script(state);
-}
+void BM_Script_RunScript(benchmark::State& state) { whole_run(state, slowstart::run_script); }
+void BM_Script_RunColumns(benchmark::State& state) { whole_run(state, slowstart::run_columns); }
 
 BENCHMARK(BM_Script_Interpreter_NullSink)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Script_Chunked_TextSink)->Unit(benchmark::kMillisecond);
