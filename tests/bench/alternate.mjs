@@ -14,7 +14,7 @@
 //
 // Per script, CPU ms (medians): the native CLI (user + system: it includes
 // start-up and I/O), the WASM CLI path (the Node CLI's TextRunner loop, 64
-// KiB chunks, as bench.mjs runs it) and the raw module's run_script; for
+// KiB chunks, as bench.mjs runs it) and the raw module's run(); for
 // the mixed script also the native benchmark's two engine paths
 // (BM_Script_Chunked_TextSink, BM_Script_RunColumns/timeline:0, or
 // BM_Script_RunScript/timeline:0 in a build before run_columns), so that
@@ -81,7 +81,7 @@ const kinds = {
 const dir = mkdtempSync(join(tmpdir(), 'slowstart-alternate-'));
 try {
   const chosen = kindsArg.length ? kindsArg : ['mixed', ...Object.keys(kinds)];
-  console.log(`| script | native CLI new / old | WASM CLI path new / old | WASM run_script new / old |`);
+  console.log(`| script | native CLI new / old | WASM CLI path new / old | WASM run() new / old |`);
   console.log('|---|---:|---:|---:|');
   const notes = [];
   for (const kind of chosen) {

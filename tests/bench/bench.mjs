@@ -72,7 +72,7 @@ try {
     return median(ts);
   };
   const wasmChunked = timeIt(textRunner);
-  const wasmRunScript = timeIt(rawRun);
+  const wasmRun = timeIt(rawRun);
   const wasmApi = timeIt(apiRun);
   const nativeJson = JSON.parse(
     execFileSync(NATIVE_BENCH, ['--benchmark_format=json', '--benchmark_filter=Script|PickMany|Oracle|SetNow_FewRamping'], {
@@ -86,7 +86,7 @@ try {
     return b ? b.cpu_time * unitToMs(b.time_unit) : NaN;
   };
   const nativeChunked = nativeMs(/Script_Chunked_TextSink/);
-  const nativeRunScript = nativeMs(/Script_RunColumns\/timeline:0/);
+  const nativeRun = nativeMs(/Script_RunColumns\/timeline:0/);
 
   line(`## WASM vs native, ${fmt(lines, 0)}-line mixed script (${(script.length / 1e6).toFixed(1)} MB)`);
   line();
@@ -102,7 +102,7 @@ try {
     `| engine, CLI path (64 KiB chunks, text out) | ${fmt(nativeChunked, 0)} | ${fmt(wasmChunked, 0)} | ${(wasmChunked / nativeChunked).toFixed(2)}× |`,
   );
   line(
-    `| engine, run_columns (timeline off) | ${fmt(nativeRunScript, 0)} | ${fmt(wasmRunScript, 0)} | ${(wasmRunScript / nativeRunScript).toFixed(2)}× |`,
+    `| engine, run_columns (timeline off) | ${fmt(nativeRun, 0)} | ${fmt(wasmRun, 0)} | ${(wasmRun / nativeRun).toFixed(2)}× |`,
   );
   line(`| typed API run() (+ one JS object per line) | | ${fmt(wasmApi, 0)} | |`);
   line();
