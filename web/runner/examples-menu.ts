@@ -40,6 +40,12 @@ export class ExamplesMenu {
     this.element = h(doc, 'details', { class: 'ss-menu' }, summary, list);
     parent.append(this.element);
 
+    // Placed as the press opens it, before it is first drawn (the toggle
+    // event comes a task later: a frame could show it misplaced), and again
+    // on toggle for any other way of opening it.
+    summary.addEventListener('click', () => {
+      if (!this.element.open) this.#place();
+    });
     this.element.addEventListener('toggle', () => {
       if (this.element.open) this.#place();
     });
