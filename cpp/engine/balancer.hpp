@@ -10,26 +10,29 @@
 #include <utility>
 #include <vector>
 
+#include "cold.hpp"
 #include "command.hpp"
 #include "pool.hpp"
 
 namespace slowstart {
 
+// (Changes are compiled for size: they are calls from JavaScript, each far
+// dearer than its work; the picks are what runs often.)
 class Balancer {
  public:
   // POOL. Each entry is a name and a weight.
-  [[nodiscard]] Problem set_pool(const std::vector<std::pair<std::string, std::int64_t>>& entries);
-  [[nodiscard]] Problem set_now(std::int64_t seconds);
-  [[nodiscard]] Problem add(std::string_view name, std::int64_t weight, std::int64_t ramp);
-  [[nodiscard]] Problem down(std::string_view name);
-  [[nodiscard]] Problem up(std::string_view name, std::int64_t ramp);
+  [[nodiscard]] SLOWSTART_COLD Problem set_pool(const std::vector<std::pair<std::string, std::int64_t>>& entries);
+  [[nodiscard]] SLOWSTART_COLD Problem set_now(std::int64_t seconds);
+  [[nodiscard]] SLOWSTART_COLD Problem add(std::string_view name, std::int64_t weight, std::int64_t ramp);
+  [[nodiscard]] SLOWSTART_COLD Problem down(std::string_view name);
+  [[nodiscard]] SLOWSTART_COLD Problem up(std::string_view name, std::int64_t ramp);
 
   // The same, with numbers as decimal text exactly as a script would write
   // them ("5", not "5.0"): what a front end with no 64-bit integers uses.
-  [[nodiscard]] Problem set_pool_text(const std::vector<std::pair<std::string, std::string>>& entries);
-  [[nodiscard]] Problem set_now_text(std::string_view seconds);
-  [[nodiscard]] Problem add_text(std::string_view name, std::string_view weight, std::string_view ramp);
-  [[nodiscard]] Problem up_text(std::string_view name, std::string_view ramp);
+  [[nodiscard]] SLOWSTART_COLD Problem set_pool_text(const std::vector<std::pair<std::string, std::string>>& entries);
+  [[nodiscard]] SLOWSTART_COLD Problem set_now_text(std::string_view seconds);
+  [[nodiscard]] SLOWSTART_COLD Problem add_text(std::string_view name, std::string_view weight, std::string_view ramp);
+  [[nodiscard]] SLOWSTART_COLD Problem up_text(std::string_view name, std::string_view ramp);
 
   // WEIGHTS: the line, and the same as (name, weight) pairs in its order
   // (byte order of name); by_name() is that order as pool positions.

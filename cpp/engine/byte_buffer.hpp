@@ -48,7 +48,7 @@ class ByteBuffer {
   }
   void append(std::string_view s) { copy_short(extend(s.size()), s.data(), s.size()); }
   // s and a '\n': one capacity check for both.
-  void append_line(std::string_view s) {
+  SLOWSTART_HOT void append_line(std::string_view s) {
     char* const at = extend(s.size() + 1);
     copy_short(at, s.data(), s.size());
     at[s.size()] = '\n';

@@ -12,6 +12,13 @@
 #define SLOWSTART_COLD __attribute__((noinline))
 #endif
 
+// SLOWSTART_OUT_OF_LINE marks functions that script lines call now and then
+// (a POOL, ADD, DOWN or UP line's change to the pool, WEIGHTS' order):
+// compiled for speed but called, not inlined, so that the engine module
+// keeps one copy of each. Under minsize their code in WebAssembly ran twice
+// the instructions of g++'s (docs/PERFORMANCE.md).
+#define SLOWSTART_OUT_OF_LINE __attribute__((noinline))
+
 // SLOWSTART_HOT marks the few functions every script line goes through
 // (reading the line and its tokens, finding its keyword): always inlined
 // into their callers where the compiler can see them (Emscripten's build

@@ -121,7 +121,7 @@ void LineParser::record(bool settled, Span where) {
   if (keyword_ && keyword_->op == Op::Pool) cmd_.entries.clear();  // not needed any more
 }
 
-void LineParser::start_token(std::uint64_t column) {
+SLOWSTART_HOT void LineParser::start_token(std::uint64_t column) {
   open_ = true;
   ++tokens_;
   head_.clear();
@@ -161,6 +161,11 @@ SLOWSTART_HOT void LineParser::add(std::string_view piece, std::uint64_t column)
   length_ += piece.size();
   if (tokens_ > 1) argument_piece(piece);
 }
+
+SLOWSTART_COLD void LineParser::begin_cold(std::size_t longest_name) { begin(longest_name); }
+SLOWSTART_COLD void LineParser::add_cold(std::string_view piece, std::uint64_t column) { add(piece, column); }
+SLOWSTART_COLD void LineParser::end_token_cold() { end_token(); }
+SLOWSTART_COLD LineParser::Outcome LineParser::end_cold() { return end(); }
 
 SLOWSTART_HOT void LineParser::end_token() {
   if (!open_) return;
@@ -227,9 +232,9 @@ void LineParser::end_argument() {
       ok = end_entry(e.name, e.weight, where);
       if (!ok) break;
       const auto k = static_cast<std::uint32_t>(cmd_.entries.size() - 1);
-      if (k == 0) seen_.clear();
+      if (k == 0) cmd_.names.clear();
       const auto name_of = [this](std::uint32_t i) { return std::string_view(cmd_.entries[i].name); };
-      if (seen_.insert(e.name, k, name_of) != k) {
+      if (cmd_.names.insert(e.name, k, name_of) != k) {
         ok = reject(problem_, "duplicate backend name ", e.name, " in POOL");
         where = {token_from_, token_from_ + eq_at_};
       }
@@ -361,12 +366,12 @@ Problem parse_command(const std::vector<std::string_view>& tokens, Command& out)
   if (tokens.empty() || tokens[0].empty() || tokens[0][0] == '#')
     return quoted("unknown command ", tokens.empty() ? std::string_view() : tokens[0]);
   LineParser parser;
-  parser.begin(SIZE_MAX);
+  parser.begin_cold(SIZE_MAX);
   for (std::string_view t : tokens) {
-    parser.add(t, 0);  // (no line: the columns are not used)
-    parser.end_token();
+    parser.add_cold(t, 0);  // (no line: the columns are not used)
+    parser.end_token_cold();
   }
-  if (parser.end() == LineParser::Outcome::Rejected) return std::string(parser.problem());
+  if (parser.end_cold() == LineParser::Outcome::Rejected) return std::string(parser.problem());
   out = std::move(parser.command());
   return std::nullopt;
 }
@@ -389,7 +394,7 @@ Problem apply(Pool& pool, Command& cmd) {
 bool apply(Pool& pool, Command& cmd, Message& why) {
   switch (cmd.op) {
     case Op::Pool:
-      pool.replace(std::move(cmd.entries));
+      pool.replace(std::move(cmd.entries), &cmd.names);
       return true;
     case Op::Now:
       pool.set_now(cmd.seconds);

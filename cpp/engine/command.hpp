@@ -51,6 +51,10 @@ struct Span {
 struct Command {
   Op op = Op::Pick;
   std::vector<PoolEntry> entries;  // POOL
+  // POOL: each entry's name -> its position, as the parser found them while
+  // checking for duplicates; the pool adopts it instead of hashing every
+  // name again (Pool::replace).
+  NameTable names;
   std::string name;                // ADD, DOWN, UP
   std::int64_t weight = 0;         // ADD
   std::int64_t seconds = 0;        // NOW: the clock; ADD, UP: the ramp
@@ -91,6 +95,12 @@ class LineParser {
   void add(std::string_view piece, std::uint64_t column);
   // The current token is complete.
   void end_token();
+  // The same three, called rather than inlined: for the rare paths (a line
+  // that spans chunks, the imperative API), so that the engine module keeps
+  // one inlined copy of the parser, in the script's line loop.
+  void begin_cold(std::size_t longest_name);
+  void add_cold(std::string_view piece, std::uint64_t column);
+  void end_token_cold();
   // The rest of the line cannot change its outcome (a comment, an unknown
   // keyword, one argument too many): its bytes may be skipped.
   bool done() const { return done_; }
@@ -99,6 +109,7 @@ class LineParser {
   // The line has ended. Parsed: command() holds it; Rejected: problem()
   // (valid until the next line begins).
   Outcome end();
+  Outcome end_cold();  // (as begin_cold)
   Command& command() { return cmd_; }
   std::string_view problem() const { return problem_.view(); }
   // Where the problem is: the offending token, or the part of a
@@ -139,7 +150,6 @@ class LineParser {
   std::size_t longest_name_ = 0;
   TokenHead head_;             // of the open token
   std::uint64_t length_ = 0;   // of the open token
-  NameTable seen_;             // POOL: the names so far
   // An open argument that is a number, or the weight of a name=weight.
   QuantityScan number_;
   TokenHead number_head_;

@@ -8,16 +8,32 @@
 
 namespace slowstart {
 
+// The decimal digits of v written just before `end` (decimal_length(v) bytes).
+inline void write_digits_before(char* end, std::uint32_t v) {
+  do {
+    *--end = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+}
+
 // Writes the digits of `value` to the end of buf[0, 20) and returns where
 // they start (a '-' first for a negative value).
 inline char* format_decimal(char (&buf)[21], std::int64_t value) {
   char* p = buf + 21;
   // Work in unsigned so that INT64_MIN needs no special case.
   std::uint64_t v = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
-  do {
+  // Digits past the low 32 bits in 64-bit arithmetic, the rest in 32
+  // (weights and most numbers): WebAssembly has no 64-bit multiply-high, so
+  // a 64-bit division by 10 costs more there than a 32-bit one.
+  while (v > UINT32_MAX) {
     *--p = static_cast<char>('0' + v % 10);
     v /= 10;
-  } while (v);
+  }
+  auto w = static_cast<std::uint32_t>(v);
+  do {
+    *--p = static_cast<char>('0' + w % 10);
+    w /= 10;
+  } while (w);
   if (value < 0) *--p = '-';
   return p;
 }

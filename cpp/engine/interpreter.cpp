@@ -1,5 +1,6 @@
 #include "interpreter.hpp"
 
+#include "line_scan.hpp"
 #include "short_bytes.hpp"
 #include "text_sink.hpp"
 
@@ -9,17 +10,13 @@ namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 bool blank(char c) { return c == ' ' || c == '\t'; }
 
-// The streaming path (a line that spans chunks) is rare: there the parser's
-// hot functions stay calls, so that they are inlined once (into tokens()),
-// not twice, and the engine module stays inside its size budget.
-SLOWSTART_COLD void begin_piece(LineParser& parser, std::size_t longest_name) { parser.begin(longest_name); }
-SLOWSTART_COLD void add_piece(LineParser& parser, std::string_view piece, std::uint64_t column) {
-  parser.add(piece, column);
-}
-SLOWSTART_COLD void end_piece_token(LineParser& parser) { parser.end_token(); }
 }  // namespace
 
-SLOWSTART_HOT void Interpreter::feed_line(std::string_view line) {
+SLOWSTART_HOT void Interpreter::feed_line(std::string_view line) { end_line(begin_line(line)); }
+
+// A whole line's tokens into the parser; returns the line's length (its end
+// column). end_line() does the rest.
+SLOWSTART_HOT std::uint64_t Interpreter::begin_line(std::string_view line) {
   if (!started_) {
     started_ = true;
     if (line.substr(0, kBom.size()) == kBom) {
@@ -31,7 +28,7 @@ SLOWSTART_HOT void Interpreter::feed_line(std::string_view line) {
   parser_.begin(pool_.longest_name());
   const std::uint64_t column = line_ == 0 ? bom_bytes_ : 0;
   tokens(line, column);
-  end_line(column + line.size());
+  return column + line.size();
 }
 
 // Every token of `text` (a whole line, or its part up to a blank), which
@@ -51,7 +48,7 @@ SLOWSTART_HOT void Interpreter::tokens(std::string_view text, std::uint64_t colu
 }
 
 // `line_end`: the line's length (where a problem that runs to its end ends).
-void Interpreter::end_line(std::uint64_t line_end) {
+SLOWSTART_HOT void Interpreter::end_line(std::uint64_t line_end) {
   ++line_;
   const LineParser::Outcome outcome = parser_.end();
   if (outcome == LineParser::Outcome::Ignored) return;
@@ -79,11 +76,12 @@ void Interpreter::end_line(std::uint64_t line_end) {
   std::int32_t winner = kNone;
   std::string_view printed;
   if (cmd.op == Op::Weights) {
+    if (text.out) return pool_.append_weights_line(*text.out);
     pool_.weights_line(text_);
     printed = text_;
   } else if (cmd.op == Op::Pick) {
     winner = pool_.pick();
-    printed = winner == kNone ? std::string_view("NONE") : std::string_view(pool_.backend(winner).name);
+    printed = winner == kNone ? std::string_view("NONE") : pool_.name(winner);
   }
   if (text.out) {
     if (reads) text.out->append_line(printed);
@@ -93,14 +91,92 @@ void Interpreter::end_line(std::uint64_t line_end) {
   if (steps) sink_.executed(line_, cmd.op, pool_, winner);
 }
 
-void Interpreter::feed_text(std::string_view text) {
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const char* const nl = find_newline(text.data() + start, text.data() + text.size());
-    const std::size_t end = nl ? static_cast<std::size_t>(nl - text.data()) : text.size();
-    feed_line(text.substr(start, end - start));
-    start = end + 1;
+// The fast path: the commonest lines, when they are valid, read straight
+// from the line's bytes and applied, without the parser (whose state, kept
+// token by token so that a line can arrive in pieces of any size, costs
+// several hundred instructions a line). Blank and comment lines, PICK,
+// WEIGHTS, NOW <time>, DOWN <name>, UP <name> <ramp> and
+// ADD <name>=<weight> <ramp> with a name of printable ASCII. Anything else,
+// or anything wrong (the parser words the diagnostic), returns false and
+// the line goes through the parser as if this had not looked at it: it
+// changes nothing before it is sure. Only for the SPEC's rules and sinks
+// that take no steps (the timeline wants every line's Command).
+SLOWSTART_HOT bool Interpreter::fast_line(std::string_view line) {
+  namespace scan = line_scan;
+  if (!started_ || pool_.rules() || sink_.wants_steps()) return false;
+  const char* const end = line.data() + line.size() - (!line.empty() && line.back() == '\r');
+  const scan::Tokens t = scan::tokens(line.data(), end);
+  if (t.word.empty() || t.word[0] == '#') {  // blank, or a comment
+    ++line_;
+    return true;
   }
+  if (t.word.size() < 2 || t.word.size() > 7 || t.more) return false;
+  const std::uint64_t k = scan::word(t.word.data(), t.word.size());
+  const bool none = t.first.empty(), one = !none && t.second.empty(), two = !t.second.empty();
+  const ScriptSink::TextBuffers& text = sink_.text_buffers();
+  std::int64_t a = 0, b = 0;
+  if (k == scan::key("PICK")) {
+    if (!none) return false;
+    ++line_;
+    const std::int32_t winner = pool_.pick();
+    const std::string_view printed =
+        winner == kNone ? std::string_view("NONE") : pool_.name(winner);
+    if (text.out) text.out->append_line(printed);
+    else sink_.output(line_, printed);
+    return true;
+  }
+  if (k == scan::key("NOW")) {
+    if (!one || !scan::number(t.first, kMaxTime, a)) return false;
+    ++line_;
+    pool_.set_now(a);
+    return true;
+  }
+  if (k == scan::key("DOWN")) {
+    if (!one) return false;
+    const std::int64_t i = pool_.find(t.first);
+    if (i < 0) return false;  // (no such backend: the parser says so)
+    ++line_;
+    pool_.down_at(static_cast<std::size_t>(i));
+    return true;
+  }
+  if (k == scan::key("UP")) {
+    if (!two || !scan::number(t.second, kMaxTime, a)) return false;
+    const std::int64_t i = pool_.find(t.first);
+    if (i < 0) return false;
+    ++line_;
+    pool_.up_at(static_cast<std::size_t>(i), a);
+    return true;
+  }
+  if (k == scan::key("ADD")) {
+    if (!two || pool_.size() >= kMaxBackends) return false;
+    const std::size_t eq = find_byte(t.first, '=');
+    if (eq == std::string_view::npos) return false;
+    const std::string_view name = t.first.substr(0, eq);
+    if (!scan::plain_name(name) || !scan::number(t.first.substr(eq + 1), kMaxWeight, a) ||
+        !scan::number(t.second, kMaxTime, b))
+      return false;
+    ++line_;
+    pool_.add(std::string(name), a, b);
+    return true;
+  }
+  if (k == scan::key("WEIGHTS")) {
+    if (!none) return false;
+    ++line_;
+    if (text.out) return pool_.append_weights_line(*text.out), true;
+    pool_.weights_line(text_);
+    sink_.output(line_, text_);
+    return true;
+  }
+  return false;
+}
+
+// The same lines as chunks would give (a last line without '\n' is
+// finished here), through feed_chunk's one copy of the per-line path: a
+// second copy inlined here cost the WebAssembly module about 2.5 KB
+// (gzipped) of its 40 KB budget.
+void Interpreter::feed_text(std::string_view text) {
+  while (!text.empty()) text.remove_prefix(feed_chunk(text));
+  finish();
 }
 
 // How many bytes of the chunk are a leading byte-order mark, or npos when
@@ -121,7 +197,9 @@ std::size_t Interpreter::skip_bom(std::string_view chunk) {
   return 0;
 }
 
-std::size_t Interpreter::feed_chunk(std::string_view chunk) {
+// Not inlined: feed_text and the WebAssembly module's streaming runner share
+// this one copy (each line's work is inlined into it).
+[[gnu::noinline]] std::size_t Interpreter::feed_chunk(std::string_view chunk) {
   std::size_t pos = 0;
   if (!started_) {
     pos = skip_bom(chunk);
@@ -134,12 +212,17 @@ std::size_t Interpreter::feed_chunk(std::string_view chunk) {
       return chunk.size();
     }
     const auto end = static_cast<std::size_t>(nl - chunk.data());
-    if (in_line_) {
+    std::uint64_t line_end;
+    if (in_line_) {  // the end of a line that began in an earlier chunk
       stream(chunk.substr(pos, end - pos));
-      end_streamed_line();
+      in_line_ = false;  // a held '\r' was the CR of a CR LF: dropped
+      line_end = column_;
     } else {
-      feed_line(chunk.substr(pos, end - pos));
+      const std::string_view line = chunk.substr(pos, end - pos);
+      line_end = fast_line(line) ? kDone : begin_line(line);
     }
+    // (The one place a line ends: end_line is inlined here, once.)
+    if (line_end != kDone) end_line(line_end);
     pos = end + 1;
     if (sink_.full()) return pos;
   }
@@ -153,12 +236,12 @@ void Interpreter::stream(std::string_view piece) {
     in_line_ = true;
     open_token_ = cr_held_ = false;
     column_ = line_ == 0 ? bom_bytes_ : 0;
-    begin_piece(parser_, pool_.longest_name());
+    parser_.begin_cold(pool_.longest_name());
   }
   if (piece.empty()) return;
   if (cr_held_) {  // more came after it, so it was no line end: a token byte
     cr_held_ = false;
-    if (!parser_.done()) add_piece(parser_, "\r", column_);
+    if (!parser_.done()) parser_.add_cold("\r", column_);
     open_token_ = true;
     ++column_;
   }
@@ -172,30 +255,25 @@ void Interpreter::stream(std::string_view piece) {
   const char* const end = p + piece.size();
   while (p < end && !parser_.done()) {
     if (blank(*p)) {
-      if (open_token_) end_piece_token(parser_);
+      if (open_token_) parser_.end_token_cold();
       open_token_ = false;
       ++p;
       continue;
     }
     const char* const start = p;
     while (p < end && !blank(*p)) ++p;
-    add_piece(parser_, std::string_view(start, static_cast<std::size_t>(p - start)),
-                column + static_cast<std::uint64_t>(start - piece.data()));
+    parser_.add_cold(std::string_view(start, static_cast<std::size_t>(p - start)),
+                     column + static_cast<std::uint64_t>(start - piece.data()));
     open_token_ = true;
   }
 }
 
-void Interpreter::end_streamed_line() {
-  in_line_ = false;  // a held '\r' was the CR of a CR LF: dropped
-  end_line(column_);
-}
-
+// A last line without '\n' ends as if one came: through feed_chunk, so that
+// end_line has no second copy. (A script of 1 or 2 bytes of a byte-order
+// mark is such a line too: those bytes were held.) A script that is only a
+// byte-order mark has no line, as an empty script has none.
 void Interpreter::finish() {
-  if (!started_ && bom_seen_ > 0) {  // a script of 1 or 2 bytes of a byte-order mark
-    started_ = true;
-    stream(kBom.substr(0, bom_seen_));
-  }
-  if (in_line_) end_streamed_line();
+  if (in_line_ || (!started_ && bom_seen_ > 0)) feed_chunk("\n");
 }
 
 namespace {
@@ -276,13 +354,14 @@ void run_into(Sink& sink, std::string_view script, const RunOptions& options) {
 
 }  // namespace
 
-RunResult run_script(std::string_view script, const RunOptions& options) {
+// (Once a run: compiled for size.)
+SLOWSTART_COLD RunResult run_script(std::string_view script, const RunOptions& options) {
   CollectingSink sink(options.timeline, options.max_text_bytes);
   run_into(sink, script, options);
   return std::move(sink.result);
 }
 
-RunColumns run_columns(std::string_view script, const RunOptions& options) {
+SLOWSTART_COLD RunColumns run_columns(std::string_view script, const RunOptions& options) {
   ColumnSink sink(options.timeline, options.max_text_bytes);
   run_into(sink, script, options);
   return std::move(sink.result);

@@ -86,9 +86,11 @@ class Interpreter {
 
  private:
   void tokens(std::string_view text, std::uint64_t column);
+  bool fast_line(std::string_view line);
+  static constexpr std::uint64_t kDone = UINT64_MAX;  // (fast_line ran the line)
+  std::uint64_t begin_line(std::string_view line);
   void end_line(std::uint64_t line_end);
   void stream(std::string_view piece);
-  void end_streamed_line();
   std::size_t skip_bom(std::string_view chunk);
 
   ScriptSink& sink_;

@@ -32,6 +32,12 @@ class NameTable {
     size_ = 0;
   }
 
+  std::size_t size() const { return size_; }
+  void swap(NameTable& other) noexcept {
+    slots_.swap(other.slots_);
+    std::swap(size_, other.size_);
+  }
+
   // The id of `name`, or kMissing.
   template <class NameOf>
   std::uint32_t find(std::string_view name, const NameOf& name_of) const {

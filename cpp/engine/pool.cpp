@@ -38,7 +38,7 @@ void Pool::joined(std::size_t i) {
   schedule(i);
 }
 
-void Pool::replace(std::vector<PoolEntry> entries) {
+void Pool::replace(std::vector<PoolEntry>&& entries, NameTable* names) {
   // A whole-program mistake (rules.hpp): backends whose names were in the
   // old pool keep their scores (read before the old pool goes).
   std::vector<std::int64_t> kept;
@@ -49,14 +49,18 @@ void Pool::replace(std::vector<PoolEntry> entries) {
   }
   backends_.clear();
   backends_.reserve(entries.size());
-  index_.clear(entries.size());
+  const bool adopt = names && names->size() == entries.size();
+  if (adopt) index_.swap(*names);
+  else index_.clear(entries.size());
   longest_name_ = 0;
   for (auto& e : entries) {
     longest_name_ = std::max(longest_name_, e.name.size());
     const auto i = static_cast<std::uint32_t>(backends_.size());
     backends_.push_back(Backend{std::move(e.name), e.weight, 0, now_, true, Joined::Pool});
-    index_.insert(backends_[i].name, i, [this](std::uint32_t k) { return name_at(k); });
+    if (!adopt) index_.insert(backends_[i].name, i, [this](std::uint32_t k) { return name_at(k); });
   }
+  entries.clear();
+  refresh_names();
   wrr_.reset(backends_.size());
   ramps_.reset(backends_.size());  // no ramps in a POOL
   for (std::size_t i = 0; i < kept.size(); ++i) wrr_.set_score(i, kept[i]);
@@ -84,16 +88,25 @@ void Pool::add(std::string name, std::int64_t target, std::int64_t ramp) {
   if (i != NameTable::kMissing && existing == AddExisting::ReplaceInPlace) {
     // In place: keeps its position (and its name, which is the same).
     backends_[i] = Backend{std::move(name), target, ramp, now_, true, Joined::Add};
+    names_[i] = backends_[i].name;  // (a long name's bytes moved)
   } else {
     i = backends_.size();
     longest_name_ = std::max(longest_name_, name.size());
+    const Backend* const before = backends_.data();
     backends_.push_back(Backend{std::move(name), target, ramp, now_, true, Joined::Add});
+    if (backends_.data() != before) refresh_names();  // (short names live inside the strings)
+    else names_.push_back(backends_[i].name);
     // (A second backend of a name already there is not indexed: the first is found.)
     index_.insert(backends_[i].name, static_cast<std::uint32_t>(i), [this](std::uint32_t k) { return name_at(k); });
     wrr_.push_back();
     ramps_.push_back();
   }
   joined(i);
+}
+
+void Pool::refresh_names() {
+  names_.resize(backends_.size());
+  for (std::size_t i = 0; i < backends_.size(); ++i) names_[i] = backends_[i].name;
 }
 
 void Pool::pick_many(std::size_t n, std::int32_t* out) {
@@ -111,23 +124,31 @@ std::int64_t Pool::find(std::string_view name) const {
 bool Pool::down(std::string_view name) {
   const std::uint32_t i = lookup(name);
   if (i == NameTable::kMissing) return false;
+  down_at(i);
+  return true;
+}
+
+void Pool::down_at(std::size_t i) {
   backends_[i].up = false;
   refresh(i);
   ramps_.untrack(i);
-  return true;
 }
 
 bool Pool::up(std::string_view name, std::int64_t ramp) {
   const std::uint32_t i = lookup(name);
   if (i == NameTable::kMissing) return false;
+  up_at(i, ramp);
+  return true;
+}
+
+void Pool::up_at(std::size_t i, std::int64_t ramp) {
   Backend& b = backends_[i];
-  if (b.up && rules_ && !rules_->up_restarts_up_backend()) return true;  // a mistake (rules.hpp)
+  if (b.up && rules_ && !rules_->up_restarts_up_backend()) return;  // a mistake (rules.hpp)
   b.up = true;
   b.ramp = ramp;
   b.joined = now_;
   b.how = Joined::Up;
   joined(i);
-  return true;
 }
 
 namespace {
@@ -166,7 +187,7 @@ void merge_sort(std::vector<std::uint32_t>& v, std::size_t from, std::vector<std
 const std::vector<std::uint32_t>& Pool::by_name() const {
   if (by_name_sorted_ == backends_.size()) return by_name_;
   const auto less = [&](std::uint32_t a, std::uint32_t b) {
-    return backends_[a].name < backends_[b].name;  // std::string compares bytes
+    return bytes_before(names_[a], names_[b]);
   };
   const std::size_t old = by_name_sorted_;
   for (std::size_t i = by_name_.size(); i < backends_.size(); ++i)
@@ -186,26 +207,53 @@ std::string Pool::weights_line() const {
   return out;
 }
 
-void Pool::weights_line(std::string& out) const {
-  // The line's exact length first, then every byte written in place: one
-  // allocation at most (none once `out` is big enough), no append per piece.
-  // Another order only from custom Rules (a whole-program mistake, rules.hpp:
-  // the rules sort, so this module carries none of it).
-  std::vector<std::uint32_t> mistaken;
+// The line's exact length first, then every byte written in place: one
+// allocation at most (none once the buffer is big enough), no append per
+// piece. Another order only from custom Rules (a whole-program mistake,
+// rules.hpp: the rules sort, so this module carries none of it).
+const std::vector<std::uint32_t>& Pool::weights_order(std::vector<std::uint32_t>& mistaken) const {
   const bool other = rules_ && rules_->weights_order(backends_.data(), backends_.size(), mistaken);
-  const std::vector<std::uint32_t>& order = other ? mistaken : by_name();
+  return other ? mistaken : by_name();
+}
+
+std::size_t Pool::weights_length(const std::vector<std::uint32_t>& order) const {
   std::size_t length = order.empty() ? 0 : order.size() - 1;
-  for (std::uint32_t i : order) length += backends_[i].name.size() + 1 + decimal_length(wrr_.weight(i));
-  out.resize(length);
+  for (std::uint32_t i : order) length += names_[i].size() + 1 + decimal_length(wrr_.weight(i));
+  return length;
+}
+
+void Pool::weights_line(std::string& out) const {
+  std::vector<std::uint32_t> mistaken;
+  const std::vector<std::uint32_t>& order = weights_order(mistaken);
+  out.resize(weights_length(order));
+  write_weights(out.data(), order);
+}
+
+void Pool::append_weights_line(ByteBuffer& out) const {
+  std::vector<std::uint32_t> mistaken;
+  const std::vector<std::uint32_t>& order = weights_order(mistaken);
+  const std::size_t length = weights_length(order);
+  char* const at = out.extend(length + 1);
+  write_weights(at, order);
+  at[length] = '\n';
+}
+
+void Pool::write_weights(char* const line, const std::vector<std::uint32_t>& order) const {
   char digits[21];
-  char* at = out.data();
+  char* at = line;
   for (std::uint32_t i : order) {
-    if (at != out.data()) *at++ = ' ';
-    const std::string& name = backends_[i].name;
+    if (at != line) *at++ = ' ';
+    const std::string_view name = names_[i];
     copy_short(at, name.data(), name.size());  // (names are short: no library call)
     at += name.size();
     *at++ = '=';
-    const char* d = format_decimal(digits, wrr_.weight(i));
+    const std::int64_t w = wrr_.weight(i);
+    if (w >= 0 && w <= UINT32_MAX) {  // (every weight of the SPEC's rules): in place
+      at += decimal_length(w);
+      write_digits_before(at, static_cast<std::uint32_t>(w));
+      continue;
+    }
+    const char* d = format_decimal(digits, w);
     const auto n = static_cast<std::size_t>(digits + 21 - d);
     copy_short(at, d, n);
     at += n;

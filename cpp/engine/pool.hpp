@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "byte_buffer.hpp"
 #include "cold.hpp"
 #include "name_table.hpp"
 #include "pick.hpp"
@@ -45,16 +46,24 @@ struct PoolEntry {
 class Pool {
  public:
   // POOL: replaces everything; all UP, ramp 0, score 0. Names must be unique.
-  SLOWSTART_COLD void replace(std::vector<PoolEntry> entries);
+  // The names are moved out of `entries`, which is left empty with its
+  // capacity (the parser's, for the next POOL line). `names`, when it maps
+  // every entry's name to its position (the parser's duplicate check), is
+  // taken as the name index instead of hashing every name again; it gets
+  // the old index in exchange (its memory, for the next line).
+  SLOWSTART_OUT_OF_LINE void replace(std::vector<PoolEntry>&& entries, NameTable* names = nullptr);
   // NOW
   void set_now(std::int64_t now);
   // ADD: replaces a backend of that name in place, or appends.
-  SLOWSTART_COLD void add(std::string name, std::int64_t target, std::int64_t ramp);
+  SLOWSTART_OUT_OF_LINE void add(std::string name, std::int64_t target, std::int64_t ramp);
   // DOWN / UP: false (and no change) when there is no such backend.
-  SLOWSTART_COLD bool down(std::string_view name);
-  SLOWSTART_COLD bool up(std::string_view name, std::int64_t ramp);
+  SLOWSTART_OUT_OF_LINE bool down(std::string_view name);
+  SLOWSTART_OUT_OF_LINE bool up(std::string_view name, std::int64_t ramp);
+  // The same for the backend at position i (< size()).
+  SLOWSTART_OUT_OF_LINE void down_at(std::size_t i);
+  SLOWSTART_OUT_OF_LINE void up_at(std::size_t i, std::int64_t ramp);
   // PICK: the winner's index in pool order, or kNone.
-  std::int32_t pick() {
+  SLOWSTART_HOT std::int32_t pick() {
     if (rules_) return rules_->pick(backends_.data(), wrr_.plain_weights(), wrr_.plain_scores(), size());
     return wrr_.pick();
   }
@@ -74,23 +83,34 @@ class Pool {
   // The position of a backend, or -1.
   std::int64_t find(std::string_view name) const;
   const Backend& backend(std::size_t i) const { return backends_[i]; }
+  // Backend i's name: backend(i).name as a view, kept beside the backends
+  // (the per-line paths read names through it: a libc++ string, as in the
+  // WebAssembly build, says with a branch or select where its bytes are).
+  std::string_view name(std::size_t i) const { return names_[i]; }
   // The effective weight and the smooth-WRR score, as they are now. O(1).
   std::int64_t weight(std::size_t i) const { return wrr_.weight(i); }
   std::int64_t score(std::size_t i) const { return wrr_.score(i); }
   // Indices in byte order of name, kept up to date as backends come and go.
-  SLOWSTART_COLD const std::vector<std::uint32_t>& by_name() const;
+  SLOWSTART_OUT_OF_LINE const std::vector<std::uint32_t>& by_name() const;
 
   // WEIGHTS: "name=effective ..." sorted by name; empty for an empty pool.
   std::string weights_line() const;
   // The same into `out` (replacing what it held; its memory is reused).
   void weights_line(std::string& out) const;
+  // The same and a '\n' appended to `out`, written there in place (the CLIs'
+  // text sink: no copy of the line).
+  void append_weights_line(ByteBuffer& out) const;
 
  private:
+  // WEIGHTS' order, and its line's length; the line written at `at`.
+  const std::vector<std::uint32_t>& weights_order(std::vector<std::uint32_t>& mistaken) const;
+  std::size_t weights_length(const std::vector<std::uint32_t>& order) const;
+  void write_weights(char* at, const std::vector<std::uint32_t>& order) const;
   std::int64_t effective(const Backend& b) const;
   void refresh(std::size_t i) { wrr_.set_weight(i, effective(backends_[i])); }
   // Backend i (re)joined: its score restarts and its ramp is scheduled.
-  SLOWSTART_COLD void joined(std::size_t i);
-  SLOWSTART_COLD void schedule(std::size_t i);
+  SLOWSTART_OUT_OF_LINE void joined(std::size_t i);
+  SLOWSTART_OUT_OF_LINE void schedule(std::size_t i);
 
   std::vector<Backend> backends_;
   SmoothWrr wrr_;        // cached effective weights and the scores; the pick
@@ -99,8 +119,11 @@ class Pool {
   NameTable index_;
   std::string_view name_at(std::uint32_t i) const { return backends_[i].name; }
   std::uint32_t lookup(std::string_view name) const {
-    return index_.find(name, [this](std::uint32_t i) { return name_at(i); });
+    return index_.find(name, [this](std::uint32_t i) { return names_[i]; });
   }
+  // names_ again from the backends' strings (after the vector moved them).
+  void refresh_names();
+  std::vector<std::string_view> names_;
   // Sorted lazily: by_name_[0, by_name_sorted_) is sorted; new backends are
   // appended and merged in on the next by_name(). ADD stays O(1) and WEIGHTS
   // O(n + k log k) for k new names, whatever order names arrive in.

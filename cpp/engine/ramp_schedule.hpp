@@ -37,7 +37,7 @@ class RampSchedule {
   // Backend i ramps to `target` over `ramp` seconds from `joined` (both
   // above 0): its weight is ramp_weight(target, ramp, joined, clock). The
   // clock is now.
-  SLOWSTART_COLD void track(std::size_t i, std::int64_t target, std::int64_t ramp, std::int64_t joined,
+  SLOWSTART_OUT_OF_LINE void track(std::size_t i, std::int64_t target, std::int64_t ramp, std::int64_t joined,
                             std::int64_t now);
   // Its weight no longer depends on the clock.
   void untrack(std::size_t i) { ++epoch_[i]; }
@@ -76,10 +76,10 @@ class RampSchedule {
     bool operator()(const Entry& a, const Entry& b) const { return key(a) > key(b); }
   };
   static constexpr KeyAbove kByStart{false}, kByEnd{true};
-  SLOWSTART_COLD static void heap_push(std::vector<Entry>& heap, const Entry& e, KeyAbove order);
-  SLOWSTART_COLD static void heap_pop(std::vector<Entry>& heap, KeyAbove order);
+  SLOWSTART_OUT_OF_LINE static void heap_push(std::vector<Entry>& heap, const Entry& e, KeyAbove order);
+  SLOWSTART_OUT_OF_LINE static void heap_pop(std::vector<Entry>& heap, KeyAbove order);
   // Backend i (of this epoch) where the clock `now` puts it.
-  SLOWSTART_COLD void place(std::uint32_t i, std::uint32_t epoch, std::int64_t now);
+  SLOWSTART_OUT_OF_LINE void place(std::uint32_t i, std::uint32_t epoch, std::int64_t now);
   SLOWSTART_COLD void compact();
 
   std::vector<std::uint32_t> epoch_;

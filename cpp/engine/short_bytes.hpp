@@ -6,12 +6,15 @@
 // (docs/PERFORMANCE.md measures it). Short inputs are handled inline here;
 // long ones still go to the library.
 #pragma once
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
 namespace slowstart {
+
+static_assert(std::endian::native == std::endian::little, "find_byte reads words little-endian");
 
 // memcpy(to, from, n), inline for n <= 16: two overlapping fixed-size copies
 // (each a single load and store), never reading outside [from, from + n).
@@ -43,10 +46,22 @@ inline void copy_short(char* to, const char* from, std::size_t n) {
   }
 }
 
-// The first `c` in [p, end), or nullptr: the first 32 bytes by a plain
-// loop (most lines and tokens end there), the rest by memchr.
+// The first `c` in [p, end), or nullptr: the first 64 bytes 8 at a time
+// (most lines and tokens end there: one or two steps), the rest by memchr.
+// A step is the classic test for a zero byte in a word, x ^ c..c: its
+// lowest flagged byte is the first match (a borrow can flag bytes above a
+// match, never below). Bytes past `end` are never read.
 inline const char* find_byte(const char* p, const char* end, char c) {
-  const char* const stop = end - p > 32 ? p + 32 : end;
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+  const std::uint64_t pattern = kOnes * static_cast<unsigned char>(c);
+  const char* const stop = end - p > 64 ? p + 64 : end;
+  for (; stop - p >= 8; p += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    w ^= pattern;
+    if (const std::uint64_t hit = (w - kOnes) & ~w & kHighs)
+      return p + (__builtin_ctzll(hit) >> 3);  // (little-endian: the first byte is the lowest)
+  }
   for (; p < stop; ++p)
     if (*p == c) return p;
   if (p == end) return nullptr;
@@ -81,6 +96,19 @@ inline bool same_bytes(std::string_view a, std::string_view b) {
   if (n >= 8) return same_ends<std::uint64_t>(x, y, n);
   if (n >= 4) return same_ends<std::uint32_t>(x, y, n);
   return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
+}
+
+// a < b in byte order (unsigned bytes), as std::string's operator< compares:
+// names differ within their first few bytes, so a plain loop, inline
+// (libc++'s compare is a call into the prebuilt library in WebAssembly,
+// and its memcmp a byte loop behind another call).
+inline bool bytes_before(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y;
+  }
+  return a.size() < b.size();
 }
 
 }  // namespace slowstart

@@ -97,13 +97,8 @@ void SmoothWrr::rebase() {
   if (tree_.active()) rebuild_ = true;  // its expiry times count picks from the old K
 }
 
-void SmoothWrr::set_weight(std::size_t i, std::int64_t weight) {
+void SmoothWrr::set_indexed_weight(std::size_t i, std::int64_t weight) {
   const std::int64_t old = weight_[i];
-  if (weight == old) return;
-  if (!indexed_) {
-    weight_[i] = weight;
-    return;
-  }
   if (weight > max_weight_) {
     max_weight_ = weight;
     update_rebase_point();
@@ -118,9 +113,9 @@ void SmoothWrr::set_weight(std::size_t i, std::int64_t weight) {
   if (weight > 0) add_member(x);
 }
 
-void SmoothWrr::set_score(std::size_t i, std::int64_t score) {
+void SmoothWrr::set_indexed_score(std::size_t i, std::int64_t score) {
   const auto x = static_cast<std::uint32_t>(i);
-  if (!indexed_ || weight_[x] <= 0) {
+  if (weight_[x] <= 0) {
     base_[x] = score - picks_ * positive(weight_[x]);
     return;
   }

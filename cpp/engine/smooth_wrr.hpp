@@ -56,13 +56,21 @@ class SmoothWrr {
 
   // Changes a weight and keeps the score. A weight of 0 or less takes no
   // part in picks. Outside plain mode weights must be 0 ... 2^40.
-  SLOWSTART_COLD void set_weight(std::size_t i, std::int64_t weight);
-  SLOWSTART_COLD void set_score(std::size_t i, std::int64_t score);
+  // (Unindexed, the common small pool, each is a store, inline; the index's
+  // bookkeeping is out of line.)
+  void set_weight(std::size_t i, std::int64_t weight) {
+    if (!indexed_) weight_[i] = weight;
+    else if (weight != weight_[i]) set_indexed_weight(i, weight);
+  }
+  void set_score(std::size_t i, std::int64_t score) {
+    if (!indexed_) base_[i] = score;  // (K is 0 unindexed: the base is the score)
+    else set_indexed_score(i, score);
+  }
   std::int64_t weight(std::size_t i) const { return weight_[i]; }
   std::int64_t score(std::size_t i) const { return base_[i] + picks_ * weight_[i]; }
 
   // One pick: the winner's index, or kNone (and nothing changes).
-  std::int32_t pick() {
+  SLOWSTART_HOT std::int32_t pick() {
     // (A select: one pick between other work; pick_many() branches.)
     return indexed_ ? pick_indexed() : smooth_pick<Leader::Select>(weight_.data(), base_.data(), weight_.size());
   }
@@ -98,6 +106,8 @@ class SmoothWrr {
   };
 
   std::int32_t pick_indexed();
+  SLOWSTART_COLD void set_indexed_weight(std::size_t i, std::int64_t weight);
+  SLOWSTART_COLD void set_indexed_score(std::size_t i, std::int64_t score);
   SLOWSTART_COLD void prepare();
   SLOWSTART_COLD void reorder();
   std::uint32_t move_winner(std::uint32_t c);

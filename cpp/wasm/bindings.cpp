@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli/usage.hpp"
+#include "engine/cold.hpp"
 #include "engine/balancer.hpp"
 #include "engine/interpreter.hpp"
 #include "engine/text_sink.hpp"
@@ -82,6 +83,9 @@ class JsBalancer {
 
 }  // namespace
 
+// (Exports that change or describe are compiled for size, SLOWSTART_COLD:
+// a call from JavaScript costs more than their work; the runs and picks
+// are what must be fast.)
 extern "C" {
 
 // The input buffer resized to n bytes: its address, for JS to fill.
@@ -92,7 +96,7 @@ EMSCRIPTEN_KEEPALIVE const char* ss_version() { return bytes(slowstart::cli::kVe
 EMSCRIPTEN_KEEPALIVE const char* ss_usage() { return bytes(slowstart::cli::kUsage); }
 // The language's keywords (command.hpp), one a line: word, usage and
 // summary, separated by tabs (none of them holds a tab or a newline).
-EMSCRIPTEN_KEEPALIVE const char* ss_keywords() {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD const char* ss_keywords() {
   g_text.clear();
   for (const Keyword& k : keywords()) {
     g_text.append(k.word);
@@ -111,7 +115,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ss_run(std::uint32_t length, int with_timelin
 }
 EMSCRIPTEN_KEEPALIVE void ss_release_run() { release_run(); }
 
-EMSCRIPTEN_KEEPALIVE TextRunner* ss_runner_new() { return new TextRunner; }
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD TextRunner* ss_runner_new() { return new TextRunner; }
 EMSCRIPTEN_KEEPALIVE void ss_runner_delete(TextRunner* r) { delete r; }
 // Feeds the first `length` bytes of the input buffer. Returns how many were
 // taken: less than all when 64 KiB of text is waiting; take it and feed the
@@ -123,31 +127,31 @@ EMSCRIPTEN_KEEPALIVE void ss_runner_finish(TextRunner* r) { r->finish(); }
 EMSCRIPTEN_KEEPALIVE const char* ss_runner_take(TextRunner* r, int diagnostics) { return r->take(diagnostics != 0); }
 EMSCRIPTEN_KEEPALIVE double ss_runner_rejected(TextRunner* r) { return r->rejected(); }
 
-EMSCRIPTEN_KEEPALIVE JsBalancer* ss_balancer_new() { return new JsBalancer; }
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD JsBalancer* ss_balancer_new() { return new JsBalancer; }
 EMSCRIPTEN_KEEPALIVE void ss_balancer_delete(JsBalancer* b) { delete b; }
 
 // The changes read their arguments from the input buffer's first `length`
 // bytes (strings, see input_strings) and return 0, or 1 and ss_problem().
-EMSCRIPTEN_KEEPALIVE int ss_balancer_set_pool(JsBalancer* b, std::uint32_t length) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_pool(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);  // name, weight, name, weight, ...
   std::vector<std::pair<std::string, std::string>> entries;
   entries.reserve(s.size() / 2);
   for (std::size_t i = 0; i + 1 < s.size(); i += 2) entries.emplace_back(s[i], s[i + 1]);
   return outcome(b->b.set_pool_text(entries));
 }
-EMSCRIPTEN_KEEPALIVE int ss_balancer_set_now(JsBalancer* b, std::uint32_t length) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_now(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);
   return outcome(s.size() == 1 ? b->b.set_now_text(s[0]) : Problem("bad arguments"));
 }
-EMSCRIPTEN_KEEPALIVE int ss_balancer_add(JsBalancer* b, std::uint32_t length) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_add(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);
   return outcome(s.size() == 3 ? b->b.add_text(s[0], s[1], s[2]) : Problem("bad arguments"));
 }
-EMSCRIPTEN_KEEPALIVE int ss_balancer_down(JsBalancer* b, std::uint32_t length) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_down(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);
   return outcome(s.size() == 1 ? b->b.down(s[0]) : Problem("bad arguments"));
 }
-EMSCRIPTEN_KEEPALIVE int ss_balancer_up(JsBalancer* b, std::uint32_t length) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_up(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);
   return outcome(s.size() == 2 ? b->b.up_text(s[0], s[1]) : Problem("bad arguments"));
 }
@@ -160,7 +164,7 @@ EMSCRIPTEN_KEEPALIVE const char* ss_balancer_name(JsBalancer* b, std::uint32_t i
   return bytes(b->b.pool().backend(i).name);
 }
 // Every name in pool order, joined with '\n' (no name holds one).
-EMSCRIPTEN_KEEPALIVE const char* ss_balancer_names(JsBalancer* b) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD const char* ss_balancer_names(JsBalancer* b) {
   const Pool& pool = b->b.pool();
   g_text.clear();
   for (std::size_t i = 0; i < pool.size(); ++i) {
@@ -169,12 +173,12 @@ EMSCRIPTEN_KEEPALIVE const char* ss_balancer_names(JsBalancer* b) {
   }
   return bytes(g_text);
 }
-EMSCRIPTEN_KEEPALIVE const char* ss_balancer_weights_line(JsBalancer* b) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD const char* ss_balancer_weights_line(JsBalancer* b) {
   g_text = b->b.weights_line();
   return bytes(g_text);
 }
 // Effective weights in pool order: the address of ss_balancer_size() doubles.
-EMSCRIPTEN_KEEPALIVE const double* ss_balancer_pool_weights(JsBalancer* b) {
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD const double* ss_balancer_pool_weights(JsBalancer* b) {
   const Pool& pool = b->b.pool();
   b->weights.resize(pool.size());
   for (std::size_t i = 0; i < pool.size(); ++i) b->weights[i] = static_cast<double>(pool.weight(i));

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/cold.hpp"
 #include "engine/interpreter.hpp"
 
 namespace slowstart::wasm {
@@ -35,7 +36,7 @@ struct RunView {
 
 class PublishedRun {
  public:
-  PublishedRun(RunColumns&& r, bool with_timeline) : result_(std::move(r)) {
+  SLOWSTART_COLD PublishedRun(RunColumns&& r, bool with_timeline) : result_(std::move(r)) {
     view_.output_text = column(result_.output_text);
     view_.output_lines = column(result_.output_lines);
     view_.diagnostic_text = column(result_.diagnostic_text);
@@ -102,7 +103,7 @@ inline void release_run() {
 }
 
 // Runs `script` and publishes the result; returns the view's address.
-inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Rules* rules) {
+SLOWSTART_COLD inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Rules* rules) {
   release_run();
   RunOptions options;
   options.timeline = with_timeline;

@@ -5,24 +5,10 @@
 #include <string>
 
 #include "engine/interpreter.hpp"
+#include "support/script_text.hpp"
 
 using namespace slowstart;
-
-namespace {
-
-std::string out_text(const RunResult& r) {
-  std::string s;
-  for (const auto& o : r.output) s += std::to_string(o.line) + ":" + o.text + "\n";
-  return s;
-}
-
-std::string diag_text(const RunResult& r) {
-  std::string s;
-  for (const auto& d : r.diagnostics) s += "line " + std::to_string(d.line) + ": " + d.message + "\n";
-  return s;
-}
-
-}  // namespace
+using namespace slowstart::testing;
 
 TEST(Interpreter, SpecWorkedExample) {
   const auto r = run_script(

@@ -19,6 +19,7 @@
 
 #include "../bench/gen_script.hpp"
 #include "../support/allocation_counter.hpp"
+#include "support/script_text.hpp"
 #include "engine/balancer.hpp"
 #include "engine/interpreter.hpp"
 #include "engine/limits.hpp"
@@ -172,23 +173,9 @@ TEST(Robustness, TenMegabyteLinesOfEveryOtherKind) {
   // The CLIs' path: 64 KiB chunks (every long line spans ~160 of them) into
   // the shared TextSink, which pauses the interpreter whenever 64 KiB of
   // text waits, give the same bytes once drained.
-  slowstart::TextSink text;
-  slowstart::Interpreter in(text);
-  std::string out, err;
-  for (std::size_t at = 0; at < script.size(); at += 65536) {
-    std::string_view rest = std::string_view(script).substr(at, 65536);
-    while (!rest.empty()) {
-      rest.remove_prefix(in.feed_chunk(rest));
-      out += text.out.view();
-      err += text.err.view();
-      text.out.clear();
-      text.err.clear();
-    }
-  }
-  in.finish();
-  out += text.out.view();
-  err += text.err.view();
-  EXPECT_EQ(in.lines(), 15u);
+  std::uint64_t lines = 0;
+  const auto [out, err] = slowstart::testing::cli_text(script, 65536, &lines);
+  EXPECT_EQ(lines, 15u);
   std::string expected_out, expected_err;
   for (const auto& o : r.output) expected_out += o.text + "\n";
   for (const auto& d : r.diagnostics)

@@ -3,8 +3,11 @@
 // Every input is run three ways and the results must agree:
 //   1. slowstart::run_script with the timeline on (the WASM front end's path);
 //   2. slowstart::Interpreter::feed_line, one line at a time, through a sink
-//      that checks each callback as it happens; and feed_chunk + finish in
-//      chunks of pseudo-random sizes (the CLIs' streaming path);
+//      that checks each callback as it happens (the full parser on every
+//      line); feed_chunk + finish in chunks of pseudo-random sizes (the
+//      streaming path); and the paths that take the interpreter's fast
+//      path for whole lines (fast_line): run_script without the timeline,
+//      and the CLIs' text sink in chunks, both checked against feed_line's;
 //   3. a deliberately naive reference model of SPEC.md written here, with no
 //      code shared with the engine (linear scans, __int128 for the ramp).
 // On top of that, invariants that must hold for any input are checked:
@@ -33,6 +36,7 @@
 #include <vector>
 
 #include "engine/interpreter.hpp"
+#include "engine/text_sink.hpp"
 #include "engine/limits.hpp"
 #include "engine/timeline.hpp"
 
@@ -463,6 +467,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   CHECK(interp.lines() == fed);
   CHECK(interp.rejected() == sink.diagnostics_.size());
+  // The lines of the script as a whole: a byte-order mark alone is an
+  // empty script (no line), though fed as a line it is one blank line.
+  const std::uint64_t lines = text == "\xEF\xBB\xBF" ? 0 : fed;
   CHECK(sink.executed_ + sink.diagnostics_.size() <= fed);
 
   // Both paths agree exactly.
@@ -497,7 +504,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     ci.finish();
     ci.finish();  // a second finish() must do nothing
-    CHECK(ci.lines() == fed);
+    CHECK(ci.lines() == lines);
     CHECK(ci.rejected() == interp.rejected());
     CHECK(cs.output_ == sink.output_);
     CHECK(cs.diagnostics_ == sink.diagnostics_);
@@ -506,10 +513,58 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       CHECK(cs.columns_[i] == r.diagnostics[i].columns, r.diagnostics[i].line);
   }
 
+  // 2c. The fast path for whole lines (Interpreter::fast_line), which
+  // feed_line never takes: a run without the timeline (a sink that takes no
+  // steps), and the CLIs' text sink fed in chunks (lines within a chunk take
+  // it, lines across chunks the parser). Both agree with feed_line's run.
+  {
+    const slowstart::RunResult quick = slowstart::run_script(text, {.timeline = false});
+    CHECK(quick.output.size() == sink.output_.size());
+    for (std::size_t i = 0; i < quick.output.size() && i < sink.output_.size(); ++i) {
+      CHECK(quick.output[i].line == sink.output_[i].first, quick.output[i].line);
+      CHECK(quick.output[i].text == sink.output_[i].second, quick.output[i].line, quick.output[i].text);
+    }
+    CHECK(quick.diagnostics.size() == r.diagnostics.size());
+    for (std::size_t i = 0; i < quick.diagnostics.size() && i < r.diagnostics.size(); ++i) {
+      CHECK(quick.diagnostics[i].line == r.diagnostics[i].line, quick.diagnostics[i].line);
+      CHECK(quick.diagnostics[i].message == r.diagnostics[i].message, quick.diagnostics[i].line);
+      CHECK(quick.diagnostics[i].columns == r.diagnostics[i].columns, quick.diagnostics[i].line);
+    }
+    std::string want_out, want_err;
+    for (const auto& [line, t] : sink.output_) want_out.append(t).append("\n");
+    for (const auto& [line, message] : sink.diagnostics_)
+      want_err.append("line ").append(std::to_string(line)).append(": ").append(message).append("\n");
+    slowstart::TextSink ts;
+    slowstart::Interpreter ti(ts);
+    std::string got_out, got_err;
+    std::uint64_t h = 0x243F6A8885A308D3ull ^ size;
+    for (std::size_t at = 0; at < size;) {
+      h = h * 6364136223846793005ull + 1442695040888963407ull;
+      // Mostly whole lines per chunk (up to 1 KiB), sometimes a cut anywhere.
+      const std::size_t len = std::min<std::size_t>(1 + (h >> 33) % ((h & 3) == 0 ? 97 : 1024), size - at);
+      std::string_view chunk = text.substr(at, len);
+      while (!chunk.empty()) {
+        chunk.remove_prefix(ti.feed_chunk(chunk));
+        got_out.append(ts.out.view());
+        got_err.append(ts.err.view());
+        ts.out.clear();
+        ts.err.clear();
+      }
+      at += len;
+    }
+    ti.finish();
+    got_out.append(ts.out.view());
+    got_err.append(ts.err.view());
+    CHECK(ti.lines() == lines);
+    CHECK(ti.rejected() == interp.rejected());
+    CHECK(got_out == want_out);
+    CHECK(got_err == want_err);
+  }
+
   // 3. The reference model agrees on every output line and on which lines
   // were rejected (not on the wording of the messages).
   const ModelResult m = Model().run(text);
-  CHECK(m.lines == fed);
+  CHECK(m.lines == lines);
   CHECK(m.rejected.size() == r.diagnostics.size(), m.rejected.empty() ? 0 : m.rejected[0]);
   for (std::size_t i = 0; i < m.rejected.size(); ++i)
     CHECK(m.rejected[i] == r.diagnostics[i].line, m.rejected[i]);

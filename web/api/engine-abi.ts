@@ -21,6 +21,12 @@ export interface RawTextRunner {
   /** Feeds the input buffer's first `length` bytes; returns how many were taken (feed the rest after draining). */
   feed(length: number): number;
   finish(): void;
+  /**
+   * The text waiting since the last take, as a view into the module's memory:
+   * valid until the next call into the module (write it out, or copy it,
+   * first). A view, not a copy: the Node CLI takes 64 KiB at a time, and a
+   * copy each time was garbage that cost whole collections mid-run.
+   */
   takeOutput(): Uint8Array;
   takeDiagnostics(): Uint8Array;
   rejected(): number;
@@ -85,10 +91,10 @@ export class Engine {
         m._ss_runner_finish(this.#r);
       }
       takeOutput(): Uint8Array {
-        return engine.bytes(m._ss_runner_take(this.#r, 0));
+        return engine.view(m._ss_runner_take(this.#r, 0));
       }
       takeDiagnostics(): Uint8Array {
-        return engine.bytes(m._ss_runner_take(this.#r, 1));
+        return engine.view(m._ss_runner_take(this.#r, 1));
       }
       rejected(): number {
         return m._ss_runner_rejected(this.#r);
@@ -196,8 +202,13 @@ export class Engine {
 
   /** A copy of the bytes at `address` (their length is _ss_length()). */
   bytes(address: number): Uint8Array {
+    return this.view(address).slice();
+  }
+
+  /** The same bytes in place: valid until the next call into the module. */
+  view(address: number): Uint8Array {
     const length = this.#m._ss_length();
-    return this.#m.HEAPU8.slice(address, address + length);
+    return this.#m.HEAPU8.subarray(address, address + length);
   }
 
   /** Writes strings into the input buffer as bindings.cpp's input_strings reads them; returns the length. */
