@@ -2,6 +2,7 @@
 // is pure CSS (:host([theme=...])) and `height` a CSS variable, so those
 // two change live; any other change rebuilds the element's contents (the
 // learner's script survives: it is saved first).
+import { slicesOf } from '../runner/doc-text.js';
 
 export interface ElementConfig {
   /** Run the script as soon as the engine has loaded (otherwise at the learner's first Run or edit). */
@@ -94,9 +95,13 @@ export function paneHeight(value: string | null, win: Window): PaneHeight | null
  * exercise does not sit in a half-empty 400 px box, a long one scrolls.
  */
 export function autoPaneHeight(starter: string): string {
-  // Counted up to what the maximum shows (a 50 MB starter is not split into lines for this).
+  // Counted up to what the maximum shows (a 50 MB starter is not split into
+  // lines for this), slice by slice (a fetched one is not copied whole).
   let lines = 2;
-  for (let at = starter.indexOf('\n'); at >= 0 && lines < 30; at = starter.indexOf('\n', at + 1)) lines++;
+  for (const slice of slicesOf(starter)) {
+    for (let at = slice.indexOf('\n'); at >= 0 && lines < 30; at = slice.indexOf('\n', at + 1)) lines++;
+    if (lines >= 30) break;
+  }
   const px = Math.round(lines * 21.7 + 12); // the editor's 14 px × 1.55 lines and its padding
   return `${Math.min(440, Math.max(160, px))}px`;
 }

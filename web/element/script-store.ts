@@ -14,6 +14,8 @@
 // Storage may be missing (private modes, sandboxed iframes, blocked site
 // data): the store then works in memory for the page's life, and nothing throws.
 
+import { sliceText } from '../runner/doc-text.js';
+
 /** One of the learner's own versions, put aside when a link (or a restore) replaced it. */
 export interface Version {
   script: string;
@@ -249,11 +251,13 @@ function openStorage(win: Window): Storage | null {
 /**
  * FNV-1a, 32 bits, as hex: enough to notice that a starter changed. Of a
  * starter over 2 MiB only the length and the first and last MiB count (the
- * whole of a 50 MB one would take a quarter of a second).
+ * whole of a 50 MB one would take a quarter of a second), cut without
+ * copying the rest of a fetched one (doc-text.ts).
  */
 function hash(text: string): string {
   const part = 1 << 20;
-  const sample = text.length <= 2 * part ? text : `${text.length}:${text.slice(0, part)}${text.slice(-part)}`;
+  const sample =
+    text.length <= 2 * part ? text : `${text.length}:${sliceText(text, 0, part)}${sliceText(text, text.length - part, text.length)}`;
   let h = 0x811c9dc5;
   for (let i = 0; i < sample.length; i++) {
     h ^= sample.charCodeAt(i);

@@ -9,6 +9,7 @@
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import { h, setText } from '../shared/dom.js';
+import { lineHead } from './doc-text.js';
 
 /** Scripts longer than this (UTF-16 units) are shown, not edited. */
 export const EDIT_LIMIT = 8 * 1024 * 1024;
@@ -51,8 +52,7 @@ export class ScriptPreview {
   /** Starts the editor on a preview of `text`, before the editor is made (extension() is then read-only): returns the part it gets. */
   start(text: string): string {
     this.#full = text;
-    const cut = text.indexOf('\n', PREVIEW_UNITS);
-    const head = cut < 0 ? text.slice(0, PREVIEW_UNITS) : text.slice(0, cut + 1);
+    const head = lineHead(text, PREVIEW_UNITS);
     setText(
       this.note,
       `This script is ${megabytes(text.length)}: too big to edit here. The editor shows its first ${megabytes(head.length)}, ` +

@@ -13,6 +13,10 @@
 // delays the page; on an idle machine the two are about the same) guards
 // the goal of no task over ~100 ms: before, the 5 MB paste took 0.5–2.2 s of
 // CPU in one task and the 50 MB src more; now the longest takes 40–90 ms.
+// The bound is on the tasks that run the page's JavaScript; the browser's own
+// (its loader copying the 50 MB body out of its pipe) get a looser one: on a
+// machine whose fresh memory is slow to touch (main-thread-trace.ts) they
+// took 0.08–0.24 s of CPU with no page code in them, however it was read.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { buildSite, PAGE_CSP, SHOTS } from '../support/site.js';
-import { traceMainThread } from '../support/main-thread-trace.js';
+import { traceMainThread, type MainThreadTasks } from '../support/main-thread-trace.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { checkBuilt, ELEMENT_DIST } from './element-site.js';
 
@@ -60,6 +64,12 @@ afterAll(async () => {
 
 /** No task of the page's main thread may use more CPU than this (the goal is ~100 ms; some room for a slow garbage collection). */
 const MAX_TASK_CPU_MS = 150;
+const MAX_BROWSER_TASK_CPU_MS = 400;
+/** Every task the page's JavaScript ran in under MAX_TASK_CPU_MS, the browser's own under MAX_BROWSER_TASK_CPU_MS. */
+function expectResponsive(tasks: MainThreadTasks): void {
+  expect(tasks.longestScriptCpuMs).toBeLessThan(MAX_TASK_CPU_MS);
+  expect(tasks.longestNativeCpuMs).toBeLessThan(MAX_BROWSER_TASK_CPU_MS);
+}
 const runWorkers = (page: Page) => page.workers().filter((w) => /run-worker/.test(w.url())).length;
 
 async function openPage(): Promise<{ page: Page; problems: string[] }> {
@@ -122,7 +132,7 @@ describe('big input on the runner page', () => {
     await expect.poll(() => status(page), { timeout: 120_000 }).toBe('Ran: 1000000 output lines, no problems.');
     expect(await page.locator('.ss-run-progress').isHidden()).toBe(true);
     expect(await page.locator('.ss-runner.ss-bg-running').count()).toBe(0);
-    expect((await tasks()).longestCpuMs).toBeLessThan(MAX_TASK_CPU_MS);
+    expectResponsive(await tasks());
     expect(runWorkers(page)).toBe(1); // kept for the next run: its engine stayed under 256 MB
     expect(await page.evaluate(() => window.slowstartRunner!.editor.lineCount)).toBe(1_000_002);
     expect(await page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('1000000 lines');
@@ -217,7 +227,7 @@ describe('a 50 MB script in <slow-start-runner src>', () => {
     await host.locator('.ss-run-progress-text', { hasText: /^(Reading the script|Running)… \d+\.\d s$/ }).waitFor({ timeout: 120_000 });
     expect(await host.locator('.ss-status').textContent()).toBe('Running in the background…');
     await expect.poll(() => host.locator('.ss-status').textContent(), { timeout: 180_000 }).toBe('Ran: 10000000 output lines, no problems.');
-    expect((await tasks()).longestCpuMs).toBeLessThan(MAX_TASK_CPU_MS);
+    expectResponsive(await tasks());
     // Its engine grew past 256 MB: the worker is ended, and the memory with it.
     await expect.poll(() => runWorkers(page), { timeout: 10_000 }).toBe(0);
     expect(await host.locator('.ss-preview-note').textContent()).toBe(

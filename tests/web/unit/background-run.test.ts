@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Timeline } from '../../../dist/api/node.js';
 import { isWellFormed } from '../../../web/api/wtf8.js';
-import { slicesOf } from '../../../web/runner/doc-text.js';
+import { joinPieces, lineHead, SLICE, sliceText, slicesOf } from '../../../web/runner/doc-text.js';
 import { lazyDiagnostics, lazyOutput, longLines } from '../../../web/runner/lazy-lines.js';
 import { RowLayout } from '../../../web/runner/output-wrap.js';
 import type { WireLines } from '../../../web/runner/run-protocol.js';
@@ -142,6 +142,39 @@ describe('script slices', () => {
       const last = s.charCodeAt(s.length - 1);
       expect(last >= 0xd800 && last <= 0xdbff, 'ends on a high surrogate').toBe(false);
       expect(isWellFormed(s)).toBe(true);
+    }
+  });
+
+  // A fetched src is joined from the pieces it was read in, and read back
+  // from them (slices, its start, a part) without being copied whole.
+  const pieces = ['POOL a=1\n', 'PICK\n'.repeat(70_000), 'x🚀'.repeat(100_000), 'NOW 1\nWEIGHTS\n'];
+  const whole = pieces.join('');
+
+  it('of a text joined from pieces are the pieces cut to SLICE, and join back to the text', () => {
+    const text = joinPieces(pieces);
+    expect(text).toBe(whole);
+    const slices = [...slicesOf(text)];
+    // 9 units, 350,000 (two slices), 300,000 (two), 14: six slices, none over SLICE.
+    expect(slices.map((s) => s.length)).toEqual([9, SLICE, 350_000 - SLICE, SLICE, 300_000 - SLICE, 14]);
+    expect(slices.join('')).toBe(whole);
+    // The same text built another way is the same string: the same slices. Another text of its length is cut as any string is.
+    expect([...slicesOf([...whole].join(''))]).toEqual(slices);
+    const other = `Q${whole.slice(1)}`;
+    expect([...slicesOf(other)].map((s) => s.length)).toEqual([SLICE, SLICE, whole.length - 2 * SLICE]);
+  });
+
+  it('give the same start and parts as the text itself', () => {
+    const text = joinPieces(pieces);
+    for (const units of [0, 5, 9, 10, 100_000, 350_008, 350_009, 350_010, whole.length - 3]) {
+      expect(lineHead(text, units), `lineHead ${units}`).toBe(lineHead(whole, units));
+    }
+    expect(lineHead(text, 5)).toBe('POOL a=1\n');
+    expect(lineHead(text, 9)).toBe('POOL a=1\nPICK\n');
+    expect(lineHead(text, 400_000)).toBe(whole.slice(0, whole.length - 8)); // to the end of 'NOW 1'
+    expect(lineHead(text, whole.length - 1)).toBe(whole); // the last unit is the line end
+    expect(lineHead(joinPieces(['PICK\nab', 'cd']), 6)).toBe('PICK\na'); // no line end after: the first `units`
+    for (const [start, end] of [[0, 0], [0, 9], [3, 20], [9, SLICE + 9], [349_000, 360_000], [whole.length - 20, whole.length]] as const) {
+      expect(sliceText(text, start, end), `sliceText ${start} ${end}`).toBe(whole.slice(start, end));
     }
   });
 });
