@@ -4,32 +4,47 @@
 
 namespace slowstart {
 
-Problem Balancer::set_pool_text(const std::vector<std::pair<std::string, std::string>>& entries) {
+Problem Balancer::set_pool_text(std::span<const std::string_view> fields) {
   // Reuse the POOL line's parser so that every rule (names, weights,
-  // duplicates, size) is checked in exactly one place.
-  std::vector<std::string> texts;
-  texts.reserve(entries.size());
-  for (const auto& [name, weight] : entries) {
+  // duplicates, size) is checked in exactly one place: the entries become
+  // its tokens, name=weight, cut from one string.
+  const std::size_t n = fields.size() / 2;
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < 2 * n; ++i) bytes += fields[i].size() + 1;
+  std::string joined;
+  joined.reserve(bytes);
+  for (std::size_t i = 0; i < n; ++i) {
     // A name with '=' or blanks would re-split differently; reject it first.
-    if (Problem p = check_name(name)) return p;
-    texts.push_back(name + '=' + weight);
+    if (Problem p = check_name(fields[2 * i])) return p;
+    joined.append(fields[2 * i]).append(1, '=').append(fields[2 * i + 1]);
   }
-  std::vector<std::string_view> tokens{"POOL"};
-  tokens.reserve(entries.size() + 1);
-  for (const std::string& t : texts) tokens.push_back(t);
+  std::vector<std::string_view> tokens;
+  tokens.reserve(n + 1);
+  tokens.push_back("POOL");
+  for (std::size_t i = 0, at = 0; i < n; ++i) {
+    const std::size_t length = fields[2 * i].size() + 1 + fields[2 * i + 1].size();
+    tokens.push_back(std::string_view(joined).substr(at, length));
+    at += length;
+  }
   Command cmd;
   if (Problem p = parse_command(tokens, cmd)) return p;
   return apply(pool_, cmd);
 }
 
 Problem Balancer::set_pool(const std::vector<std::pair<std::string, std::int64_t>>& entries) {
-  std::vector<std::pair<std::string, std::string>> texts;
-  texts.reserve(entries.size());
+  std::vector<std::string> weights;
+  weights.reserve(entries.size());
   for (const auto& [name, weight] : entries) {
     if (Problem p = check_quantity(weight, Quantity::Weight)) return p;
-    texts.emplace_back(name, decimal(weight));
+    weights.push_back(decimal(weight));
   }
-  return set_pool_text(texts);
+  std::vector<std::string_view> fields;
+  fields.reserve(2 * entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    fields.push_back(entries[i].first);
+    fields.push_back(weights[i]);
+  }
+  return set_pool_text(fields);
 }
 
 Problem Balancer::set_now_text(std::string_view seconds) {

@@ -5,6 +5,7 @@
 // exceptions, so it builds with -fno-exceptions for WebAssembly.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,7 +30,8 @@ class Balancer {
 
   // The same, with numbers as decimal text exactly as a script would write
   // them ("5", not "5.0"): what a front end with no 64-bit integers uses.
-  [[nodiscard]] SLOWSTART_COLD Problem set_pool_text(const std::vector<std::pair<std::string, std::string>>& entries);
+  // POOL's fields: name, weight, name, weight, ... (an odd last one is left out).
+  [[nodiscard]] SLOWSTART_COLD Problem set_pool_text(std::span<const std::string_view> fields);
   [[nodiscard]] SLOWSTART_COLD Problem set_now_text(std::string_view seconds);
   [[nodiscard]] SLOWSTART_COLD Problem add_text(std::string_view name, std::string_view weight, std::string_view ramp);
   [[nodiscard]] SLOWSTART_COLD Problem up_text(std::string_view name, std::string_view ramp);

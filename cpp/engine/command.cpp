@@ -394,7 +394,10 @@ Problem apply(Pool& pool, Command& cmd) {
 bool apply(Pool& pool, Command& cmd, Message& why) {
   switch (cmd.op) {
     case Op::Pool:
-      pool.replace(std::move(cmd.entries), &cmd.names);
+      cmd.views.clear();
+      for (const PoolEntry& e : cmd.entries) cmd.views.push_back({e.name, e.weight});
+      pool.replace(cmd.views, &cmd.names);
+      cmd.entries.clear();  // the pool has its own copies
       return true;
     case Op::Now:
       pool.set_now(cmd.seconds);

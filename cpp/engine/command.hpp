@@ -55,6 +55,8 @@ struct Command {
   // checking for duplicates; the pool adopts it instead of hashing every
   // name again (Pool::replace).
   NameTable names;
+  // POOL: the entries as views, for Pool::replace (its memory kept).
+  std::vector<PoolEntryView> views;
   std::string name;                // ADD, DOWN, UP
   std::int64_t weight = 0;         // ADD
   std::int64_t seconds = 0;        // NOW: the clock; ADD, UP: the ramp

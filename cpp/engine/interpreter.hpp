@@ -87,6 +87,7 @@ class Interpreter {
  private:
   void tokens(std::string_view text, std::uint64_t column);
   bool fast_line(std::string_view line);
+  bool fast_pool(const char* p, const char* end);
   static constexpr std::uint64_t kDone = UINT64_MAX;  // (fast_line ran the line)
   std::uint64_t begin_line(std::string_view line);
   void end_line(std::uint64_t line_end);
@@ -98,6 +99,9 @@ class Interpreter {
   LineParser parser_;
   std::string text_;  // a WEIGHTS line, its memory reused line after line
   Message why_;       // why a parsed line could not be applied (no allocation)
+  // fast_pool's entries and their names' index, their memory kept.
+  std::vector<PoolEntryView> pool_entries_;
+  NameTable pool_names_;
   std::uint64_t line_ = 0;
   std::uint64_t rejected_ = 0;
   // A line that continues past the end of the chunk.

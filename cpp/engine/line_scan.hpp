@@ -23,8 +23,9 @@ inline const char* skip_token(const char* p, const char* end) {
 }
 
 // A line's keyword and up to two arguments, each empty when absent; `more`
-// when a third argument follows. Plain values, no array: in WebAssembly an
-// array of them would live in memory, on the shadow stack.
+// when a third argument follows (of a comment, only the '#' word: a comment
+// line costs half as much). Plain values, no array: in WebAssembly an array
+// of them would live in memory, on the shadow stack.
 struct Tokens {
   std::string_view word, first, second;
   bool more = false;
@@ -38,6 +39,7 @@ inline Tokens tokens(const char* p, const char* end) {
     token = std::string_view(start, static_cast<std::size_t>(p - start));
   };
   next(t.word);
+  if (!t.word.empty() && t.word[0] == '#') return t;  // a comment: the rest is not split
   next(t.first);
   next(t.second);
   t.more = skip_blanks(p, end) != end;

@@ -38,7 +38,7 @@ void Pool::joined(std::size_t i) {
   schedule(i);
 }
 
-void Pool::replace(std::vector<PoolEntry>&& entries, NameTable* names) {
+void Pool::replace(std::span<const PoolEntryView> entries, NameTable* names) {
   // A whole-program mistake (rules.hpp): backends whose names were in the
   // old pool keep their scores (read before the old pool goes).
   std::vector<std::int64_t> kept;
@@ -53,13 +53,12 @@ void Pool::replace(std::vector<PoolEntry>&& entries, NameTable* names) {
   if (adopt) index_.swap(*names);
   else index_.clear(entries.size());
   longest_name_ = 0;
-  for (auto& e : entries) {
+  for (const PoolEntryView& e : entries) {
     longest_name_ = std::max(longest_name_, e.name.size());
     const auto i = static_cast<std::uint32_t>(backends_.size());
-    backends_.push_back(Backend{std::move(e.name), e.weight, 0, now_, true, Joined::Pool});
+    backends_.push_back(Backend{std::string(e.name), e.weight, 0, now_, true, Joined::Pool});
     if (!adopt) index_.insert(backends_[i].name, i, [this](std::uint32_t k) { return name_at(k); });
   }
-  entries.clear();
   refresh_names();
   wrr_.reset(backends_.size());
   ramps_.reset(backends_.size());  // no ramps in a POOL

@@ -11,6 +11,8 @@
 // own pick over the flat weight and score arrays.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,6 +45,13 @@ struct PoolEntry {
   std::int64_t weight = 0;
 };
 
+// The same with the name as a view (the interpreter's fast path reads a
+// POOL line's entries in place: docs/ARCHITECTURE.md).
+struct PoolEntryView {
+  std::string_view name;
+  std::int64_t weight = 0;
+};
+
 class Pool {
  public:
   // POOL: replaces everything; all UP, ramp 0, score 0. Names must be unique.
@@ -51,7 +60,10 @@ class Pool {
   // every entry's name to its position (the parser's duplicate check), is
   // taken as the name index instead of hashing every name again; it gets
   // the old index in exchange (its memory, for the next line).
-  SLOWSTART_OUT_OF_LINE void replace(std::vector<PoolEntry>&& entries, NameTable* names = nullptr);
+  // The names are copied: views into the line for the interpreter's fast
+  // path, into a Command's strings for the parser's.
+  SLOWSTART_OUT_OF_LINE void replace(std::span<const PoolEntryView> entries, NameTable* names = nullptr);
+  void replace(std::initializer_list<PoolEntryView> entries) { replace({entries.begin(), entries.size()}); }
   // NOW
   void set_now(std::int64_t now);
   // ADD: replaces a backend of that name in place, or appends.

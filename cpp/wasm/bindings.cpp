@@ -133,11 +133,7 @@ EMSCRIPTEN_KEEPALIVE void ss_balancer_delete(JsBalancer* b) { delete b; }
 // The changes read their arguments from the input buffer's first `length`
 // bytes (strings, see input_strings) and return 0, or 1 and ss_problem().
 EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_pool(JsBalancer* b, std::uint32_t length) {
-  const auto s = input_strings(length);  // name, weight, name, weight, ...
-  std::vector<std::pair<std::string, std::string>> entries;
-  entries.reserve(s.size() / 2);
-  for (std::size_t i = 0; i + 1 < s.size(); i += 2) entries.emplace_back(s[i], s[i + 1]);
-  return outcome(b->b.set_pool_text(entries));
+  return outcome(b->b.set_pool_text(input_strings(length)));  // name, weight, name, weight, ...
 }
 EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_now(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);

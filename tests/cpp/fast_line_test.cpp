@@ -108,3 +108,44 @@ TEST(FastLine, RampsAndReplacementsAsTheSpecSays) {
   EXPECT_EQ(out_text(run_script(script, {.timeline = false})), want);
   EXPECT_EQ(out_text(run_script(script, {.timeline = true})), want);
 }
+
+// POOL read in place (Interpreter::fast_pool): blanks, tabs and CR LF, a
+// weight of 0, names the parser alone reads (UTF-8), an empty POOL; every
+// bad POOL rejected with the pool and its scores as they were (the pick
+// after them continues the sequence: 3:1 smooth WRR picks x x y x).
+TEST(FastLine, PoolAsTheSpecSays) {
+  constexpr std::string_view script =
+      "POOL a=1 b=1\n"                    // 1
+      "POOL   x=3\ty=1  z=0 \r\n"         // 2
+      "PICK\n"                            // 3  x  (x -1, y 1, z 0)
+      "PICK\n"                            // 4  x  (x 2, y 2: the first of a tie; x -2)
+      "WEIGHTS\n"                         // 5  x=3 y=1 z=0
+      "POOL a=1 a=2\n"                    // 6  rejected: a name twice
+      "POOL a=1 b=1 a=3\n"                // 7  rejected: a name twice, later
+      "POOL p=1 q=x\n"                    // 8  rejected: not a number
+      "POOL p=1000001\n"                  // 9  rejected: over the limit
+      "POOL p=1 =2\n"                     // 10 rejected: no name
+      "POOL p==1\n"                       // 11 rejected: two '='
+      "POOL p=1 q\x01=2\n"                // 12 rejected: a control character
+      "PICK\n"                            // 13 y  (x 1, y 3; reset scores would give x)
+      "PICK\n"                            // 14 x
+      "POOL \xC3\xA9=2 e=1\n"             // 15 a UTF-8 name (the parser's)
+      "WEIGHTS\n"                         // 16 e=1 é=2 (byte order)
+      "POOL\n"                            // 17 empties the pool
+      "WEIGHTS\n"                         // 18 an empty line
+      "PICK\n"                            // 19 NONE
+      "POOL p=1 #q=2\n"                   // 20 '#' inside a line is a name's
+      "PICK\n"                            // 21 #q
+      "WEIGHTS\n";                        // 22 #q=2 p=1
+  constexpr std::string_view want =
+      "3:x\n4:x\n5:x=3 y=1 z=0\n13:y\n14:x\n16:e=1 \xC3\xA9=2\n18:\n19:NONE\n21:#q\n22:#q=2 p=1\n";
+  const RunResult parser = run_script(script, {.timeline = true});
+  const RunResult fast = run_script(script, {.timeline = false});
+  EXPECT_EQ(out_text(parser), want);
+  EXPECT_EQ(out_text(fast), want);
+  ASSERT_EQ(fast.diagnostics.size(), 7u);
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(fast.diagnostics[i].line, 6u + i);
+  EXPECT_EQ(diag_text(fast), diag_text(parser));
+  EXPECT_NE(diag_text(fast).find("line 6: duplicate backend name 'a' in POOL\n"), std::string::npos);
+  for (std::size_t chunk : {1, 5, 4096}) EXPECT_EQ(cli_text(script, chunk).second, diag_text(parser)) << chunk;
+}

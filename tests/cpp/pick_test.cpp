@@ -8,13 +8,13 @@
 
 using slowstart::kNone;
 using slowstart::Pool;
-using slowstart::PoolEntry;
+using slowstart::PoolEntryView;
 
 namespace {
 
-Pool make_pool(std::vector<PoolEntry> entries) {
+Pool make_pool(const std::vector<PoolEntryView>& entries) {
   Pool p;
-  p.replace(std::move(entries));
+  p.replace(entries);
   return p;
 }
 

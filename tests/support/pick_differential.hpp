@@ -202,7 +202,9 @@ inline std::string run_pool_ops(ByteSource& in, const Scale& scale = {}) {
           entries.push_back({name_of(named + i), model[i].target});
         }
         named += n;
-        pool.replace(std::move(entries));
+        std::vector<slowstart::PoolEntryView> views;
+        for (const auto& e : entries) views.push_back({e.name, e.weight});
+        pool.replace(views);
         break;
       }
       case 1: now = std::min<std::int64_t>(now + 1 + arg % 10, 1'000'000'000'000); pool.set_now(now); break;
