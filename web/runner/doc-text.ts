@@ -51,7 +51,8 @@ export async function readSlices(doc: Text, onProgress?: (share: number) => void
 // string: for a 50 MB src one task of 0.2 s or more (most of it the first
 // touch of the fresh memory). So its slices and its start come from the
 // pieces, and it is copied only when something needs all its characters.
-// Only the latest such text is kept.
+// Only the latest such text is kept (the element that fetched it keeps it
+// anyway, as its starter: this holds no memory of its own while it lives).
 let joined: { text: string; slices: string[] } | null = null;
 
 /** The pieces as one string (a rope: nothing copied yet), remembered for slicesOf() and lineHead(). */
