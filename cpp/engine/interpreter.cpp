@@ -10,7 +10,7 @@ namespace slowstart {
 
 namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-bool blank(char c) { return c == ' ' || c == '\t'; }
+using line_scan::blank;
 
 }  // namespace
 
@@ -39,9 +39,8 @@ SLOWSTART_HOT void Interpreter::tokens(std::string_view text, std::uint64_t colu
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end && !parser_.done()) {
-    while (p < end && blank(*p)) ++p;
-    const char* const start = p;
-    while (p < end && !blank(*p)) ++p;
+    const char* const start = p = line_scan::skip_blanks(p, end);
+    p = line_scan::skip_token(p, end);
     if (p == start) break;
     parser_.add(std::string_view(start, static_cast<std::size_t>(p - start)),
                 column + static_cast<std::uint64_t>(start - text.data()));
@@ -302,7 +301,7 @@ void Interpreter::stream(std::string_view piece) {
       continue;
     }
     const char* const start = p;
-    while (p < end && !blank(*p)) ++p;
+    p = line_scan::skip_token(p, end);
     parser_.add_cold(std::string_view(start, static_cast<std::size_t>(p - start)),
                      column + static_cast<std::uint64_t>(start - piece.data()));
     open_token_ = true;
