@@ -48,9 +48,22 @@ inline std::int32_t smooth_pick(const std::int64_t* weights,
         best_score = s;
       }
     } else {
+#if defined(__wasm__)
+      // The same test written twice, the second as s >= best_score + 1, so
+      // that no compiler merges them: V8 fuses a compare into its select
+      // (cmp, cmov) only when the select is the compare's one use; shared,
+      // the compare is kept as a 0/1 (setl) and each select tests it again,
+      // two steps more on the leader's chain (docs/PERFORMANCE.md). The two
+      // differ only when best_score is INT64_MAX, which a score reaches
+      // only at the edge of overflowing in scores[i] + w above.
+      const auto above = static_cast<std::int64_t>(static_cast<std::uint64_t>(best_score) + 1u);
+      best = s >= above ? static_cast<std::int32_t>(i) : best;
+      best_score = s > best_score ? s : best_score;
+#else
       const bool ahead = s > best_score;
       best = ahead ? static_cast<std::int32_t>(i) : best;
       best_score = ahead ? s : best_score;
+#endif
     }
   }
   if (best != kNone) scores[best] -= total;
