@@ -362,7 +362,8 @@ class CollectingSink final : public CappedSink {
 
 class ColumnSink final : public CappedSink {
  public:
-  using CappedSink::CappedSink;
+  ColumnSink(RunColumns& into, bool timeline, std::size_t max_text_bytes)
+      : CappedSink(timeline, max_text_bytes), result(into) {}
   void output(std::uint64_t line, std::string_view text) override {
     if (!keep(text.size())) return;
     join(result.output_text, !result.output_lines.empty(), text);
@@ -375,7 +376,7 @@ class ColumnSink final : public CappedSink {
     result.diagnostic_columns.push_back(static_cast<std::uint32_t>(columns.from));
     result.diagnostic_columns.push_back(static_cast<std::uint32_t>(columns.to));
   }
-  RunColumns result;
+  RunColumns& result;
 
  private:
   static void join(ByteBuffer& text, bool after_another, std::string_view line) {
@@ -403,10 +404,15 @@ SLOWSTART_COLD RunResult run_script(std::string_view script, const RunOptions& o
   return std::move(sink.result);
 }
 
-SLOWSTART_COLD RunColumns run_columns(std::string_view script, const RunOptions& options) {
-  ColumnSink sink(options.timeline, options.max_text_bytes);
+SLOWSTART_COLD void run_columns_into(RunColumns& into, std::string_view script, const RunOptions& options) {
+  ColumnSink sink(into, options.timeline, options.max_text_bytes);
   run_into(sink, script, options);
-  return std::move(sink.result);
+}
+
+RunColumns run_columns(std::string_view script, const RunOptions& options) {
+  RunColumns result;
+  run_columns_into(result, script, options);
+  return result;
 }
 
 }  // namespace slowstart

@@ -162,5 +162,8 @@ struct RunColumns {
   bool truncated = false;  // as in RunResult
 };
 RunColumns run_columns(std::string_view script, const RunOptions& options = {});
+// The same into `into` (empty), which the caller keeps: the module publishes
+// its run this way, with no RunColumns moved (its move is 1.2 KB of code).
+void run_columns_into(RunColumns& into, std::string_view script, const RunOptions& options = {});
 
 }  // namespace slowstart
