@@ -256,11 +256,12 @@ std::size_t Interpreter::skip_bom(std::string_view chunk) {
     const auto end = static_cast<std::size_t>(nl - chunk.data());
     std::uint64_t line_end;
     if (in_line_) {  // the end of a line that began in an earlier chunk
-      stream(chunk.substr(pos, end - pos));
+      stream(std::string_view(chunk.data() + pos, end - pos));
       in_line_ = false;  // a held '\r' was the CR of a CR LF: dropped
       line_end = column_;
     } else {
-      const std::string_view line = chunk.substr(pos, end - pos);
+      // (Not substr: pos <= end here, and substr's checks cost every line.)
+      const std::string_view line(chunk.data() + pos, end - pos);
       line_end = fast_line(line) ? kDone : begin_line(line);
     }
     // (The one place a line ends: end_line is inlined here, once.)
