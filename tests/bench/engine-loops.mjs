@@ -33,7 +33,8 @@ export function runScript(raw, script) {
 // out. The work native run_columns does, so the two can be compared.
 // `m` is the Emscripten module itself (loadEngineModule).
 export function runInModule(m, script) {
-  m.HEAPU8.set(script, m._ss_input(script.length));
+  const at = m._ss_input(script.length); // (first: it may grow the memory, and replace HEAPU8)
+  m.HEAPU8.set(script, at);
   m._ss_run(script.length, 0);
   m._ss_release_run();
 }
