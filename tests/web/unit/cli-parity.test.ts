@@ -16,6 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowstart } from '../support/engine.js';
+import { prng } from '../support/prng.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const NATIVE = join(ROOT, 'build/slowstart');
@@ -159,18 +160,6 @@ function compareApi(script: Buffer, cli: Run): string {
 
 // ---------------------------------------------------------------------------
 // Random scripts
-
-/** mulberry32: small, fast, and the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Piece = string | Buffer;
 const b = (...bytes: number[]) => Buffer.from(bytes);

@@ -6,6 +6,7 @@
 // make of it (the pick's pass has a WebAssembly-only form: pick.hpp).
 import { describe, expect, it } from 'vitest';
 import { slowstart } from '../support/engine.js';
+import { prng } from '../support/prng.js';
 
 interface Backend {
   name: string;
@@ -82,16 +83,10 @@ class Model {
   }
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed by its seed. */
+/** Integers in [0, n), from a seeded generator so that a failure replays by its seed. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const next = prng(seed);
+  return (n: number) => Math.floor(next() * n);
 }
 
 function script(seed: number, lines: number): string[] {
