@@ -17,6 +17,11 @@ have_pkg libgmock-dev || need+=(libgmock-dev)
 have_pkg libbenchmark-dev || need+=(libbenchmark-dev)
 have clang++ || need+=(clang)
 have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
+# The pick's fuzzer also runs with a 32-bit size_t, as WebAssembly has:
+# built with clang -m32 (32-bit C and C++ libraries) and run under qemu-i386
+# (this machine's kernel runs no i386 code itself).
+have_pkg g++-multilib || need+=(g++-multilib)
+have qemu-i386 || need+=(qemu-user)
 have em++ || need+=(emscripten)
 # Emscripten pulls Python in too; named here because the grading tests run
 # tests/grade/learners/learner.py and parse JUnit XML with it.

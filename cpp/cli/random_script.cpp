@@ -56,7 +56,7 @@ std::string random_script(std::uint64_t seed, std::uint64_t index) {
   // A name to DOWN or UP: one in the pool, or (with rejected lines) any.
   const auto target = [&]() -> std::string_view {
     if (with_rejected || pool.empty()) return name(r);
-    return pool[r.below(pool.size())];
+    return pool[static_cast<std::size_t>(r.below(pool.size()))];  // (below the size: fits)
   };
   const std::int64_t first = r.between(1, 4);
   std::string s = pool_line(first, static_cast<std::size_t>(index)) + "\n";

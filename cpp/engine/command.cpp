@@ -179,7 +179,7 @@ SLOWSTART_HOT void LineParser::end_token() {
 
 SLOWSTART_HOT void LineParser::keyword() {
   const std::string_view word = head_.view();
-  if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8(), length_);
+  if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8(), static_cast<std::size_t>(length_));  // (short: fits any size_t)
   if (keyword_) return;
   Message* m = fail(true, token());
   if (!m) return;

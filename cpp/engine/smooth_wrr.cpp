@@ -241,8 +241,12 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
     // Runs of picks by scan, checked once per run (nothing changes between
     // them but K, which stops at the next rebase).
     prepare();
-    const auto room = static_cast<std::size_t>(rebase_at_ - picks_);
-    const std::size_t end = done + std::min(n - done, room);
+    // The picks left before the next rebase, compared as 64-bit numbers: the
+    // room can be 2^61 (weights of 1), which a 32-bit size_t (WebAssembly)
+    // would cut to 0, and a run of 0 picks would never end.
+    const std::int64_t room = rebase_at_ - picks_;
+    const std::uint64_t left = n - done;
+    const std::size_t end = done + static_cast<std::size_t>(std::min<std::uint64_t>(left, static_cast<std::uint64_t>(room)));
     while (done < end) out[done++] = static_cast<std::int32_t>(move_winner(scan(++picks_)));
   }
 }

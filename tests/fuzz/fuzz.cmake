@@ -14,6 +14,14 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   add_test(NAME fuzz.pick_smoke
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --pick 15
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  # The same with a 32-bit size_t, as WebAssembly has (clang -m32 under
+  # qemu-i386; setup.sh installs both).
+  find_program(SLOWSTART_QEMU_I386 NAMES qemu-i386)
+  if(SLOWSTART_QEMU_I386)
+    add_test(NAME fuzz.pick32_smoke
+             COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --m32 15
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  endif()
   add_test(NAME fuzz.leak_selftest
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --selftest
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -26,6 +34,10 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
     LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
   set_tests_properties(fuzz.pick_smoke PROPERTIES
     LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
+  if(SLOWSTART_QEMU_I386)
+    set_tests_properties(fuzz.pick32_smoke PROPERTIES
+      LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
+  endif()
   set_tests_properties(fuzz.leak_selftest PROPERTIES
     LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
 else()

@@ -4,6 +4,9 @@
 #
 #   tests/fuzz/run.sh [SECONDS]         fuzz the interpreter for SECONDS (default 20)
 #   tests/fuzz/run.sh --pick [SECONDS]  fuzz the fast pick against the O(n) oracle
+#   tests/fuzz/run.sh --m32 [SECONDS]   the same, built for i386 and run under
+#                                       qemu-i386: a 32-bit size_t, as in
+#                                       WebAssembly (UBSan only; no ASan there)
 #   tests/fuzz/run.sh --selftest        check that LeakSanitizer reports a leak
 #
 # Environment:
@@ -29,14 +32,17 @@ target=interpreter
 
 selftest=0
 secs=20
+m32=0
 if [[ ${1:-} == --pick ]]; then target=pick; shift; fi
+if [[ ${1:-} == --m32 ]]; then target=pick; m32=1; shift; fi
 case "${1:-}" in
   --selftest) selftest=1 ;;
   "") ;;
-  *[!0-9]*) echo "usage: $0 [--pick] [SECONDS] | --selftest" >&2; exit 2 ;;
+  *[!0-9]*) echo "usage: $0 [--pick | --m32] [SECONDS] | --selftest" >&2; exit 2 ;;
   *) secs=$1 ;;
 esac
 bin=$out/fuzz_$target
+(( m32 )) && bin=$out/fuzz_pick32
 
 mkdir -p "$out"
 cd "$root"
@@ -49,8 +55,14 @@ if [[ ! -x $bin ]]; then rebuild=1; else
 fi
 if (( rebuild )); then
   echo "run.sh: compiling $bin" >&2
-  "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I cpp cpp/engine/*.cpp tests/fuzz/fuzz_$target.cpp -o "$bin.tmp"
+  if (( m32 )); then
+    # Only what the pick needs (curves.cpp's __int128 has no i386 form).
+    "$cxx" -m32 -std=c++20 -g -O1 -fsanitize=fuzzer,undefined -fno-sanitize-recover=undefined \
+      -I cpp cpp/engine/{pool,smooth_wrr,ramp_schedule,validate}.cpp tests/fuzz/fuzz_pick.cpp -o "$bin.tmp"
+  else
+    "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+      -I cpp cpp/engine/*.cpp tests/fuzz/fuzz_$target.cpp -o "$bin.tmp"
+  fi
   mv -f "$bin.tmp" "$bin"
 fi
 
@@ -60,6 +72,7 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=0
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
 suffix=${target/interpreter/}
+(( m32 )) && suffix=pick32
 artifacts=$out/fuzz_artifacts${suffix:+_$suffix}
 corpus=$out/fuzz_corpus${suffix:+_$suffix}     # grows between runs; safe to delete
 if [[ ${FUZZ_SMOKE:-0} == 1 ]]; then
@@ -75,8 +88,10 @@ if [[ $target == interpreter ]]; then
   for c in "$root"/tests/cases/*.txt; do cp "$c" "$seeds/case_$(basename "$c")"; done
   shopt -u nullglob
 else
-  # Operation streams are bytes; a few random ones start the corpus.
+  # Operation streams are bytes; a few random ones start the corpus, with
+  # the inputs that once found a fault (seeds_pick/).
   for k in 1 2 3 4 5 6 7 8; do head -c 1024 /dev/urandom >"$seeds/random_$k"; done
+  cp "$here"/seeds_pick/* "$seeds"/
 fi
 
 if (( selftest )); then
@@ -103,12 +118,22 @@ jobs=${FUZZ_JOBS:-1}
 extra=()
 if (( jobs > 1 )); then extra=(-jobs="$jobs" -workers="$jobs"); fi
 
-exec "$bin" \
+runner=()
+timeout=10
+if (( m32 )); then
+  # libFuzzer's own -timeout never fires under qemu-user: the target's
+  # watchdog does its job (tests/fuzz/fuzz_pick.cpp).
+  runner=(qemu-i386)
+  timeout=0
+  export SLOWSTART_FUZZ_WATCHDOG=20
+fi
+
+exec "${runner[@]}" "$bin" \
   -max_total_time="$secs" \
   -max_len="${FUZZ_MAX_LEN:-$max_len}" \
   -rss_limit_mb=2048 \
-  -timeout=10 \
-  -detect_leaks=1 \
+  -timeout="$timeout" \
+  -detect_leaks=$(( m32 ? 0 : 1 )) \
   ${dict:+-dict="$dict"} \
   -artifact_prefix="$artifacts/" \
   -print_final_stats=1 \

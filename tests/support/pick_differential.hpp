@@ -11,8 +11,8 @@
 //
 // What the streams cover: pools from 0 to ~300 backends (both sides of the
 // small-pool threshold, and of the class-tournament threshold), weights
-// drawn from palettes with many ties, few classes, all distinct, 10^6 and
-// up to 2^40; weight 0; scores set to large values; DOWN/UP, ADD in place
+// drawn from palettes with many ties, few classes, all distinct, 10^6,
+// up to 2^40, all 1 and powers of two; weight 0; scores set to large values; DOWN/UP, ADD in place
 // and appended, POOL replacing everything; the clock moving forward,
 // backward and jumping; and K rebased every 1 to 64 picks when asked.
 #pragma once
@@ -54,8 +54,16 @@ class ByteSource {
 using Mix = slowstart_bench::SplitMix64;
 
 // A weight from one of the palettes.
+// The last three are the pools users have most (every backend at weight 1)
+// and powers of two, equal or mixed: with a power of two as the largest
+// weight the rebase point 2^61 / max has no low bits, which a 32-bit size_t
+// (WebAssembly) once cut to 0 (run.sh --m32 fuzzes that target).
+inline constexpr int kPalettes = 9;
 inline std::int64_t palette_weight(int palette, Mix& mix) {
-  switch (palette % 6) {
+  switch (palette % kPalettes) {
+    case 6: return 1;
+    case 7: return std::int64_t{1} << mix.below(21);                         // 1 ... 2^20, mixed
+    case 8: return 65'536;
     case 0: return static_cast<std::int64_t>(mix.below(4));                  // 0..3: ties everywhere
     case 1: return static_cast<std::int64_t>(1 + mix.below(16) * 6);         // 16 classes
     case 2: return static_cast<std::int64_t>(mix.below(1'000'001));          // nearly all distinct
@@ -92,7 +100,7 @@ inline std::string where(const char* what, std::size_t op, std::size_t i, std::i
 inline std::string run_wrr_ops(ByteSource& in, const Scale& scale = {}) {
   const std::uint8_t config = in.byte();
   Mix mix(in.u64());
-  const int palette = config % 6;
+  const int palette = config % kPalettes;
   slowstart::SmoothWrr wrr;
   if (config & 0x40) wrr.set_rebase_interval(1 + (config >> 2) % 64);
   std::vector<std::int64_t> w, s;  // the oracle
@@ -173,7 +181,7 @@ inline std::string run_pool_ops(ByteSource& in, const Scale& scale = {}) {
   };
   const std::uint8_t config = in.byte();
   Mix mix(in.u64());
-  const int palette = config % 6;
+  const int palette = config % kPalettes;
   slowstart::Pool pool;
   std::vector<B> model;
   std::vector<std::int64_t> score;

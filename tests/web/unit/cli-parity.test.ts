@@ -16,7 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowstart } from '../support/engine.js';
-import { prng } from '../support/prng.js';
+import { prng } from '../support/prng.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const NATIVE = join(ROOT, 'build/slowstart');

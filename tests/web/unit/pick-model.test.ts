@@ -6,7 +6,7 @@
 // make of it (the pick's pass has a WebAssembly-only form: pick.hpp).
 import { describe, expect, it } from 'vitest';
 import { slowstart } from '../support/engine.js';
-import { prng } from '../support/prng.js';
+import { prng } from '../support/prng.mjs';
 
 interface Backend {
   name: string;

@@ -1,8 +1,10 @@
 // A seeded random-number generator for generated test scripts: the same
-// numbers on every machine, so a failure replays from its seed.
+// numbers on every machine, so a failure replays from its seed. Plain
+// JavaScript (typed by prng.d.mts) so that worker threads, which Node runs
+// without Vitest's TypeScript transform, use the very same generator.
 
 /** mulberry32: small, fast, and the same on every machine. Numbers in [0, 1). */
-export function prng(seed: number): () => number {
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
