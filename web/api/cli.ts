@@ -8,7 +8,7 @@
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CANNOT_RUN, errnoText, exitStatusFor, standardStreamsOpen, stdinProblem, write, WriteFailure } from './cli-io.js';
+import { CANNOT_RUN, errnoText, exitStatusFor, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { grade, tests } from './grade-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
@@ -125,4 +125,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = standardStreamsOpen() ? await main(process.argv.slice(2)).catch(exitStatusFor) : CANNOT_RUN;
+process.exitCode = await main(process.argv.slice(2)).catch(exitStatusFor);
