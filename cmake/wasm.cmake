@@ -30,9 +30,13 @@ set(SLOWSTART_WASM_OPT -O3 -flto -fno-unroll-loops CACHE STRING "Optimisation fl
 # silently is a bug only this build has (pickMany once looped forever on a
 # room of 2^61 picks cut to 0). Every such narrowing must be an explicit cast.
 set(SLOWSTART_WASM_WARNINGS -Werror=shorten-64-to-32)
-target_compile_options(slowstart_engine PRIVATE ${SLOWSTART_WASM_WARNINGS})
+foreach(room ${SLOWSTART_ROOMS})
+  target_compile_options(${room} PRIVATE ${SLOWSTART_WASM_WARNINGS})
+  if(CMAKE_BUILD_TYPE STREQUAL "Release")
+    target_compile_options(${room} PRIVATE ${SLOWSTART_WASM_OPT})
+  endif()
+endforeach()
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
-  target_compile_options(slowstart_engine PRIVATE ${SLOWSTART_WASM_OPT})
   list(APPEND SLOWSTART_WASM_LINK_OPTIONS ${SLOWSTART_WASM_OPT} -sTEXTDECODER=2 -sSUPPORT_LONGJMP=0)
 endif()
 
@@ -40,9 +44,9 @@ endif()
 # web/wasm keeps the real one).
 set(SLOWSTART_WASM_OUT ${CMAKE_SOURCE_DIR}/web/wasm CACHE PATH "Output folder of the WebAssembly modules")
 
-function(slowstart_wasm_module target name export_name extra_link_options)
+function(slowstart_wasm_module target name export_name rooms extra_link_options)
   add_executable(${target} ${ARGN})
-  target_link_libraries(${target} PRIVATE slowstart_engine)
+  target_link_libraries(${target} PRIVATE ${rooms})
   target_compile_definitions(${target} PRIVATE SLOWSTART_VERSION="${PROJECT_VERSION}")
   target_compile_options(${target} PRIVATE ${SLOWSTART_WASM_WARNINGS})
   if(CMAKE_BUILD_TYPE STREQUAL "Release")
@@ -62,7 +66,7 @@ endfunction()
 # for the leak test. emmalloc: about 2 KB smaller than dlmalloc, about 5 %
 # slower on scripts.
 set(SLOWSTART_ENGINE_MALLOC emmalloc CACHE STRING "The engine module's malloc (emmalloc or dlmalloc)")
-slowstart_wasm_module(slowstart_wasm engine createEngine
+slowstart_wasm_module(slowstart_wasm engine createEngine slowstart_core
   "-sMALLOC=${SLOWSTART_ENGINE_MALLOC};-sEXPORTED_FUNCTIONS=_malloc,_free" cpp/wasm/bindings.cpp)
-slowstart_wasm_module(slowstart_lab_wasm lab createLab "-lembind;-sMALLOC=dlmalloc"
-  cpp/wasm/lab_bindings.cpp cpp/wasm/grading_bindings.cpp cpp/cli/simulate_command.cpp ${SLOWSTART_GRADE_SOURCES})
+slowstart_wasm_module(slowstart_lab_wasm lab createLab "slowstart_grading;slowstart_traffic" "-lembind;-sMALLOC=dlmalloc"
+  cpp/wasm/lab_bindings.cpp cpp/wasm/grading_bindings.cpp)

@@ -9,7 +9,7 @@
 // time limit, or past the stdout cap, the whole group gets SIGKILL (so a
 // shell script's children go too); when the program exits, what is left of
 // its group is killed as well, so no leftover process holds the pipes open.
-#include "grade_native.hpp"
+#include "cli/grade_native.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,13 +29,16 @@
 #include <string>
 #include <vector>
 
-#include "grade.hpp"
-#include "stdio.hpp"
-#include "tests_command.hpp"
+#include "grading/grade.hpp"
+#include "cli/stdio.hpp"
+#include "grading/tests_command.hpp"
 
 extern char** environ;
 
 namespace slowstart::cli {
+
+// What grading decides (the room below); this file only runs processes.
+using namespace slowstart::grading;
 
 namespace {
 

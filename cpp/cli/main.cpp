@@ -12,12 +12,12 @@
 #include <cstring>
 #include <string_view>
 
-#include "engine/interpreter.hpp"
-#include "engine/text_sink.hpp"
-#include "grade_native.hpp"
-#include "simulate_command.hpp"
-#include "stdio.hpp"
-#include "usage.hpp"
+#include "core/interpreter.hpp"
+#include "core/text_sink.hpp"
+#include "cli/grade_native.hpp"
+#include "traffic/simulate_command.hpp"
+#include "cli/stdio.hpp"
+#include "cli/usage.hpp"
 
 #include <string>
 #include <vector>
@@ -69,7 +69,7 @@ slowstart::Problem read_script(const std::string& path, std::string& text) {
 
 int simulate(int argc, char** argv) {
   std::string out, err;
-  const int status = slowstart::cli::run_simulate(std::vector<std::string>(argv + 2, argv + argc),
+  const int status = slowstart::simulate_command::run_simulate(std::vector<std::string>(argv + 2, argv + argc),
                                                   read_script, out, err);
   put(err, stderr);
   put(out, stdout);  // main() checks both streams before the status counts

@@ -1,4 +1,4 @@
-#include "stdio.hpp"
+#include "cli/stdio.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

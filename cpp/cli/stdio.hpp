@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <string>
 
-#include "engine/byte_buffer.hpp"
+#include "fast/byte_buffer.hpp"
 
 namespace slowstart::cli {
 

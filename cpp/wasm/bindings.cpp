@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "cli/usage.hpp"
-#include "engine/cold.hpp"
-#include "engine/balancer.hpp"
-#include "engine/interpreter.hpp"
-#include "engine/text_sink.hpp"
-#include "input_buffer.hpp"
-#include "run_view.hpp"
+#include "fast/cold.hpp"
+#include "core/balancer.hpp"
+#include "core/interpreter.hpp"
+#include "core/text_sink.hpp"
+#include "wasm/input_buffer.hpp"
+#include "wasm/run_view.hpp"
 
 using namespace slowstart;
 using namespace slowstart::wasm;

@@ -1,5 +1,5 @@
 // The lab module's grading functions: the mistake catalogue, the built-in
-// suite, and the diagnosis (cpp/engine/{mistakes,suite,diagnosis}.*), for the
+// suite, and the diagnosis (cpp/grading/{mistakes,suite,diagnosis}.*), for the
 // implement mode, the compare box and the Node CLI's `slowstart grade`.
 // Thin: it converts, the engine decides.
 #include <emscripten/bind.h>
@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/grade.hpp"
-#include "cli/tests_command.hpp"
-#include "engine/diagnosis.hpp"
-#include "engine/suite.hpp"
-#include "js_interop.hpp"
+#include "grading/grade.hpp"
+#include "grading/tests_command.hpp"
+#include "grading/diagnosis.hpp"
+#include "grading/suite.hpp"
+#include "wasm/js_interop.hpp"
 
 using emscripten::val;
 using namespace slowstart;
@@ -146,14 +146,14 @@ class GradeSession {
   // listTxt(dir): string[] | string (a problem), read(path): Uint8Array |
   // null (missing) | string (a problem)}. Returns {ok, out, err, status}.
   val start(val args, val env) {
-    cli::GradeEnv e;
+    grading::GradeEnv e;
     e.cpus = env["cpus"].as<unsigned>();
     e.hostname = env["hostname"].as<std::string>();
     e.now = static_cast<std::int64_t>(env["now"].as<double>());
     if (val epoch = env["sourceDateEpoch"]; !epoch.isUndefined() && !epoch.isNull())
       e.source_date_epoch = static_cast<std::int64_t>(epoch.as<double>());
     val list = env["listTxt"], read = env["read"];
-    cli::GradeIo io;
+    grading::GradeIo io;
     io.list_txt = [list](const std::string& dir, std::vector<std::string>& names) -> Problem {
       val r = list(dir);
       if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();
@@ -162,9 +162,9 @@ class GradeSession {
     };
     io.read = [read](const std::string& path, std::string& bytes) {
       val r = read(path);
-      if (r.isNull()) return cli::ReadStatus::Missing;
+      if (r.isNull()) return grading::ReadStatus::Missing;
       bytes = r.as<std::string>();  // Uint8Array: the bytes; a string: the problem
-      return r.typeOf().as<std::string>() == "string" ? cli::ReadStatus::Failed : cli::ReadStatus::Ok;
+      return r.typeOf().as<std::string>() == "string" ? grading::ReadStatus::Failed : grading::ReadStatus::Ok;
     };
     std::string out, err;
     int status = 0;
@@ -183,7 +183,7 @@ class GradeSession {
   bool needsScriptPaths() const { return run_.needs_script_paths(); }
   // {id, script (bytes), path}
   val test(double i) const {
-    const cli::GradeTest& t = run_.test(static_cast<std::size_t>(i));
+    const grading::GradeTest& t = run_.test(static_cast<std::size_t>(i));
     val o = val::object();
     o.set("id", t.id);
     o.set("script", bytes_of(t.script));
@@ -193,7 +193,7 @@ class GradeSession {
   val argv(std::string script_path) const { return val::array(run_.argv(script_path)); }
   // o: {started, startError, out, outOver, err, errCut, exitCode, signal, timedOut, ms}
   void setOutcome(double i, val o) {
-    cli::RunOutcome r;
+    grading::RunOutcome r;
     r.started = o["started"].as<bool>();
     r.start_error = o["startError"].as<std::string>();
     r.out = o["out"].as<std::string>();
@@ -218,14 +218,14 @@ class GradeSession {
   }
 
  private:
-  cli::GradeRun run_;
+  grading::GradeRun run_;
 };
 
 // `slowstart tests ARGS`: {out, err, status, dir, files: [{name, bytes}]}.
 val tests_command(val args) {
   std::string out, err, dir;
-  std::vector<cli::SuiteFile> files;
-  const int status = cli::run_tests_command(emscripten::vecFromJSArray<std::string>(args), out, err, dir, files);
+  std::vector<grading::SuiteFile> files;
+  const int status = grading::run_tests_command(emscripten::vecFromJSArray<std::string>(args), out, err, dir, files);
   val list = val::array();
   for (const auto& f : files) {
     val file = val::object();

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/curves.hpp"
-#include "engine/validate.hpp"
-#include "input_buffer.hpp"
+#include "traffic/curves.hpp"
+#include "core/validate.hpp"
+#include "wasm/input_buffer.hpp"
 
 namespace slowstart::wasm {
 

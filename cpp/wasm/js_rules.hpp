@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/pool.hpp"
-#include "engine/rules.hpp"
-#include "js_interop.hpp"
+#include "core/pool.hpp"
+#include "spec/rules.hpp"
+#include "wasm/js_interop.hpp"
 
 namespace slowstart::wasm {
 

@@ -1,5 +1,5 @@
 // The lab module's embind file: the traffic simulation
-// (cpp/engine/traffic.*), `slowstart simulate` for the Node CLI, and script
+// (cpp/traffic/traffic.*), `slowstart simulate` for the Node CLI, and script
 // runs with other rules (ramp curves, or a learner's JavaScript). A separate,
 // lazily loaded module, so that the engine every page loads stays small.
 #include <emscripten/bind.h>
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/simulate_command.hpp"
-#include "engine/traffic.hpp"
-#include "js_interop.hpp"
-#include "js_rules.hpp"
-#include "run_view.hpp"
+#include "traffic/simulate_command.hpp"
+#include "traffic/traffic.hpp"
+#include "wasm/js_interop.hpp"
+#include "wasm/js_rules.hpp"
+#include "wasm/run_view.hpp"
 
 using emscripten::val;
 using namespace slowstart;
@@ -86,10 +86,10 @@ val simulate(double length, val options) {
 
 // `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
 // script's bytes or throws; the result is {out, err, status}.
-val simulate_command(val args, val read) {
+val simulate_command_text(val args, val read) {
   const auto list = emscripten::vecFromJSArray<std::string>(args);
   std::string out, err;
-  const int status = cli::run_simulate(
+  const int status = simulate_command::run_simulate(
       list,
       [&](const std::string& path, std::string& text) -> Problem {
         val r = read(path);
@@ -128,5 +128,5 @@ EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("runWithRules", &run_with_rules);
   emscripten::function("releaseRun", &release_run);
   emscripten::function("simulate", &simulate);
-  emscripten::function("simulateCommand", &simulate_command);
+  emscripten::function("simulateCommand", &simulate_command_text);
 }

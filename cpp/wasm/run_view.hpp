@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cold.hpp"
-#include "engine/interpreter.hpp"
+#include "fast/cold.hpp"
+#include "core/interpreter.hpp"
 
 namespace slowstart::wasm {
 

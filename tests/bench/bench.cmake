@@ -5,7 +5,7 @@ find_package(benchmark QUIET)
 if(benchmark_FOUND)
   add_executable(slowstart_bench ${CMAKE_CURRENT_LIST_DIR}/bench.cpp
                  ${CMAKE_CURRENT_LIST_DIR}/../support/allocation_counter.cpp)
-  target_link_libraries(slowstart_bench PRIVATE slowstart_engine benchmark::benchmark)
+  target_link_libraries(slowstart_bench PRIVATE slowstart_grading slowstart_traffic benchmark::benchmark)
   set_target_properties(slowstart_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # The counting operator new/delete are malloc/free wrappers, which g++ 12

@@ -21,10 +21,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/balancer.hpp"
-#include "engine/interpreter.hpp"
-#include "engine/pick.hpp"
-#include "engine/text_sink.hpp"
+#include "core/balancer.hpp"
+#include "core/interpreter.hpp"
+#include "spec/pick.hpp"
+#include "core/text_sink.hpp"
 #include "gen_script.hpp"
 #include "../support/allocation_counter.hpp"
 

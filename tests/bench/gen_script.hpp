@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/split_mix64.hpp"
+#include "core/split_mix64.hpp"
 
 namespace slowstart_bench {
 

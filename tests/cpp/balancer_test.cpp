@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "engine/balancer.hpp"
+#include "core/balancer.hpp"
 
 using namespace slowstart;
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/diagnosis.hpp"
-#include "engine/mistakes.hpp"
-#include "engine/suite.hpp"
+#include "grading/diagnosis.hpp"
+#include "grading/mistakes.hpp"
+#include "grading/suite.hpp"
 
 using namespace slowstart;
 
@@ -125,7 +125,7 @@ TEST(Catalogue, EveryMistakeFailsABuiltInTest) {
     for (const SuiteTest& t : built_in_tests())
       if (fails(m, t)) failed.push_back(t.id);
     EXPECT_FALSE(failed.empty()) << "no built-in test catches the mistake '" << m.id
-                                 << "': add a test to cpp/engine/suite.cpp";
+                                 << "': add a test to cpp/grading/suite.cpp";
   }
 }
 

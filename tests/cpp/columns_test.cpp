@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/command.hpp"
-#include "engine/interpreter.hpp"
+#include "core/command.hpp"
+#include "core/interpreter.hpp"
 
 using namespace slowstart;
 

@@ -1,8 +1,8 @@
 // Ramp curves and resolution, from the balancers' formulas worked by hand.
 #include <gtest/gtest.h>
 
-#include "engine/curves.hpp"
-#include "engine/interpreter.hpp"
+#include "traffic/curves.hpp"
+#include "core/interpreter.hpp"
 
 using namespace slowstart;
 

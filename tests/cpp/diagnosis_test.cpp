@@ -1,11 +1,11 @@
-// The run diagnosis (cpp/engine/diagnosis.*) on hand-made evidence: what a
+// The run diagnosis (cpp/grading/diagnosis.*) on hand-made evidence: what a
 // test names, what rules a mistake out, what outranks, and that a test with
 // a problem (a crash, an exception) names nothing.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "engine/diagnosis.hpp"
+#include "grading/diagnosis.hpp"
 
 using namespace slowstart;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/interpreter.hpp"
+#include "core/interpreter.hpp"
 #include "support/script_text.hpp"
 
 using namespace slowstart;

@@ -1,4 +1,4 @@
-// `slowstart grade` without processes (cpp/cli/grade.*, grade_report.*,
+// `slowstart grade` without processes (cpp/grading/grade.*, grade_report.*,
 // random_script.*): options, tests from a directory, verdicts from made-up
 // outcomes, the first difference, the four report formats and their
 // escaping. The processes themselves are tested through both CLIs in
@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/grade.hpp"
-#include "cli/grade_report.hpp"
-#include "cli/random_script.hpp"
-#include "engine/interpreter.hpp"
-#include "engine/suite.hpp"
+#include "grading/grade.hpp"
+#include "grading/grade_report.hpp"
+#include "grading/random_script.hpp"
+#include "core/interpreter.hpp"
+#include "grading/suite.hpp"
 
 using namespace slowstart;
-using namespace slowstart::cli;
+using namespace slowstart::grading;
 
 namespace {
 

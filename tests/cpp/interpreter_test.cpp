@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/interpreter.hpp"
+#include "core/interpreter.hpp"
 #include "support/script_text.hpp"
 
 using namespace slowstart;
@@ -88,7 +88,7 @@ TEST(Interpreter, DiagnosticsAreAlwaysPrintable) {
   EXPECT_EQ(r.diagnostics[1].message, "backend name must be valid UTF-8, got 'a\\xff'");
 }
 
-#include "engine/text_sink.hpp"
+#include "core/text_sink.hpp"
 
 TEST(Interpreter, ChunksOfAnySizeGiveTheSameBytes) {
   const std::string script =

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/pool.hpp"
+#include "core/pool.hpp"
 
 using slowstart::kNone;
 using slowstart::Pool;

@@ -3,7 +3,7 @@
 // pick's own order is pick_test.cpp's).
 #include <gtest/gtest.h>
 
-#include "engine/pool.hpp"
+#include "core/pool.hpp"
 
 using slowstart::Pool;
 

@@ -1,8 +1,8 @@
 // The ramp, against the SPEC's table and its edge cases, worked by hand.
 #include <gtest/gtest.h>
 
-#include "engine/limits.hpp"
-#include "engine/ramp.hpp"
+#include "spec/limits.hpp"
+#include "spec/ramp.hpp"
 
 using slowstart::kNoClockBound;
 using slowstart::ramp_weight;

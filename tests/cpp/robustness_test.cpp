@@ -20,12 +20,12 @@
 #include "../bench/gen_script.hpp"
 #include "../support/allocation_counter.hpp"
 #include "support/script_text.hpp"
-#include "engine/balancer.hpp"
-#include "engine/interpreter.hpp"
-#include "engine/limits.hpp"
-#include "engine/pool.hpp"
-#include "engine/text_sink.hpp"
-#include "engine/timeline.hpp"
+#include "core/balancer.hpp"
+#include "core/interpreter.hpp"
+#include "spec/limits.hpp"
+#include "core/pool.hpp"
+#include "core/text_sink.hpp"
+#include "core/timeline.hpp"
 
 // ---------------------------------------------------------------------------
 // Helpers.

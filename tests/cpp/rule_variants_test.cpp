@@ -1,11 +1,11 @@
-// The settings mistakes are made of (cpp/engine/rule_variants.*): each ramp
+// The settings mistakes are made of (cpp/grading/rule_variants.*): each ramp
 // setting on hand-worked values, each reading on the lines it rewrites, and
 // the pool's whole-program hooks (rules.hpp) on short scripts.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "engine/rule_variants.hpp"
+#include "grading/rule_variants.hpp"
 
 using namespace slowstart;
 using Ramp = Variant::Ramp;

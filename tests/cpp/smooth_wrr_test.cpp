@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "../support/pick_differential.hpp"
-#include "engine/pick.hpp"
-#include "engine/ramp_schedule.hpp"
-#include "engine/smooth_wrr.hpp"
+#include "spec/pick.hpp"
+#include "fast/ramp_schedule.hpp"
+#include "fast/smooth_wrr.hpp"
 
 using slowstart::kNone;
 using slowstart::smooth_pick;

@@ -1,4 +1,4 @@
-// The built-in suite (cpp/engine/suite.cpp): the engine's output for every
+// The built-in suite (cpp/grading/suite.cpp): the engine's output for every
 // test equals the output worked out by hand from the SPEC below, and the
 // tests are titled for learners.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "engine/mistakes.hpp"
-#include "engine/suite.hpp"
+#include "grading/mistakes.hpp"
+#include "grading/suite.hpp"
 
 using namespace slowstart;
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/byte_buffer.hpp"
-#include "engine/decimal.hpp"
-#include "engine/short_bytes.hpp"
-#include "engine/text_sink.hpp"
+#include "fast/byte_buffer.hpp"
+#include "fast/decimal.hpp"
+#include "fast/short_bytes.hpp"
+#include "core/text_sink.hpp"
 
 using namespace slowstart;
 

@@ -1,4 +1,4 @@
-// The timeline (cpp/engine/timeline.*): its steps, blocks and winners, its
+// The timeline (cpp/core/timeline.*): its steps, blocks and winners, its
 // caps, and its scores: after every step, each backend's smooth-WRR score
 // as the engine has it, checked against values worked by hand from the SPEC
 // (never read back from the engine), and the bound on what they cost. (The
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/interpreter.hpp"
-#include "engine/pick.hpp"
-#include "engine/rules.hpp"
-#include "engine/timeline.hpp"
+#include "core/interpreter.hpp"
+#include "spec/pick.hpp"
+#include "spec/rules.hpp"
+#include "core/timeline.hpp"
 
 using namespace slowstart;
 

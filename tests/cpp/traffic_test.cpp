@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/pick.hpp"
-#include "engine/traffic.hpp"
+#include "spec/pick.hpp"
+#include "traffic/traffic.hpp"
 
 using namespace slowstart;
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "engine/validate.hpp"
+#include "core/validate.hpp"
 
 using namespace slowstart;
 

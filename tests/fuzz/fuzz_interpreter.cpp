@@ -35,10 +35,10 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/interpreter.hpp"
-#include "engine/text_sink.hpp"
-#include "engine/limits.hpp"
-#include "engine/timeline.hpp"
+#include "core/interpreter.hpp"
+#include "core/text_sink.hpp"
+#include "spec/limits.hpp"
+#include "core/timeline.hpp"
 
 namespace {
 

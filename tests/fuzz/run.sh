@@ -48,7 +48,7 @@ mkdir -p "$out"
 cd "$root"
 
 # Rebuild only when a source is newer than the binary (ctest runs this often).
-sources=(cpp/engine/*.cpp cpp/engine/*.hpp tests/fuzz/fuzz_$target.cpp tests/support/*.hpp "$here/run.sh")
+sources=(cpp/{spec,fast,core}/*.?pp tests/fuzz/fuzz_$target.cpp tests/support/*.hpp "$here/run.sh")
 rebuild=0
 if [[ ! -x $bin ]]; then rebuild=1; else
   for s in "${sources[@]}"; do [[ $s -nt $bin ]] && { rebuild=1; break; }; done
@@ -56,12 +56,11 @@ fi
 if (( rebuild )); then
   echo "run.sh: compiling $bin" >&2
   if (( m32 )); then
-    # Only what the pick needs (curves.cpp's __int128 has no i386 form).
     "$cxx" -m32 -std=c++20 -g -O1 -fsanitize=fuzzer,undefined -fno-sanitize-recover=undefined \
-      -I cpp cpp/engine/{pool,smooth_wrr,ramp_schedule,validate}.cpp tests/fuzz/fuzz_pick.cpp -o "$bin.tmp"
+      -I cpp cpp/{fast,core}/*.cpp tests/fuzz/fuzz_pick.cpp -o "$bin.tmp"
   else
     "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-      -I cpp cpp/engine/*.cpp tests/fuzz/fuzz_$target.cpp -o "$bin.tmp"
+      -I cpp cpp/{fast,core}/*.cpp tests/fuzz/fuzz_$target.cpp -o "$bin.tmp"
   fi
   mv -f "$bin.tmp" "$bin"
 fi

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "../bench/gen_script.hpp"
-#include "engine/pick.hpp"
-#include "engine/pool.hpp"
-#include "engine/ramp.hpp"
-#include "engine/smooth_wrr.hpp"
+#include "spec/pick.hpp"
+#include "core/pool.hpp"
+#include "spec/ramp.hpp"
+#include "fast/smooth_wrr.hpp"
 
 namespace slowstart_test {
 

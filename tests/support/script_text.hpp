@@ -7,8 +7,8 @@
 #include <string_view>
 #include <utility>
 
-#include "engine/interpreter.hpp"
-#include "engine/text_sink.hpp"
+#include "core/interpreter.hpp"
+#include "core/text_sink.hpp"
 
 namespace slowstart::testing {
 

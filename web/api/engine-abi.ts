@@ -61,7 +61,7 @@ export class Engine {
   /** The engine's version and the CLI's usage text. */
   readonly version: string;
   readonly usage: string;
-  /** The language's keywords (cpp/engine/command.hpp's table). */
+  /** The language's keywords (cpp/core/command.hpp's table). */
   readonly keywords: readonly Keyword[];
   /** A streaming runner in the CLI's text format. */
   readonly TextRunner: new () => RawTextRunner;

@@ -2,7 +2,7 @@
  * `slowstart grade` and `slowstart tests` in the Node CLI. Like the native
  * CLI (cpp/cli/grade_native.cpp), this file only touches files and runs the
  * learner's program; the options, the tests, the comparison, the diagnosis
- * and every byte of the report come from the same C++ (cpp/cli/grade.cpp,
+ * and every byte of the report come from the same C++ (cpp/grading/grade.cpp,
  * in the lab module), so both CLIs print the same report.
  *
  * Each test runs the program with child_process.spawn, detached (a process

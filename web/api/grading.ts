@@ -1,6 +1,6 @@
 /**
  * Grading with the engine's mistake catalogue and built-in suite (the lab
- * module's `cpp/engine/{mistakes,suite,diagnosis}.*`): the same catalogue,
+ * module's `cpp/grading/{mistakes,suite,diagnosis}.*`): the same catalogue,
  * the same tests and the same diagnosis as `slowstart grade`, so every front
  * end names the same mistake for the same output.
  */

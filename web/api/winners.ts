@@ -1,6 +1,6 @@
 // The two values a winner column holds besides a backend's index, as the
-// engine writes them: kNone (cpp/engine/pick.hpp) and kNotAPick
-// (cpp/engine/timeline.hpp), stated once for TypeScript
+// engine writes them: kNone (cpp/spec/pick.hpp) and kNotAPick
+// (cpp/core/timeline.hpp), stated once for TypeScript
 // (tests/web/unit/api.test.ts checks they are the engine's).
 
 /** No backend took part in the pick (the CLI prints NONE): in {@link Balancer.pickMany}'s result and a timeline's `stepWinner`. */

@@ -1,5 +1,5 @@
 // Naming the learner's mistake from a whole run, not one test at a time:
-// the engine's diagnosis (cpp/engine/diagnosis.cpp, through the lab module)
+// the engine's diagnosis (cpp/grading/diagnosis.cpp, through the lab module)
 // narrows each test's evidence (grade.ts) with that of every test graded so
 // far, exactly as `slowstart grade` does. Tests with problems in the code
 // (an exception, a weight that is not a whole number) name no mistake: the

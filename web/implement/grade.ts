@@ -1,7 +1,7 @@
 /**
  * Grading one test: the learner's output against the engine's, the first
  * line that differs, and which classic mistakes (the engine's catalogue,
- * cpp/engine/mistakes.cpp) print exactly the learner's output.
+ * cpp/grading/mistakes.cpp) print exactly the learner's output.
  */
 import type { Lab as LabClass } from '../api/lab.js';
 import { stdoutText, type TestEvidence } from '../api/grading.js';

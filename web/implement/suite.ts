@@ -1,6 +1,6 @@
 /**
  * The tests of the implement-it-yourself mode: the engine's built-in suite
- * (cpp/engine/suite.cpp), the tests that check what the learner writes
+ * (cpp/grading/suite.cpp), the tests that check what the learner writes
  * (scope "rules": the weight, the pick, the score on joining), then the
  * course author's. Expected output is the engine's, computed when a test runs.
  */

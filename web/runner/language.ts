@@ -1,5 +1,5 @@
 // The command language in the editor, read from the engine's keyword table
-// (SlowStart.keywords, cpp/engine/command.hpp): which words are commands and
+// (SlowStart.keywords, cpp/core/command.hpp): which words are commands and
 // what each argument is, from the usage lines the engine's messages quote
 // (`ADD <name>=<weight> <ramp>`). This file knows no command itself.
 //

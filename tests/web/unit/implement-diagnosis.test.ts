@@ -1,5 +1,5 @@
 // Naming the learner's mistake from a whole run (web/implement/diagnosis.ts,
-// the engine's cpp/engine/diagnosis.cpp underneath): each known-wrong
+// the engine's cpp/grading/diagnosis.cpp underneath): each known-wrong
 // solution is named alone, code that is wrong in some other way is not
 // blamed on a mistake it does not make, and problems in the code come first.
 import { describe, expect, it } from 'vitest';

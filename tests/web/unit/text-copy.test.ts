@@ -1,5 +1,5 @@
 // The WebAssembly build copies text of 17 to 256 bytes with its own 8-byte
-// loop (cpp/engine/short_bytes.hpp, copy_short: Emscripten's memcpy goes byte
+// loop (cpp/fast/short_bytes.hpp, copy_short: Emscripten's memcpy goes byte
 // by byte on misaligned text). Every length, at shifting offsets, through
 // both text paths: the Node CLI's sink and run()'s columns.
 import { describe, expect, it } from 'vitest';

@@ -1,0 +1,425 @@
+#include "fast/smooth_wrr.hpp"
+
+#include <algorithm>
+
+namespace slowstart {
+
+namespace {
+// K * weight stays below 2^61, so base = score - K * weight and every score
+// compared (a few times the total weight at most) stay inside 64 bits.
+constexpr std::int64_t kProductBudget = std::int64_t{1} << 61;
+constexpr std::int64_t positive(std::int64_t w) { return w > 0 ? w : 0; }
+}  // namespace
+
+void SmoothWrr::reset(std::size_t n) {
+  drop_index();
+  weight_.assign(n, 0);
+  base_.assign(n, 0);
+  update_mode();
+}
+
+void SmoothWrr::push_back() {
+  weight_.push_back(0);
+  base_.push_back(0);
+  if (indexed_) {
+    next_.push_back(kNil);
+    prev_.push_back(kNil);
+    hpos_.push_back(kInQueue);
+  } else {
+    update_mode();
+  }
+}
+
+void SmoothWrr::set_plain(bool plain) {
+  plain_ = plain;
+  update_mode();
+}
+
+void SmoothWrr::set_rebase_interval(std::int64_t picks) {
+  rebase_interval_ = picks < 1 ? 1 : picks;
+  update_rebase_point();
+  if (picks_ >= rebase_at_) rebase();
+}
+
+void SmoothWrr::update_mode() {
+  const bool want = !plain_ && weight_.size() >= kIndexFrom;
+  if (want == indexed_) return;
+  if (want) build_index();
+  else drop_index();
+}
+
+void SmoothWrr::update_rebase_point() {
+  rebase_at_ = std::min(rebase_interval_, kProductBudget / max_weight_);
+}
+
+void SmoothWrr::build_index() {
+  // Unindexed, K is 0 and every base is a score.
+  const std::size_t n = weight_.size();
+  indexed_ = true;
+  next_.assign(n, kNil);
+  prev_.assign(n, kNil);
+  hpos_.assign(n, kInQueue);
+  total_ = 0;
+  max_weight_ = 1;
+  for (std::size_t i = 0; i < n; ++i) max_weight_ = std::max(max_weight_, weight_[i]);
+  update_rebase_point();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (weight_[i] <= 0) continue;
+    total_ += weight_[i];
+    add_member(i);
+  }
+}
+
+void SmoothWrr::drop_index() {
+  if (!indexed_) return;
+  rebase();  // every base becomes the score again
+  indexed_ = false;
+  tops_.clear();
+  members_.clear();
+  slot_of_.clear();
+  tree_.clear();
+  order_stale_ = tops_stale_ = false;
+  dirty_.clear();
+  is_dirty_.clear();
+  rebuild_ = false;
+  next_.clear();
+  prev_.clear();
+  hpos_.clear();
+  total_ = 0;
+}
+
+void SmoothWrr::rebase() {
+  if (picks_ != 0) {
+    for (std::size_t i = 0; i < weight_.size(); ++i) base_[i] += picks_ * positive(weight_[i]);
+    picks_ = 0;
+  }
+  for (ClassTop& t : tops_) t.base = base_[t.top];
+  if (tree_.active()) rebuild_ = true;  // its expiry times count picks from the old K
+}
+
+void SmoothWrr::set_indexed_weight(std::size_t i, std::int64_t weight) {
+  const std::int64_t old = weight_[i];
+  if (weight > max_weight_) {
+    max_weight_ = weight;
+    update_rebase_point();
+    if (picks_ >= rebase_at_) rebase();
+  }
+  const auto x = static_cast<std::uint32_t>(i);
+  const std::int64_t score = base_[x] + picks_ * positive(old);
+  if (old > 0) remove_member(x);
+  weight_[x] = weight;
+  total_ += positive(weight) - positive(old);
+  base_[x] = score - picks_ * positive(weight);
+  if (weight > 0) add_member(x);
+}
+
+void SmoothWrr::set_indexed_score(std::size_t i, std::int64_t score) {
+  const auto x = static_cast<std::uint32_t>(i);
+  if (weight_[x] <= 0) {
+    base_[x] = score - picks_ * positive(weight_[x]);
+    return;
+  }
+  remove_member(x);
+  base_[x] = score - picks_ * weight_[x];
+  add_member(x);
+}
+
+std::uint32_t SmoothWrr::scan(std::int64_t k) const {
+  const ClassTop* t = tops_.data();
+  const std::size_t d = tops_.size();
+  std::uint32_t best = 0;
+  std::int64_t best_score = t[0].base + k * t[0].weight;
+  std::uint32_t best_top = t[0].top;
+  for (std::uint32_t c = 1; c < d; ++c) {
+    const std::int64_t s = t[c].base + k * t[c].weight;
+    // Strictly greater, or equal and earlier in the pool (the SPEC's tie).
+    if (s > best_score || (s == best_score && t[c].top < best_top)) {
+      best = c;
+      best_score = s;
+      best_top = t[c].top;
+    }
+  }
+  return best;
+}
+
+std::int32_t SmoothWrr::pick_by_pass() {
+  // With K at 0 every base is the score: smooth_pick's own pass, nothing
+  // more. The classes keep who is in them; their order (and so their tops)
+  // is put right only when a pick needs it again (reorder()).
+  if (picks_ != 0) rebase();
+  order_stale_ = true;
+  return smooth_pick(weight_.data(), base_.data(), weight_.size());
+}
+
+// Every class's members in order again after picks by pass: a small pool
+// (these picks only happen below kPassBackends), so insertion sort.
+void SmoothWrr::reorder() {
+  std::vector<std::uint32_t> members;
+  for (std::uint32_t c = 0; c < members_.size(); ++c) {
+    Members& m = members_[c];
+    members.clear();
+    for (std::uint32_t x = m.head; x != kNil; x = next_[x]) members.push_back(x);
+    members.insert(members.end(), m.heap.begin(), m.heap.end());
+    for (std::size_t i = 1; i < members.size(); ++i)
+      for (std::size_t j = i; j > 0 && before(members[j], members[j - 1]); --j) std::swap(members[j], members[j - 1]);
+    m.heap.clear();
+    m.head = m.tail = kNil;
+    m.count = 0;
+    for (std::uint32_t x : members) enter(c, x);  // each after the last: a queue
+  }
+  order_stale_ = false;
+  tops_stale_ = true;
+}
+
+// Everything a pick of the index needs in order first: fresh class tops,
+// room before the next rebase, the tournament up to date.
+void SmoothWrr::prepare() {
+  if (order_stale_) reorder();
+  if (tops_stale_) refresh_tops();
+  if (picks_ >= rebase_at_) rebase();
+  if (rebuild_ || !dirty_.empty()) flush_tree();
+}
+
+// The top of class c wins: its score drops by the total and it re-enters
+// its class lower down. Returns it.
+inline std::uint32_t SmoothWrr::move_winner(std::uint32_t c) {
+  const std::uint32_t x = tops_[c].top;
+  base_[x] -= total_;  // the winner's score -= the total
+  Members& m = members_[c];
+  const std::uint32_t next = next_[x];
+  if (m.head == x && hpos_[x] == kInQueue && next != kNil && before(m.tail, x)) {
+    // The usual case: from the head of its class's queue to the end.
+    m.head = next;
+    prev_[next] = kNil;
+    prev_[x] = m.tail;
+    next_[x] = kNil;
+    next_[m.tail] = x;
+    m.tail = x;
+  } else if (m.count > 1) {
+    leave(c, x);  // (neither needs x's own base)
+    enter(c, x);
+  }
+  refresh_top(c);
+  return x;
+}
+
+std::int32_t SmoothWrr::pick_indexed() {
+  if (tops_.empty()) return kNone;
+  if (!tree_.active() && tops_.size() > kScanClasses) return pick_by_pass();
+  prepare();
+  const std::int64_t k = ++picks_;  // every participant's score += its weight
+  const std::uint32_t c = tree_.active() ? tree_.winner(tops_, k) : scan(k);
+  const std::uint32_t x = move_winner(c);
+  if (tree_.active()) tree_.update(c, true, tops_, k);
+  return static_cast<std::int32_t>(x);
+}
+
+void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
+  if (!indexed_) {
+    const std::int64_t* w = weight_.data();
+    std::int64_t* s = base_.data();
+    const std::size_t size = weight_.size();
+    for (std::size_t k = 0; k < n; ++k) out[k] = smooth_pick(w, s, size);
+    return;
+  }
+  std::size_t done = 0;
+  if (!tree_.active() && tops_.size() > kScanClasses) {
+    // Picks by pass (pick_by_pass), all of them at once.
+    if (picks_ != 0) rebase();
+    order_stale_ = true;
+    const std::int64_t* w = weight_.data();
+    std::int64_t* s = base_.data();
+    const std::size_t size = weight_.size();
+    for (; done < n; ++done) out[done] = smooth_pick(w, s, size);
+    return;
+  }
+  while (done < n) {
+    if (tops_.empty() || tree_.active() || tops_.size() > kScanClasses) {
+      out[done++] = pick_indexed();
+      continue;
+    }
+    // Runs of picks by scan, checked once per run (nothing changes between
+    // them but K, which stops at the next rebase).
+    prepare();
+    // The picks left before the next rebase, compared as 64-bit numbers: the
+    // room can be 2^61 (weights of 1), which a 32-bit size_t (WebAssembly)
+    // would cut to 0, and a run of 0 picks would never end.
+    const std::int64_t room = rebase_at_ - picks_;
+    const std::uint64_t left = n - done;
+    const std::size_t end = done + static_cast<std::size_t>(std::min<std::uint64_t>(left, static_cast<std::uint64_t>(room)));
+    while (done < end) out[done++] = static_cast<std::int32_t>(move_winner(scan(++picks_)));
+  }
+}
+
+void SmoothWrr::add_member(std::uint32_t x) {
+  const std::int64_t w = weight_[x];
+  std::uint32_t c = slot_of_.find(w);
+  if (c == WeightSlots::kMissing) {
+    c = static_cast<std::uint32_t>(tops_.size());
+    slot_of_.set(w, c);
+    tops_.push_back({0, w, kNil});
+    members_.emplace_back();
+  }
+  Members& m = members_[c];
+  // Room for every member in the heap, so that a pick never allocates.
+  if (m.heap.capacity() <= m.count) m.heap.reserve(std::max<std::size_t>(8, 2 * (m.count + 1)));
+  enter(c, x);
+  refresh_top(c);
+  class_changed(c);
+}
+
+void SmoothWrr::remove_member(std::uint32_t x) {
+  const std::uint32_t c = slot_of_.find(weight_[x]);
+  leave(c, x);
+  Members& m = members_[c];
+  if (m.count > 0) {
+    if (m.heap.capacity() > 64 && m.heap.capacity() > 4 * m.count) {
+      std::vector<std::uint32_t> smaller;
+      smaller.reserve(2 * m.count);
+      smaller.assign(m.heap.begin(), m.heap.end());
+      m.heap.swap(smaller);
+    }
+    refresh_top(c);
+    class_changed(c);
+    return;
+  }
+  // The class is empty: the last slot moves into its place.
+  const auto last = static_cast<std::uint32_t>(tops_.size() - 1);
+  slot_of_.erase(tops_[c].weight);
+  if (c != last) {
+    tops_[c] = tops_[last];
+    members_[c] = std::move(members_[last]);
+    slot_of_.set(tops_[c].weight, c);
+  }
+  tops_.pop_back();
+  members_.pop_back();
+  if (!tree_.active()) return;
+  if (tops_.size() < kScanClasses / 2) {  // (half: no rebuilding back and forth)
+    tree_.clear();
+    rebuild_ = false;
+    for (std::uint32_t d : dirty_) is_dirty_[d] = 0;
+    dirty_.clear();
+    return;
+  }
+  class_changed(last);
+  if (c != last) class_changed(c);
+}
+
+void SmoothWrr::class_changed(std::uint32_t c) {
+  if (rebuild_) return;
+  const auto count = static_cast<std::uint32_t>(tops_.size());
+  if (!tree_.active() ? want_tree() : c >= tree_.capacity()) {
+    // A new or larger tree: built here, so that picks never allocate.
+    if (order_stale_) reorder();
+    if (tops_stale_) refresh_tops();
+    tree_.build(tops_, count, picks_);
+    for (std::uint32_t d : dirty_) is_dirty_[d] = 0;
+    dirty_.clear();
+    is_dirty_.resize(tree_.capacity(), 0);
+    return;
+  }
+  if (!tree_.active()) return;
+  if (!is_dirty_[c]) {
+    is_dirty_[c] = 1;
+    dirty_.push_back(c);
+  }
+}
+
+void SmoothWrr::flush_tree() {
+  const auto count = static_cast<std::uint32_t>(tops_.size());
+  // Replaying every path costs about dirty * depth nodes; the whole tree, its size.
+  std::size_t depth = 1;
+  while ((std::size_t{1} << depth) < tree_.capacity()) ++depth;
+  if (rebuild_ || dirty_.size() * depth >= tree_.capacity()) {
+    tree_.build(tops_, count, picks_);
+  } else {
+    for (std::uint32_t d : dirty_) tree_.update(d, d < count, tops_, picks_);
+  }
+  for (std::uint32_t d : dirty_) is_dirty_[d] = 0;
+  dirty_.clear();
+  rebuild_ = false;
+}
+
+void SmoothWrr::enter(std::uint32_t c, std::uint32_t x) {
+  Members& m = members_[c];
+  ++m.count;
+  if (m.tail != kNil && !before(m.tail, x)) {
+    heap_push(m, x);  // out of order: it belongs before the queue's end
+    return;
+  }
+  prev_[x] = m.tail;
+  next_[x] = kNil;
+  hpos_[x] = kInQueue;
+  if (m.tail == kNil) m.head = x;
+  else next_[m.tail] = x;
+  m.tail = x;
+}
+
+void SmoothWrr::leave(std::uint32_t c, std::uint32_t x) {
+  Members& m = members_[c];
+  --m.count;
+  if (hpos_[x] != kInQueue) {
+    heap_erase(m, hpos_[x]);
+    return;
+  }
+  const std::uint32_t p = prev_[x], n = next_[x];
+  if (p == kNil) m.head = n;
+  else next_[p] = n;
+  if (n == kNil) m.tail = p;
+  else prev_[n] = p;
+}
+
+void SmoothWrr::refresh_tops() {
+  for (std::uint32_t c = 0; c < tops_.size(); ++c) refresh_top(c);
+  tops_stale_ = false;
+}
+
+void SmoothWrr::refresh_top(std::uint32_t c) {
+  const Members& m = members_[c];
+  std::uint32_t t = m.head;
+  if (!m.heap.empty() && (t == kNil || before(m.heap[0], t))) t = m.heap[0];
+  tops_[c].top = t;
+  tops_[c].base = base_[t];
+}
+
+void SmoothWrr::heap_push(Members& m, std::uint32_t x) {
+  m.heap.push_back(x);
+  hpos_[x] = static_cast<std::uint32_t>(m.heap.size() - 1);
+  heap_up(m, hpos_[x]);
+}
+
+void SmoothWrr::heap_erase(Members& m, std::uint32_t pos) {
+  const std::uint32_t last = m.heap.back();
+  m.heap.pop_back();
+  if (pos == m.heap.size()) return;
+  heap_place(m, pos, last);
+  heap_up(m, pos);
+  heap_down(m, hpos_[last]);
+}
+
+void SmoothWrr::heap_up(Members& m, std::uint32_t pos) {
+  const std::uint32_t x = m.heap[pos];
+  while (pos > 0) {
+    const std::uint32_t parent = (pos - 1) / 2;
+    if (!before(x, m.heap[parent])) break;
+    heap_place(m, pos, m.heap[parent]);
+    pos = parent;
+  }
+  heap_place(m, pos, x);
+}
+
+void SmoothWrr::heap_down(Members& m, std::uint32_t pos) {
+  const std::uint32_t x = m.heap[pos];
+  const auto n = static_cast<std::uint32_t>(m.heap.size());
+  for (;;) {
+    std::uint32_t child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(m.heap[child + 1], m.heap[child])) ++child;
+    if (!before(m.heap[child], x)) break;
+    heap_place(m, pos, m.heap[child]);
+    pos = child;
+  }
+  heap_place(m, pos, x);
+}
+
+}  // namespace slowstart

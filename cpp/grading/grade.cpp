@@ -1,0 +1,428 @@
+#include "grading/grade.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "fast/decimal.hpp"
+#include "core/interpreter.hpp"
+#include "grading/suite.hpp"
+#include "grading/grade_report.hpp"
+#include "grading/random_script.hpp"
+
+namespace slowstart::grading {
+
+const char* const kGradeUsage =
+    "usage: slowstart grade [options] -- COMMAND [ARGS...]\n"
+    "\n"
+    "Grades a learner's program: runs COMMAND ARGS once per test with the test's\n"
+    "script on its stdin ({} in ARGS is replaced by the script's path), compares\n"
+    "its stdout with the engine's byte for byte, and names the classic mistake\n"
+    "its output matches (docs/GRADING.md).\n"
+    "\n"
+    "tests (the built-in suite by default):\n"
+    "  --tests DIR          the scripts DIR/*.txt instead; DIR/NAME.out, when\n"
+    "                       present, is the expected stdout of DIR/NAME.txt\n"
+    "  --builtin            with --tests: the built-in suite as well\n"
+    "  --random N           add N generated scripts (valid and rejected lines)\n"
+    "  --seed S             the seed of --random (default 1)\n"
+    "\n"
+    "running:\n"
+    "  --timeout SECONDS    per test (default 5); the program's whole process\n"
+    "                       group is killed when it is over\n"
+    "  --max-output SIZE    stdout kept per test, e.g. 16M (default); a program\n"
+    "                       that prints more is stopped and fails the test\n"
+    "  -j N, --jobs N       tests run at once (default: the number of CPUs)\n"
+    "  --exit-status RULE   lenient (default): a test fails when the program is\n"
+    "                       killed, or exits with an error: a status other\n"
+    "                       than 0 and the engine's (1 counts as rejecting a\n"
+    "                       line when stderr has a 'line N: ' diagnostic);\n"
+    "                       strict: the status must be the engine's (1 when a\n"
+    "                       line is rejected, else 0); ignore: only signals\n"
+    "\n"
+    "report (on stdout):\n"
+    "  --format FORMAT      text (default), json, gradescope (results.json) or\n"
+    "                       junit (JUnit XML)\n"
+    "\n"
+    "Exit status: 0 every test passed, 1 some test failed, 2 the tests or the\n"
+    "program could not be run (one line on stderr says why).\n";
+
+namespace {
+
+constexpr std::string_view kPrefix = "slowstart grade: ";
+
+bool parse_uint(std::string_view s, std::uint64_t max, std::uint64_t& out) {
+  if (s.empty() || s.size() > 20) return false;
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  if (v > max) return false;
+  out = v;
+  return true;
+}
+
+// "5", "0.5", "2.25": milliseconds, at most 86,400 s.
+bool parse_seconds(std::string_view s, std::int64_t& ms) {
+  const std::size_t dot = s.find('.');
+  std::uint64_t whole = 0, frac = 0;
+  const std::string_view w = s.substr(0, dot);
+  if (!parse_uint(w, 86'400, whole)) return false;
+  std::int64_t total = static_cast<std::int64_t>(whole) * 1000;
+  if (dot != std::string_view::npos) {
+    std::string_view f = s.substr(dot + 1);
+    if (f.empty() || f.size() > 3 || !parse_uint(f, 999, frac)) return false;
+    for (std::size_t i = f.size(); i < 3; ++i) frac *= 10;
+    total += static_cast<std::int64_t>(frac);
+  }
+  if (total <= 0 || total > 86'400'000) return false;
+  ms = total;
+  return true;
+}
+
+// "16M", "512K", "1000": bytes, from 1 to 1 GiB.
+bool parse_size(std::string_view s, std::size_t& out) {
+  std::uint64_t unit = 1;
+  if (!s.empty() && (s.back() == 'K' || s.back() == 'k')) unit = 1024, s.remove_suffix(1);
+  else if (!s.empty() && (s.back() == 'M' || s.back() == 'm')) unit = 1024 * 1024, s.remove_suffix(1);
+  else if (!s.empty() && (s.back() == 'G' || s.back() == 'g')) unit = 1024 * 1024 * 1024, s.remove_suffix(1);
+  std::uint64_t v = 0;
+  if (!parse_uint(s, (std::uint64_t{1} << 30) / unit, v) || v == 0) return false;
+  out = static_cast<std::size_t>(v * unit);
+  return true;
+}
+
+// The options, or a problem with them (for "slowstart grade: ...").
+Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, bool& help) {
+  help = false;
+  std::size_t i = 0;
+  for (; i < args.size(); ++i) {
+    // "--name=value" and "-jN" carry their value; otherwise it is the next argument.
+    std::string arg = args[i], v;
+    std::optional<std::string> attached;
+    if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos) {
+      attached = arg.substr(arg.find('=') + 1);
+      arg = arg.substr(0, arg.find('='));
+      if (arg == "--builtin" || arg == "--help") return arg + " takes no value";
+    } else if (arg.rfind("-j", 0) == 0 && arg.size() > 2) {
+      attached = arg.substr(2);
+      arg = "-j";
+    }
+    const auto take = [&](std::string_view name) -> Problem {
+      if (attached) {
+        v = *attached;
+        return std::nullopt;
+      }
+      if (i + 1 >= args.size()) return std::string(name) + " needs a value";
+      v = args[++i];
+      return std::nullopt;
+    };
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg == "-h" || arg == "--help") {
+      help = true;
+      return std::nullopt;
+    }
+    if (arg == "--builtin") {
+      o.builtin = true;
+    } else if (arg == "--tests") {
+      if (Problem p = take(arg)) return p;
+      if (v.empty()) return "--tests needs a directory";
+      o.tests_dir = v;
+    } else if (arg == "--random") {
+      if (Problem p = take(arg)) return p;
+      if (!parse_uint(v, 100'000, o.random)) return "--random takes a whole number from 0 to 100000, got '" + v + "'";
+    } else if (arg == "--seed") {
+      if (Problem p = take(arg)) return p;
+      if (!parse_uint(v, UINT64_MAX, o.seed)) return "--seed takes a whole number, got '" + v + "'";
+    } else if (arg == "--timeout") {
+      if (Problem p = take(arg)) return p;
+      if (!parse_seconds(v, o.timeout_ms))
+        return "--timeout takes seconds above 0 and at most 86400, with up to 3 decimals, got '" + v + "'";
+    } else if (arg == "--max-output") {
+      if (Problem p = take(arg)) return p;
+      if (!parse_size(v, o.max_output))
+        return "--max-output takes a size from 1 byte to 1G (e.g. 512K, 16M), got '" + v + "'";
+    } else if (arg == "-j" || arg == "--jobs") {
+      if (Problem p = take("--jobs")) return p;
+      std::uint64_t n = 0;
+      if (!parse_uint(v, 1024, n) || n == 0) return "--jobs takes a whole number from 1 to 1024, got '" + v + "'";
+      o.jobs = static_cast<unsigned>(n);
+    } else if (arg == "--format") {
+      if (Problem p = take(arg)) return p;
+      if (v == "text") o.format = ReportFormat::Text;
+      else if (v == "json") o.format = ReportFormat::Json;
+      else if (v == "gradescope") o.format = ReportFormat::Gradescope;
+      else if (v == "junit") o.format = ReportFormat::Junit;
+      else return "--format is text, json, gradescope or junit, got '" + v + "'";
+    } else if (arg == "--exit-status") {
+      if (Problem p = take(arg)) return p;
+      if (v == "lenient") o.exit_rule = ExitRule::Lenient;
+      else if (v == "strict") o.exit_rule = ExitRule::Strict;
+      else if (v == "ignore") o.exit_rule = ExitRule::Ignore;
+      else return "--exit-status is lenient, strict or ignore, got '" + v + "'";
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return "unknown option '" + args[i] + "'";
+    } else {
+      break;  // the command, without "--"
+    }
+  }
+  o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(std::min(i, args.size())), args.end());
+  if (o.command.empty() || o.command[0].empty()) return "no program to grade (slowstart grade [options] -- COMMAND [ARGS...])";
+  return std::nullopt;
+}
+
+std::string stem(const std::string& name) { return name.substr(0, name.size() - 4); }
+
+std::string join_path(const std::string& dir, const std::string& name) {
+  return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+constexpr std::size_t kShown = 200;  // bytes of a line shown in a report
+
+// True when stderr has a line as the SPEC's diagnostics begin: "line N: ".
+bool has_diagnostic(std::string_view err) {
+  std::size_t start = 0;
+  while (start < err.size()) {
+    std::size_t end = err.find('\n', start);
+    if (end == std::string_view::npos) end = err.size();
+    const std::string_view line = err.substr(start, end - start);
+    if (line.substr(0, 5) == "line ") {
+      std::size_t i = 5;
+      while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+      if (i > 5 && i < line.size() && line[i] == ':') return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+std::optional<Difference> first_difference(const GradeTest& t, std::string_view actual) {
+  if (actual == t.expected) return std::nullopt;
+  const auto e = output_lines(t.expected), a = output_lines(actual);
+  Difference d;
+  std::size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
+  if (i == e.size() && i == a.size()) {
+    d.newline_at_end = true;  // same lines: only the last newline differs
+    i = e.empty() ? 0 : e.size() - 1;
+  } else {
+    if (i < e.size()) d.expected = visible(e[i], kShown);
+    if (i < a.size()) d.actual = visible(a[i], kShown);
+  }
+  d.output_line = i + 1;
+  if (t.expected_is_engine && i < t.printed_by.size()) {
+    d.script_line = t.printed_by[i];
+    d.script_text = visible(script_line(t.script, d.script_line), kShown);
+  }
+  return d;
+}
+
+// A weight that is not a whole number (diagnosis.hpp), as the report says
+// it. Empty: none (or the expected output is an author's .out).
+std::string non_whole_weight(const GradeTest& t, std::string_view actual) {
+  if (!t.expected_is_engine) return {};
+  const WeightProblem p = slowstart::non_whole_weight(t.script, t.printed_by, actual);
+  if (!p.output_line) return {};
+  return "printed the weight \"" + visible(p.word, kShown) + "\" (output line " +
+         decimal(static_cast<std::int64_t>(p.output_line)) + "): a weight is a whole number";
+}
+
+std::string quoted(const std::optional<std::string>& s) { return s ? "\"" + *s + "\"" : std::string(); }
+
+std::string describe(const Difference& d, const GradeTest& t) {
+  std::string where = "output line " + decimal(static_cast<std::int64_t>(d.output_line));
+  if (d.script_line) where += " (printed by script line " + decimal(static_cast<std::int64_t>(d.script_line)) + ": " + d.script_text + ")";
+  if (d.newline_at_end) {
+    const bool expected_newline = !t.expected.empty() && t.expected.back() == '\n';
+    return where + (expected_newline ? ": the last line has no newline at its end"
+                                     : ": the output ends with a newline that the expected output does not have");
+  }
+  if (d.expected && d.actual) return where + ": expected " + quoted(d.expected) + ", got " + quoted(d.actual);
+  if (d.expected) return where + ": expected " + quoted(d.expected) + ", got nothing (the output ended)";
+  return where + ": expected nothing (the expected output has ended), got " + quoted(d.actual);
+}
+
+std::string seconds_text(std::int64_t ms) {
+  std::string s = decimal(ms / 1000);
+  if (ms % 1000) {
+    std::string frac = decimal(1000 + ms % 1000).substr(1);
+    while (frac.back() == '0') frac.pop_back();
+    s += "." + frac;
+  }
+  return s + " s";
+}
+
+std::string size_text(std::size_t bytes) {
+  if (bytes % (1 << 20) == 0) return decimal(static_cast<std::int64_t>(bytes >> 20)) + " MiB";
+  if (bytes % (1 << 10) == 0) return decimal(static_cast<std::int64_t>(bytes >> 10)) + " KiB";
+  return decimal(static_cast<std::int64_t>(bytes)) + " bytes";
+}
+
+}  // namespace
+
+bool GradeRun::start(const std::vector<std::string>& args, const GradeEnv& env, const GradeIo& io, std::string& out,
+                     std::string& err, int& status) {
+  env_ = env;
+  bool help = false;
+  Problem p = parse_options(args, options_, help);
+  if (help) {
+    out = kGradeUsage;
+    status = 0;
+    return false;
+  }
+  if (!p) p = load(io);
+  if (p) {
+    err = std::string(kPrefix) + *p + "\n";
+    status = 2;
+    return false;
+  }
+  outcomes_.assign(tests_.size(), std::nullopt);
+  return true;
+}
+
+unsigned GradeRun::jobs() const { return options_.jobs ? options_.jobs : std::max(1u, env_.cpus); }
+
+bool GradeRun::needs_script_paths() const {
+  for (std::size_t i = 1; i < options_.command.size(); ++i)
+    if (options_.command[i].find("{}") != std::string::npos) return true;
+  return false;
+}
+
+std::vector<std::string> GradeRun::argv(const std::string& script_path) const {
+  std::vector<std::string> out = options_.command;
+  for (std::size_t i = 1; i < out.size(); ++i) {
+    std::string& a = out[i];
+    for (std::size_t at = a.find("{}"); at != std::string::npos; at = a.find("{}", at + script_path.size()))
+      a.replace(at, 2, script_path);
+  }
+  return out;
+}
+
+void GradeRun::add(std::string id, std::string title, std::string source, std::string path, std::string script,
+                   std::optional<std::string> expected) {
+  GradeTest t;
+  t.id = std::move(id);
+  t.title = std::move(title);
+  t.source = std::move(source);
+  t.path = std::move(path);
+  t.script = std::move(script);
+  RunOptions run;
+  run.timeline = false;
+  RunResult r = run_script(t.script, run);
+  for (const OutputLine& o : r.output) {
+    t.expected += o.text;
+    t.expected += '\n';
+    t.printed_by.push_back(o.line);
+  }
+  t.expected_exit = r.diagnostics.empty() ? 0 : 1;
+  if (expected && *expected != t.expected) {
+    t.expected = std::move(*expected);
+    t.expected_is_engine = false;
+  }
+  tests_.push_back(std::move(t));
+}
+
+Problem GradeRun::load(const GradeIo& io) {
+  if (options_.tests_dir.empty() || options_.builtin) {
+    for (const SuiteTest& t : built_in_tests())
+      add(std::string(t.id), std::string(t.title), "builtin", "", std::string(t.script), std::nullopt);
+  }
+  if (!options_.tests_dir.empty()) {
+    const std::string& dir = options_.tests_dir;
+    std::vector<std::string> names;
+    if (Problem p = io.list_txt(dir, names)) return "cannot read '" + dir + "': " + *p;
+    std::sort(names.begin(), names.end());
+    if (names.empty()) return "no test scripts (*.txt) in '" + dir + "'";
+    for (const std::string& name : names) {
+      const std::string path = join_path(dir, name);
+      std::string script, expected;
+      if (io.read(path, script) != ReadStatus::Ok) return "cannot read '" + path + "': " + script;
+      const std::string out_path = join_path(dir, stem(name) + ".out");
+      const ReadStatus s = io.read(out_path, expected);
+      if (s == ReadStatus::Failed) return "cannot read '" + out_path + "': " + expected;
+      add(stem(name), stem(name), "dir", path, std::move(script),
+          s == ReadStatus::Ok ? std::optional<std::string>(std::move(expected)) : std::nullopt);
+    }
+  }
+  for (std::uint64_t k = 0; k < options_.random; ++k)
+    add(random_test_id(k), random_test_title(options_.seed, k), "random", "", random_script(options_.seed, k),
+        std::nullopt);
+  return std::nullopt;
+}
+
+void GradeRun::set_outcome(std::size_t i, RunOutcome outcome) {
+  if (i < outcomes_.size()) outcomes_[i] = std::move(outcome);
+}
+
+int GradeRun::finish(std::int64_t wall_ms, std::string& out, std::string& err) {
+  for (const auto& o : outcomes_) {
+    if (o && !o->started) {
+      err = std::string(kPrefix) + "cannot run '" + visible(options_.command[0], kShown) + "': " + o->start_error + "\n";
+      return 2;
+    }
+  }
+  GradeReport report;
+  report.command = options_.command;
+  report.hostname = env_.hostname.empty() ? "localhost" : env_.hostname;
+  report.reproducible = env_.source_date_epoch.has_value();
+  report.timestamp = env_.source_date_epoch.value_or(env_.now);
+  report.ms = report.reproducible ? 0 : wall_ms;
+  static const RunOutcome kNotRun{};
+
+  std::vector<TestEvidence> evidence(tests_.size());
+  std::vector<const TestEvidence*> pointers(tests_.size(), nullptr);
+  for (std::size_t i = 0; i < tests_.size(); ++i) {
+    const GradeTest& t = tests_[i];
+    const RunOutcome& o = outcomes_[i] ? *outcomes_[i] : kNotRun;
+    TestVerdict v;
+    v.test = &t;
+    v.outcome = &o;
+    v.difference = first_difference(t, o.out);
+    // Status 1 is the SPEC's "a line was rejected": with a diagnostic on
+    // stderr it is the program's verdict on the script (a parsing mistake,
+    // judged by its output), not a crash (an uncaught exception also exits 1).
+    const bool rejected_a_line = o.exit_code == 1 && has_diagnostic(o.err);
+    const bool error_exit = o.exit_code != 0 && o.exit_code != t.expected_exit && !rejected_a_line;
+    if (o.timed_out) {
+      v.status = "timed-out";
+      v.summary = "did not finish within " + seconds_text(options_.timeout_ms) + ": its process group was killed";
+    } else if (o.out_over) {
+      v.status = "output-limit";
+      v.summary = "printed more than " + size_text(options_.max_output) + " on stdout: its process group was killed";
+    } else if (!o.signal.empty()) {
+      v.status = "crashed";
+      v.summary = "killed by " + o.signal;
+    } else if (options_.exit_rule != ExitRule::Ignore && error_exit) {
+      v.status = "crashed";
+      v.summary = "exited with status " + decimal(o.exit_code) + " where the engine exits " + decimal(t.expected_exit);
+    } else if (v.difference) {
+      v.status = "failed";
+      v.summary = describe(*v.difference, t);
+      v.bad_output = non_whole_weight(t, o.out);
+    } else if (options_.exit_rule == ExitRule::Strict && o.exit_code != t.expected_exit) {
+      v.status = "failed";
+      v.summary = "exited with status " + decimal(o.exit_code) + ", but the engine exits " + decimal(t.expected_exit) +
+                  (t.expected_exit ? " (the script has a rejected line)" : "");
+    } else {
+      v.status = "passed";
+    }
+    if (v.status == "passed") ++report.passed;
+    if (t.expected_is_engine) {
+      evidence[i] = gather_evidence(t.script, t.expected, o.out, Scope::Program, v.problem());
+      pointers[i] = &evidence[i];
+    }
+    report.tests.push_back(std::move(v));
+  }
+  RunDiagnosis d = diagnose_run(pointers);
+  for (std::size_t i = 0; i < tests_.size(); ++i) report.tests[i].looks_like = d.per_test[i];
+  report.looks_like = std::move(d.run);
+  out = format_report(report, options_.format);
+  return report.passed == tests_.size() ? 0 : 1;
+}
+
+}  // namespace slowstart::grading

@@ -1,0 +1,123 @@
+// `slowstart grade [options] -- COMMAND [ARGS...]`: everything but running
+// the learner's program, shared by the native CLI (cpp/cli/grade_native.cpp:
+// fork/exec) and the Node CLI (web/api/grade-cli.ts: child_process, through
+// the lab module), so both print the same report byte for byte.
+//
+// A front end calls start() with the arguments; runs the program once per
+// test (test(i).script on stdin, argv(i, path) as its arguments); hands each
+// outcome to set_outcome(); and prints what finish() gives.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grading/diagnosis.hpp"
+#include "core/validate.hpp"
+
+namespace slowstart::grading {
+
+enum class ReportFormat { Text, Json, Gradescope, Junit };
+
+// What a non-zero exit status means (see kGradeUsage).
+enum class ExitRule { Lenient, Strict, Ignore };
+
+struct GradeOptions {
+  std::vector<std::string> command;  // COMMAND ARGS...
+  std::string tests_dir;             // empty: the built-in suite
+  bool builtin = false;              // with tests_dir: the built-in suite too
+  std::uint64_t random = 0;          // generated scripts to add
+  std::uint64_t seed = 1;
+  std::int64_t timeout_ms = 5000;
+  std::size_t max_output = std::size_t{16} << 20;  // stdout bytes kept per test
+  unsigned jobs = 0;                               // 0: the number of CPUs
+  ReportFormat format = ReportFormat::Text;
+  ExitRule exit_rule = ExitRule::Lenient;
+};
+
+// How one run of the program went, as a front end saw it.
+struct RunOutcome {
+  bool started = true;      // false: it could not be started at all
+  std::string start_error;  // then why, e.g. "No such file or directory"
+  std::string out;          // stdout, up to max_output bytes
+  bool out_over = false;    // it printed more (and was killed)
+  std::string err;          // the start of stderr (kStderrKept bytes)
+  bool err_cut = false;
+  int exit_code = 0;        // when it exited by itself
+  std::string signal;       // e.g. "SIGSEGV" when a signal (not ours) ended it
+  bool timed_out = false;   // killed at the time limit
+  std::int64_t ms = 0;      // how long it ran
+};
+
+// stderr bytes a front end keeps per run (the rest is read and dropped).
+inline constexpr std::size_t kStderrKept = 64 * 1024;
+
+struct GradeTest {
+  std::string id;
+  std::string title;
+  std::string source;  // "builtin", "dir" or "random"
+  std::string path;    // the script's file for "dir" tests
+  std::string script;
+  std::string expected;           // stdout
+  bool expected_is_engine = true; // false: a .out beside the script says otherwise
+  int expected_exit = 0;          // the engine's: 1 when a line is rejected
+  std::vector<std::uint64_t> printed_by;  // engine output line i <- script line printed_by[i]
+};
+
+// File access, which each front end does its own way.
+enum class ReadStatus { Ok, Missing, Failed };
+struct GradeIo {
+  // The names of the regular files in `dir` whose names end in ".txt".
+  std::function<Problem(const std::string& dir, std::vector<std::string>& names)> list_txt;
+  // The file's bytes (Ok), or Missing, or Failed with the reason in `bytes`.
+  std::function<ReadStatus(const std::string& path, std::string& bytes)> read;
+};
+
+struct GradeEnv {
+  unsigned cpus = 1;
+  std::string hostname = "localhost";
+  std::int64_t now = 0;  // seconds since 1970, for the JUnit timestamp
+  // SOURCE_DATE_EPOCH, when set: the timestamp, and every duration reported
+  // as 0, so that reports are reproducible byte for byte.
+  std::optional<std::int64_t> source_date_epoch;
+};
+
+class GradeRun {
+ public:
+  // False when nothing is to run: `out` (help, for stdout) or `err` (a
+  // problem with the arguments or the tests, for stderr) and `status` say
+  // what to do.
+  bool start(const std::vector<std::string>& args, const GradeEnv& env, const GradeIo& io, std::string& out,
+             std::string& err, int& status);
+
+  const GradeOptions& options() const { return options_; }
+  unsigned jobs() const;
+  std::size_t size() const { return tests_.size(); }
+  const GradeTest& test(std::size_t i) const { return tests_[i]; }
+  // True when an argument holds "{}": the front end must give each test's
+  // script a path (a dir test has its own; write the others to files).
+  bool needs_script_paths() const;
+  // COMMAND ARGS... with "{}" replaced by the script's path.
+  std::vector<std::string> argv(const std::string& script_path) const;
+
+  void set_outcome(std::size_t i, RunOutcome outcome);
+  // Once every outcome is in (`wall_ms`: how long running them took): the
+  // report for stdout and the status (0 all passed, 1 some failed); or, when
+  // the program could not start, one line for stderr and status 2.
+  int finish(std::int64_t wall_ms, std::string& out, std::string& err);
+
+ private:
+  Problem load(const GradeIo& io);
+  void add(std::string id, std::string title, std::string source, std::string path, std::string script,
+           std::optional<std::string> expected);
+
+  GradeOptions options_;
+  GradeEnv env_;
+  std::vector<GradeTest> tests_;
+  std::vector<std::optional<RunOutcome>> outcomes_;
+};
+
+extern const char* const kGradeUsage;
+
+}  // namespace slowstart::grading

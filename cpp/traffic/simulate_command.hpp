@@ -1,0 +1,49 @@
+// `slowstart simulate`: argument parsing and output formatting, shared by the
+// native CLI and the Node CLI (through the WASM module) so both print the
+// same bytes. Only file reading differs between the two.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "traffic/traffic.hpp"
+#include "core/validate.hpp"
+
+namespace slowstart::simulate_command {
+
+extern const char* const kSimulateUsage;
+
+struct SimulateArgs {
+  TrafficOptions options;
+  std::string path;  // empty or "-": standard input
+  bool csv = false;
+  bool help = false;
+};
+
+// Parses the arguments after "simulate".
+Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& out);
+
+// The report: a table of shares (and, with the service model, outstanding
+// requests and latency) per bucket, or CSV with one row per bucket and
+// backend.
+std::string format_simulation(const TrafficResult& result, const SimulateArgs& args);
+
+// The script's diagnostics in the CLI's "line N: ..." form, then the
+// problem that stopped the simulation, if any.
+std::string format_diagnostics(const TrafficResult& result);
+
+}  // namespace slowstart::simulate_command
+
+#include <functional>
+
+namespace slowstart::simulate_command {
+
+// Reads a script: path "" or "-" means standard input. Returns a problem
+// text such as "cannot open 'x': No such file or directory".
+using ScriptReader = std::function<Problem(const std::string& path, std::string& text)>;
+
+// The whole subcommand. Returns the exit status: 0 fine, 1 some script line
+// was rejected, 2 bad options, unreadable script or a simulation too large.
+int run_simulate(const std::vector<std::string>& args, const ScriptReader& read, std::string& out,
+                 std::string& err);
+
+}  // namespace slowstart::simulate_command
