@@ -218,10 +218,13 @@ export class ScriptStore {
     return this.#record ?? { v: 2, script: this.#starter, starter: this.#starterHash, at: Date.now(), own: true, versions: [] };
   }
 
-  // The record an earlier version kept under `legacyKey` becomes this key's,
-  // once per key: as it is when it was written against this starter, else
-  // (another page's work, or an older starter) among the earlier versions,
-  // so nothing shows up unasked in the editor and nothing is lost.
+  // The record an earlier version kept under `legacyKey` (shared by every
+  // page with that path) becomes this key's, once per key. It opens as it
+  // is on the first page to take it over, if written against this starter:
+  // the page the learner comes back to first is the likeliest to be the one
+  // they left. Anywhere else (another page took it, or it was written
+  // against another starter) it goes among the earlier versions, so no page
+  // opens with another page's work and nothing is lost.
   #takeOver(legacyKey: string): void {
     let old: SavedRecord | null = null;
     try {
@@ -231,7 +234,7 @@ export class ScriptStore {
       return;
     }
     if (!old || old.takenBy?.includes(this.#key)) return;
-    const mine = old.starter === this.#starterHash;
+    const mine = old.starter === this.#starterHash && !old.takenBy?.length;
     const { takenBy: _, ...record } = old;
     const own = old.own ? [{ script: old.script, at: old.at }] : [];
     const versions = [...own, ...old.versions].filter((v) => v.script !== this.#starter).slice(0, MAX_VERSIONS);
