@@ -98,7 +98,14 @@ describe('<slow-start-runner>', () => {
       { type: 'slowstart-fail', truncated: true },
     ]);
     expect(await host.locator('.sse-exercise').getAttribute('data-verdict')).toBe('fail');
-    expect(await host.locator('.sse-verdict-text').textContent()).toMatch(/^✗ Not yet: the output passed 64 MiB and was cut/);
+    expect(await host.locator('.sse-verdict-text').textContent()).toBe(
+      '✗ Not yet: the output passed 64 MiB and was cut, so it cannot be checked against the expected 1 line. Within what was kept, output line 2 is not the expected one.',
+    );
+    // The expected line is the first one printed; the second runs on. A 65,535-character line is shown in part.
+    expect(await host.locator('.sse-diff-lines dd').allTextContents()).toEqual([
+      '(no line here: the output has ended)',
+      `${'n'.repeat(200)}… (65335 more characters)`,
+    ]);
     const { result, mistakes } = await compareWith(host, `${NAME}=1\n`);
     expect(result).toMatch(/^The engine’s output for this script was cut at 64 MiB/);
     expect(mistakes).toBe(0);
