@@ -155,9 +155,11 @@ export class ScriptStore {
       return false;
     }
     if (raw === this.#raw) return false;
+    const record = raw === null ? null : parseText(raw);
     this.#raw = raw;
-    this.#record = raw === null ? null : parseText(raw);
-    this.#storedAt = this.#record?.at ?? null;
+    if (raw !== null && record === null && this.#record !== null) return false; // not a record of ours: what this page has stands
+    this.#record = record;
+    this.#storedAt = record?.at ?? null;
     this.#problem = null;
     return true;
   }

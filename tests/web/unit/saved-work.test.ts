@@ -283,6 +283,18 @@ describe('one page in two tabs: two stores on one storage', () => {
     expect(a.script).toBe('other tab');
     expect(a.problem).toBeNull(); // what storage holds is the other tab's, whole
   });
+
+  it('something not ours written under the key is not a change: the tab keeps what it has', () => {
+    const storage = new QuotaStorage();
+    const a = new ScriptStore(win(storage), KEY, STARTER);
+    a.save('mine');
+    storage.setItem(KEY, '{"not": "a record"');
+    expect(a.refresh()).toBe(false);
+    expect(a.script).toBe('mine');
+    storage.removeItem(KEY); // Reset to starter in another tab
+    expect(a.refresh()).toBe(true);
+    expect(a.script).toBeNull();
+  });
 });
 
 describe('work saved under the path alone is taken over once', () => {
