@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
-import { watchProblems } from '../support/browser.js';
+import { settle, watchProblems } from '../support/browser.js';
 import { editorText, servePageAndElement, whenReady, type PageAndElement } from './element-site.js';
 
 let sites: PageAndElement;
@@ -42,14 +42,34 @@ async function newTab(context: BrowserContext, url: string, ready: string): Prom
   return { page, problems };
 }
 
+/**
+ * Holds the page's saves (the timer of 300 ms an edit sets) until the
+ * returned function releases them: an edit there stays waiting to be saved,
+ * however slow the machine. (Playwright's clock is the whole context's.)
+ */
+async function holdSaves(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(() => {
+    const real = window.setTimeout.bind(window);
+    const held: (() => void)[] = [];
+    let id = 1e9; // never 0: 0 means "nothing waiting"
+    window.setTimeout = ((f: () => void, ms?: number) => (ms === 300 ? (held.push(f), ++id) : real(f, ms))) as typeof window.setTimeout;
+    (window as unknown as { releaseSaves(): void }).releaseSaves = () => {
+      window.setTimeout = real as typeof window.setTimeout;
+      for (const f of held.splice(0)) f();
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { releaseSaves(): void }).releaseSaves());
+}
+
 /** Leaves the page (pagehide, as closing the tab does) and waits until it is gone. */
 async function leave(tab: Tab): Promise<void> {
   await tab.page.goto('about:blank');
   await tab.page.close();
 }
 
-/** Some localStorage value is `text` (whatever its key): the tab that wrote it has saved. */
-const savedSomewhere = (page: Page, text: string) => page.evaluate((t) => Object.values(localStorage).includes(t), text);
+/** Some localStorage value is `text`, or holds it as a JSON string (whatever the key): the tab that wrote it has saved. */
+const savedSomewhere = (page: Page, text: string) =>
+  page.evaluate((t) => Object.values(localStorage).some((v) => v === t || v.includes(JSON.stringify(t))), text);
 
 /** Another tab's change arrives as an event: waited for, with room for a busy machine. */
 const ACROSS = { timeout: 15_000 };
@@ -99,20 +119,27 @@ describe('the runner page in two tabs', () => {
     await context.close();
   });
 
-  it('edits in both tabs at once: the latest edit wins in both, and the other is kept among the earlier versions', async () => {
+  it('edits in both tabs at once: the edit saved last wins in both, and the other is kept among the earlier versions', async () => {
     const context = await browser.newContext(TALL);
     const a = await open(context);
     const b = await open(context);
-    await setScript(a, MINE); // saved 300 ms later, while b's edit below is not saved yet
+    const release = await holdSaves(b.page);
     await setScript(b, LATER);
+    await setScript(a, MINE);
+    await expect.poll(() => savedSomewhere(a.page, MINE), ACROSS).toBe(true);
+    await settle(b.page);
+    expect(await script(b)).toBe(LATER); // its own edit, waiting, is not swapped under the learner
+    await release(); // b's save: the latest
     await expect.poll(() => script(a), ACROSS).toBe(LATER);
     expect(await script(b)).toBe(LATER);
-    const versions = b.page.locator('.sse-versions li > span');
-    await expect.poll(() => versions.allTextContents(), ACROSS).toEqual([expect.stringMatching(/, 3 lines: POOL mine=3 yours=1$/)]);
-    await b.page.locator('.sse-versions summary').click();
-    await b.page.locator('.sse-versions').getByRole('button', { name: 'Restore' }).click();
-    expect(await script(b)).toBe(MINE);
-    await expect.poll(() => script(a), ACROSS).toBe(MINE);
+    for (const tab of [a, b]) {
+      const versions = tab.page.locator('.sse-versions li > span');
+      await expect.poll(() => versions.allTextContents(), ACROSS).toEqual([expect.stringMatching(/, 3 lines: POOL mine=3 yours=1$/)]);
+    }
+    await a.page.locator('.sse-versions summary').click();
+    await a.page.locator('.sse-versions').getByRole('button', { name: 'Restore' }).click();
+    expect(await script(a)).toBe(MINE);
+    await expect.poll(() => script(b), ACROSS).toBe(MINE);
     expect([...a.problems, ...b.problems]).toEqual([]);
     await context.close();
   });
