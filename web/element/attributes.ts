@@ -33,6 +33,7 @@ export const REBUILD_ATTRIBUTES = [
   'heading-level',
   'mode',
   'no-builtin-tests',
+  'storage-key',
 ];
 
 /** Attributes applied in place. */

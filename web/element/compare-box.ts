@@ -6,13 +6,15 @@
 // difference). A weight that is not a whole number comes first, as a problem
 // to fix, as in `slowstart grade` (no classic mistake prints one). Pasted
 // text is read like the CLI's output: one line per output line, one final
-// newline optional.
+// newline optional. An engine output cut at the run's cap is not judged:
+// its end is not the script's.
 import type { Lab, Mistake, OutputLine, WeightProblem } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 import { firstDifference } from '../shared/first-difference.js';
 import { renderDifference } from './difference-view.js';
 import { outputFileLines } from './text.js';
 import { plural } from '../shared/format.js';
+import { KEPT_TEXT } from '../runner/run-words.js';
 
 export interface CompareBoxOptions {
   /** Loads the lab module, to name the mistake (none: the box only compares). */
@@ -29,6 +31,7 @@ export class CompareBox {
   readonly #goToLine: (line: number) => void;
   readonly #lab: CompareBoxOptions['lab'];
   #output: readonly OutputLine[] | null = null;
+  #cut = false;
   #script = '';
   #version = 0;
 
@@ -60,10 +63,14 @@ export class CompareBox {
     this.#update();
   }
 
-  /** The engine's output for the current script (null before the first run), and the script. */
-  setEngineOutput(output: readonly OutputLine[] | null, script = ''): void {
+  /**
+   * The engine's output for the current script (null before the first run),
+   * the script, and whether the output was cut (RunResult.truncated).
+   */
+  setEngineOutput(output: readonly OutputLine[] | null, script = '', cut = false): void {
     this.#output = output;
     this.#script = script;
+    this.#cut = cut;
     this.#update();
   }
 
@@ -84,6 +91,12 @@ export class CompareBox {
     this.element.dataset.match = '';
     if (text === '') return setText(this.#result, '');
     if (!engine) return setText(this.#result, 'Run the script first: the comparison is with its output.');
+    if (this.#cut) {
+      return setText(
+        this.#result,
+        `The engine’s output for this script was cut at ${KEPT_TEXT} (the page keeps no more), so it cannot be compared: compare with what the CLI prints for it (slowstart script.txt > engine.txt).`,
+      );
+    }
     const yours = outputFileLines(text);
     const d = firstDifference(
       engine.map((o) => o.text),

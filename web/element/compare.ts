@@ -25,17 +25,23 @@ export interface Verdict {
   rejected: Diagnostic | null;
 }
 
-/** Judges a run against the expected output lines. */
-export function judge(expected: readonly string[], output: readonly OutputLine[], diagnostics: readonly Diagnostic[]): Verdict {
-  const difference = firstDifference(
+/**
+ * Judges a run against the expected output lines. An output `cut` at the
+ * run's cap (RunResult.truncated) never passes, and only a difference
+ * within its kept lines is one: where they stop, the output was cut, it
+ * did not end.
+ */
+export function judge(expected: readonly string[], output: readonly OutputLine[], diagnostics: readonly Diagnostic[], cut = false): Verdict {
+  const found = firstDifference(
     expected,
     output.map((o) => o.text),
   );
+  const difference = cut && found && found.index >= output.length ? null : found;
   let sourceLine: number | null = null;
   if (difference) {
     const at = output[difference.index] ?? output[output.length - 1];
     sourceLine = at ? at.line : null;
   }
   const rejected = diagnostics[0] ?? null;
-  return { pass: !difference && !rejected, difference, sourceLine, rejected };
+  return { pass: !cut && !difference && !rejected, difference, sourceLine, rejected };
 }

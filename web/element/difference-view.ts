@@ -19,17 +19,32 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
+/** How much of a long line is shown before the first difference, and from it. */
+const SHOWN_BEFORE = 60;
+const SHOWN_FROM = 200;
+
+/** `text` cut to `start`..`end` (never inside a surrogate pair), with what is left out said. */
+function excerpt(text: string, start: number, end: number): string {
+  end = Math.min(end, text.length);
+  if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start])) start--;
+  if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end++;
+  const before = start > 0 ? `(${start} more characters) …` : '';
+  const after = end < text.length ? `… (${text.length - end} more characters)` : '';
+  return `${before}${text.slice(start, end)}${after}`;
+}
+
 /**
  * One side of the difference: the line as text, with the part from the
  * first character that differs from the other side marked; or why there
- * is no line.
+ * is no line. Of a long line (a WEIGHTS line of a big pool) only the
+ * characters around the first difference are shown.
  */
 function lineCell(doc: Document, line: string | undefined, other: string | undefined): HTMLElement {
   if (line === undefined) return h(doc, 'span', { class: 'sse-absent', text: '(no line here: the output has ended)' });
   if (line === '') return h(doc, 'span', { class: 'sse-absent', text: '(an empty line)' });
   const same = other === undefined ? 0 : commonPrefix(line, other);
-  const code = h(doc, 'code', { class: 'sse-line', text: line.slice(0, same) });
-  if (same < line.length) code.append(h(doc, 'mark', { class: 'sse-from-here', text: line.slice(same) }));
+  const code = h(doc, 'code', { class: 'sse-line', text: excerpt(line.slice(0, same), Math.max(0, same - SHOWN_BEFORE), same) });
+  if (same < line.length) code.append(h(doc, 'mark', { class: 'sse-from-here', text: excerpt(line.slice(same), 0, SHOWN_FROM) }));
   return code;
 }
 

@@ -8,7 +8,7 @@ import { adoptRunnerStyles } from '../runner/styles.js';
 import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
-import { elementKey, storageKey } from './identity.js';
+import { elementKey, storageKeys } from './identity.js';
 import { ElementMount } from './mount.js';
 import { readLink } from './permalink.js';
 import { readSources } from './sources.js';
@@ -118,6 +118,7 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
       await whenParsed(this.ownerDocument);
       const sources = await readSources(this);
       const key = elementKey(this);
+      const keys = storageKeys(this, key);
       // Links are compressed: unpacking one is asynchronous, so it is done before the mount picks its script.
       const link = this.hasAttribute('readonly') ? null : await readLink(this.ownerDocument.location.hash, key);
       if (generation !== this.#generation || !this.isConnected) return;
@@ -128,7 +129,8 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
         config: readConfig(this),
         sources,
         key,
-        storageKey: storageKey(this, key),
+        storageKey: keys.key,
+        legacyStorageKey: keys.legacy,
         link,
       });
       this.#applyHeight();

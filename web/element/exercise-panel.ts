@@ -5,6 +5,7 @@ import { h, setText, uniqueId } from '../shared/dom.js';
 import type { Verdict } from './compare.js';
 import { renderDifference } from './difference-view.js';
 import { plural } from '../shared/format.js';
+import { KEPT_TEXT } from '../runner/run-words.js';
 
 export class ExercisePanel {
   readonly element: HTMLElement;
@@ -41,8 +42,8 @@ export class ExercisePanel {
     this.show(null);
   }
 
-  /** Shows a run's verdict, or (null) that there has been no run yet. */
-  show(verdict: Verdict | null): void {
+  /** Shows a run's verdict, or (null) that there has been no run yet; `cut`: the run's output was cut at its cap. */
+  show(verdict: Verdict | null, cut = false): void {
     const doc = this.#doc;
     this.#details.replaceChildren();
     if (!verdict) {
@@ -56,12 +57,16 @@ export class ExercisePanel {
       setText(this.#verdict, `✓ Passed: the output matches the expected ${plural(n, 'line')}.`);
       return;
     }
+    if (cut) {
+      const where = verdict.difference ? ` Within what was kept, output line ${verdict.difference.index + 1} is not the expected one.` : '';
+      setText(this.#verdict, `✗ Not yet: the output passed ${KEPT_TEXT} and was cut, so it cannot be checked against the expected ${plural(n, 'line')}.${where}`);
+    }
     if (verdict.difference) {
-      setText(this.#verdict, `✗ Not yet: output line ${verdict.difference.index + 1} is not the expected one.`);
+      if (!cut) setText(this.#verdict, `✗ Not yet: output line ${verdict.difference.index + 1} is not the expected one.`);
       this.#details.append(
         renderDifference(doc, verdict.difference, verdict.sourceLine, { expected: 'Expected', actual: 'Your script' }, this.#goToLine),
       );
-    } else {
+    } else if (!cut) {
       setText(this.#verdict, '✗ Not yet: the output matches, but a line was rejected.');
     }
     const rejected = verdict.rejected;

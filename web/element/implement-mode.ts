@@ -36,6 +36,7 @@ export async function mountImplement(options: {
   tests: ImplementTest[];
   includeBuiltIn: boolean;
   storageKey: string;
+  legacyStorageKey: string | null;
   headingLevel: 2 | 3 | 4 | 5 | 6;
 }): Promise<ImplementMount> {
   // The lab module brings the built-in tests and the mistake catalogue.
@@ -53,6 +54,7 @@ export async function mountImplement(options: {
     tests: options.tests,
     includeBuiltIn: options.includeBuiltIn,
     storageKey: options.storageKey,
+    legacyStorageKey: options.legacyStorageKey,
     headingLevel: options.headingLevel,
   });
   // "Open in the runner": the test's script is in the runner below; bring it into view.

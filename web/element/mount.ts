@@ -30,6 +30,8 @@ export interface MountOptions {
   key: string;
   /** Its key in localStorage (the implement mode's code gets its own, derived from it). */
   storageKey: string;
+  /** Where an earlier version kept its work, read while `storageKey` holds nothing (identity.ts). */
+  legacyStorageKey: string | null;
   /** This element's part of the page's hash, decoded (permalink.ts readLink). */
   link: LinkInHash | null;
 }
@@ -57,7 +59,7 @@ export class ElementMount {
     this.expected = sources.expected;
     this.#work = config.readOnly
       ? null
-      : new SavedWork({ win: this.#win, key: options.key, storageKey: options.storageKey, starter: this.starter, link: options.link });
+      : new SavedWork({ win: this.#win, key: options.key, storageKey: options.storageKey, legacyStorageKey: options.legacyStorageKey, starter: this.starter, link: options.link });
     const script = this.#work?.openingScript ?? this.starter;
 
     this.runner = createRunner({
@@ -147,6 +149,7 @@ export class ElementMount {
       tests: readAuthorTests(options.host),
       includeBuiltIn: options.config.builtinTests,
       storageKey: `${options.storageKey}:implement`,
+      legacyStorageKey: options.legacyStorageKey && `${options.legacyStorageKey}:implement`,
       headingLevel: options.config.headingLevel,
     }).then(
       (mounted) => {
@@ -161,7 +164,7 @@ export class ElementMount {
 
   #ran(result: RunResult, script: string): void {
     this.#work?.ran(script);
-    this.#compare?.setEngineOutput(result.output, script);
+    this.#compare?.setEngineOutput(result.output, script, result.truncated === true);
     this.#events.ran(result, script);
   }
 }

@@ -32,8 +32,8 @@ export class RunEvents {
     this.#emit('slowstart-run', detail);
     if (!this.#exercise) return;
     const { expected, panel } = this.#exercise;
-    const verdict = judge(expected, result.output, result.diagnostics);
-    panel.show(verdict);
+    const verdict = judge(expected, result.output, result.diagnostics, detail.truncated);
+    panel.show(verdict, detail.truncated);
     const changed = this.#lastPass !== verdict.pass;
     this.#lastPass = verdict.pass;
     const verdictDetail: SlowStartVerdictDetail = {

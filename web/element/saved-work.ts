@@ -1,9 +1,10 @@
 // Everything that keeps one element's learner work: which script it opens
 // with (a link, the learner's saved edits, or the starter), saving edits as
 // they happen, links opened on the open page, Reset, Share link, Download,
-// the learner's earlier versions, and saying plainly what is and is not
-// kept. The storage rules are in script-store.ts, the link format in
-// permalink.ts and link-codec.ts, the controls in script-actions.ts.
+// the learner's earlier versions, the same work edited in another tab, and
+// saying plainly what is and is not kept. The storage rules are in
+// script-store.ts, the link format in permalink.ts and link-codec.ts, the
+// controls in script-actions.ts.
 import type { Runner } from '../runner/runner.js';
 import { MAX_LINK_LENGTH, MAX_LINKED_SCRIPT_BYTES } from './link-codec.js';
 import { permalink, readLink, type LinkInHash } from './permalink.js';
@@ -12,6 +13,8 @@ import { MAX_SAVED_CHARS, ScriptStore, type StorageProblem, type Version } from 
 import { BIG_TEXT, isLoading, whenLoaded } from '../runner/big-text.js';
 import { readSlices } from '../runner/doc-text.js';
 import { plural } from '../shared/format.js';
+import { followOtherTabs } from '../shared/other-tabs.js';
+import { modKey } from '../shared/shortcut.js';
 
 export interface SavedWorkOptions {
   win: Window;
@@ -19,6 +22,8 @@ export interface SavedWorkOptions {
   key: string;
   /** Its key in localStorage. */
   storageKey: string;
+  /** Where an earlier version kept it, read while `storageKey` holds nothing (identity.ts). */
+  legacyStorageKey?: string | null;
   starter: string;
   /** This element's part of the page's hash when it was built, decoded (readLink). */
   link: LinkInHash | null;
@@ -35,7 +40,11 @@ export class SavedWork {
   readonly #key: string;
   readonly #starter: string;
   readonly #store: ScriptStore;
+  readonly #storageKey: string;
   #runner: Runner | null = null;
+  #unfollow: () => void = () => {};
+  #following = false; // the editor is being given another tab's script: not an edit of this tab
+  #otherTab: number | null = null; // when another tab's script was shown here (said until the next edit)
   #saveTimer = 0;
   #reading = false; // a big script is being read to be saved
   #restored = false; // opened with the learner's saved edits (said until the next edit)
@@ -47,7 +56,8 @@ export class SavedWork {
     this.#win = options.win;
     this.#key = options.key;
     this.#starter = options.starter;
-    this.#store = new ScriptStore(options.win, options.storageKey, options.starter);
+    this.#storageKey = options.storageKey;
+    this.#store = new ScriptStore(options.win, options.storageKey, options.starter, options.legacyStorageKey ?? null);
     this.actions = new ScriptActions(options.win.document, {
       onReset: () => this.reset(),
       onShare: () => void this.share(),
@@ -62,14 +72,20 @@ export class SavedWork {
     this.#runner = runner;
     runner.addToolbarItems(this.actions.reset, this.actions.share, this.actions.download);
     this.actions.setModified(this.openingScript !== this.#starter);
+    this.#unfollow = followOtherTabs(this.#win, this.#storageKey, {
+      changed: () => this.#followOtherTab(),
+      leaving: () => this.flush(),
+    });
     this.#show();
   }
 
   /** The learner (or a program) changed the script: save it soon. */
   edited(): void {
-    if (this.#restored || this.#linkNote) {
+    if (this.#following) return;
+    if (this.#restored || this.#linkNote || this.#otherTab !== null) {
       this.#restored = false;
       this.#linkNote = null;
+      this.#otherTab = null;
       this.#show();
     }
     this.#win.clearTimeout(this.#saveTimer);
@@ -166,6 +182,7 @@ export class SavedWork {
 
   destroy(): void {
     this.flush();
+    this.#unfollow();
     this.#runner = null;
   }
 
@@ -212,6 +229,33 @@ export class SavedWork {
     });
   }
 
+  // Another tab saved (or reset) this work. A tab with no edit of its own
+  // waiting to be saved shows it, as one undoable edit, and says so; one
+  // with an edit waiting keeps it: saved in a moment, it is the latest and
+  // wins, and the other tab's script goes among the earlier versions.
+  #followOtherTab(): void {
+    const runner = this.#runner;
+    if (!runner || !this.#store.refresh()) return;
+    const waiting = this.#saveTimer !== 0 || this.#reading || isLoading(runner.editor.view);
+    if (!waiting) {
+      const theirs = this.#store.script ?? this.#starter;
+      if (theirs !== this.#script()) {
+        this.#following = true;
+        try {
+          runner.editor.setText(theirs); // the runner runs it as after any edit
+        } finally {
+          this.#following = false;
+        }
+        this.#otherTab = this.#store.savedAt ?? Date.now();
+        this.#restored = false;
+        this.#linkNote = null;
+      }
+      this.#store.followed();
+      this.actions.setModified(theirs !== this.#starter);
+    }
+    this.#show();
+  }
+
   #keep(script: string): void {
     this.#store.save(script);
     this.actions.setModified(script !== this.#starter);
@@ -239,6 +283,10 @@ export class SavedWork {
       );
     } else if (this.#linkNote) {
       actions.note(this.#linkNote.text, ...(this.#linkNote.offerDownload ? [download] : []));
+    } else if (this.#otherTab !== null) {
+      actions.note(
+        `This script was changed in another tab (${when(this.#otherTab)}): it is shown here too. ${modKey(this.#win)}+Z in the editor brings back what this tab had.`,
+      );
     } else if (this.#restored) {
       const changed = store.starterChanged ? ' (the starter has changed since)' : '';
       actions.note(`Your edits from last time are back${changed}. Reset to starter brings the original back.`);

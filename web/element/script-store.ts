@@ -11,6 +11,12 @@
 // - When a write fails, older versions are dropped first to make room (the
 //   newest own version never is); if it still fails, storage keeps the last
 //   record that fitted, and `problem` says what is and is not kept.
+// - The same page open in two tabs shares the record: every change starts
+//   from what storage holds now (refresh()), never from this tab's older
+//   copy, so a tab writes only what it changed; when another tab's edit is
+//   replaced before this tab ever showed it, it is put aside in `versions`.
+// - Work kept under a key of an earlier version (the page's path without
+//   its query) is taken over once, when this key holds nothing yet.
 // Storage may be missing (private modes, sandboxed iframes, blocked site
 // data): the store then works in memory for the page's life, and nothing throws.
 
@@ -37,6 +43,8 @@ interface SavedRecord {
   link?: string;
   /** The learner's own earlier versions, newest first. */
   versions: Version[];
+  /** In a record under a legacy key: the keys that have taken it over (so a Reset there is not undone by it). */
+  takenBy?: string[];
 }
 
 /** What browsers give a site's localStorage: 5 Mi UTF-16 code units, keys and values (measured in Chromium). */
@@ -74,17 +82,23 @@ export class ScriptStore {
   readonly #starter: string;
   readonly #starterHash: string;
   #record: SavedRecord | null = null;
+  /** What storage held under the key when this store last read or wrote it: anything else is another tab's. */
+  #raw: string | null = null;
+  /** The script this tab last showed as the saved one: a different stored script is another tab's edit. */
+  #base: string;
   /** When the record now in storage was saved (null: none). */
   #storedAt: number | null = null;
   #problem: StorageProblem | null = null;
 
-  constructor(win: Window, key: string, starter: string) {
+  /** `legacyKey`: where an earlier version kept this work (identity.ts), read while `key` holds nothing. */
+  constructor(win: Window, key: string, starter: string, legacyKey: string | null = null) {
     this.#key = key;
     this.#starter = starter;
     this.#starterHash = hash(starter);
     this.#storage = openStorage(win);
-    this.#record = this.#read();
-    this.#storedAt = this.#record?.at ?? null;
+    this.refresh();
+    if (this.#record === null && this.#raw === null && legacyKey !== null) this.#takeOver(legacyKey);
+    this.#base = this.#record?.script ?? starter;
   }
 
   /** False when the browser does not let the page use storage at all. */
@@ -121,11 +135,51 @@ export class ScriptStore {
     return this.#record?.versions ?? [];
   }
 
-  /** Keeps `script` as the learner's own (a no-op when it is what is saved already: a link's script stays a link's). */
+  /** When the saved script was last changed (ms since 1970), or null when nothing is saved. */
+  get savedAt(): number | null {
+    return this.#record?.at ?? null;
+  }
+
+  /**
+   * Reads storage again: true when another tab changed the record since
+   * this store last read or wrote it (the store then holds theirs). When
+   * this store's own last write did not fit, storage still holds the
+   * record before it, and the store keeps what it has.
+   */
+  refresh(): boolean {
+    if (!this.#storage) return false;
+    let raw: string | null;
+    try {
+      raw = this.#storage.getItem(this.#key);
+    } catch {
+      return false;
+    }
+    if (raw === this.#raw) return false;
+    const record = raw === null ? null : parseText(raw);
+    this.#raw = raw;
+    if (raw !== null && record === null && this.#record !== null) return false; // not a record of ours: what this page has stands
+    this.#record = record;
+    this.#storedAt = record?.at ?? null;
+    this.#problem = null;
+    return true;
+  }
+
+  /** The tab now shows the saved script (another tab's, after refresh()): its later edits replace it knowingly. */
+  followed(): void {
+    this.#base = this.#record?.script ?? this.#starter;
+  }
+
+  /**
+   * Keeps `script` as the learner's own (a no-op when it is what is saved
+   * already: a link's script stays a link's). A script another tab saved
+   * since this tab last showed the saved one is put aside, not lost.
+   */
   save(script: string): void {
     const r = this.#current();
     if (script === r.script && this.#record !== null) return;
-    this.#write({ ...r, script, own: true, at: Date.now(), starter: this.#starterHash });
+    const theirs = r.own && r.script !== this.#base;
+    const versions = theirs ? this.#putAside(r.versions, r.script, script) : r.versions;
+    this.#write({ ...r, script, own: true, versions, at: Date.now(), starter: this.#starterHash });
   }
 
   /** Remembers that the script now in the editor came from (or went out as) this link payload. */
@@ -160,8 +214,38 @@ export class ScriptStore {
     return chosen.script;
   }
 
+  // What storage holds now (another tab may have written since), else what this page has.
   #current(): SavedRecord {
+    this.refresh();
     return this.#record ?? { v: 2, script: this.#starter, starter: this.#starterHash, at: Date.now(), own: true, versions: [] };
+  }
+
+  // The record an earlier version kept under `legacyKey` (shared by every
+  // page with that path) becomes this key's, once per key. It opens as it
+  // is on the first page to take it over, if written against this starter:
+  // the page the learner comes back to first is the likeliest to be the one
+  // they left. Anywhere else (another page took it, or it was written
+  // against another starter) it goes among the earlier versions, so no page
+  // opens with another page's work and nothing is lost.
+  #takeOver(legacyKey: string): void {
+    let old: SavedRecord | null = null;
+    try {
+      const raw = this.#storage?.getItem(legacyKey);
+      old = raw ? parseText(raw) : null;
+    } catch {
+      return;
+    }
+    if (!old || old.takenBy?.includes(this.#key)) return;
+    const mine = old.starter === this.#starterHash && !old.takenBy?.length;
+    const { takenBy: _, ...record } = old;
+    const own = old.own ? [{ script: old.script, at: old.at }] : [];
+    const versions = [...own, ...old.versions].filter((v) => v.script !== this.#starter).slice(0, MAX_VERSIONS);
+    this.#write(mine ? record : { v: 2, script: this.#starter, starter: this.#starterHash, at: Date.now(), own: true, versions });
+    try {
+      this.#storage?.setItem(legacyKey, JSON.stringify({ ...old, takenBy: [...(old.takenBy ?? []), this.#key] }));
+    } catch {
+      // full: it may be taken over again later, which loses nothing either
+    }
   }
 
   // `script` goes to the front of `versions` unless it is the starter or the
@@ -175,6 +259,7 @@ export class ScriptStore {
   #write(next: SavedRecord): void {
     const empty = next.script.length === this.#starter.length && next.script === this.#starter && next.link === undefined && next.versions.length === 0;
     this.#record = empty ? null : next;
+    this.#base = next.script;
     if (!this.#storage) return;
     if (!empty && next.script.length > MAX_SAVED_CHARS) {
       // Not kept: no long task spent turning megabytes into JSON to find out whether they fit.
@@ -184,7 +269,7 @@ export class ScriptStore {
     try {
       if (empty) {
         this.#storage.removeItem(this.#key);
-        this.#stored(null);
+        this.#stored(null, null);
         return;
       }
     } catch {
@@ -194,8 +279,9 @@ export class ScriptStore {
     const all = next.versions.length;
     for (let keep = all; keep >= Math.min(1, all); keep--) {
       try {
-        this.#storage.setItem(this.#key, JSON.stringify(keep === all ? next : { ...next, versions: next.versions.slice(0, keep) }));
-        this.#stored(next.at);
+        const raw = JSON.stringify(keep === all ? next : { ...next, versions: next.versions.slice(0, keep) });
+        this.#storage.setItem(this.#key, raw);
+        this.#stored(next.at, raw);
         if (keep < all) this.#problem = { kind: 'versions', dropped: all - keep };
         return;
       } catch {
@@ -205,18 +291,19 @@ export class ScriptStore {
     this.#problem = { kind: 'script', savedAt: this.#storedAt, scriptLength: next.script.length };
   }
 
-  #stored(at: number | null): void {
+  #stored(at: number | null, raw: string | null): void {
     this.#storedAt = at;
+    this.#raw = raw;
     this.#problem = null;
   }
+}
 
-  #read(): SavedRecord | null {
-    try {
-      const text = this.#storage?.getItem(this.#key);
-      return text ? parseRecord(JSON.parse(text)) : null;
-    } catch {
-      return null; // unreadable or not ours: start from the starter
-    }
+/** A stored record, or null when it is unreadable or not ours (the learner then starts from the starter). */
+function parseText(text: string): SavedRecord | null {
+  try {
+    return parseRecord(JSON.parse(text));
+  } catch {
+    return null;
   }
 }
 
@@ -233,7 +320,8 @@ function parseRecord(r: Omit<Partial<SavedRecord>, 'v'> & { v?: number; backup?:
   const versions = Array.isArray(r.versions)
     ? r.versions.filter((v): v is Version => typeof v?.script === 'string').map((v) => ({ script: v.script, at: Number(v.at) || 0 }))
     : [];
-  return { v: 2, script: r.script, starter: r.starter, at: Number(r.at) || 0, own: r.own !== false, ...link, versions };
+  const takenBy = Array.isArray(r.takenBy) ? { takenBy: r.takenBy.filter((k): k is string => typeof k === 'string') } : {};
+  return { v: 2, script: r.script, starter: r.starter, at: Number(r.at) || 0, own: r.own !== false, ...link, versions, ...takenBy };
 }
 
 // Reading window.localStorage itself throws where storage is blocked. No

@@ -46,6 +46,8 @@ export interface ImplementViewOptions {
   includeBuiltIn?: boolean;
   /** localStorage key for the learner's code (default DEFAULT_STORAGE_KEY); null keeps nothing. */
   storageKey?: string | null;
+  /** Where an earlier version kept the code, read while `storageKey` holds nothing. */
+  legacyStorageKey?: string | null;
   /** Makes the worker (default: the bundled web/implement/worker.ts). */
   createWorker?: () => Worker;
   /** Time limit per test, ms (default 1000). */
@@ -81,6 +83,7 @@ export class ImplementView {
   #abort: AbortController | null = null;
   #runId = 0;
   #countsText = '';
+  #following = false; // the editor is being given another tab's code: not an edit of this tab
 
   constructor(options: ImplementViewOptions) {
     const root = (this.root = options.root);
@@ -91,7 +94,11 @@ export class ImplementView {
     this.#createWorker = options.createWorker;
     this.#lab = options.lab;
     this.tests = [...(options.includeBuiltIn ?? true ? builtInTests(options.lab) : []), ...(options.tests ?? [])];
-    const storage = new CodeStorage(this.#win, options.storageKey === undefined ? DEFAULT_STORAGE_KEY : options.storageKey);
+    const storage = new CodeStorage(
+      this.#win,
+      options.storageKey === undefined ? DEFAULT_STORAGE_KEY : options.storageKey,
+      options.legacyStorageKey ?? null,
+    );
     const layout = layOutImplement(root, options.headingLevel ?? 2);
     this.#runButton = layout.runButton;
     this.#stopButton = layout.stopButton;
@@ -111,9 +118,10 @@ export class ImplementView {
       onChange: () => this.#edited(),
       onRun: () => void this.run(),
     });
-    this.#saver = new CodeSaver(this.#win, storage, () => this.code, () =>
-      this.#setStatus('Your code could not be kept in this browser (storage is full or blocked).', true),
-    );
+    this.#saver = new CodeSaver(this.#win, storage, () => this.code, {
+      failed: () => this.#setStatus('Your code could not be kept in this browser (storage is full or blocked).', true),
+      changed: (code) => this.#followOtherTab(code),
+    });
     this.#summary = new RunSummary(layout.resultsBody, { goToCodeLine: (line) => this.editor.goToLine(line) });
     this.#list = new TestList(layout.resultsBody, this.tests, {
       open: (test, result) => this.openInRunner(test, result),
@@ -269,8 +277,20 @@ export class ImplementView {
     return (i >= 0 ? this.#graded[i] : undefined) ?? null;
   }
 
+  // Another tab saved newer code: shown here as one undoable edit (this
+  // tab's code is one Ctrl+Z away), and said.
+  #followOtherTab(code: string): void {
+    this.#following = true;
+    try {
+      this.editor.setText(code);
+    } finally {
+      this.#following = false;
+    }
+    this.#setStatus(`Your code was changed in another tab: it is shown here too. ${modKey(this.#win)}+Z in the editor brings back what this tab had.`);
+  }
+
   #edited(): void {
-    this.#saver.soon();
+    if (!this.#following) this.#saver.soon();
     // Results of older code stay readable, but say they are old.
     if (this.#graded.some(Boolean) && !this.running) this.#resultsPanel.classList.add('ss-impl-stale');
     this.#showCounts();

@@ -11,6 +11,7 @@ import { adoptCompareStyles } from '../element/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
+import { keysFor, pageIdentity } from '../element/identity.js';
 import { readLink } from '../element/permalink.js';
 import { SavedWork } from '../element/saved-work.js';
 import { adoptSavedWorkStyles } from '../element/saved-work-styles.js';
@@ -39,12 +40,18 @@ adoptRunnerStyles(document);
 adoptSavedWorkStyles(document);
 adoptImplementStyles(document);
 setupThemeToggle(document.querySelector<HTMLButtonElement>('#theme-toggle')!, document.documentElement);
-// The page's script has the key "script" in links (#ss-script=...).
+// The page's script has the key "script" in links (#ss-script=...). Work is
+// kept per page, its path and query (identity.ts); earlier versions kept
+// the script under the path alone, and the implement mode's code under one
+// key for the whole site.
 const KEY = 'script';
+const scriptKeys = keysFor(`slowstart:${pageIdentity(location)}:${KEY}`, `slowstart:${location.pathname}:${KEY}`);
+const codeKeys = keysFor(`slowstart:${pageIdentity(location)}:implement`, 'slowstart-page-implement-code');
 const work = new SavedWork({
   win: window,
   key: KEY,
-  storageKey: `slowstart:${location.pathname}:${KEY}`,
+  storageKey: scriptKeys.key,
+  legacyStorageKey: scriptKeys.legacy,
   starter: DEFAULT_EXAMPLE.script,
   link: await readLink(location.hash, KEY),
 });
@@ -76,7 +83,7 @@ const runner = createRunner({
   },
   onRun: (result, script) => {
     work.ran(script);
-    compare.setEngineOutput(result.output, script);
+    compare.setEngineOutput(result.output, script, result.truncated === true);
   },
   onEdit: () => work.edited(),
 });
@@ -100,7 +107,8 @@ function showImplement(): Promise<void> {
         documentRoot: document,
         runner,
         lab,
-        storageKey: 'slowstart-page-implement-code',
+        storageKey: codeKeys.key,
+        legacyStorageKey: codeKeys.legacy,
       });
     },
     (error: unknown) => {

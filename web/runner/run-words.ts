@@ -6,14 +6,29 @@ import { formatClock } from './chart-model.js';
 import { plural } from '../shared/format.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
-/** The status line after a run: its output, or its first rejected line. */
+/**
+ * How much text a run keeps, output and diagnostics together (the engine's
+ * RunOptions::max_text_bytes): past it the script runs on, but what it
+ * prints is dropped and RunResult.truncated is set.
+ */
+export const KEPT_TEXT = '64 MiB';
+
+/** The status line after a run: its output, or its first rejected line; first of all, that the output was cut. */
 export function runStatus(result: RunResult): { text: string; problem: boolean } {
   const problems = result.diagnostics.length;
   const lines = result.output.length;
   const first = result.diagnostics[0];
+  const rejected = first ? `${plural(problems, 'rejected line')} · line ${first.line}: ${first.message}` : '';
+  if (result.truncated) {
+    const shown = lines
+      ? `the first ${plural(lines, 'output line')} ${lines === 1 ? 'is' : 'are'} shown (printed up to script line ${result.output[lines - 1].line})`
+      : 'no output line is shown';
+    const before = rejected ? ` Before the cut: ${rejected}` : '';
+    return { text: `Output cut at ${KEPT_TEXT}: ${shown}; the rest of the output, and any line rejected after the cut, is not.${before}`, problem: true };
+  }
   return problems === 0
     ? { text: `Ran: ${plural(lines, 'output line')}, no problems.`, problem: false }
-    : { text: `${plural(problems, 'rejected line')} · line ${first.line}: ${first.message}`, problem: true };
+    : { text: rejected, problem: true };
 }
 
 /** The playhead's readout for `step`: where it is, and what a PICK chose. */

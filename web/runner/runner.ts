@@ -19,7 +19,7 @@ import { OutputView } from './output-view.js';
 import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
-import { describeStep, runStatus } from './run-words.js';
+import { describeStep, KEPT_TEXT, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
 import { layOutPanels } from './runner-layout.js';
 import type { RunnerOptions, RunTimings } from './runner-options.js';
@@ -322,10 +322,10 @@ export class Runner {
   }
 
   #report(result: RunResult): void {
-    setText(this.#outputMeta, plural(result.output.length, 'line'));
+    setText(this.#outputMeta, `${plural(result.output.length, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`);
     const status = runStatus(result);
     this.#toolbar.setStatus(status.text, status.problem);
-    this.#toolbar.showProblemsButton(status.problem);
+    this.#toolbar.showProblemsButton(result.diagnostics.length > 0);
   }
 
   #outputLine(index: number): number {

@@ -10,7 +10,10 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { rm } from 'node:fs/promises';
 import { recordViolations, settle, watchProblems, type Violation } from '../support/browser.js';
+import { launchChromium } from '../support/browser.js';
 import { serveWithBrowser, type ServedSite } from '../support/served-site.js';
+import { buildSite, PAGE_CSP } from '../support/site.js';
+import { serveStatic, type StaticServer } from '../support/static-server.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const ELEMENT_DIST = join(ROOT, 'dist/element');
@@ -47,6 +50,39 @@ export async function serveElementSite(): Promise<ServedSite> {
   checkBuilt();
   const dir = await makeSite();
   return serveWithBrowser(dir, {}, () => rm(dir, { recursive: true, force: true }));
+}
+
+/** The built runner page (under its CSP) and the element's site, side by side, and one browser. */
+export interface PageAndElement {
+  /** The runner page's origin. */
+  page: string;
+  /** The element site's origin: /element/, /course/, and the inline `pages`. */
+  element: string;
+  /** The element site's folder (files written there are served). */
+  elementDir: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Builds the page into test-results/<name> and serves it and the element site (with inline `pages`, see serveStatic). */
+export async function servePageAndElement(name: string, pages: Record<string, string> = {}): Promise<PageAndElement> {
+  checkBuilt();
+  const elementDir = await makeSite();
+  const servers: StaticServer[] = [];
+  const browser = await launchChromium();
+  servers.push(await serveStatic(await buildSite(name), { headers: { 'content-security-policy': PAGE_CSP } }));
+  servers.push(await serveStatic(elementDir, { pages }));
+  return {
+    page: servers[0].url,
+    element: servers[1].url,
+    elementDir,
+    browser,
+    close: async () => {
+      await browser.close();
+      for (const server of servers) await server.close();
+      await rm(elementDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Opened {

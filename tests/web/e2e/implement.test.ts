@@ -288,7 +288,7 @@ describe('the implement-it-yourself mode', () => {
     const { page, problems } = await open();
     await setCode(page, WRONG['ties-to-last']);
     // Kept shortly after the last edit.
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('slowstart-page-implement-code'))).toBe(WRONG['ties-to-last']);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('slowstart:/:implement'))).toBe(WRONG['ties-to-last']);
     await page.reload();
     await page.locator('.ss-impl-test').first().waitFor();
     expect(await code(page)).toBe(WRONG['ties-to-last']);
@@ -303,7 +303,7 @@ describe('the implement-it-yourself mode', () => {
     // Typing works as in any editor (and is kept).
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type('\n// my note');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('slowstart-page-implement-code'))).toBe(`${WRONG['ties-to-last']}\n// my note`);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('slowstart:/:implement'))).toBe(`${WRONG['ties-to-last']}\n// my note`);
     // Ctrl+Enter in the editor runs the tests; an edit afterwards marks the results as old.
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => counts(page), { timeout: 60_000 }).toMatch(/tests pass/);

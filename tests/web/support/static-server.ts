@@ -23,7 +23,8 @@ export interface StaticServer {
 
 /**
  * Serves `root` on 127.0.0.1 (a free port). `pages` maps paths to inline
- * HTML; `headers` are added to every response, `headersFor(path)` to some.
+ * HTML (a path with its query, `/view.php?id=2`, before the path alone);
+ * `headers` are added to every response, `headersFor(path)` to some.
  */
 export async function serveStatic(
   root: string,
@@ -36,10 +37,11 @@ export async function serveStatic(
 ): Promise<StaticServer> {
   const base = resolve(root);
   const server: Server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = decodeURIComponent(url.pathname);
     for (const [k, v] of Object.entries(options.headers ?? {})) res.setHeader(k, v);
     for (const [k, v] of Object.entries(options.headersFor?.(path) ?? {})) res.setHeader(k, v);
-    const page = options.pages?.[path];
+    const page = options.pages?.[path + url.search] ?? options.pages?.[path];
     if (page !== undefined) {
       res.setHeader('content-type', TYPES['.html']);
       res.end(page);
