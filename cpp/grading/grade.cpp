@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <string_view>
 
-#include "fast/decimal.hpp"
+#include "core/args.hpp"
 #include "core/interpreter.hpp"
+#include "fast/decimal.hpp"
 #include "grading/suite.hpp"
 #include "grading/grade_report.hpp"
 #include "grading/random_script.hpp"
@@ -50,30 +51,16 @@ namespace {
 
 constexpr std::string_view kPrefix = "slowstart grade: ";
 
-bool parse_uint(std::string_view s, std::uint64_t max, std::uint64_t& out) {
-  if (s.empty() || s.size() > 20) return false;
-  std::uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  if (v > max) return false;
-  out = v;
-  return true;
-}
-
 // "5", "0.5", "2.25": milliseconds, at most 86,400 s.
 bool parse_seconds(std::string_view s, std::int64_t& ms) {
   const std::size_t dot = s.find('.');
   std::uint64_t whole = 0, frac = 0;
   const std::string_view w = s.substr(0, dot);
-  if (!parse_uint(w, 86'400, whole)) return false;
+  if (!parse_whole(w, 86'400, whole)) return false;
   std::int64_t total = static_cast<std::int64_t>(whole) * 1000;
   if (dot != std::string_view::npos) {
     std::string_view f = s.substr(dot + 1);
-    if (f.empty() || f.size() > 3 || !parse_uint(f, 999, frac)) return false;
+    if (f.empty() || f.size() > 3 || !parse_whole(f, 999, frac)) return false;
     for (std::size_t i = f.size(); i < 3; ++i) frac *= 10;
     total += static_cast<std::int64_t>(frac);
   }
@@ -89,89 +76,64 @@ bool parse_size(std::string_view s, std::size_t& out) {
   else if (!s.empty() && (s.back() == 'M' || s.back() == 'm')) unit = 1024 * 1024, s.remove_suffix(1);
   else if (!s.empty() && (s.back() == 'G' || s.back() == 'g')) unit = 1024 * 1024 * 1024, s.remove_suffix(1);
   std::uint64_t v = 0;
-  if (!parse_uint(s, (std::uint64_t{1} << 30) / unit, v) || v == 0) return false;
+  if (!parse_whole(s, (std::uint64_t{1} << 30) / unit, v) || v == 0) return false;
   out = static_cast<std::size_t>(v * unit);
   return true;
 }
 
-// The options, or a problem with them (for "slowstart grade: ...").
+// The options, or a problem with them (for "slowstart grade: ..."). The
+// command starts at the first argument that is no option, or after "--".
 Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, bool& help) {
   help = false;
-  std::size_t i = 0;
-  for (; i < args.size(); ++i) {
-    // "--name=value" and "-jN" carry their value; otherwise it is the next argument.
-    std::string arg = args[i], v;
-    std::optional<std::string> attached;
-    if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos) {
-      attached = arg.substr(arg.find('=') + 1);
-      arg = arg.substr(0, arg.find('='));
-      if (arg == "--builtin" || arg == "--help") return arg + " takes no value";
-    } else if (arg.rfind("-j", 0) == 0 && arg.size() > 2) {
-      attached = arg.substr(2);
-      arg = "-j";
-    }
-    const auto take = [&](std::string_view name) -> Problem {
-      if (attached) {
-        v = *attached;
-        return std::nullopt;
-      }
-      if (i + 1 >= args.size()) return std::string(name) + " needs a value";
-      v = args[++i];
-      return std::nullopt;
-    };
-    if (arg == "--") {
-      ++i;
+  ArgReader r(args);
+  std::string v;
+  std::uint64_t n = 0;
+  while (r.next()) {
+    if (!r.option()) {
+      o.command = r.rest();
       break;
     }
-    if (arg == "-h" || arg == "--help") {
+    if (r.is("--help", "-h")) {
+      if (Problem p = r.flag()) return p;
       help = true;
       return std::nullopt;
     }
-    if (arg == "--builtin") {
+    if (r.is("--builtin")) {
+      if (Problem p = r.flag()) return p;
       o.builtin = true;
-    } else if (arg == "--tests") {
-      if (Problem p = take(arg)) return p;
-      if (v.empty()) return "--tests needs a directory";
+      continue;
+    }
+    const bool valued = r.is("--tests") || r.is("--random") || r.is("--seed") || r.is("--timeout") ||
+                        r.is("--max-output") || r.is("--jobs", "-j") || r.is("--format") || r.is("--exit-status");
+    if (!valued) return r.unknown();
+    if (Problem p = r.value(v)) return p;
+    if (r.matched() == "--tests") {
+      if (v.empty()) return r.invalid("a directory", v);
       o.tests_dir = v;
-    } else if (arg == "--random") {
-      if (Problem p = take(arg)) return p;
-      if (!parse_uint(v, 100'000, o.random)) return "--random takes a whole number from 0 to 100000, got '" + v + "'";
-    } else if (arg == "--seed") {
-      if (Problem p = take(arg)) return p;
-      if (!parse_uint(v, UINT64_MAX, o.seed)) return "--seed takes a whole number, got '" + v + "'";
-    } else if (arg == "--timeout") {
-      if (Problem p = take(arg)) return p;
-      if (!parse_seconds(v, o.timeout_ms))
-        return "--timeout takes seconds above 0 and at most 86400, with up to 3 decimals, got '" + v + "'";
-    } else if (arg == "--max-output") {
-      if (Problem p = take(arg)) return p;
-      if (!parse_size(v, o.max_output))
-        return "--max-output takes a size from 1 byte to 1G (e.g. 512K, 16M), got '" + v + "'";
-    } else if (arg == "-j" || arg == "--jobs") {
-      if (Problem p = take("--jobs")) return p;
-      std::uint64_t n = 0;
-      if (!parse_uint(v, 1024, n) || n == 0) return "--jobs takes a whole number from 1 to 1024, got '" + v + "'";
+    } else if (r.matched() == "--random") {
+      if (!parse_whole(v, 100'000, o.random)) return r.invalid("a whole number from 0 to 100000", v);
+    } else if (r.matched() == "--seed") {
+      if (!parse_whole(v, UINT64_MAX, o.seed)) return r.invalid("a whole number", v);
+    } else if (r.matched() == "--timeout") {
+      if (!parse_seconds(v, o.timeout_ms)) return r.invalid("seconds above 0 and at most 86400, with up to 3 decimals", v);
+    } else if (r.matched() == "--max-output") {
+      if (!parse_size(v, o.max_output)) return r.invalid("a size from 1 byte to 1G (e.g. 512K, 16M)", v);
+    } else if (r.matched() == "--jobs") {
+      if (!parse_whole(v, 1024, n) || n == 0) return r.invalid("a whole number from 1 to 1024", v);
       o.jobs = static_cast<unsigned>(n);
-    } else if (arg == "--format") {
-      if (Problem p = take(arg)) return p;
+    } else if (r.matched() == "--format") {
       if (v == "text") o.format = ReportFormat::Text;
       else if (v == "json") o.format = ReportFormat::Json;
       else if (v == "gradescope") o.format = ReportFormat::Gradescope;
       else if (v == "junit") o.format = ReportFormat::Junit;
-      else return "--format is text, json, gradescope or junit, got '" + v + "'";
-    } else if (arg == "--exit-status") {
-      if (Problem p = take(arg)) return p;
+      else return r.invalid("text, json, gradescope or junit", v);
+    } else {  // --exit-status
       if (v == "lenient") o.exit_rule = ExitRule::Lenient;
       else if (v == "strict") o.exit_rule = ExitRule::Strict;
       else if (v == "ignore") o.exit_rule = ExitRule::Ignore;
-      else return "--exit-status is lenient, strict or ignore, got '" + v + "'";
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      return "unknown option '" + args[i] + "'";
-    } else {
-      break;  // the command, without "--"
+      else return r.invalid("lenient, strict or ignore", v);
     }
   }
-  o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(std::min(i, args.size())), args.end());
   if (o.command.empty() || o.command[0].empty()) return "no program to grade (slowstart grade [options] -- COMMAND [ARGS...])";
   return std::nullopt;
 }

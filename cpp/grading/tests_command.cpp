@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "core/args.hpp"
 #include "fast/decimal.hpp"
 #include "grading/mistakes.hpp"
 #include "grading/suite.hpp"
@@ -18,49 +19,31 @@ const char* const kTestsUsage =
     "generated scripts (random-1 ...) for the seed S (default 1), the same as\n"
     "`slowstart grade --random N --seed S` runs.\n";
 
-namespace {
-
-bool parse_count(const std::string& s, std::uint64_t max, std::uint64_t& out) {
-  if (s.empty() || s.size() > 20) return false;
-  std::uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    const auto d = static_cast<std::uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  if (v > max) return false;
-  out = v;
-  return true;
-}
-
-}  // namespace
-
 int run_tests_command(const std::vector<std::string>& args, std::string& out, std::string& err, std::string& dir,
                       std::vector<SuiteFile>& files) {
   std::uint64_t random = 0, seed = 1;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
+  ArgReader r(args);
+  std::string v;
+  const auto problem = [&](const Problem& p) {
+    err = "slowstart tests: " + *p + "\n";
+    return 2;
+  };
+  while (r.next()) {
+    if (r.is("--help", "-h")) {
+      if (Problem p = r.flag()) return problem(p);
       out = kTestsUsage;
       return 0;
     }
-    const bool valued = a == "--out" || a == "--random" || a == "--seed";
-    if (!valued) {
-      err = "slowstart tests: unknown argument '" + a + "'\n\n" + kTestsUsage;
-      return 2;
-    }
-    if (i + 1 >= args.size()) {
-      err = "slowstart tests: " + a + " needs a value\n";
-      return 2;
-    }
-    const std::string& v = args[++i];
-    if (a == "--out") {
-      if (v.empty()) return err = "slowstart tests: --out needs a directory\n", 2;
+    if (!r.option()) return problem(r.unexpected());
+    if (!r.is("--out") && !r.is("--random") && !r.is("--seed")) return problem(r.unknown());
+    if (Problem p = r.value(v)) return problem(p);
+    if (r.matched() == "--out") {
+      if (v.empty()) return problem(r.invalid("a directory", v));
       dir = v;
-    } else if (a == "--random" ? !parse_count(v, 100'000, random) : !parse_count(v, UINT64_MAX, seed)) {
-      err = "slowstart tests: " + a + " takes a whole number, got '" + v + "'\n";
-      return 2;
+    } else if (r.matched() == "--random") {
+      if (!parse_whole(v, 100'000, random)) return problem(r.invalid("a whole number from 0 to 100000", v));
+    } else if (!parse_whole(v, UINT64_MAX, seed)) {
+      return problem(r.invalid("a whole number", v));
     }
   }
   std::size_t count = 0;

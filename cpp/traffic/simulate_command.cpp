@@ -1,5 +1,6 @@
 #include "traffic/simulate_command.hpp"
 
+#include "core/args.hpp"
 #include "core/text_sink.hpp"
 
 #include <cmath>
@@ -35,13 +36,6 @@ const char* const kSimulateUsage =
 
 namespace {
 
-bool parse_number(const std::string& text, double& out) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size() && std::isfinite(out);
-}
-
 std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -64,62 +58,67 @@ std::string pad_left(const std::string& s, std::size_t width) {
 
 Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& out) {
   TrafficOptions& o = out.options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](double& v) -> Problem {
-      if (i + 1 >= args.size()) return "option " + a + " needs a value";
-      if (!parse_number(args[++i], v)) return "option " + a + " needs a number, got " + quote(args[i]);
-      return std::nullopt;
-    };
-    double v = 0;
-    if (a == "-h" || a == "--help") {
+  ArgReader r(args);
+  std::string text;
+  // A number for the option just matched.
+  const auto number = [&](double& v) -> Problem {
+    if (Problem p = r.value(text)) return p;
+    if (!parse_real(text, v)) return r.invalid("a number", text);
+    return std::nullopt;
+  };
+  double v = 0;
+  while (r.next()) {
+    if (!r.option()) {
+      if (!out.path.empty()) return std::string("one script at a time");
+      out.path = r.arg();
+    } else if (r.is("--help", "-h")) {
+      if (Problem p = r.flag()) return p;
       out.help = true;
-    } else if (a == "--rps") {
-      if (Problem p = value(o.rps)) return p;
-    } else if (a == "--duration") {
-      if (Problem p = value(o.duration)) return p;
-    } else if (a == "--bucket") {
-      if (Problem p = value(o.bucket)) return p;
-    } else if (a == "--curve") {
-      if (i + 1 >= args.size()) return std::string("option --curve needs a value");
-      if (Problem p = parse_curve_kind(args[++i], o.curve.kind)) return p;
-    } else if (a == "--resolution") {
-      if (Problem p = value(v)) return p;
-      if (Problem p = set_resolution(v, args[i], o.curve)) return p;
-    } else if (a == "--aggression") {
-      if (Problem p = value(o.curve.aggression)) return p;
-    } else if (a == "--min-weight") {
-      if (Problem p = value(o.curve.min_weight_percent)) return p;
-    } else if (a == "--policy") {
-      if (i + 1 >= args.size()) return std::string("option --policy needs a value");
-      if (Problem p = parse_policy(args[++i], o.policy)) return p;
-    } else if (a == "--bias") {
-      if (Problem p = value(o.bias)) return p;
-    } else if (a == "--no-slow-start") {
+    } else if (r.is("--rps")) {
+      if (Problem p = number(o.rps)) return p;
+    } else if (r.is("--duration")) {
+      if (Problem p = number(o.duration)) return p;
+    } else if (r.is("--bucket")) {
+      if (Problem p = number(o.bucket)) return p;
+    } else if (r.is("--curve")) {
+      if (Problem p = r.value(text)) return p;
+      if (Problem p = parse_curve_kind(text, o.curve.kind)) return p;
+    } else if (r.is("--resolution")) {
+      if (Problem p = number(v)) return p;
+      if (Problem p = set_resolution(v, text, o.curve)) return p;
+    } else if (r.is("--aggression")) {
+      if (Problem p = number(o.curve.aggression)) return p;
+    } else if (r.is("--min-weight")) {
+      if (Problem p = number(o.curve.min_weight_percent)) return p;
+    } else if (r.is("--policy")) {
+      if (Problem p = r.value(text)) return p;
+      if (Problem p = parse_policy(text, o.policy)) return p;
+    } else if (r.is("--bias")) {
+      if (Problem p = number(o.bias)) return p;
+    } else if (r.is("--no-slow-start")) {
+      if (Problem p = r.flag()) return p;
       o.slow_start = false;
-    } else if (a == "--service") {
+    } else if (r.is("--service")) {
+      if (Problem p = r.flag()) return p;
       o.service.enabled = true;
-    } else if (a == "--service-ms") {
-      if (Problem p = value(o.service.base_ms)) return p;
+    } else if (r.is("--service-ms")) {
+      if (Problem p = number(o.service.base_ms)) return p;
       o.service.enabled = true;
-    } else if (a == "--cold-factor") {
-      if (Problem p = value(o.service.cold_factor)) return p;
+    } else if (r.is("--cold-factor")) {
+      if (Problem p = number(o.service.cold_factor)) return p;
       o.service.enabled = true;
-    } else if (a == "--warmup") {
-      if (Problem p = value(o.service.warmup)) return p;
+    } else if (r.is("--warmup")) {
+      if (Problem p = number(o.service.warmup)) return p;
       o.service.enabled = true;
-    } else if (a == "--workers") {
-      if (Problem p = value(v)) return p;
+    } else if (r.is("--workers")) {
+      if (Problem p = number(v)) return p;
       if (Problem p = set_workers(v, o.service)) return p;
       o.service.enabled = true;
-    } else if (a == "--csv") {
+    } else if (r.is("--csv")) {
+      if (Problem p = r.flag()) return p;
       out.csv = true;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return "unknown option " + quote(a);
-    } else if (!out.path.empty()) {
-      return std::string("one script at a time");
     } else {
-      out.path = a;
+      return r.unknown();
     }
   }
   return check_traffic_options(o);
@@ -179,7 +178,7 @@ int run_simulate(const std::vector<std::string>& args, const ScriptReader& read,
                  std::string& err) {
   SimulateArgs sim;
   if (Problem p = parse_simulate_args(args, sim)) {
-    err += "slowstart simulate: " + *p + "\n\n" + kSimulateUsage;
+    err += "slowstart simulate: " + *p + "\n";
     return 2;
   }
   if (sim.help) {

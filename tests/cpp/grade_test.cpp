@@ -74,7 +74,7 @@ TEST(GradeOptions, ProblemsAreOneLineAndStatus2) {
   FakeDir dir;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{}, "slowstart grade: no program to grade (slowstart grade [options] -- COMMAND [ARGS...])\n"},
-      {{"--format", "xml", "--", "p"}, "slowstart grade: --format is text, json, gradescope or junit, got 'xml'\n"},
+      {{"--format", "xml", "--", "p"}, "slowstart grade: --format takes text, json, gradescope or junit, got 'xml'\n"},
       {{"--timeout", "1.2345", "--", "p"},
        "slowstart grade: --timeout takes seconds above 0 and at most 86400, with up to 3 decimals, got '1.2345'\n"},
       {{"--timeout", "-1", "--", "p"},
@@ -83,7 +83,7 @@ TEST(GradeOptions, ProblemsAreOneLineAndStatus2) {
       {{"--max-output", "0", "--", "p"},
        "slowstart grade: --max-output takes a size from 1 byte to 1G (e.g. 512K, 16M), got '0'\n"},
       {{"--random", "x", "--", "p"}, "slowstart grade: --random takes a whole number from 0 to 100000, got 'x'\n"},
-      {{"--exit-status", "loose", "--", "p"}, "slowstart grade: --exit-status is lenient, strict or ignore, got 'loose'\n"},
+      {{"--exit-status", "loose", "--", "p"}, "slowstart grade: --exit-status takes lenient, strict or ignore, got 'loose'\n"},
       {{"--tests"}, "slowstart grade: --tests needs a value\n"},
       {{"--builtin=1", "--", "p"}, "slowstart grade: --builtin takes no value\n"},
       {{"--frobnicate", "--", "p"}, "slowstart grade: unknown option '--frobnicate'\n"},

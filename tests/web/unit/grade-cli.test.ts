@@ -258,7 +258,7 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
   it('checks its options', async () => {
     const cases: [string[], string][] = [
       [['grade', ...PATIENT], 'slowstart grade: no program to grade (slowstart grade [options] -- COMMAND [ARGS...])\n'],
-      [['grade', ...PATIENT, '--format', 'xml', '--', 'x'], "slowstart grade: --format is text, json, gradescope or junit, got 'xml'\n"],
+      [['grade', ...PATIENT, '--format', 'xml', '--', 'x'], "slowstart grade: --format takes text, json, gradescope or junit, got 'xml'\n"],
       [['grade', ...PATIENT, '--timeout', '0', '--', 'x'], "slowstart grade: --timeout takes seconds above 0 and at most 86400, with up to 3 decimals, got '0'\n"],
       [['grade', ...PATIENT, '-j', '0', '--', 'x'], "slowstart grade: --jobs takes a whole number from 1 to 1024, got '0'\n"],
       [['grade', ...PATIENT, '--max-output', '2G', '--', 'x'], "slowstart grade: --max-output takes a size from 1 byte to 1G (e.g. 512K, 16M), got '2G'\n"],
