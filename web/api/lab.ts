@@ -69,8 +69,13 @@ export class Traffic {
   /** The script's rejected lines (they changed nothing). */
   readonly diagnostics: Diagnostic[];
 
-  /** @internal */
-  constructor(raw: RawTraffic) {
+  /** @internal Use `Lab.simulate()`. */
+  static fromRaw(raw: RawTraffic): Traffic {
+    return new Traffic(raw);
+  }
+
+  // Not for users: Lab.simulate() makes one.
+  private constructor(raw: RawTraffic) {
     this.names = raw.names;
     this.bucket = raw.bucket;
     this.buckets = raw.buckets;
@@ -112,10 +117,15 @@ export class Lab {
   readonly #module: LabModule;
   readonly #grading: Grading;
 
-  /** @internal */
-  constructor(module: LabModule) {
+  // Not for users: get one from loadLab().
+  private constructor(module: LabModule) {
     this.#module = module;
     this.#grading = new Grading(module);
+  }
+
+  /** @internal Use `loadLab()`. */
+  static fromModule(module: LabModule): Lab {
+    return new Lab(module);
   }
 
   /** The mistake catalogue: every classic way to get the SPEC wrong, in a fixed order. */
@@ -197,7 +207,7 @@ export class Lab {
     const length = writeInput(this.#module, script);
     const raw = raise(this.#module.simulate(length, options));
     if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
-    return new Traffic(raw);
+    return Traffic.fromRaw(raw);
   }
 
   // Diagnostics' columns in the string's units (the script's bytes are still in the input buffer).

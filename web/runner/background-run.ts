@@ -180,7 +180,7 @@ function toResult(wire: WireRun): RunResult {
   const result: RunResult = {
     output: lazyOutput(wire.output),
     diagnostics: lazyDiagnostics(wire.diagnostics, wire.diagnosticColumns),
-    timeline: new Timeline(wire.timeline),
+    timeline: Timeline.fromRaw(wire.timeline),
   };
   if (wire.truncated) result.truncated = true;
   return result;

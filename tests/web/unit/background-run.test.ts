@@ -3,7 +3,7 @@
 // budget (a prefix that says the same as the full timeline step by step),
 // and the slices a script is sent in (never splitting a code point).
 import { describe, expect, it } from 'vitest';
-import { Timeline } from '../../../dist/api/node.js';
+import { Timeline } from '../../../web/api/timeline.js';
 import { isWellFormed } from '../../../web/api/wtf8.js';
 import { joinPieces, lineHead, SLICE, sliceText, slicesOf } from '../../../web/runner/doc-text.js';
 import { lazyDiagnostics, lazyOutput, longLines } from '../../../web/runner/lazy-lines.js';
@@ -112,7 +112,7 @@ describe('the timeline cut to a budget', () => {
     [1e6, 30],
     [25, 50],
   ])('cut to %d steps and %d states: a prefix that says what the full one says, flagged truncated', (steps, cells) => {
-    const cut = new Timeline(shortenTimeline(raw(), steps, cells));
+    const cut = Timeline.fromRaw(shortenTimeline(raw(), steps, cells));
     expect(cut.truncated).toBe(true);
     expect(cut.length).toBeLessThanOrEqual(steps);
     expect(cut.cellBackend.length).toBeLessThanOrEqual(cells);
