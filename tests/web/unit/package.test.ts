@@ -1,7 +1,7 @@
 // The npm package as a user gets it: `npm pack`, install the tarball into an
 // empty folder, then use it the three ways a Node user would (ESM import, the
 // `slowstart` bin through npx, TypeScript types). The Vite + Chromium half is
-// tests/web/e2e/package-vite.test.ts.
+// tests/web/e2e/package-consumers.test.ts.
 //
 // Needs dist/ (scripts/build-package.sh) and build/slowstart. The tarball has
 // no dependencies, so the install needs no network.
