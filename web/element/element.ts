@@ -13,7 +13,11 @@ import type { ElementMount } from './mount.js';
 import { readLink } from './permalink.js';
 import { readSources } from './sources.js';
 
-export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
+// Outside a browser (server-side rendering imports the module in Node) there
+// is no HTMLElement: the class is then defined on a stand-in and never used.
+const ElementBase: typeof HTMLElement = globalThis.HTMLElement ?? (class {} as unknown as typeof HTMLElement);
+
+export class SlowStartRunnerElement extends ElementBase implements SlowStartRunnerApi {
   static readonly observedAttributes = [...REBUILD_ATTRIBUTES, ...LIVE_ATTRIBUTES];
 
   readonly #shadow: ShadowRoot;
