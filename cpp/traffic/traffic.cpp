@@ -662,8 +662,8 @@ class Simulator : public ScriptSink {
       }
       case Policy::P2C: {
         if (cand_.size() == 1) return static_cast<std::int32_t>(cand_[0]);
-        const std::size_t a = rng_.below(cand_.size());
-        std::size_t b = rng_.below(cand_.size() - 1);
+        const auto a = static_cast<std::size_t>(rng_.below(cand_.size()));
+        auto b = static_cast<std::size_t>(rng_.below(cand_.size() - 1));
         if (b >= a) ++b;
         return static_cast<std::int32_t>(score(cand_[b]) < score(cand_[a]) ? cand_[b] : cand_[a]);
       }
