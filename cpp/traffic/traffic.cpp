@@ -165,6 +165,7 @@ class Simulator : public ScriptSink {
     }
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
     health_.assign(n_ids_, Health{});
+    dip_listed_.assign(n_ids_, 0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
     per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip ||
@@ -477,7 +478,7 @@ class Simulator : public ScriptSink {
           const std::int64_t target = backends_[i].target;
           if (c.max_fails > 0) {
             h.dip = std::min<std::int64_t>(target, h.dip + target / c.max_fails);
-            if (h.dip > 0) dipped_.push_back(id);
+            if (h.dip > 0 && !dip_listed_[id]) dipped_.push_back(id), dip_listed_[id] = 1;
           }
           if (c.max_fails > 0 && h.fails >= c.max_fails) {
             h.probe = false;
@@ -570,6 +571,8 @@ class Simulator : public ScriptSink {
         weigh(static_cast<std::size_t>(id_pos_[id]));
       }
       if (h.dip == 0 || id_pos_[id] == kNone) {
+        h.dip = 0;
+        dip_listed_[id] = 0;
         dipped_[k] = dipped_.back();
         dipped_.pop_back();
       } else {
@@ -972,6 +975,7 @@ class Simulator : public ScriptSink {
   std::vector<double> latency_sum_;
   std::vector<Health> health_;
   std::vector<std::uint32_t> dipped_;  // nginx: ids whose effective weight is below their weight
+  std::vector<std::uint8_t> dip_listed_;  // by id: in dipped_
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
