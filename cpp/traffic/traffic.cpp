@@ -717,6 +717,7 @@ class Simulator : public ScriptSink {
   double coldness(std::uint32_t id, double t) const {
     const ServiceModel& s = o_.service;
     const Health& h = health_[id];
+    if (warm_since_[id] == -std::numeric_limits<double>::infinity()) return 0.0;  // in the POOL from the start: warm
     switch (s.warm_by) {
       case WarmBy::Requests:
         return std::max(0.0, 1.0 - h.served / s.warmup_requests);

@@ -344,3 +344,20 @@ TEST(SimulateCommand, NewOptionsAreCheckedAndDocumented) {
                              "round-robin"})
     EXPECT_NE(out.find(option), std::string::npos) << option;
 }
+
+// Warm by requests: a backend in the POOL from the start is warm (as under
+// the other two meanings); one restarted by UP is cold until it has served
+// warmup_requests. Cold factor 11, 100 ms, timeout 500: b's first requests
+// (1,100 ms) fail; after 10 served (warmup_requests 10) b is warm.
+TEST(TrafficFailures, WarmByRequests) {
+  TrafficOptions o = cold_b(11, WarmBy::Requests, 3);
+  o.service.warmup_requests = 10;
+  const TrafficResult pool = simulate_traffic("POOL a=1 b=1\n", o);
+  for (const auto f : pool.failed) EXPECT_EQ(f, 0u);
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  // b's n-th request (n = 0, 1, ...) takes 100 x (1 + 10 x (1 - n / 10)) ms:
+  // 1100, 1000, 900, ..., 600 (n = 5) fail; 500 (n = 6) is not over 500.
+  std::uint32_t failed = 0;
+  for (std::size_t k = 0; k < r.buckets; ++k) failed += cell(r.failed, r, k, B);
+  EXPECT_EQ(failed, 6u);
+}
