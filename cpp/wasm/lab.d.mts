@@ -14,10 +14,51 @@ export interface RawTrafficOptions {
   duration?: number;
   bucket?: number;
   curve?: RawCurve;
-  policy?: 'wrr' | 'least-request';
+  policy?: RawPolicy;
   slowStart?: boolean;
   bias?: number;
-  service?: boolean | { baseMs?: number; coldFactor?: number; warmup?: number; workers?: number };
+  service?:
+    | boolean
+    | {
+        baseMs?: number;
+        coldFactor?: number;
+        warmup?: number;
+        workers?: number;
+        warmBy?: 'serving' | 'time' | 'requests';
+        warmupRequests?: number;
+      };
+  timeoutMs?: number;
+  retries?: number;
+  health?: RawHealthCheck | null;
+  rampBy?: 'scale' | 'skip';
+  seed?: number;
+  stableMargin?: number;
+}
+
+export type RawPolicy = 'wrr' | 'least-request' | 'random' | 'p2c' | 'least-conn' | 'round-robin';
+
+export interface RawHealthParameters {
+  maxFails: number;
+  failTimeout: number;
+  errorLimit: number;
+  inter: number;
+  rise: number;
+  consecutive5xx: number;
+  interval: number;
+  baseEjectionTime: number;
+  maxEjectionTime: number;
+  maxEjectionPercent: number;
+}
+
+export interface RawHealthCheck extends Partial<RawHealthParameters> {
+  kind: 'none' | 'nginx' | 'haproxy' | 'envoy';
+}
+
+export interface RawTrafficDefaults {
+  service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
+  health: RawHealthParameters;
+  stableMargin: number;
+  maxRetries: number;
 }
 
 export interface RawTraffic {
@@ -28,6 +69,12 @@ export interface RawTraffic {
   requests: Uint32Array;
   outstanding: Float64Array;
   latencyMs: Float64Array;
+  failed: Uint32Array;
+  retried: Uint32Array;
+  state: Uint8Array;
+  ejections: Uint32Array;
+  secondsEjected: Float64Array;
+  stableAt: number | null;
   unrouted: Uint32Array;
   total: Uint32Array;
   diagnosticText: string;
@@ -128,6 +175,8 @@ export interface LabModule {
   releaseRun(): void;
   /** An Error (returned, not thrown) for bad options or a simulation too large. */
   simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
+  /** The simulation's defaults (cpp/traffic/traffic.hpp), said once. */
+  trafficDefaults(): RawTrafficDefaults;
   mistakeCatalogue(): RawMistake[];
   builtInSuite(): RawSuiteTest[];
   /** The script is in the input buffer; expected and actual are stdout texts. */
