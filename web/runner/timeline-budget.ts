@@ -44,7 +44,7 @@ export function budgetTimeline(t: RawTimeline, maxSteps = MAX_STEPS, maxCells = 
 
 // Which backends to keep, and every PICK's counts over its whole pool.
 function chooseBackends(raw: RawTimeline): { keep: Uint8Array; picks: WirePickFacts } {
-  const t = new Timeline(raw);
+  const t = Timeline.fromRaw(raw);
   const keep = new Uint8Array(t.names.length);
   keep.fill(1, 0, Math.min(KEEP_BACKENDS, keep.length));
   let kept = Math.min(KEEP_BACKENDS, keep.length);

@@ -146,7 +146,7 @@ describe('a big pool narrowed to what people read', () => {
 
   it('keeps every step, the first 60 backends, the winners and the top sums, and each PICK\'s counts over the whole pool', () => {
     const { timeline, picks } = budgetTimeline(raw(), 1e6, 150);
-    const t = new Timeline(timeline);
+    const t = Timeline.fromRaw(timeline);
     expect(t.length).toBe(5);
     expect(t.truncated).toBe(false);
     expect([1, 2, 4].map((i) => t.names[t.winner(i) as number])).toEqual(['b150', 'b0', 'b1']);
