@@ -97,10 +97,18 @@ declare global {
   interface HTMLElementTagNameMap {
     'slow-start-runner': SlowStartRunnerElement;
   }
-  interface HTMLElementEventMap {
+  /** The element's events: on the element, and (they bubble and are composed) on the document and the window. */
+  interface SlowStartEventMap {
+    /** The element has read its sources and built its runner. */
     'slowstart-ready': CustomEvent<void>;
+    /** After every run. */
     'slowstart-run': CustomEvent<SlowStartRunDetail>;
+    /** An exercise's run matched the expected output. */
     'slowstart-pass': CustomEvent<SlowStartVerdictDetail>;
+    /** An exercise's run did not match. */
     'slowstart-fail': CustomEvent<SlowStartVerdictDetail>;
   }
+  interface HTMLElementEventMap extends SlowStartEventMap {}
+  interface DocumentEventMap extends SlowStartEventMap {}
+  interface WindowEventMap extends SlowStartEventMap {}
 }
