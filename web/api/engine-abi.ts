@@ -213,6 +213,20 @@ export class Engine {
 
   /** Writes strings into the input buffer as bindings.cpp's input_strings reads them; returns the length. */
   writeStrings(parts: readonly Bytes[]): number {
+    // The common case, all text and all ASCII (a 100,000-backend setPool):
+    // one encode of the joined text, each part's byte length its length.
+    if (parts.every((p) => typeof p === 'string')) {
+      const text = (parts as string[]).join('');
+      const head = 4 * (1 + parts.length);
+      const buffer = this.inputBuffer(head + text.length * 3);
+      const { written } = encoder.encodeInto(text, buffer.subarray(head));
+      if (written === text.length) {
+        const words = new DataView(buffer.buffer, buffer.byteOffset, head);
+        words.setUint32(0, parts.length, true);
+        for (let i = 0; i < parts.length; i++) words.setUint32(4 * (1 + i), parts[i].length, true);
+        return head + written;
+      }
+    }
     const encoded = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
     const head = 4 * (1 + encoded.length);
     const length = encoded.reduce((n, p) => n + p.length, head);
