@@ -31,6 +31,7 @@ export interface ServiceModel {
   workers?: number;
 }
 
+/** Options of {@link Lab.simulate}: the traffic, the ramp curve, the policy and the service model. */
 export interface TrafficOptions {
   /** Requests per second, arriving at a fixed rate. Default 1000. */
   rps?: number;
@@ -38,6 +39,7 @@ export interface TrafficOptions {
   duration?: number;
   /** Width of a bucket in seconds; bucket k covers [k·bucket, (k+1)·bucket). Default 1. */
   bucket?: number;
+  /** The ramp curve and the weights' resolution. Default: linear, resolution 1 (the SPEC). */
   curve?: Curve;
   /** `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's weight / (active + 1)^bias. */
   policy?: 'wrr' | 'least-request';
@@ -53,8 +55,11 @@ export interface TrafficOptions {
 export class Traffic {
   /** Backend names by id. */
   readonly names: readonly string[];
+  /** Width of a bucket, seconds. */
   readonly bucket: number;
+  /** How many buckets (the arrays below hold `buckets × names.length` values, or `buckets`). */
   readonly buckets: number;
+  /** Seconds simulated. */
   readonly duration: number;
   /** Requests routed, at [bucket × names.length + id]. */
   readonly requests: Uint32Array;

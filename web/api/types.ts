@@ -27,6 +27,7 @@ export interface Diagnostic {
    * (`lineText.slice(from, to)`), bytes when it was a `Uint8Array`.
    */
   from: number;
+  /** Where the problem ends on its line (exclusive), in the same units as `from`. */
   to: number;
 }
 
@@ -42,7 +43,9 @@ export interface Keyword {
 
 /** Everything {@link SlowStart.run} produced. */
 export interface RunResult {
+  /** Every line WEIGHTS and PICK printed, in order. */
   output: OutputLine[];
+  /** Every rejected line, in order (a rejected line changes nothing). */
   diagnostics: Diagnostic[];
   /** Present unless `run(script, { timeline: false })`. */
   timeline?: Timeline;
@@ -67,13 +70,17 @@ export interface RunOptions {
 
 /** A pool entry: a backend name and its configured weight. */
 export interface PoolEntry {
+  /** The backend's name, as a script would write it. */
   name: string;
+  /** Its configured weight: a whole number, 0 … 1,000,000. */
   weight: number | bigint;
 }
 
 /** A backend's name and current effective weight. */
 export interface BackendWeight {
+  /** The backend's name. */
   name: string;
+  /** Its effective weight now (0 while DOWN). */
   weight: number;
 }
 
