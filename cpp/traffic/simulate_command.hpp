@@ -16,6 +16,7 @@ struct SimulateArgs {
   TrafficOptions options;
   std::string path;  // empty or "-": standard input
   bool csv = false;
+  bool summary = false;  // --summary json: one JSON object instead of the table
   bool help = false;
 };
 
@@ -26,6 +27,10 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
 // requests and latency) per bucket, or CSV with one row per bucket and
 // backend.
 std::string format_simulation(const TrafficResult& result, const SimulateArgs& args);
+
+// --summary json: the options in force, unrouted requests, stable_at and
+// per backend requests, failed, retried, ejections and seconds ejected.
+std::string format_summary(const TrafficResult& result, const SimulateArgs& args);
 
 // The script's diagnostics in the CLI's "line N: ..." form, then the
 // problem that stopped the simulation, if any.

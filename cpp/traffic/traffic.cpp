@@ -1,21 +1,60 @@
 #include "fast/decimal.hpp"
 #include "traffic/traffic.hpp"
 
+#include "core/split_mix64.hpp"
 #include "fast/smooth_wrr.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <queue>
 
 namespace slowstart {
 
+__extension__ using i128 = __int128;  // as curves.cpp
+
+namespace {
+constexpr const char* kPolicyNames[] = {"wrr", "least-request", "random", "p2c", "least-conn", "round-robin"};
+constexpr const char* kHealthNames[] = {"none", "nginx", "haproxy", "envoy"};
+constexpr const char* kWarmNames[] = {"serving", "time", "requests"};
+
+// Finds `text` in `names`; the enum is its index.
+template <typename E, std::size_t N>
+bool find_name(std::string_view text, const char* const (&names)[N], E& out) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (text == names[i]) {
+      out = static_cast<E>(i);
+      return true;
+    }
+  return false;
+}
+}  // namespace
+
 Problem parse_policy(std::string_view text, Policy& out) {
-  if (text == "wrr") out = Policy::SmoothWrr;
-  else if (text == "least-request") out = Policy::LeastRequest;
-  else return "policy must be wrr or least-request, got " + quote(text);
+  if (find_name(text, kPolicyNames, out)) return std::nullopt;
+  return "policy must be wrr, least-request, random, p2c, least-conn or round-robin, got " + quote(text);
+}
+const char* policy_name(Policy p) { return kPolicyNames[static_cast<int>(p)]; }
+
+Problem parse_ramp_by(std::string_view text, RampBy& out) {
+  if (text == "scale") out = RampBy::Scale;
+  else if (text == "skip") out = RampBy::Skip;
+  else return "ramp-by must be scale or skip, got " + quote(text);
   return std::nullopt;
 }
+
+Problem parse_health(std::string_view text, HealthKind& out) {
+  if (find_name(text, kHealthNames, out)) return std::nullopt;
+  return "health must be none, nginx, haproxy or envoy, got " + quote(text);
+}
+const char* health_name(HealthKind k) { return kHealthNames[static_cast<int>(k)]; }
+
+Problem parse_warm_by(std::string_view text, WarmBy& out) {
+  if (find_name(text, kWarmNames, out)) return std::nullopt;
+  return "warm-by must be serving, time or requests, got " + quote(text);
+}
+const char* warm_by_name(WarmBy w) { return kWarmNames[static_cast<int>(w)]; }
 
 namespace {
 std::string workers_problem() { return "workers must be between 1 and " + decimal(kMaxWorkers); }
@@ -44,6 +83,34 @@ Problem check_traffic_options(const TrafficOptions& o) {
     if (!(s.warmup >= 0) || !std::isfinite(s.warmup))
       return std::string("warm-up must be a number of seconds, 0 or more");
     if (s.workers < 1 || s.workers > kMaxWorkers) return workers_problem();
+    if (!(s.warmup_requests >= 1) || !std::isfinite(s.warmup_requests))
+      return std::string("warm-up requests must be a number, 1 or more");
+  }
+  if (!(o.timeout_ms >= 0) || !std::isfinite(o.timeout_ms))
+    return std::string("timeout must be a number of milliseconds, 0 (none) or more");
+  if (o.timeout_ms > 0 && !s.enabled) return std::string("a timeout needs the service model");
+  if (o.retries > kMaxRetries) return "retries must be between 0 and " + decimal(kMaxRetries);
+  if (!(o.stable_margin >= 0) || !std::isfinite(o.stable_margin))
+    return std::string("stable margin must be a number of percent, 0 or more");
+  const HealthCheck& h = o.health;
+  if (h.kind != HealthKind::None) {
+    if (o.timeout_ms == 0) return std::string("health checks need failures: set a timeout");
+    const auto seconds = [](double v) { return v > 0 && v <= 1e6; };
+    if (h.kind == HealthKind::Nginx) {
+      if (!seconds(h.fail_timeout) || h.fail_timeout != std::floor(h.fail_timeout))
+        return std::string("fail_timeout must be a whole number of seconds above 0");
+    } else if (h.kind == HealthKind::HAProxy) {
+      if (h.error_limit < 1) return std::string("error-limit must be 1 or more");
+      if (!seconds(h.inter)) return std::string("inter must be a number of seconds above 0");
+      if (h.rise < 1) return std::string("rise must be 1 or more");
+    } else {
+      if (h.consecutive_5xx < 1) return std::string("consecutive_5xx must be 1 or more");
+      if (!seconds(h.interval)) return std::string("interval must be a number of seconds above 0");
+      if (!seconds(h.base_ejection_time)) return std::string("base_ejection_time must be a number of seconds above 0");
+      if (!seconds(h.max_ejection_time)) return std::string("max_ejection_time must be a number of seconds above 0");
+      if (!(h.max_ejection_percent >= 0 && h.max_ejection_percent <= 100))
+        return std::string("max_ejection_percent must be between 0 and 100");
+    }
   }
   return std::nullopt;
 }
@@ -74,22 +141,36 @@ class ScanSink : public ScriptSink {
 
 // Pass 2: replays the scenario and routes every request.
 //
-// Every request goes through the engine's one pick (SmoothWrr, exact
-// integer weights at the curve's resolution). A ramping backend's weight is
-// the curve's at the request's millisecond; instead of recomputing it every
-// millisecond, the simulation finds the next millisecond at which it
-// changes (the curves never decrease) and waits for that.
+// Every request goes through the policy's pick; WRR and least-request use
+// the engine's one pick (SmoothWrr, exact integer weights at the curve's
+// resolution). A ramping backend's weight is the curve's at the request's
+// millisecond; instead of recomputing it every millisecond, the simulation
+// finds the next millisecond at which it changes (the curves never
+// decrease) and waits for that.
+//
+// With the service model, events happen in time order between arrivals:
+// completions (a success, or a failure when the timeout passes first, then
+// maybe a retry), and the health checks' timers (readmissions, Envoy's
+// sweeps). docs/WHY-SLOW-START.md says where each health rule comes from.
 class Simulator : public ScriptSink {
  public:
   Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r)
-      : o_(o), ids_(scan.ids), r_(r), n_ids_(scan.ids.names().size()) {
+      : o_(o), ids_(scan.ids), r_(r), n_ids_(scan.ids.names().size()), rng_(o.seed) {
     active_.assign(n_ids_, 0);
     id_pos_.assign(n_ids_, kNone);
     warm_since_.assign(n_ids_, -std::numeric_limits<double>::infinity());
-    if (o_.service.enabled) free_at_.assign(n_ids_ * o_.service.workers, 0.0);
+    if (o_.service.enabled) {
+      free_at_.assign(n_ids_ * o_.service.workers, 0.0);
+      worker_heap_ = o_.service.workers > 8;
+    }
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
+    health_.assign(n_ids_, Health{});
+    dip_listed_.assign(n_ids_, 0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
+    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip ||
+                   (o_.policy != Policy::SmoothWrr && o_.policy != Policy::LeastRequest);
+    if (o_.health.kind == HealthKind::Envoy) timers_.push(Timer{o_.health.interval, 0, 0, TimerKind::EnvoySweep});
   }
 
   void output(std::uint64_t, std::string_view) override {}
@@ -110,6 +191,8 @@ class Simulator : public ScriptSink {
         const std::size_t c = k * n_ids_ + id;
         r_.latency_ms[c] = r_.requests[c] ? latency_sum_[c] / r_.requests[c] : 0.0;
       }
+    paint_lanes();
+    find_stable();
   }
 
  private:
@@ -126,27 +209,74 @@ class Simulator : public ScriptSink {
   };
   static constexpr std::int64_t kNow = std::numeric_limits<std::int64_t>::min();
 
+  // An attempt's end as the proxy sees it: its response (a success) or its
+  // timeout (a failure, then maybe a retry elsewhere).
+  struct Done {
+    double t;
+    std::uint32_t id;
+    bool failed;
+    std::uint8_t tries;  // attempts made so far, this one included
+    std::uint32_t bucket;  // where the attempt arrived
+    std::array<std::uint32_t, kMaxRetries + 1> tried;
+    bool operator>(const Done& o) const { return t != o.t ? t > o.t : id > o.id; }
+  };
+
+  enum class TimerKind : std::uint8_t { Readmit, NginxProbe, EnvoySweep };
+  struct Timer {
+    double t;
+    std::uint32_t id, epoch;
+    TimerKind kind;
+    bool operator>(const Timer& o) const { return t != o.t ? t > o.t : id > o.id; }
+  };
+
+  // A backend's passive health, by id.
+  struct Health {
+    bool out = false;         // the balancer leaves it out of picks
+    bool ejected = false;     // counted as an ejection (the lane's Ejected)
+    bool probe = false;       // nginx: fail_timeout passed, the next pick is a probe
+    double ejected_at = 0;
+    std::uint32_t epoch = 0;  // bumped on every change: older timers are void
+    std::uint32_t errors = 0; // consecutive failures (HAProxy, Envoy)
+    std::uint32_t fails = 0;  // nginx's fails
+    std::int64_t checked = 0, accessed = -1;  // nginx: whole seconds
+    std::int64_t dip = 0;     // nginx: weight - effective_weight
+    std::uint32_t multiplier = 0;  // Envoy: the ejection-time multiplier
+    double readmitted_at = -1;
+    double paused = 0;         // WarmBy::Serving: seconds ejected since the (re)start
+    double served = 0;         // WarmBy::Requests: requests started since the (re)start
+  };
+
   // Takes the command's changes from the scenario's pool, which applied the
   // engine's rules: POOL starts over; ADD, DOWN, UP change one backend (ADD
   // appends a new name). Scores are the pool's after the change (a backend
   // that (re)joined starts with the pool's score on joining); the pool's own
   // picks (PICK lines) do not reach the simulation's.
   void sync(const Command& cmd, const Pool& pool) {
+    const double now = now_;
     if (cmd.op == Op::Pool) {
-      for (std::uint32_t id : pos_id_) id_pos_[id] = kNone;
+      for (std::uint32_t id : pos_id_) {
+        id_pos_[id] = kNone;
+        restart_health(id, now);
+        log_state(now, id, BackendState::Out, 0);
+      }
       const std::size_t n = pool.size();
       wrr_.reset(n);
       backends_.clear();
       pos_id_.clear();
       curve_.assign(n, 0);
       epoch_.assign(n, 0);
+      joined_ms_.assign(n, 0);
+      recovering_.assign(n, 0);
       changes_ = {};
       for (std::size_t i = 0; i < n; ++i) {
         backends_.push_back(pool.backend(i));
         pos_id_.push_back(ids_.find(backends_[i].name));
         id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
+        joined_ms_[i] = backends_[i].joined * 1000;
+        recovering_[i] = backends_[i].how == Joined::Up;
         wrr_.set_score(i, pool.score(i));
         reweigh(i);
+        log_joined(i);
       }
       return;
     }
@@ -159,26 +289,34 @@ class Simulator : public ScriptSink {
       wrr_.push_back();
       curve_.push_back(0);
       epoch_.push_back(0);
+      joined_ms_.push_back(0);
+      recovering_.push_back(0);
     }
     backends_[i] = pool.backend(i);
+    joined_ms_[i] = backends_[i].joined * 1000;
+    recovering_[i] = backends_[i].how == Joined::Up;
+    const std::uint32_t id = pos_id_[i];
+    restart_health(id, now);
     if (cmd.op != Op::Down) {
       wrr_.set_score(i, pool.score(i));
       // (Re)joining: a cold start for the service model.
-      warm_since_[pos_id_[i]] = static_cast<double>(pool.now());
+      warm_since_[id] = static_cast<double>(pool.now());
     }
     reweigh(i);
+    log_joined(i);
   }
 
-  bool may_ramp(const Backend& b) const {
+  bool may_ramp(std::size_t i) const {
+    const Backend& b = backends_[i];
     if (!b.up || !o_.slow_start || b.ramp == 0) return false;
-    return !(o_.curve.kind == CurveKind::HAProxy && b.how != Joined::Up);
+    return !(o_.curve.kind == CurveKind::HAProxy && !recovering_[i]);
   }
 
   // Backend i changed: a fixed weight now, or a ramp weighed at the next request.
   void reweigh(std::size_t i) {
     ++epoch_[i];
     const Backend& b = backends_[i];
-    if (may_ramp(b)) {
+    if (may_ramp(i)) {
       changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
     } else {
       curve_[i] = b.up ? b.target * o_.curve.resolution : 0;
@@ -186,8 +324,9 @@ class Simulator : public ScriptSink {
     }
   }
 
-  std::int64_t curve_at(const Backend& b, std::int64_t tick) const {
-    return curve_weight_ms(o_.curve, b.target, b.ramp, tick - b.joined * 1000, b.how == Joined::Up);
+  std::int64_t curve_at(std::size_t i, std::int64_t tick) const {
+    const Backend& b = backends_[i];
+    return curve_weight_ms(o_.curve, b.target, b.ramp, tick - joined_ms_[i], recovering_[i]);
   }
 
   // The ramps whose weight changes by `tick`: weighed at it, and the next
@@ -198,25 +337,31 @@ class Simulator : public ScriptSink {
       changes_.pop();
       if (c.epoch != epoch_[c.pos]) continue;
       const Backend& b = backends_[c.pos];
-      const std::int64_t w = curve_[c.pos] = curve_at(b, tick);
+      const std::int64_t w = curve_[c.pos] = curve_at(c.pos, tick);
       weigh(c.pos);
-      const std::int64_t end = b.joined * 1000 + b.ramp * 1000;  // full weight from here on
+      const std::int64_t end = joined_ms_[c.pos] + b.ramp * 1000;  // full weight from here on
       if (tick >= end) continue;
       std::int64_t same = tick, step = 1;
-      while (same + step < end && curve_at(b, same + step) == w) same += step, step *= 2;
+      while (same + step < end && curve_at(c.pos, same + step) == w) same += step, step *= 2;
       std::int64_t differs = std::min(same + step, end);
       while (differs - same > 1) {
         const std::int64_t mid = same + (differs - same) / 2;
-        (curve_at(b, mid) == w ? same : differs) = mid;
+        (curve_at(c.pos, mid) == w ? same : differs) = mid;
       }
       changes_.push(Change{differs, c.pos, c.epoch});
     }
   }
 
-  // The weight the pick sees: the curve's, and for least-request divided by
-  // (active + 1)^bias.
+  // The weight the pick sees: the curve's (the full weight when the skip
+  // decorator applies the ramp instead), nginx's effective-weight dip, and
+  // for least-request divided by (active + 1)^bias. 0 while the health check
+  // leaves it out.
   void weigh(std::size_t i) {
-    std::int64_t w = curve_[i];
+    const Backend& b = backends_[i];
+    const Health& h = health_[pos_id_[i]];
+    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : curve_[i];
+    if (h.out) w = 0;
+    if (h.dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - h.dip) / b.target);
     if (o_.policy == Policy::LeastRequest && w > 0) {
       const double a = static_cast<double>(active_[pos_id_[i]]) + 1.0;
       w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
@@ -228,31 +373,446 @@ class Simulator : public ScriptSink {
     if (o_.policy == Policy::LeastRequest && id_pos_[id] != kNone) weigh(static_cast<std::size_t>(id_pos_[id]));
   }
 
-  void complete_until(double t) {
-    while (!done_.empty() && done_.top().first <= t) {
-      const std::uint32_t id = done_.top().second;
-      done_.pop();
-      --active_[id];
-      active_changed(id);
+  // ---- health ---------------------------------------------------------
+
+  // The lane: every change of a backend's state, in time order.
+  struct StateChange {
+    double t;
+    std::uint32_t id;
+    BackendState state;
+    double ramp_end;  // Ramping: when it becomes Serving
+  };
+  void log_state(double t, std::uint32_t id, BackendState s, double ramp_end) {
+    lane_log_.push_back(StateChange{t, id, s, ramp_end});
+  }
+  // Backend i joined (or left) by the script, or was readmitted.
+  void log_joined(std::size_t i) {
+    const Backend& b = backends_[i];
+    const std::uint32_t id = pos_id_[i];
+    if (!b.up) return log_state(now_, id, BackendState::Out, 0);
+    if (health_[id].out) return log_state(now_, id, BackendState::Ejected, 0);
+    const double end = static_cast<double>(joined_ms_[i] + b.ramp * 1000) / 1000.0;
+    if (may_ramp(i) && end > now_) return log_state(now_, id, BackendState::Ramping, end);
+    log_state(now_, id, BackendState::Serving, 0);
+  }
+
+  // The script (re)started it, took it down or replaced the pool: the
+  // balancer's passive state starts over (Envoy keeps its multiplier: the
+  // host is the same address).
+  void restart_health(std::uint32_t id, double now) {
+    Health& h = health_[id];
+    if (h.ejected) close_ejection(id, now);
+    const std::uint32_t multiplier = h.multiplier;
+    const std::uint32_t epoch = h.epoch + 1;
+    h = Health{};
+    h.multiplier = multiplier;
+    h.epoch = epoch;
+  }
+
+  void close_ejection(std::uint32_t id, double now) {
+    Health& h = health_[id];
+    const double out = std::max(0.0, std::min(now, o_.duration) - h.ejected_at);
+    r_.seconds_ejected[id] += out;
+    h.paused += now - h.ejected_at;
+    h.ejected = false;
+  }
+
+  void set_out(std::uint32_t id, bool out) {
+    health_[id].out = out;
+    if (id_pos_[id] != kNone) weigh(static_cast<std::size_t>(id_pos_[id]));
+  }
+
+  void eject(std::uint32_t id, double now) {
+    Health& h = health_[id];
+    if (!h.ejected) {
+      ++r_.ejections[id];
+      h.ejected = true;
+      h.ejected_at = now;
+      log_state(now, id, BackendState::Ejected, 0);
+    }
+    ++h.epoch;
+    set_out(id, true);
+  }
+
+  // Back in the pool: a recovery (an UP) with the backend's ramp, when slow
+  // start is on.
+  void readmit(std::uint32_t id, double now) {
+    Health& h = health_[id];
+    if (h.ejected) close_ejection(id, now);
+    ++h.epoch;
+    h.errors = 0;
+    h.probe = false;
+    h.readmitted_at = now;
+    h.out = false;
+    if (id_pos_[id] == kNone) return;
+    const auto i = static_cast<std::size_t>(id_pos_[id]);
+    joined_ms_[i] = static_cast<std::int64_t>(std::floor(now * 1000.0));
+    recovering_[i] = 1;
+    reweigh(i);
+    const double saved = now_;
+    now_ = now;
+    log_joined(i);
+    now_ = saved;
+  }
+
+  static std::int64_t whole_second(double t) { return static_cast<std::int64_t>(std::floor(t)); }
+
+  // The proxy saw attempt `id` fail (its timeout) or succeed at `t`.
+  void report(std::uint32_t id, double t, bool failed) {
+    if (id_pos_[id] == kNone || !backends_[static_cast<std::size_t>(id_pos_[id])].up) return;
+    Health& h = health_[id];
+    const HealthCheck& c = o_.health;
+    switch (c.kind) {
+      case HealthKind::None:
+        return;
+      case HealthKind::Nginx: {
+        // ngx_http_upstream_free_round_robin_peer: a failure counts, stamps
+        // the time and lowers the effective weight by weight / max_fails; a
+        // success clears the count only once the server was tried again after
+        // its last failure.
+        const std::int64_t now = whole_second(t);
+        if (failed) {
+          ++h.fails;
+          h.accessed = h.checked = now;
+          const std::size_t i = static_cast<std::size_t>(id_pos_[id]);
+          const std::int64_t target = backends_[i].target;
+          if (c.max_fails > 0) {
+            h.dip = std::min<std::int64_t>(target, h.dip + target / c.max_fails);
+            if (h.dip > 0 && !dip_listed_[id]) dipped_.push_back(id), dip_listed_[id] = 1;
+          }
+          if (c.max_fails > 0 && h.fails >= c.max_fails) {
+            h.probe = false;
+            eject(id, t);
+            timers_.push(Timer{static_cast<double>(now) + c.fail_timeout + 1, id, h.epoch, TimerKind::NginxProbe});
+          } else {
+            weigh(i);
+          }
+        } else if (h.accessed < h.checked) {
+          h.fails = 0;
+          if (h.ejected || h.out) readmit(id, t);
+        }
+        return;
+      }
+      case HealthKind::HAProxy:
+        // observe layer7: consecutive errors; error-limit of them and
+        // on-error mark-down takes the server down at once; active checks
+        // every `inter` (on a fixed grid from 0) bring it back after `rise`
+        // successes.
+        if (!failed) {
+          h.errors = 0;
+        } else if (++h.errors >= c.error_limit && !h.out) {
+          eject(id, t);
+          const double up = (std::floor(t / c.inter) + c.rise) * c.inter;
+          timers_.push(Timer{up, id, h.epoch, TimerKind::Readmit});
+        }
+        return;
+      case HealthKind::Envoy:
+        // consecutive_5xx: a timeout is a 5xx (locally originated errors map
+        // to 5xx by default); ejection happens inline, exactly at the
+        // threshold, if max_ejection_percent allows (always one host).
+        if (!failed) {
+          h.errors = 0;
+        } else if (++h.errors == c.consecutive_5xx && !h.out) {
+          std::size_t up = 0, out = 0;
+          for (std::size_t i = 0; i < backends_.size(); ++i) {
+            if (!backends_[i].up) continue;
+            ++up;
+            out += health_[pos_id_[i]].out;
+          }
+          if (out == 0 || 100.0 * static_cast<double>(out) / static_cast<double>(up) < c.max_ejection_percent) {
+            const auto cap = static_cast<std::uint32_t>(
+                std::ceil(std::max(c.max_ejection_time, c.base_ejection_time) / c.base_ejection_time));
+            h.multiplier = std::min(h.multiplier + 1, cap);
+            eject(id, t);
+          }
+        }
+        return;
     }
   }
 
-  void serve(std::uint32_t id, double t, std::size_t cell) {
-    const ServiceModel& s = o_.service;
-    double* slots = &free_at_[static_cast<std::size_t>(id) * s.workers];
-    double* slot = std::min_element(slots, slots + s.workers);
-    const double start = std::max(t, *slot);
-    double ms = s.base_ms;
-    if (s.warmup > 0) {
-      const double cold = std::max(0.0, 1.0 - (start - warm_since_[id]) / s.warmup);
-      ms *= 1.0 + (s.cold_factor - 1.0) * cold;
+  // Envoy's interval sweep: a host whose ejection time passed is brought
+  // back; a host in service for a whole interval has its multiplier lowered
+  // by one.
+  void envoy_sweep(double t) {
+    const HealthCheck& c = o_.health;
+    for (std::size_t i = 0; i < backends_.size(); ++i) {
+      const std::uint32_t id = pos_id_[i];
+      Health& h = health_[id];
+      if (h.out) {
+        const double time = std::min(c.base_ejection_time * h.multiplier, std::max(c.max_ejection_time, c.base_ejection_time));
+        if (t >= h.ejected_at + time - 1e-9) readmit(id, t);
+      } else if (h.multiplier > 0 && t - std::max(h.readmitted_at, 0.0) >= c.interval - 1e-9 && h.readmitted_at >= 0) {
+        --h.multiplier;
+      }
     }
+    timers_.push(Timer{t + c.interval, 0, 0, TimerKind::EnvoySweep});
+  }
+
+  void fire(const Timer& timer) {
+    if (timer.kind == TimerKind::EnvoySweep) return envoy_sweep(timer.t);
+    Health& h = health_[timer.id];
+    if (timer.epoch != h.epoch) return;
+    if (timer.kind == TimerKind::Readmit) return readmit(timer.id, timer.t);
+    // nginx: fail_timeout has passed; the server takes part again, and the
+    // pick that chooses it is the probe.
+    h.probe = true;
+    set_out(timer.id, false);
+  }
+
+  // nginx: every pick raises each dipped effective weight by 1 (of the
+  // servers it looked at), and the chosen server is stamped "checked".
+  void nginx_after_pick(std::int32_t pos, double t) {
+    if (o_.health.kind != HealthKind::Nginx) return;
+    for (std::size_t k = 0; k < dipped_.size();) {
+      const std::uint32_t id = dipped_[k];
+      Health& h = health_[id];
+      if (h.dip > 0 && !h.out && id_pos_[id] != kNone) {
+        --h.dip;
+        weigh(static_cast<std::size_t>(id_pos_[id]));
+      }
+      if (h.dip == 0 || id_pos_[id] == kNone) {
+        h.dip = 0;
+        dip_listed_[id] = 0;
+        dipped_[k] = dipped_.back();
+        dipped_.pop_back();
+      } else {
+        ++k;
+      }
+    }
+    if (pos == kNone) return;
+    const std::uint32_t id = pos_id_[static_cast<std::size_t>(pos)];
+    Health& h = health_[id];
+    const std::int64_t now = whole_second(t);
+    if (now - h.checked > static_cast<std::int64_t>(o_.health.fail_timeout)) {
+      h.checked = now;
+      if (h.probe) {  // the probe is out: no more picks until it answers or fail_timeout passes again
+        h.probe = false;
+        ++h.epoch;
+        set_out(id, true);
+        timers_.push(Timer{static_cast<double>(now) + o_.health.fail_timeout + 1, id, h.epoch, TimerKind::NginxProbe});
+      }
+    }
+  }
+
+  // ---- the pick -------------------------------------------------------
+
+  double uniform() { return static_cast<double>(rng_.next() >> 11) * 0x1.0p-53; }
+
+  // How far into its ramp position i is at `tick` (1: not ramping).
+  double ramp_of(std::size_t i, std::int64_t tick) const {
+    if (!may_ramp(i)) return 1.0;
+    const Backend& b = backends_[i];
+    return ramp_factor(o_.curve, static_cast<double>(tick - joined_ms_[i]) / 1000.0, static_cast<double>(b.ramp),
+                       recovering_[i]);
+  }
+
+  bool available(std::size_t i) const { return backends_[i].up && backends_[i].target > 0 && !health_[pos_id_[i]].out; }
+
+  // The winner's position, or kNone: the policy's pick among the available
+  // backends not in `tried`, with the ramp applied as o_.ramp_by says.
+  std::int32_t pick(std::int64_t tick, const std::uint32_t* tried, std::size_t n_tried) {
+    const bool weights = o_.policy == Policy::SmoothWrr || o_.policy == Policy::LeastRequest;
+    const bool skip = o_.ramp_by == RampBy::Skip;
+    if (weights && !skip && n_tried == 0) return wrr_.pick();  // the common case
+    // The candidates: available, not tried; then the skip decorator.
+    cand_.clear();
+    for (std::size_t i = 0; i < backends_.size(); ++i) {
+      if (!available(i)) continue;
+      if (std::find(tried, tried + n_tried, pos_id_[i]) != tried + n_tried) continue;
+      cand_.push_back(static_cast<std::uint32_t>(i));
+    }
+    if (skip && cand_.size() > 1) {  // never skip the only available host
+      std::size_t kept = 0;
+      for (const std::uint32_t i : cand_) {
+        const double r = ramp_of(i, tick);
+        if (r >= 1.0 || uniform() < r) cand_[kept++] = i;
+      }
+      cand_.resize(kept);
+    }
+    if (weights) {
+      // The same pick with everyone else's weight at 0 for a moment.
+      hidden_.clear();
+      std::size_t c = 0;
+      for (std::size_t i = 0; i < backends_.size(); ++i) {
+        if (c < cand_.size() && cand_[c] == i) {
+          ++c;
+          continue;
+        }
+        if (wrr_.weight(i) != 0) hidden_.emplace_back(static_cast<std::uint32_t>(i), wrr_.weight(i)), wrr_.set_weight(i, 0);
+      }
+      const std::int32_t p = wrr_.pick();
+      for (const auto& [i, w] : hidden_) wrr_.set_weight(i, w);
+      return p;
+    }
+    if (cand_.empty()) return kNone;
+    const auto score = [&](std::uint32_t i) {  // lower wins; the ramp divides it when scaling
+      const double a = static_cast<double>(active_[pos_id_[i]]);
+      if (skip || a == 0) return a;
+      const double r = ramp_of(i, tick);
+      return r > 0 ? a / r : std::numeric_limits<double>::infinity();
+    };
+    switch (o_.policy) {
+      case Policy::Random: {
+        double total = 0;
+        for (const std::uint32_t i : cand_) total += weight_for_random(i, tick, skip);
+        if (!(total > 0)) return kNone;
+        double u = uniform() * total;
+        for (const std::uint32_t i : cand_) {
+          u -= weight_for_random(i, tick, skip);
+          if (u < 0) return static_cast<std::int32_t>(i);
+        }
+        return static_cast<std::int32_t>(cand_.back());
+      }
+      case Policy::P2C: {
+        if (cand_.size() == 1) return static_cast<std::int32_t>(cand_[0]);
+        const auto a = static_cast<std::size_t>(rng_.below(cand_.size()));
+        auto b = static_cast<std::size_t>(rng_.below(cand_.size() - 1));
+        if (b >= a) ++b;
+        return static_cast<std::int32_t>(score(cand_[b]) < score(cand_[a]) ? cand_[b] : cand_[a]);
+      }
+      case Policy::LeastConn: {
+        std::int32_t best = kNone;
+        double low = 0;
+        std::uint64_t ties = 0;
+        for (const std::uint32_t i : cand_) {
+          const double s = score(i);
+          if (best == kNone || s < low) {
+            best = static_cast<std::int32_t>(i), low = s, ties = 1;
+          } else if (s == low && rng_.below(++ties) == 0) {
+            best = static_cast<std::int32_t>(i);
+          }
+        }
+        return best;
+      }
+      case Policy::RoundRobin: {
+        // Caddy's loop: the next host after the last one, the first available
+        // wins. Scaling (the proposal) skips a warming host with probability
+        // 1 - ramp, unless it is the only available one.
+        const std::size_t n = backends_.size();
+        const bool only = cand_.size() == 1;
+        for (std::size_t k = 0; k < n; ++k) {
+          robin_ = (robin_ + 1) % n;
+          if (!std::binary_search(cand_.begin(), cand_.end(), static_cast<std::uint32_t>(robin_))) continue;
+          if (!skip && !only) {
+            const double r = ramp_of(robin_, tick);
+            if (r < 1.0 && !(uniform() < r)) continue;
+          }
+          return static_cast<std::int32_t>(robin_);
+        }
+        return kNone;
+      }
+      default:
+        return kNone;
+    }
+  }
+
+  double weight_for_random(std::uint32_t i, std::int64_t tick, bool skip) const {
+    const double w = static_cast<double>(backends_[i].target);
+    return skip ? w : w * ramp_of(i, tick);
+  }
+
+  // ---- service --------------------------------------------------------
+
+  // How cold backend `id` is at `t`: 1 the moment it (re)starts, 0 warm.
+  double coldness(std::uint32_t id, double t) const {
+    const ServiceModel& s = o_.service;
+    const Health& h = health_[id];
+    if (warm_since_[id] == -std::numeric_limits<double>::infinity()) return 0.0;  // in the POOL from the start: warm
+    switch (s.warm_by) {
+      case WarmBy::Requests:
+        return std::max(0.0, 1.0 - h.served / s.warmup_requests);
+      case WarmBy::Serving: {
+        if (s.warmup <= 0) return 0.0;
+        double since = t - warm_since_[id] - h.paused;
+        if (h.ejected) since -= std::max(0.0, t - h.ejected_at);
+        return std::max(0.0, 1.0 - since / s.warmup);
+      }
+      case WarmBy::Time:
+        break;
+    }
+    if (s.warmup <= 0) return 0.0;
+    return std::max(0.0, 1.0 - (t - warm_since_[id]) / s.warmup);
+  }
+
+  void complete_until(double t) {
+    for (;;) {
+      const bool done = !done_.empty() && done_.top().t <= t;
+      const bool timer = !timers_.empty() && timers_.top().t <= t;
+      if (!done && !timer) return;
+      if (timer && (!done || timers_.top().t < done_.top().t)) {
+        const Timer tm = timers_.top();
+        timers_.pop();
+        fire(tm);
+        continue;
+      }
+      const Done d = done_.top();
+      done_.pop();
+      --active_[d.id];
+      active_changed(d.id);
+      report(d.id, d.t, d.failed);
+      if (d.failed && d.tries <= o_.retries) retry(d);
+    }
+  }
+
+  // The attempt failed: the same request again on another backend, now.
+  void retry(const Done& d) {
+    const std::size_t k = bucket_of(d.t);
+    if (d.t >= o_.duration) return;  // past the end of the run
+    ++r_.retried[d.bucket * n_ids_ + d.id];
+    if (!changes_.empty()) ramp_to(tick_of(d.t));
+    const std::int32_t p = pick(tick_of(d.t), d.tried.data(), d.tries);
+    nginx_after_pick(p, d.t);
+    ++r_.total[k];
+    if (p == kNone) {
+      ++r_.unrouted[k];
+      return;
+    }
+    const std::uint32_t id = pos_id_[static_cast<std::size_t>(p)];
+    ++r_.requests[k * n_ids_ + id];
+    serve(id, d.t, k, &d);
+  }
+
+  void serve(std::uint32_t id, double t, std::size_t k, const Done* previous) {
+    const ServiceModel& s = o_.service;
+    const std::size_t cell = k * n_ids_ + id;
+    double* slots = &free_at_[static_cast<std::size_t>(id) * s.workers];
+    double start;
+    if (worker_heap_) {  // a min-heap of the workers' free times
+      start = std::max(t, slots[0]);
+    } else {
+      double* slot = std::min_element(slots, slots + s.workers);
+      start = std::max(t, *slot);
+    }
+    double ms = s.base_ms;
+    const double cold = coldness(id, start);
+    if (cold > 0) ms *= 1.0 + (s.cold_factor - 1.0) * cold;
+    health_[id].served += 1;
     const double end = start + ms / 1000.0;
-    *slot = end;
-    latency_sum_[cell] += (end - t) * 1000.0;
+    if (worker_heap_) {
+      std::pop_heap(slots, slots + s.workers, std::greater<>());
+      slots[s.workers - 1] = end;
+      std::push_heap(slots, slots + s.workers, std::greater<>());
+    } else {
+      *std::min_element(slots, slots + s.workers) = end;
+    }
+    Done d{end, id, false, 1, static_cast<std::uint32_t>(k), {}};
+    if (previous) {
+      d.tries = static_cast<std::uint8_t>(previous->tries + 1);
+      d.tried = previous->tried;
+    }
+    d.tried[d.tries - 1] = id;
+    const double latency_ms = (end - t) * 1000.0;
+    if (o_.timeout_ms > 0 && latency_ms > o_.timeout_ms) {
+      d.failed = true;
+      d.t = t + o_.timeout_ms / 1000.0;
+      ++r_.failed[cell];
+      latency_sum_[cell] += o_.timeout_ms;
+    } else {
+      latency_sum_[cell] += latency_ms;
+    }
     ++active_[id];
     active_changed(id);
-    done_.emplace(end, id);
+    done_.push(d);
   }
 
   // Request j arrives at j / rps; its bucket and millisecond.
@@ -295,14 +855,20 @@ class Simulator : public ScriptSink {
   }
 
   void advance_to(double until) {
-    if (!o_.service.enabled) return route_runs(until);
+    if (!per_request_) {
+      route_runs(until);
+      now_ = std::max(now_, std::min(until, o_.duration));
+      return;
+    }
     const double rps = o_.rps;
     const std::size_t samples_per_bucket = 10;
+    const bool service = o_.service.enabled;
     while (next_ < total_requests_) {
       const double t = static_cast<double>(next_) / rps;
-      if (t >= until) return;
+      if (t >= until) break;
+      now_ = t;
       const auto k = bucket_of(t);
-      if (o_.service.enabled) {
+      if (service) {
         complete_until(t);
         // Sample outstanding requests at fixed points of each bucket.
         const auto sample = static_cast<std::uint64_t>(t / (o_.bucket / samples_per_bucket));
@@ -317,18 +883,65 @@ class Simulator : public ScriptSink {
       }
       // Ramps are weighed at the request's millisecond (the clock resolution
       // of nginx and Envoy).
-      if (!changes_.empty()) ramp_to(tick_of(t));
-      const std::int32_t p = wrr_.pick();
+      const std::int64_t tick = tick_of(t);
+      if (!changes_.empty()) ramp_to(tick);
+      const std::int32_t p = pick(tick, nullptr, 0);
+      nginx_after_pick(p, t);
       ++r_.total[k];
       if (p == kNone) {
         ++r_.unrouted[k];
       } else {
         const std::uint32_t id = pos_id_[static_cast<std::size_t>(p)];
-        const std::size_t cell = k * n_ids_ + id;
-        ++r_.requests[cell];
-        if (o_.service.enabled) serve(id, t, cell);
+        ++r_.requests[k * n_ids_ + id];
+        if (service) serve(id, t, k, nullptr);
       }
       ++next_;
+    }
+    // Events up to `until` (within the run) happen before the script's change there.
+    if (service) complete_until(std::min(until, o_.duration));
+    now_ = std::max(now_, std::min(until, o_.duration));
+  }
+
+  // Each backend's state per bucket: the worst its bucket saw.
+  void paint_lanes() {
+    std::stable_sort(lane_log_.begin(), lane_log_.end(),
+                     [](const StateChange& a, const StateChange& b) { return a.id < b.id; });
+    const auto paint = [&](std::uint32_t id, double from, double to, BackendState s) {
+      if (!(to > from) || s == BackendState::Out) return;
+      const std::size_t k0 = bucket_of(std::max(0.0, from));
+      const std::size_t k1 = bucket_of(std::max(0.0, std::nextafter(to, -1.0)));
+      for (std::size_t k = k0; k <= k1 && k < r_.buckets; ++k) {
+        std::uint8_t& cell = r_.state[k * n_ids_ + id];
+        cell = std::max(cell, static_cast<std::uint8_t>(s));
+      }
+    };
+    for (std::size_t a = 0; a < lane_log_.size(); ++a) {
+      const StateChange& c = lane_log_[a];
+      const double end = (a + 1 < lane_log_.size() && lane_log_[a + 1].id == c.id) ? lane_log_[a + 1].t : r_.duration;
+      if (c.state == BackendState::Ramping && c.ramp_end < end) {
+        paint(c.id, c.t, c.ramp_end, BackendState::Ramping);
+        paint(c.id, c.ramp_end, end, BackendState::Serving);
+      } else {
+        paint(c.id, c.t, end, c.state);
+      }
+    }
+    for (std::uint32_t id = 0; id < n_ids_; ++id)
+      if (health_[id].ejected) close_ejection(id, r_.duration);
+  }
+
+  void find_stable() {
+    if (!o_.service.enabled) return;
+    const double limit = o_.service.base_ms * (1.0 + o_.stable_margin / 100.0);
+    r_.stable_at = -1;
+    for (std::size_t k = r_.buckets; k-- > 0;) {
+      bool calm = true;
+      for (std::size_t id = 0; id < n_ids_ && calm; ++id) {
+        const std::size_t c = k * n_ids_ + id;
+        calm = r_.failed[c] == 0 && r_.state[c] != static_cast<std::uint8_t>(BackendState::Ejected) &&
+               (r_.requests[c] == 0 || r_.latency_ms[c] <= limit);
+      }
+      if (!calm) return;
+      r_.stable_at = static_cast<double>(k) * r_.bucket;
     }
   }
 
@@ -336,15 +949,24 @@ class Simulator : public ScriptSink {
   const NameIds& ids_;
   TrafficResult& r_;
   std::size_t n_ids_;
+  SplitMix64 rng_;
+  bool per_request_ = false;
+  bool worker_heap_ = false;
+  double now_ = 0;  // the scenario's time reached
 
   // Position-aligned with the pool.
   std::vector<Backend> backends_;
   std::vector<std::uint32_t> pos_id_;
   std::vector<std::int64_t> curve_;   // the curve's weight (before least-request's division)
   std::vector<std::uint32_t> epoch_;  // bumped when a backend changes: older Changes are void
+  std::vector<std::int64_t> joined_ms_;   // when its ramp started (a readmission restarts it)
+  std::vector<std::uint8_t> recovering_;  // joined by UP or readmitted (HAProxy ramps only then)
   SmoothWrr wrr_;                     // the pick, with the weights it sees
   std::vector<std::int32_t> picks_;   // one millisecond's winners
+  std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
+  std::vector<std::pair<std::uint32_t, std::int64_t>> hidden_;
   std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
+  std::size_t robin_ = static_cast<std::size_t>(-1);
 
   // By backend id (survive POOL).
   std::vector<std::uint32_t> active_;
@@ -352,9 +974,12 @@ class Simulator : public ScriptSink {
   std::vector<double> warm_since_;
   std::vector<double> free_at_;  // workers' next free time, `workers` per id
   std::vector<double> latency_sum_;
-  std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>,
-                      std::greater<>>
-      done_;
+  std::vector<Health> health_;
+  std::vector<std::uint32_t> dipped_;  // nginx: ids whose effective weight is below their weight
+  std::vector<std::uint8_t> dip_listed_;  // by id: in dipped_
+  std::vector<StateChange> lane_log_;
+  std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
 
   std::uint64_t next_ = 0, total_requests_ = 0;
   std::uint64_t last_sample_ = std::numeric_limits<std::uint64_t>::max();
@@ -397,8 +1022,13 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.requests.assign(cells, 0);
   r.outstanding.assign(cells, 0.0);
   r.latency_ms.assign(cells, 0.0);
+  r.failed.assign(cells, 0);
+  r.retried.assign(cells, 0);
+  r.state.assign(cells, 0);
   r.unrouted.assign(r.buckets, 0);
   r.total.assign(r.buckets, 0);
+  r.ejections.assign(r.names.size(), 0);
+  r.seconds_ejected.assign(r.names.size(), 0.0);
   Simulator sim(o, scan, r);
   {
     Interpreter in(sim);

@@ -14,10 +14,51 @@ export interface RawTrafficOptions {
   duration?: number;
   bucket?: number;
   curve?: RawCurve;
-  policy?: 'wrr' | 'least-request';
+  policy?: RawPolicy;
   slowStart?: boolean;
   bias?: number;
-  service?: boolean | { baseMs?: number; coldFactor?: number; warmup?: number; workers?: number };
+  service?:
+    | boolean
+    | {
+        baseMs?: number;
+        coldFactor?: number;
+        warmup?: number;
+        workers?: number;
+        warmBy?: 'serving' | 'time' | 'requests';
+        warmupRequests?: number;
+      };
+  timeoutMs?: number;
+  retries?: number;
+  health?: RawHealthCheck | null;
+  rampBy?: 'scale' | 'skip';
+  seed?: number;
+  stableMargin?: number;
+}
+
+export type RawPolicy = 'wrr' | 'least-request' | 'random' | 'p2c' | 'least-conn' | 'round-robin';
+
+export interface RawHealthParameters {
+  maxFails: number;
+  failTimeout: number;
+  errorLimit: number;
+  inter: number;
+  rise: number;
+  consecutive5xx: number;
+  interval: number;
+  baseEjectionTime: number;
+  maxEjectionTime: number;
+  maxEjectionPercent: number;
+}
+
+export interface RawHealthCheck extends Partial<RawHealthParameters> {
+  kind: 'none' | 'nginx' | 'haproxy' | 'envoy';
+}
+
+export interface RawTrafficDefaults {
+  service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
+  health: RawHealthParameters;
+  stableMargin: number;
+  maxRetries: number;
 }
 
 export interface RawTraffic {
@@ -28,6 +69,12 @@ export interface RawTraffic {
   requests: Uint32Array;
   outstanding: Float64Array;
   latencyMs: Float64Array;
+  failed: Uint32Array;
+  retried: Uint32Array;
+  state: Uint8Array;
+  ejections: Uint32Array;
+  secondsEjected: Float64Array;
+  stableAt: number | null;
   unrouted: Uint32Array;
   total: Uint32Array;
   diagnosticText: string;
@@ -82,16 +129,18 @@ export interface RawGradeEnv {
   /** Seconds since 1970. */
   now: number;
   sourceDateEpoch?: number;
-  /** The names of the regular files DIR/*.txt, or a problem. */
-  listTxt(dir: string): string[] | string;
+  /** The names of the regular files DIR/*.txt (bytes, whatever they are), or a problem. */
+  listTxt(dir: Uint8Array): Uint8Array[] | string;
   /** The file's bytes, null when it does not exist, or a problem. */
-  read(path: string): Uint8Array | string | null;
+  read(path: Uint8Array): Uint8Array | string | null;
 }
 
 /** One run of the learner's program, as the Node CLI saw it. */
 export interface RawOutcome {
   started: boolean;
   startError: string;
+  /** It could not start because the grader ran out of files, processes or memory. */
+  exhausted?: boolean;
   out: Uint8Array;
   outOver: boolean;
   err: Uint8Array;
@@ -104,14 +153,21 @@ export interface RawOutcome {
 
 /** `slowstart grade` minus the processes (cpp/cli/grade.hpp). Call delete() when done. */
 export interface GradeSession {
-  start(args: string[], env: RawGradeEnv): { ok: boolean; out: Uint8Array; err: Uint8Array; status: number };
+  start(args: (string | Uint8Array)[], env: RawGradeEnv): { ok: boolean; out: Uint8Array; err: Uint8Array; status: number };
   size(): number;
   jobs(): number;
   timeoutMs(): number;
-  maxOutput(): number;
+  /** Test i's stdout cap. */
+  maxOutput(i: number): number;
   needsScriptPaths(): boolean;
-  test(i: number): { id: string; script: Uint8Array; path: string };
-  argv(scriptPath: string): string[];
+  /** --user, or "". */
+  user(): string;
+  /** --output's path (bytes), empty without it. */
+  output(): Uint8Array;
+  /** A warning for stderr when -j asks for more than `most`, or "". */
+  clampJobs(most: number, fileLimit: number): string;
+  test(i: number): { id: string; script: Uint8Array; path: Uint8Array };
+  argv(scriptPath: string | Uint8Array): Uint8Array[];
   setOutcome(i: number, outcome: RawOutcome): void;
   finish(wallMs: number): { out: Uint8Array; err: Uint8Array; status: number };
   delete(): void;
@@ -128,6 +184,8 @@ export interface LabModule {
   releaseRun(): void;
   /** An Error (returned, not thrown) for bad options or a simulation too large. */
   simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
+  /** The simulation's defaults (cpp/traffic/traffic.hpp), said once. */
+  trafficDefaults(): RawTrafficDefaults;
   mistakeCatalogue(): RawMistake[];
   builtInSuite(): RawSuiteTest[];
   /** The script is in the input buffer; expected and actual are stdout texts. */
@@ -143,8 +201,12 @@ export interface LabModule {
     err: Uint8Array;
     status: number;
     dir: string;
+    /** --force: files already in dir may be overwritten. */
+    force: boolean;
     files: { name: string; bytes: Uint8Array }[];
   };
+  /** The line `slowstart tests` prints when a file in --out's folder is in the way. */
+  testsOutBlocked(path: string, why: 'exists' | 'symlink' | 'not-regular'): string;
   simulateCommand(
     args: string[],
     read: (path: string) => Uint8Array | string,

@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,26 @@ using namespace slowstart::wasm;
 
 namespace {
 
+// The health checks' parameters by their JavaScript names: read by
+// traffic_from_js, written by traffic_defaults (one list for both).
+struct HealthKey {
+  const char* js;
+  std::uint32_t HealthCheck::*count;  // a whole number, or
+  double HealthCheck::*seconds;       // a number
+};
+constexpr HealthKey kHealthKeys[] = {
+    {"maxFails", &HealthCheck::max_fails, nullptr},
+    {"failTimeout", nullptr, &HealthCheck::fail_timeout},
+    {"errorLimit", &HealthCheck::error_limit, nullptr},
+    {"inter", nullptr, &HealthCheck::inter},
+    {"rise", &HealthCheck::rise, nullptr},
+    {"consecutive5xx", &HealthCheck::consecutive_5xx, nullptr},
+    {"interval", nullptr, &HealthCheck::interval},
+    {"baseEjectionTime", nullptr, &HealthCheck::base_ejection_time},
+    {"maxEjectionTime", nullptr, &HealthCheck::max_ejection_time},
+    {"maxEjectionPercent", nullptr, &HealthCheck::max_ejection_percent},
+};
+
 Problem traffic_from_js(const val& o, TrafficOptions& t) {
   t = TrafficOptions{};
   auto num = [&](const char* key, double& out) {
@@ -35,6 +56,36 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
     if (Problem problem = parse_policy(p.as<std::string>(), t.policy)) return problem;
   }
   if (val s = o["slowStart"]; !s.isUndefined()) t.slow_start = s.as<bool>();
+  num("timeoutMs", t.timeout_ms);
+  num("stableMargin", t.stable_margin);
+  if (val v = o["retries"]; !v.isUndefined()) {
+    const double r = v.as<double>();
+    if (!(r >= 0 && r <= kMaxRetries) || r != std::floor(r)) return "retries must be between 0 and " + std::to_string(kMaxRetries);
+    t.retries = static_cast<std::uint32_t>(r);
+  }
+  if (val v = o["seed"]; !v.isUndefined()) {
+    const double seed = v.as<double>();
+    if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != std::floor(seed)) return std::string("seed must be a whole number");
+    t.seed = static_cast<std::uint64_t>(seed);
+  }
+  if (val v = o["rampBy"]; !v.isUndefined()) {
+    if (Problem p = parse_ramp_by(v.as<std::string>(), t.ramp_by)) return p;
+  }
+  if (val hc = o["health"]; !hc.isUndefined() && !hc.isNull()) {
+    HealthCheck& h = t.health;
+    if (Problem p = parse_health(hc["kind"].as<std::string>(), h.kind)) return p;
+    for (const HealthKey& key : kHealthKeys) {
+      val v = hc[key.js];
+      if (v.isUndefined()) continue;
+      const double d = v.as<double>();
+      if (key.seconds) {
+        h.*key.seconds = d;
+      } else {
+        if (!(d >= 0 && d <= 1e6) || d != std::floor(d)) return std::string(key.js) + " must be a whole number";
+        h.*key.count = static_cast<std::uint32_t>(d);
+      }
+    }
+  }
   if (val s = o["service"]; !s.isUndefined() && !s.isNull() && !(s.isFalse())) {
     t.service.enabled = true;
     if (s.isTrue()) return std::nullopt;
@@ -44,6 +95,10 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
     snum("baseMs", t.service.base_ms);
     snum("coldFactor", t.service.cold_factor);
     snum("warmup", t.service.warmup);
+    snum("warmupRequests", t.service.warmup_requests);
+    if (val w = s["warmBy"]; !w.isUndefined()) {
+      if (Problem p = parse_warm_by(w.as<std::string>(), t.service.warm_by)) return p;
+    }
     if (val w = s["workers"]; !w.isUndefined()) {
       if (Problem p = set_workers(w.as<double>(), t.service)) return p;
     }
@@ -76,11 +131,43 @@ val simulate(double length, val options) {
   out.set("requests", typed_copy("Uint32Array", r.requests));
   out.set("outstanding", typed_copy("Float64Array", r.outstanding));
   out.set("latencyMs", typed_copy("Float64Array", r.latency_ms));
+  out.set("failed", typed_copy("Uint32Array", r.failed));
+  out.set("retried", typed_copy("Uint32Array", r.retried));
+  out.set("state", typed_copy("Uint8Array", r.state));
+  out.set("ejections", typed_copy("Uint32Array", r.ejections));
+  out.set("secondsEjected", typed_copy("Float64Array", r.seconds_ejected));
+  out.set("stableAt", r.stable_at >= 0 ? val(r.stable_at) : val::null());
   out.set("unrouted", typed_copy("Uint32Array", r.unrouted));
   out.set("total", typed_copy("Uint32Array", r.total));
   out.set("diagnosticText", err);
   out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
   out.set("diagnosticColumns", typed_copy("Uint32Array", err_columns));
+  return out;
+}
+
+// The simulation's defaults, said once (cpp/traffic/traffic.hpp): the
+// service model and each health check's parameters.
+val traffic_defaults() {
+  const TrafficOptions t;
+  const ServiceModel& s = t.service;
+  val service = val::object();
+  service.set("baseMs", s.base_ms);
+  service.set("coldFactor", s.cold_factor);
+  service.set("warmup", s.warmup);
+  service.set("workers", s.workers);
+  service.set("warmBy", std::string(warm_by_name(s.warm_by)));
+  service.set("warmupRequests", s.warmup_requests);
+  const HealthCheck& h = t.health;
+  val health = val::object();
+  for (const HealthKey& key : kHealthKeys) {
+    if (key.seconds) health.set(key.js, h.*key.seconds);
+    else health.set(key.js, h.*key.count);
+  }
+  val out = val::object();
+  out.set("service", service);
+  out.set("health", health);
+  out.set("stableMargin", t.stable_margin);
+  out.set("maxRetries", kMaxRetries);
   return out;
 }
 
@@ -128,5 +215,6 @@ EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("runWithRules", &run_with_rules);
   emscripten::function("releaseRun", &release_run);
   emscripten::function("simulate", &simulate);
+  emscripten::function("trafficDefaults", &traffic_defaults);
   emscripten::function("simulateCommand", &simulate_command_text);
 }

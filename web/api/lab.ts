@@ -1,4 +1,4 @@
-import type { LabModule, RawRules, RawTraffic } from '../wasm/lab.mjs';
+import type { LabModule, RawHealthCheck, RawPolicy, RawRules, RawTraffic, RawTrafficDefaults } from '../wasm/lab.mjs';
 import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence, type WeightProblem } from './grading.js';
 import { raise } from './raise.js';
 import { toUtf16Columns } from './columns.js';
@@ -29,7 +29,25 @@ export interface ServiceModel {
   warmup?: number;
   /** Requests a backend serves at once; more wait in a FIFO queue. Default 128. */
   workers?: number;
+  /**
+   * What warms a backend after it (re)starts: `serving` (default) seconds in
+   * service, paused while ejected; `time` seconds, ejected or not;
+   * `requests` requests served (`warmupRequests` of them).
+   */
+  warmBy?: 'serving' | 'time' | 'requests';
+  /** With `warmBy: 'requests'`: how many requests warm a backend. */
+  warmupRequests?: number;
 }
+
+/** A passive health check with its software's parameters (each optional: that software's default). */
+export type HealthCheck = RawHealthCheck;
+/** The balancing policies of the lab. */
+export type Policy = RawPolicy;
+/** The simulation's defaults (`Lab.trafficDefaults`), said once by the engine. */
+export type TrafficDefaults = RawTrafficDefaults;
+
+/** A backend's state in a bucket (`Traffic.state`): the worst the bucket saw. */
+export const BackendState = { Out: 0, Serving: 1, Ramping: 2, Ejected: 3 } as const;
 
 /** Options of {@link Lab.simulate}: the traffic, the ramp curve, the policy and the service model. */
 export interface TrafficOptions {
@@ -41,14 +59,29 @@ export interface TrafficOptions {
   bucket?: number;
   /** The ramp curve and the weights' resolution. Default: linear, resolution 1 (the SPEC). */
   curve?: Curve;
-  /** `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's weight / (active + 1)^bias. */
-  policy?: 'wrr' | 'least-request';
+  /**
+   * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's weight / (active + 1)^bias.
+   * `random` (weighted), `p2c` (two at random, fewer active wins), `least-conn`, `round-robin` (Caddy's).
+   */
+  policy?: Policy;
   /** false: ignore the ramps (full weight at once). Default true. */
   slowStart?: boolean;
   /** Least-request's active-request bias. Default 1. */
   bias?: number;
   /** Model service times (outstanding requests and latency). Default off. */
   service?: boolean | ServiceModel;
+  /** A request slower than this fails (needs the service model). 0: none (default). */
+  timeoutMs?: number;
+  /** Retries of a failed request on another backend, 0 to 5. Default 0. */
+  retries?: number;
+  /** Passive health checking (needs a timeout). Default none. */
+  health?: HealthCheck | null;
+  /** How a policy applies the ramp: `scale` (default) or `skip` (leave a warming host out with probability 1 − ramp). */
+  rampBy?: 'scale' | 'skip';
+  /** Seed of the random choices. Default 1. */
+  seed?: number;
+  /** Stable: latency within this % of the warm service time. Default 50. */
+  stableMargin?: number;
 }
 
 /** What a traffic simulation measured, per bucket and backend. */
@@ -67,6 +100,18 @@ export class Traffic {
   readonly outstanding: Float64Array;
   /** Mean latency in ms of the requests that arrived in the bucket (service model), same layout. */
   readonly latencyMs: Float64Array;
+  /** Attempts that timed out (they arrived in the bucket), same layout. */
+  readonly failed: Uint32Array;
+  /** Of those, the ones retried on another backend, same layout. */
+  readonly retried: Uint32Array;
+  /** `BackendState`, the worst the bucket saw, same layout. */
+  readonly state: Uint8Array;
+  /** Per backend: times the health check ejected it, and seconds it was out. */
+  readonly ejections: Uint32Array;
+  /** Seconds each backend spent ejected by the health check in the bucket, same layout. */
+  readonly secondsEjected: Float64Array;
+  /** When the pool became stable (seconds), or null. */
+  readonly stableAt: number | null;
   /** Requests with no backend to take them, per bucket. */
   readonly unrouted: Uint32Array;
   /** All requests, per bucket. */
@@ -88,6 +133,12 @@ export class Traffic {
     this.requests = raw.requests;
     this.outstanding = raw.outstanding;
     this.latencyMs = raw.latencyMs;
+    this.failed = raw.failed;
+    this.retried = raw.retried;
+    this.state = raw.state;
+    this.ejections = raw.ejections;
+    this.secondsEjected = raw.secondsEjected;
+    this.stableAt = raw.stableAt;
     this.unrouted = raw.unrouted;
     this.total = raw.total;
     this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines, raw.diagnosticColumns);
@@ -213,6 +264,11 @@ export class Lab {
     const raw = raise(this.#module.simulate(length, options));
     if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
     return Traffic.fromRaw(raw);
+  }
+
+  /** The simulation's defaults: the service model and every health check's parameters. */
+  trafficDefaults(): TrafficDefaults {
+    return this.#module.trafficDefaults();
   }
 
   // Diagnostics' columns in the string's units (the script's bytes are still in the input buffer).

@@ -6,7 +6,8 @@
 // Sized to its container's width (ResizeObserver), so text never scales.
 // Names go in as SVG text / textContent only.
 import { formatTick, niceTicks } from '../shared/ticks.js';
-import { h, svg } from '../shared/dom.js';
+import { svg } from '../shared/dom.js';
+import { SizedSvg } from './sized-svg.js';
 import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 
 export interface BucketSeries {
@@ -37,24 +38,16 @@ export class BucketChart {
   readonly element: HTMLDivElement;
   readonly #doc: Document;
   readonly #svg: SVGSVGElement;
+  readonly #box: SizedSvg;
   readonly #height: number;
   #data: BucketChartData | null = null;
-  #width = 0;
 
   constructor(parent: HTMLElement, label: string, height = 200) {
-    const doc = (this.#doc = parent.ownerDocument);
+    this.#doc = parent.ownerDocument;
     this.#height = height;
-    this.element = h(doc, 'div', { class: 'ss-bucket-chart' });
-    this.#svg = svg(doc, 'svg', { class: 'ss-chart-svg', attrs: { role: 'img', 'aria-label': label } });
-    this.element.append(this.#svg);
-    parent.append(this.element);
-    const view = doc.defaultView;
-    if (view && 'ResizeObserver' in view) {
-      new view.ResizeObserver(() => {
-        const w = Math.round(this.element.clientWidth);
-        if (w > 0 && w !== this.#width) this.#draw();
-      }).observe(this.element);
-    }
+    this.#box = new SizedSvg(parent, 'ss-bucket-chart', label, () => this.#draw());
+    this.element = this.#box.element;
+    this.#svg = this.#box.svg;
   }
 
   set(data: BucketChartData): void {
@@ -65,13 +58,9 @@ export class BucketChart {
   #draw(): void {
     const data = this.#data;
     const doc = this.#doc;
-    const width = (this.#width = Math.max(240, Math.round(this.element.clientWidth) || 640));
     const height = this.#height;
+    const width = this.#box.reset(height);
     const s = this.#svg;
-    s.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    s.setAttribute('width', String(width));
-    s.setAttribute('height', String(height));
-    s.replaceChildren();
     if (!data || data.buckets === 0) return;
 
     const plotW = width - M.left - M.right;

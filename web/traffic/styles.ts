@@ -34,6 +34,24 @@ const TRAFFIC_CSS = /* css */ `
 .ss-trap-title { margin: 0 0 4px; font-size: 13.5px; }
 .ss-chart-caption { margin: 4px 0 0; font-size: 12px; color: var(--ss-muted); }
 .ss-trap-summary { margin: 4px 0 0; font-size: 12.5px; }
+.ss-flap { display: grid; gap: 12px; grid-template-columns: minmax(0, 1fr); }
+@container (min-width: 720px) { .ss-flap { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+.ss-flap-side { min-width: 0; border: 1px solid var(--ss-border); border-radius: 8px; padding: 8px; }
+.ss-flap-side[hidden] { display: none; }
+.ss-flap-status { margin: 0; font-size: 12.5px; color: var(--ss-muted); min-height: 1.45em; }
+.ss-flap-note { margin: 0; font-size: 12.5px; max-width: 90ch; }
+.ss-lanes { min-width: 0; }
+.ss-lane-name { dominant-baseline: middle; text-anchor: end; }
+.ss-lane-serving { fill: var(--ss-series); fill-opacity: 0.85; }
+.ss-lane-ramping { fill: var(--ss-series); fill-opacity: 0.35; stroke: var(--ss-series); stroke-width: 1; stroke-dasharray: 2 2; }
+.ss-lane-ejected { fill: var(--ss-fg); fill-opacity: 0.9; }
+.ss-lanes-key { display: flex; flex-wrap: wrap; gap: 2px 12px; margin: 0; font-size: 11.5px; color: var(--ss-muted); }
+.ss-lanes-key[data-more]::after { content: "(" attr(data-more) ")"; }
+.ss-lanes-key-item { display: inline-flex; align-items: center; gap: 4px; }
+.ss-lanes-swatch { display: inline-block; width: 14px; height: 9px; border-radius: 2px; }
+.ss-lanes-swatch.ss-lane-serving { background: var(--ss-muted); }
+.ss-lanes-swatch.ss-lane-ramping { background: transparent; border: 1px dashed var(--ss-muted); }
+.ss-lanes-swatch.ss-lane-ejected { background: var(--ss-fg); }
 `;
 
 /** Adopts the Traffic view's stylesheet into a document or shadow root (once). */

@@ -4,7 +4,7 @@
 // one-line hint in plain words (linked with aria-describedby) for a learner
 // who has read nothing yet. A value out of range is marked, says what it
 // takes, and changes nothing.
-import type { Curve, TrafficOptions } from '../api/index.js';
+import type { Curve, HealthCheck, Policy, TrafficDefaults, TrafficOptions } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 
 export interface TrafficSettings {
@@ -19,6 +19,15 @@ export interface TrafficSettings {
   policy: 'least-request' | 'wrr';
   coldFactor: number;
   warmup: number;
+  /** The flapping comparison: its scenario, balancer, health check, timeout, retries, load and warmth. */
+  flapScenario: 'rolling' | 'script';
+  flapPolicy: Policy;
+  rampBy: 'scale' | 'skip';
+  health: Exclude<HealthCheck['kind'], 'none'>;
+  timeoutMs: number;
+  retries: number;
+  flapLoad: number;
+  warmBy: 'serving' | 'time' | 'requests';
 }
 
 export const DEFAULT_SETTINGS: TrafficSettings = {
@@ -26,8 +35,18 @@ export const DEFAULT_SETTINGS: TrafficSettings = {
   rps: 1000,
   trapLoad: 60,
   policy: 'least-request',
-  coldFactor: 5,
-  warmup: 30,
+  // The service model's defaults are the engine's (Lab.trafficDefaults):
+  // TrafficControls.adoptDefaults sets these two once the lab has loaded.
+  coldFactor: Number.NaN,
+  warmup: Number.NaN,
+  flapScenario: 'rolling',
+  flapPolicy: 'wrr',
+  rampBy: 'scale',
+  health: 'envoy',
+  timeoutMs: 1000,
+  retries: 1,
+  flapLoad: 60,
+  warmBy: 'serving',
 };
 
 /** The plain-words hint under each setting. */
@@ -43,6 +62,14 @@ export const HINTS: Record<string, string> = {
   trapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
   coldFactor: 'How many times slower a backend serves the moment it joins (1: not at all).',
   warmup: 'Seconds until a joined backend is as fast as the others (0: at once).',
+  flapScenario: 'What to run: a rolling restart of one backend of four, or the script in the editor.',
+  flapPolicy: 'How the balancer picks (Caddy’s policies besides nginx’s and Envoy’s).',
+  rampBy: 'How the ramp applies: each policy’s own way, or by leaving a warming host out with probability 1 − ramp.',
+  health: 'Which balancer’s passive health check ejects a failing backend, with its own defaults.',
+  timeoutMs: 'A request slower than this fails (and counts against its backend).',
+  retries: 'How many times a failed request is tried again on another backend.',
+  flapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
+  warmBy: 'What warms a restarted backend: time serving (paused while ejected), plain time, or requests served.',
 };
 
 type Field = HTMLSelectElement | HTMLInputElement;
@@ -97,6 +124,41 @@ export class TrafficControls {
       ],
       doc,
     );
+  }
+
+  /** The flapping comparison's own controls (placed by the view). */
+  flapControls(doc: Document): HTMLFormElement {
+    const s = this.#settings;
+    return this.#form(
+      'Flapping settings',
+      [
+        this.#select('flapScenario', 'Scenario', [['rolling', 'Rolling restart of b'], ['script', 'The script above']], s.flapScenario),
+        this.#select('health', 'Health check', [['envoy', 'Envoy outlier detection'], ['nginx', 'nginx max_fails'], ['haproxy', 'HAProxy observe layer7']], s.health),
+        this.#select(
+          'flapPolicy',
+          'Policy',
+          [['wrr', 'Smooth WRR (nginx)'], ['least-request', 'Least request (Envoy)'], ['random', 'Weighted random'], ['p2c', 'Power of two choices'], ['least-conn', 'Least conn (Caddy)'], ['round-robin', 'Round robin (Caddy)']],
+          s.flapPolicy,
+        ),
+        this.#select('rampBy', 'Ramp by', [['scale', 'Scale (each policy)'], ['skip', 'Skip (decorator)']], s.rampBy),
+        this.#number('timeoutMs', 'Timeout ms', s.timeoutMs, { min: '50', max: '60000', step: '1' }),
+        this.#number('retries', 'Retries', s.retries, { min: '0', max: '5', step: '1' }),
+        this.#number('flapLoad', 'Flapping load %', s.flapLoad, { min: '5', max: '200', step: '5' }),
+        this.#select('warmBy', 'Warm by', [['serving', 'Time serving'], ['time', 'Time'], ['requests', 'Requests']], s.warmBy),
+      ],
+      doc,
+    );
+  }
+
+  /** The engine's service-model defaults, shown in the fields still holding none. */
+  adoptDefaults(d: TrafficDefaults): void {
+    const s = this.#settings;
+    for (const [key, value] of [['coldFactor', d.service.coldFactor], ['warmup', d.service.warmup]] as const) {
+      if (!Number.isNaN(s[key])) continue;
+      s[key] = value;
+      const el = this.#fields[key] as HTMLInputElement | undefined;
+      if (el) el.value = String(value);
+    }
   }
 
   get settings(): TrafficSettings {
@@ -174,6 +236,14 @@ export class TrafficControls {
       policy: (f.policy?.value ?? this.#settings.policy) as TrafficSettings['policy'],
       coldFactor: num('coldFactor', this.#settings.coldFactor),
       warmup: num('warmup', this.#settings.warmup),
+      flapScenario: (f.flapScenario?.value ?? this.#settings.flapScenario) as TrafficSettings['flapScenario'],
+      flapPolicy: (f.flapPolicy?.value ?? this.#settings.flapPolicy) as Policy,
+      rampBy: (f.rampBy?.value ?? this.#settings.rampBy) as TrafficSettings['rampBy'],
+      health: (f.health?.value ?? this.#settings.health) as TrafficSettings['health'],
+      timeoutMs: num('timeoutMs', this.#settings.timeoutMs),
+      retries: num('retries', this.#settings.retries),
+      flapLoad: num('flapLoad', this.#settings.flapLoad),
+      warmBy: (f.warmBy?.value ?? this.#settings.warmBy) as TrafficSettings['warmBy'],
     };
     if (problems.length) {
       this.#onInvalid(problems.join('; '));
@@ -200,6 +270,53 @@ export function shareOptions(s: TrafficSettings, bucket: number): TrafficOptions
   return { rps: s.rps, bucket, curve: s.curve };
 }
 
+/** The service model's settings; one not set yet (NaN) is the engine's default. */
+function serviceOf(s: TrafficSettings): { coldFactor?: number; warmup?: number } {
+  const out: { coldFactor?: number; warmup?: number } = {};
+  if (!Number.isNaN(s.coldFactor)) out.coldFactor = s.coldFactor;
+  if (!Number.isNaN(s.warmup)) out.warmup = s.warmup;
+  return out;
+}
+
+/** The four cures of the flapping comparison, in order. */
+export const CURES = [
+  { label: 'without slow start', title: 'No slow start', slowStart: false, escalate: false },
+  { label: 'with slow start', title: 'Slow start', slowStart: true, escalate: false },
+  { label: 'with escalating ejection', title: 'Escalating ejection', slowStart: false, escalate: true },
+  { label: 'with both', title: 'Both', slowStart: true, escalate: true },
+] as const;
+
+/**
+ * One run of the flapping comparison. Escalating ejection is Envoy's
+ * (base_ejection_time × times ejected); without it the ejection time is
+ * base_ejection_time every time (max_ejection_time = base_ejection_time).
+ * nginx and HAProxy have no escalation: their runs are the first two.
+ */
+export function flapOptions(
+  rps: number,
+  duration: number,
+  bucket: number,
+  s: TrafficSettings,
+  cure: (typeof CURES)[number],
+  defaults: TrafficDefaults,
+): TrafficOptions {
+  const health: HealthCheck = { kind: s.health };
+  if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = defaults.health.baseEjectionTime;
+  return {
+    rps,
+    duration,
+    bucket,
+    curve: s.curve,
+    policy: s.flapPolicy,
+    rampBy: s.rampBy,
+    slowStart: cure.slowStart,
+    service: { ...serviceOf(s), warmBy: s.warmBy },
+    timeoutMs: s.timeoutMs,
+    retries: s.retries,
+    health,
+  };
+}
+
 export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {
   return {
     rps,
@@ -207,6 +324,6 @@ export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slo
     curve: s.curve,
     policy: s.policy,
     slowStart,
-    service: { coldFactor: s.coldFactor, warmup: s.warmup },
+    service: serviceOf(s),
   };
 }

@@ -1,16 +1,22 @@
 // The Traffic view: what the script's scenario means for real requests.
 //  - Share of requests over time, stacked, under a chosen ramp curve and
-//    weight resolution (the granularity problem made visible).
+//    weight resolution (the granularity problem made visible), with each
+//    backend's state lane under it.
 //  - The least-request trap: the same scenario with cold backends, side by
 //    side without and with slow start.
+//  - Flapping and its cures: requests time out, a balancer's passive health
+//    check ejects the cold backend and readmits it; the same scenario with no
+//    slow start, slow start, escalating ejection and both.
 // Opt-in and lazy: the lab module (the simulation) loads the first time the
 // view is shown. The script's own output is not affected.
-import type { Lab, Traffic } from '../api/index.js';
+import type { Lab, Traffic, TrafficDefaults } from '../api/index.js';
 import { h, setText } from '../shared/dom.js';
 import { seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
-import { DEFAULT_SETTINGS, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
-import { sameRouting, trapRate, trapSummary, WARM_CAPACITY_RPS } from './trap-summary.js';
+import { flapSummary, runFacts } from './flap-summary.js';
+import { StateLanes } from './state-lanes.js';
+import { CURES, DEFAULT_SETTINGS, flapOptions, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
+import { sameRouting, trapRate, trapSummary, warmCapacity } from './trap-summary.js';
 
 export interface TrafficViewOptions {
   /** Loads the lab module (called once, when first needed). */
@@ -21,6 +27,18 @@ export interface TrafficViewOptions {
 
 /** At most this many simulated requests per run keeps the page interactive. */
 export const MAX_INTERACTIVE_REQUESTS = 3_000_000;
+
+/** The flapping comparison's default scenario: a rolling restart of one backend of a small pool. */
+export const ROLLING_RESTART = `# A rolling restart of b in a pool of four: b stops at 30 s
+# and comes back at 40 s with a 60 s ramp, cold.
+POOL a=1 b=1 c=1 d=1
+NOW 30
+DOWN b
+NOW 40
+UP b 60
+`;
+/** Seconds the flapping comparison runs (long enough for Envoy's escalation to show). */
+export const FLAP_SECONDS = 300;
 
 /** A bucket width giving 80 to 200 buckets: 0.25, 0.5, 1, 2, 5, 10 s... */
 export function chooseBucket(duration: number): number {
@@ -56,6 +74,24 @@ function peak(t: Traffic): { id: number; ms: number } {
   return best;
 }
 
+// One run of the flapping comparison: shares, state lanes, numbers.
+class FlapSide {
+  readonly element: HTMLElement;
+  readonly share: BucketChart;
+  readonly lanes: StateLanes;
+  readonly summary: HTMLParagraphElement;
+  constructor(parent: HTMLElement, title: string, level: number) {
+    const doc = parent.ownerDocument;
+    this.element = h(doc, 'section', { class: 'ss-flap-side' });
+    this.element.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
+    this.share = new BucketChart(this.element, `${title}: share of requests over time`, 140);
+    this.lanes = new StateLanes(this.element, `${title}: each backend's state over time`);
+    this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
+    this.element.append(this.summary);
+    parent.append(this.element);
+  }
+}
+
 class TrapSide {
   readonly share: BucketChart;
   readonly latency: BucketChart;
@@ -74,6 +110,8 @@ class TrapSide {
   }
 }
 
+const HEALTH_NAMES = { nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProxy observe layer7 / error-limit', envoy: 'Envoy outlier detection' } as const;
+
 export class TrafficView {
   readonly element: HTMLElement;
   readonly #options: TrafficViewOptions;
@@ -84,7 +122,14 @@ export class TrafficView {
   readonly #without: TrapSide;
   readonly #with: TrapSide;
   readonly #trapNote: HTMLParagraphElement;
+  readonly #trapIntro: HTMLParagraphElement;
   readonly #shareNote: HTMLParagraphElement;
+  readonly #lanes: StateLanes;
+  readonly #flapSides: FlapSide[];
+  readonly #flapNote: HTMLParagraphElement;
+  readonly #flapStatus: HTMLParagraphElement;
+  #defaults: TrafficDefaults | null = null;
+  #flap: Traffic[] = [];
   #lab: Promise<Lab> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
   #last: { share: Traffic; without: Traffic; with: Traffic } | null = null;
@@ -111,6 +156,7 @@ export class TrafficView {
     this.#status = h(doc, 'p', { class: 'ss-traffic-status', attrs: { role: 'status' } });
     this.element.append(heading('Share of requests'), this.#status);
     this.#shareChart = new BucketChart(this.element, 'Share of requests per backend over time', 210);
+    this.#lanes = new StateLanes(this.element, 'Each backend’s state over time');
     this.#legend = h(doc, 'ul', { class: 'ss-traffic-legend', attrs: { 'aria-label': 'Backends' } });
     this.element.append(this.#legend);
     this.element.append(
@@ -128,16 +174,8 @@ export class TrafficView {
     this.element.append(this.#shareNote);
 
     this.element.append(heading('The least-request trap'));
-    this.element.append(
-      h(doc, 'p', {
-        class: 'ss-traffic-intro',
-        text:
-          'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
-          `they warm up. Each backend serves 128 requests at once (${WARM_CAPACITY_RPS} a second when warm), whatever its ` +
-          'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
-          'and a host that just joined has none. This comparison sets its own request rate from Load %.',
-      }),
-    );
+    this.#trapIntro = h(doc, 'p', { class: 'ss-traffic-intro' });
+    this.element.append(this.#trapIntro);
     this.element.append(this.#controls.trapControls(doc));
     const sides = h(doc, 'div', { class: 'ss-trap' });
     this.#without = new TrapSide(sides, 'Without slow start', level + 1);
@@ -145,6 +183,27 @@ export class TrafficView {
     this.element.append(sides);
     this.#trapNote = h(doc, 'p', { class: 'ss-chart-note' });
     this.element.append(this.#trapNote);
+
+    this.element.append(heading('Flapping: failures, ejection and the cures'));
+    this.element.append(
+      h(doc, 'p', {
+        class: 'ss-traffic-intro',
+        text:
+          'A request slower than the timeout fails and is retried elsewhere; the balancer’s passive health check ' +
+          'counts the failures and ejects the backend, then lets it back. A backend restarted cold and handed its ' +
+          'full share fails, is ejected, comes back still cold and is ejected again: flapping. The same scenario ' +
+          'four ways: no slow start; slow start (the curve chosen above); escalating ejection (Envoy: each ejection ' +
+          'longer than the last); both. Lanes show each backend serving, ramping or ejected.',
+      }),
+    );
+    this.element.append(this.#controls.flapControls(doc));
+    this.#flapStatus = h(doc, 'p', { class: 'ss-flap-status', attrs: { role: 'status' } });
+    this.element.append(this.#flapStatus);
+    const cures = h(doc, 'div', { class: 'ss-flap' });
+    this.#flapSides = CURES.map((c) => new FlapSide(cures, c.title, level + 1));
+    this.element.append(cures);
+    this.#flapNote = h(doc, 'p', { class: 'ss-flap-note' });
+    this.element.append(this.#flapNote);
     parent.append(this.element);
   }
 
@@ -168,6 +227,11 @@ export class TrafficView {
   /** The last simulations drawn (share view, then the trap without and with slow start). */
   get last(): { share: Traffic; without: Traffic; with: Traffic } | null {
     return this.#last;
+  }
+
+  /** The flapping comparison's last runs, in CURES order (two with nginx or HAProxy). */
+  get flapRuns(): readonly Traffic[] {
+    return this.#flap;
   }
 
   /** Resolves when the latest simulation has been drawn (for tests and benchmarks). */
@@ -195,6 +259,19 @@ export class TrafficView {
   }
 
   #simulate(lab: Lab): void {
+    if (!this.#defaults) {
+      const d = (this.#defaults = lab.trafficDefaults());
+      this.#controls.adoptDefaults(d);
+      setText(
+        this.#trapIntro,
+        'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
+          `they warm up. Each backend serves ${d.service.workers} requests at once (${Math.round(warmCapacity(d))} a second when warm), whatever its ` +
+          'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
+          'and a host that just joined has none. This comparison sets its own request rate from Load %.',
+      );
+    }
+    const defaults = this.#defaults;
+    const capacity = warmCapacity(defaults);
     const s = this.#controls.settings;
     const script = this.#script;
     let traffic: Traffic;
@@ -221,11 +298,12 @@ export class TrafficView {
     this.#shown = rps;
     const shares = sharesOf(traffic);
     this.#shareChart.set({ mode: 'stack', bucket, buckets: traffic.buckets, series: shares.series, rest: shares.rest });
+    this.#lanes.set(traffic);
     this.#drawLegend(traffic.names);
 
     // The comparison's rate: Load % of the busiest backend's warm capacity
     // at full weight (trap-summary.ts says why), capped like the share view's.
-    const trapRps = Math.max(1, Math.min(trapRate(traffic, s.trapLoad).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
+    const trapRps = Math.max(1, Math.min(trapRate(traffic, s.trapLoad, capacity).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
     const [without, withRamp] = [false, true].map((slowStart) => lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart)));
     // One latency scale for both sides, so they compare at a glance.
     let top = 0;
@@ -265,8 +343,60 @@ export class TrafficView {
             loadPercent: s.trapLoad,
             coldFactor: s.coldFactor,
             warmup: s.warmup,
+            baseMs: defaults.service.baseMs,
+            capacity,
           })
         : '',
+    );
+    this.#simulateFlapping(lab, script, defaults);
+  }
+
+  // The flapping comparison: the rolling-restart example (or the script),
+  // at Load % of the busiest backend's warm capacity, with each cure.
+  #simulateFlapping(lab: Lab, editorScript: string, defaults: TrafficDefaults): void {
+    const s = this.#controls.settings;
+    const script = s.flapScenario === 'rolling' ? ROLLING_RESTART : editorScript;
+    let runs: Traffic[];
+    let rps: number;
+    let duration: number;
+    try {
+      const natural = lab.simulate(script, { rps: 1, bucket: 1e9, curve: s.curve }).duration;
+      duration = s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural, 120);
+      const bucket = chooseBucket(duration);
+      const share = lab.simulate(script, { rps: 100, duration, bucket, curve: s.curve });
+      rps = Math.max(1, Math.min(trapRate(share, s.flapLoad, warmCapacity(defaults)).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / duration)));
+      const cures = s.health === 'envoy' ? CURES : CURES.slice(0, 2);
+      runs = cures.map((cure) => lab.simulate(script, flapOptions(rps, duration, bucket, s, cure, defaults)));
+    } catch (e) {
+      setText(this.#flapStatus, (e as Error).message);
+      this.#flap = [];
+      return;
+    }
+    this.#flap = runs;
+    setText(
+      this.#flapStatus,
+      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rps.toLocaleString('en-US')} requests/s for ${duration} s, ` +
+        `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`,
+    );
+    this.#flapSides.forEach((side, i) => {
+      const t = runs[i];
+      side.element.hidden = !t;
+      if (!t) return;
+      const sh = sharesOf(t);
+      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
+      side.lanes.set(t);
+      const f = runFacts(CURES[i].label, t);
+      setText(
+        side.summary,
+        `${f.ejections.toLocaleString('en-US')} ejection${f.ejections === 1 ? '' : 's'}, ` +
+          `${f.failed.toLocaleString('en-US')} failed, ${Math.round(f.secondsEjected).toLocaleString('en-US')} s out; ` +
+          (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`),
+      );
+    });
+    setText(
+      this.#flapNote,
+      flapSummary(runs.map((t, i) => runFacts(CURES[i].label, t))) +
+        (s.health === 'envoy' ? '' : ` ${HEALTH_NAMES[s.health]} has no escalating ejection (Envoy's base_ejection_time × times ejected): its two runs are shown.`),
     );
   }
 

@@ -1,9 +1,11 @@
 // The least-request comparison's rate and the sentence under it. Pure: the
 // numbers come from the simulations, the words say what they mean.
-import type { Traffic } from '../api/index.js';
+import type { Traffic, TrafficDefaults } from '../api/index.js';
 
-/** What one warm backend serves per second: 128 workers / 200 ms (the engine's default service model). */
-export const WARM_CAPACITY_RPS = 128 / 0.2;
+/** What one warm backend serves per second: workers / service time (the engine's default service model, 128 / 200 ms). */
+export function warmCapacity(d: TrafficDefaults): number {
+  return d.service.workers / (d.service.baseMs / 1000);
+}
 
 /**
  * The comparison's request rate: `loadPercent` of what the busiest backend
@@ -17,7 +19,7 @@ export const WARM_CAPACITY_RPS = 128 / 0.2;
  * time every ramp is done. With equal weights this is `loadPercent` of all
  * the backends' capacity, as before.
  */
-export function trapRate(share: Traffic, loadPercent: number): { rps: number; busiest: number } {
+export function trapRate(share: Traffic, loadPercent: number, capacity: number): { rps: number; busiest: number } {
   // The last 10 s (a scenario runs 10 s past its last ramp): every weight is
   // full there, and 10 s of requests make the share precise.
   const n = share.names.length;
@@ -32,7 +34,7 @@ export function trapRate(share: Traffic, loadPercent: number): { rps: number; bu
   if (total > 0) for (let id = 0; id < n; id++) busiest = Math.max(busiest, got[id] / total);
   // Nobody takes part at the end (all DOWN, or weight 0): spread over the backends there are.
   if (!(busiest > 0)) busiest = 1 / Math.max(1, n);
-  return { rps: Math.max(1, Math.round(((loadPercent / 100) * WARM_CAPACITY_RPS) / busiest)), busiest };
+  return { rps: Math.max(1, Math.round(((loadPercent / 100) * capacity) / busiest)), busiest };
 }
 
 /** True when slow start changed nothing: the two runs routed every request alike. */
@@ -53,6 +55,9 @@ export interface TrapFacts {
   loadPercent: number;
   coldFactor: number;
   warmup: number;
+  /** The engine's defaults: a warm backend's service time and what it serves a second. */
+  baseMs: number;
+  capacity: number;
 }
 
 const HAPROXY_ADD =
@@ -76,7 +81,7 @@ export function trapSummary(f: TrapFacts): string {
   else text += `: slow start made it ${times(f.withMs / f.withoutMs)}× higher. ${f.coldFactor <= 1 || f.warmup === 0 ? NOTHING_TO_PROTECT : COSTLY}`;
   return (
     `${text} ${f.rps.toLocaleString('en-US')} requests a second: once every backend has its full weight, the busiest ` +
-    `gets ${f.loadPercent} % of the ${WARM_CAPACITY_RPS} a second it can serve when warm (this rate follows Load %, ` +
-    `not the Requests/s above). A warm request takes 200 ms; a cold one up to ${Math.round(200 * f.coldFactor).toLocaleString('en-US')} ms.`
+    `gets ${f.loadPercent} % of the ${Math.round(f.capacity).toLocaleString('en-US')} a second it can serve when warm (this rate follows Load %, ` +
+    `not the Requests/s above). A warm request takes ${Math.round(f.baseMs)} ms; a cold one up to ${Math.round(f.baseMs * f.coldFactor).toLocaleString('en-US')} ms.`
   );
 }

@@ -230,3 +230,76 @@ describe('Traffic tab, for a learner who read nothing', () => {
     await page.close();
   });
 });
+
+/** The flapping comparison's runs, as numbers (CURES order). */
+function flapRuns(page: Page) {
+  return page.evaluate(() =>
+    window.slowstartTraffic!.flapRuns.map((t) => {
+      const b = t.names.indexOf('b');
+      const n = t.names.length;
+      let failed = 0;
+      for (const v of t.failed) failed += v;
+      const share: number[] = [];
+      const states: number[] = [];
+      for (let k = 0; k < t.buckets; k++) {
+        share.push(t.share(k, b));
+        states.push(t.state[k * n + b]);
+      }
+      return { bucket: t.bucket, ejections: t.ejections[b], secondsEjected: t.secondsEjected[b], failed, stableAt: t.stableAt, share, states };
+    }),
+  );
+}
+
+describe('Traffic tab: flapping and its cures', () => {
+  it('shows the rolling restart flapping without slow start and recovering monotonically with it, from the model', async () => {
+    const { page, problems } = await openTraffic({ width: 1280 });
+    await page.locator('.ss-flap-status', { hasText: 'requests/s' }).waitFor();
+    const [none, slow, escalating, both] = await flapRuns(page);
+    // Without slow start b (restarted cold at 40 s with its full share) is
+    // ejected again and again (Envoy, 30 s each time: no escalation).
+    expect(none.ejections).toBeGreaterThanOrEqual(3);
+    expect(none.failed).toBeGreaterThan(0);
+    expect(none.states).toContain(3); // an ejected stretch in b's lane
+    // With slow start: never ejected, nothing fails, and b's share climbs
+    // from 40 s to the end of its ramp at 100 s without going back.
+    expect(slow.ejections).toBe(0);
+    expect(slow.failed).toBe(0);
+    expect(slow.states).not.toContain(3);
+    expect(slow.states).toContain(2);
+    const from = 40 / slow.bucket + 1;
+    const to = 100 / slow.bucket;
+    for (let k = from + 1; k < to; k++) expect(slow.share[k]).toBeGreaterThanOrEqual(slow.share[k - 1] - 0.005);
+    expect(slow.stableAt).not.toBeNull();
+    // Escalating ejection alone: fewer, longer ejections than without it; both: as slow start.
+    expect(escalating.ejections).toBeLessThan(none.ejections);
+    expect(both.ejections).toBe(0);
+    // The sentence compares the runs in numbers.
+    const note = await page.locator('.ss-flap-note').textContent();
+    expect(note).toMatch(new RegExp(`^Without slow start b was ejected ${none.ejections} times and [\\d,]+ requests failed`));
+    expect(note).toContain('; with slow start, 0 and 0 (0 to the client), 0 s out, stable from');
+    expect(await page.locator('.ss-flap-side:not([hidden])').count()).toBe(4);
+    expect(await page.locator('.ss-flap-side').first().locator('.ss-lane-ejected').count()).toBeGreaterThan(0);
+    await page.locator('.ss-flap').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/traffic-flapping.png`, fullPage: true });
+    // nginx has no escalating ejection: two runs, and the note says why.
+    await setControl(page, 'Health check', 'nginx');
+    expect(await page.locator('.ss-flap-side:not([hidden])').count()).toBe(2);
+    expect(await page.locator('.ss-flap-note').textContent()).toContain('has no escalating ejection');
+    const [nginxNone, nginxSlow] = await flapRuns(page);
+    expect(nginxNone.ejections).toBeGreaterThanOrEqual(3);
+    expect(nginxSlow.ejections).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('reproduces the Caddy review: the skip decorator leaves a warming pool without a backend', async () => {
+    const { page, problems } = await openTraffic({ width: 1280 });
+    await setScript(page, 'ADD a=1 30\nADD b=1 30\nADD c=1 30\n');
+    await setControl(page, 'Scenario', 'script');
+    await setControl(page, 'Policy', 'round-robin');
+    await setControl(page, 'Ramp by', 'skip');
+    expect(await page.locator('.ss-flap-note').textContent()).toMatch(/Requests with no backend at all \(503s\): [\d,]+ with slow start/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

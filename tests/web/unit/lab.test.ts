@@ -2,6 +2,7 @@
 // Expected figures are worked by hand from the formulas (see curves.hpp).
 import { describe, expect, it } from 'vitest';
 import { rejection } from '../support/rejection.js';
+import { BackendState } from '../../../dist/api/node.js';
 import { lab } from '../support/lab.js';
 
 describe('simulate()', () => {
@@ -48,7 +49,61 @@ describe('simulate()', () => {
     expect(() => lab.simulate('POOL a=1', { curve: { resolution: 10 as 16 } })).toThrow(
       rejection('INVALID_ARGUMENT', "resolution must be 1, 16, 100 or 1000, got '10'"),
     );
-    expect(() => lab.simulate('POOL a=1', { policy: 'random' as 'wrr' })).toThrow(/policy must be/);
+    expect(() => lab.simulate('POOL a=1', { policy: 'lru' as 'wrr' })).toThrow(/policy must be/);
+  });
+});
+
+describe('simulate(): failures, health checks and policies', () => {
+  // The Envoy case of tests/cpp/traffic_health_test.cpp, through the API:
+  // b restarts cold (×21, 2 s of warm-up that stops while it is ejected);
+  // 2 consecutive timeouts eject it at 0.8 for 2 s (back at the 3.0 sweep),
+  // then at 3.8 for 2 × 2 s (back at 8.0); stable from 9 s.
+  it('ejects with Envoy outlier detection, escalating, and says when it is stable', () => {
+    const t = lab.simulate('POOL a=1 b=1\nUP b 0\n', {
+      rps: 10,
+      duration: 12,
+      service: { baseMs: 100, coldFactor: 21, warmup: 2, warmBy: 'serving' },
+      timeoutMs: 500,
+      health: { kind: 'envoy', consecutive5xx: 2, interval: 1, baseEjectionTime: 2 },
+    });
+    expect(Array.from(t.ejections)).toEqual([0, 2]);
+    expect(t.secondsEjected[1]).toBeCloseTo(2.2 + 4.2, 9);
+    expect(t.failed[0 * 2 + 1]).toBe(4);
+    expect(t.failed[3 * 2 + 1]).toBe(4);
+    expect(t.state[5 * 2 + 1]).toBe(BackendState.Ejected);
+    expect(t.state[9 * 2 + 1]).toBe(BackendState.Serving);
+    expect(t.stableAt).toBe(9);
+    const plain = lab.simulate('POOL a=1 b=1\n', { rps: 10, duration: 2 });
+    expect(plain.stableAt).toBeNull(); // no service model: no latency to judge
+  });
+
+  it('leaves a whole warming pool without a backend under the skip decorator', () => {
+    const t = lab.simulate('ADD a=1 30\nADD b=1 30\nADD c=1 30\n', { rps: 2000, duration: 1, policy: 'round-robin', rampBy: 'skip' });
+    expect(Math.abs(t.unrouted[0] - 1900)).toBeLessThanOrEqual(60); // (1 - t/30)^3 over [0, 1): 0.950
+  });
+
+  it('states the service model and health-check defaults once, from the engine', () => {
+    const d = lab.trafficDefaults();
+    expect(d.service).toEqual({ baseMs: 200, coldFactor: 5, warmup: 30, workers: 128, warmBy: 'serving', warmupRequests: 10000 });
+    expect(d.health).toEqual({
+      maxFails: 1,
+      failTimeout: 10,
+      errorLimit: 10,
+      inter: 2,
+      rise: 2,
+      consecutive5xx: 5,
+      interval: 10,
+      baseEjectionTime: 30,
+      maxEjectionTime: 300,
+      maxEjectionPercent: 10,
+    });
+    expect(d.maxRetries).toBe(5);
+  });
+
+  it('checks the new options', () => {
+    expect(() => lab.simulate('POOL a=1', { health: { kind: 'envoy' } })).toThrow(rejection('INVALID_ARGUMENT', 'health checks need failures: set a timeout'));
+    expect(() => lab.simulate('POOL a=1', { timeoutMs: 100 })).toThrow(rejection('INVALID_ARGUMENT', 'a timeout needs the service model'));
+    expect(() => lab.simulate('POOL a=1', { retries: 6 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 5'));
   });
 });
 

@@ -5,9 +5,11 @@
 // serve, every request takes 200 ms with or without slow start.
 import { describe, expect, it } from 'vitest';
 import { trapOptions, DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/traffic-controls.js';
-import { sameRouting, trapRate, trapSummary, WARM_CAPACITY_RPS } from '../../../web/traffic/trap-summary.js';
+import { sameRouting, trapRate, trapSummary, warmCapacity } from '../../../web/traffic/trap-summary.js';
 import { lab } from '../support/lab.js';
 
+// The engine's service defaults (128 workers, 200 ms): 640 requests a second.
+const CAPACITY = warmCapacity(lab.trafficDefaults());
 const WELCOME = 'POOL web1=5 web2=5\nADD web3=10 20\nNOW 5\nNOW 10\nNOW 20\n';
 const share = (script: string, kind: 'linear' | 'haproxy' = 'linear') =>
   lab.simulate(script, { rps: 1000, bucket: 0.25, curve: { ...DEFAULT_SETTINGS.curve, kind } });
@@ -16,15 +18,15 @@ const peakMs = (t: { latencyMs: Float64Array }) => Math.max(...t.latencyMs);
 describe('the comparison rate', () => {
   it('is Load % of the busiest backend at full weight', () => {
     // web3 has half the weight at the end: 60 % of 640 / 0.5 = 768.
-    expect(trapRate(share(WELCOME), 60)).toEqual({ rps: 768, busiest: 0.5 });
-    expect(trapRate(share(WELCOME), 80).rps).toBe(1024);
+    expect(trapRate(share(WELCOME), 60, CAPACITY)).toEqual({ rps: 768, busiest: 0.5 });
+    expect(trapRate(share(WELCOME), 80, CAPACITY).rps).toBe(1024);
     // Equal weights: Load % of all the backends' capacity, 60 % of 4 × 640.
-    expect(trapRate(share('POOL a=1 b=1 c=1 d=1\n'), 60).rps).toBe(Math.round(0.6 * 4 * WARM_CAPACITY_RPS));
+    expect(trapRate(share('POOL a=1 b=1 c=1 d=1\n'), 60, CAPACITY).rps).toBe(Math.round(0.6 * 4 * CAPACITY));
   });
 
   it('makes the numbers true with cold ×1 and no warm-up: 200 ms either way', () => {
     const s: TrafficSettings = { ...DEFAULT_SETTINGS, policy: 'wrr', trapLoad: 80, coldFactor: 1, warmup: 0 };
-    const { rps } = trapRate(share(WELCOME), s.trapLoad);
+    const { rps } = trapRate(share(WELCOME), s.trapLoad, CAPACITY);
     const [without, withRamp] = [false, true].map((slowStart) => lab.simulate(WELCOME, trapOptions(rps, s, 0.25, slowStart)));
     expect(peakMs(without)).toBeCloseTo(200, 6);
     expect(peakMs(withRamp)).toBeCloseTo(200, 6);
@@ -44,7 +46,7 @@ describe('the comparison rate', () => {
 });
 
 describe('the summary', () => {
-  const facts = { same: false, curve: 'linear' as const, rps: 768, loadPercent: 60, coldFactor: 5, warmup: 30 };
+  const facts = { same: false, curve: 'linear' as const, rps: 768, loadPercent: 60, coldFactor: 5, warmup: 30, baseMs: 200, capacity: CAPACITY };
 
   it('says how much slow start lowered the peak', () => {
     expect(trapSummary({ ...facts, withoutMs: 1944, withMs: 996 })).toMatch(

@@ -1,0 +1,363 @@
+// Timeouts, retries, passive health checks and the policies beyond WRR
+// (issue #25), each on a scenario small enough to work by hand. The numbers
+// in the comments are the hand computation; docs/WHY-SLOW-START.md states the
+// rules ("Failures, ejection and readmission").
+//
+// The common scenario: POOL a=1 b=1, then b restarts (UP) at 0. Ten requests
+// a second, smooth WRR alternates a (at 0.0, 0.2, ...) and b (0.1, 0.3, ...).
+// a is warm: 100 ms. b is cold: 100 ms x (1 + (F - 1) x coldness), coldness
+// falling linearly from 1 to 0 over 2 s of warm-up. Timeout 500 ms. b's
+// failures come at its request + 0.5 s: even tenths, always a's turn, so no
+// rounding of the clock can change which backend an arrival goes to.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "traffic/simulate_command.hpp"
+#include "traffic/traffic.hpp"
+
+using namespace slowstart;
+
+namespace {
+
+TrafficOptions cold_b(double cold_factor, WarmBy warm, double duration) {
+  TrafficOptions o;
+  o.rps = 10;
+  o.duration = duration;
+  o.service.enabled = true;
+  o.service.base_ms = 100;
+  o.service.cold_factor = cold_factor;
+  o.service.warmup = 2;
+  o.service.warm_by = warm;
+  o.timeout_ms = 500;
+  return o;
+}
+
+std::uint32_t cell(const std::vector<std::uint32_t>& v, const TrafficResult& r, std::size_t k, std::size_t id) {
+  return v[k * r.names.size() + id];
+}
+
+BackendState state(const TrafficResult& r, std::size_t k, std::size_t id) {
+  return static_cast<BackendState>(r.state[k * r.names.size() + id]);
+}
+
+constexpr std::size_t A = 0, B = 1;
+
+}  // namespace
+
+// b's requests at 0.1 ... 0.9 take about 1 s (cold factor 11, warm-up 1000 s:
+// still cold), so all five fail at +0.5 s; b goes DOWN at 1. With one retry
+// each goes to a at the moment it fails: 0.6, 0.8 (bucket 0), 1.0, 1.2, 1.4
+// (bucket 1).
+TEST(TrafficFailures, TimeoutsFailAndRetriesGoElsewhere) {
+  TrafficOptions o = cold_b(11, WarmBy::Time, 3);
+  o.service.warmup = 1000;
+  const char* script = "POOL a=1 b=1\nUP b 0\nNOW 1\nDOWN b\n";
+  const TrafficResult none = simulate_traffic(script, o);
+  ASSERT_FALSE(none.problem);
+  EXPECT_EQ(cell(none.requests, none, 0, B), 5u);
+  EXPECT_EQ(cell(none.failed, none, 0, B), 5u);
+  EXPECT_EQ(cell(none.retried, none, 0, B), 0u);
+  EXPECT_EQ(cell(none.failed, none, 0, A), 0u);
+  EXPECT_EQ(none.total[0] + none.total[1] + none.total[2], 30u);  // no retries: 30 requests
+
+  o.retries = 1;
+  const TrafficResult r = simulate_traffic(script, o);
+  EXPECT_EQ(cell(r.failed, r, 0, B), 5u);
+  EXPECT_EQ(cell(r.retried, r, 0, B), 5u);  // counted where the failed attempt arrived
+  EXPECT_EQ(cell(r.requests, r, 0, A), 5u + 2u);
+  EXPECT_EQ(cell(r.requests, r, 1, A), 10u + 3u);
+  EXPECT_EQ(cell(r.requests, r, 2, A), 10u);
+  EXPECT_EQ(r.total[0], 12u);
+  EXPECT_EQ(r.total[1], 13u);
+  EXPECT_EQ(cell(r.failed, r, 0, A) + cell(r.failed, r, 1, A), 0u);
+  // A failed attempt's latency is the timeout (the client waited that long).
+  EXPECT_DOUBLE_EQ(r.latency_ms[0 * 2 + B], 500.0);
+}
+
+TEST(TrafficFailures, WithoutATimeoutNothingFails) {
+  TrafficOptions o = cold_b(11, WarmBy::Time, 3);
+  o.timeout_ms = 0;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  for (const auto f : r.failed) EXPECT_EQ(f, 0u);
+  EXPECT_EQ(r.ejections, (std::vector<std::uint32_t>{0, 0}));
+}
+
+// nginx, max_fails=1 fail_timeout=10, cold factor 11, warm by time.
+// b's requests 0.1 (1050 ms), 0.3 (950), 0.5 (850) fail at 0.6, 0.8, 1.0:
+// unavailable from 0.6; the last failure stamps checked = 1 (whole seconds),
+// so b takes part again when now - checked > 10: at 12.0. Its effective
+// weight, cut to 0 by the failures (weight / max_fails each), climbs by 1 at
+// the pick at 12.0 (a wins it); 12.1 goes to a on the tie; 12.2 is b's: the
+// probe, after which b is left out until it answers. b is warm by then: the
+// answer at 12.3 clears fails, and b is back (readmitted) at 12.3.
+TEST(TrafficHealth, NginxMaxFailsFailTimeoutAndTheProbe) {
+  TrafficOptions o = cold_b(11, WarmBy::Time, 15);
+  o.health.kind = HealthKind::Nginx;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  EXPECT_EQ(r.ejections[B], 1u);
+  EXPECT_NEAR(r.seconds_ejected[B], 12.3 - 0.6, 1e-9);
+  EXPECT_EQ(cell(r.failed, r, 0, B), 3u);
+  for (std::size_t k = 1; k < 12; ++k) EXPECT_EQ(cell(r.requests, r, k, B), 0u) << k;
+  // 12.2 (the probe), then 12.4, 12.6, 12.8 once readmitted.
+  EXPECT_EQ(cell(r.requests, r, 12, B), 4u);
+  EXPECT_EQ(cell(r.requests, r, 12, A), 6u);
+  EXPECT_EQ(state(r, 0, B), BackendState::Ejected);
+  EXPECT_EQ(state(r, 12, B), BackendState::Ejected);
+  EXPECT_EQ(state(r, 13, B), BackendState::Serving);
+  EXPECT_EQ(state(r, 0, A), BackendState::Serving);
+  std::uint32_t failed = 0;
+  for (const auto f : r.failed) failed += f;
+  EXPECT_EQ(failed, 3u);
+}
+
+// With max_fails=3 b is out only at its third failure, at 1.0. It is still
+// picked at 0.7 (coldness .65: 750 ms) and 0.9 (650 ms): both fail too, at
+// 1.2 and 1.4, stamping checked = 1 again, so it takes part from 12.0. Its
+// weight was not cut this time (weight / max_fails = 1 / 3 is 0 in nginx's
+// integers), so b wins the second pick there: the probe at 12.1, answered
+// at 12.2. One pick earlier than with max_fails=1: that one pick is the dip.
+TEST(TrafficHealth, NginxCountsMaxFails) {
+  TrafficOptions o = cold_b(11, WarmBy::Time, 15);
+  o.health.kind = HealthKind::Nginx;
+  o.health.max_fails = 3;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  EXPECT_EQ(r.ejections[B], 1u);
+  EXPECT_EQ(cell(r.requests, r, 0, B), 5u);
+  EXPECT_EQ(cell(r.failed, r, 0, B), 5u);
+  EXPECT_NEAR(r.seconds_ejected[B], 12.2 - 1.0, 1e-9);
+}
+
+// HAProxy, error-limit 2, inter 2, rise 2; b comes back with UP b 1 (a 1 s
+// ramp: weight 0 for its first second at resolution 1). Cold factor 21.
+// [0, 1): all to a. From 1.0 a, b alternate (a wins the tie at 1.0):
+// b's 1.1 (1000 ms), 1.3 (800), 1.5 (600) fail at 1.6, 1.8, 2.0; 1.7 (400)
+// succeeds. Two in a row at 1.8: marked down. Checks at 2.0 and 4.0 (a grid
+// from 0) pass: up at 4.0, ramping again (slowstart) until 5.0.
+TEST(TrafficHealth, HAProxyErrorLimitMarkDownChecksAndSlowstart) {
+  TrafficOptions o = cold_b(21, WarmBy::Time, 8);
+  o.health.kind = HealthKind::HAProxy;
+  o.health.error_limit = 2;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  EXPECT_EQ(r.ejections[B], 1u);
+  EXPECT_NEAR(r.seconds_ejected[B], 4.0 - 1.8, 1e-9);
+  EXPECT_EQ(cell(r.requests, r, 0, B), 0u);
+  EXPECT_EQ(cell(r.requests, r, 1, B), 4u);  // 1.1, 1.3, 1.5, 1.7
+  EXPECT_EQ(cell(r.failed, r, 1, B), 3u);
+  for (std::size_t k = 2; k < 5; ++k) EXPECT_EQ(cell(r.requests, r, k, B), 0u) << k;
+  EXPECT_EQ(cell(r.requests, r, 5, B), 5u);
+  EXPECT_EQ(state(r, 0, B), BackendState::Ramping);
+  EXPECT_EQ(state(r, 1, B), BackendState::Ejected);
+  EXPECT_EQ(state(r, 3, B), BackendState::Ejected);
+  EXPECT_EQ(state(r, 4, B), BackendState::Ramping);  // slowstart applies on return
+  EXPECT_EQ(state(r, 5, B), BackendState::Serving);
+}
+
+// Envoy, consecutive_5xx 2, interval 1, base_ejection_time 2; warm by
+// serving (b's warm-up clock stops while it is ejected). Cold factor 21.
+// Round 1: b's 0.1 (2000 ms), 0.3 (1800), 0.5, 0.7 fail at 0.6, 0.8, 1.0,
+// 1.2: ejected at 0.8 (multiplier 1: 2 s), back at the sweep at 3.0 with
+// 0.8 s of warm-up. Round 2: 3.1 (warm 0.9 s: 1200 ms), 3.3 (1000), 3.5,
+// 3.7 fail at 3.6, 3.8, ...: ejected again at 3.8 for 2 x 2 = 4 s, back at
+// the sweep at 8.0 with 1.5 s of warm-up, and then answers in time.
+TEST(TrafficHealth, EnvoyConsecutive5xxAndEscalatingEjection) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
+  o.health.kind = HealthKind::Envoy;
+  o.health.consecutive_5xx = 2;
+  o.health.interval = 1;
+  o.health.base_ejection_time = 2;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  EXPECT_EQ(r.ejections[B], 2u);
+  EXPECT_NEAR(r.seconds_ejected[B], (3.0 - 0.8) + (8.0 - 3.8), 1e-9);
+  EXPECT_EQ(cell(r.failed, r, 0, B), 4u);
+  EXPECT_EQ(cell(r.failed, r, 3, B), 4u);
+  std::uint32_t failed = 0;
+  for (const auto f : r.failed) failed += f;
+  EXPECT_EQ(failed, 8u);
+  for (std::size_t k = 4; k < 8; ++k) EXPECT_EQ(state(r, k, B), BackendState::Ejected) << k;
+  EXPECT_EQ(state(r, 8, B), BackendState::Serving);
+  // Back at 8.0, b answers 8.1 in 400 ms (1.7 s warm), 8.3 in 200, then 100:
+  // a mean of 180 ms in bucket 8, above 150 (the warm 100 ms + 50 %). From
+  // bucket 9 on every bucket is calm: stable at 9.
+  EXPECT_EQ(r.stable_at, 9.0);
+
+  // Warm by time instead: b warms while it is out and the first return sticks.
+  o.service.warm_by = WarmBy::Time;
+  const TrafficResult t = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  EXPECT_EQ(t.ejections[B], 1u);
+  EXPECT_NEAR(t.seconds_ejected[B], 3.0 - 0.8, 1e-9);
+}
+
+// max_ejection_percent: with 10 % of a pool of 4, Envoy ejects one host (it
+// always may) but not a second.
+TEST(TrafficHealth, EnvoyMaxEjectionPercent) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 2);
+  o.rps = 20;
+  o.health.kind = HealthKind::Envoy;
+  o.health.consecutive_5xx = 2;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n", o);
+  std::uint32_t ejections = 0;
+  for (const auto e : r.ejections) ejections += e;
+  EXPECT_EQ(ejections, 1u);
+  o.health.max_ejection_percent = 100;
+  const TrafficResult all = simulate_traffic("POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n", o);
+  ejections = 0;
+  for (const auto e : all.ejections) ejections += e;
+  EXPECT_EQ(ejections, 4u);
+  EXPECT_GT(all.unrouted[1], 0u);  // everyone out: the 503s
+}
+
+// ---- policies --------------------------------------------------------
+
+namespace {
+std::uint32_t sum(const TrafficResult& r, std::size_t id) {
+  std::uint32_t s = 0;
+  for (std::size_t k = 0; k < r.buckets; ++k) s += cell(r.requests, r, k, id);
+  return s;
+}
+TrafficOptions routing(Policy policy, double rps, double duration) {
+  TrafficOptions o;
+  o.rps = rps;
+  o.duration = duration;
+  o.policy = policy;
+  return o;
+}
+}  // namespace
+
+TEST(TrafficPolicies, RoundRobinIgnoresWeights) {
+  const TrafficOptions o = routing(Policy::RoundRobin, 10, 1);
+  const TrafficResult r = simulate_traffic("POOL a=3 b=1\n", o);
+  EXPECT_EQ(sum(r, 0), 5u);
+  EXPECT_EQ(sum(r, 1), 5u);
+}
+
+TEST(TrafficPolicies, WeightedRandomFollowsWeightsAndTheSeed) {
+  TrafficOptions o = routing(Policy::Random, 4000, 1);
+  const TrafficResult r = simulate_traffic("POOL a=3 b=1\n", o);
+  EXPECT_NEAR(sum(r, 0), 3000.0, 120.0);  // 4 standard deviations
+  const TrafficResult again = simulate_traffic("POOL a=3 b=1\n", o);
+  EXPECT_EQ(again.requests, r.requests);  // deterministic for a seed
+  o.seed = 2;
+  const TrafficResult other = simulate_traffic("POOL a=3 b=1\n", o);
+  EXPECT_NE(other.requests, r.requests);
+}
+
+// The Caddy review's first finding: least_conn scores a cold host by its
+// active requests; scaled by the ramp, 0 stays 0, so the host that just
+// joined (ramp at 0) still wins its share. Without a service model nobody
+// ever has active requests: c takes a third at once, ramp or not. Weighted
+// round-robin at resolution 100 gives it under 2 % in the same second.
+TEST(TrafficPolicies, ScalingTheScoreDoesNothingForLeastConn) {
+  TrafficOptions o = routing(Policy::LeastConn, 3000, 1);
+  const char* script = "POOL a=1 b=1\nADD c=1 60\n";
+  const TrafficResult r = simulate_traffic(script, o);
+  EXPECT_NEAR(sum(r, 2), 1000.0, 110.0);
+  o.policy = Policy::P2C;
+  EXPECT_NEAR(sum(simulate_traffic(script, o), 2), 1000.0, 110.0);
+  o.policy = Policy::SmoothWrr;
+  o.curve.resolution = 100;
+  EXPECT_LT(sum(simulate_traffic(script, o), 2), 60u);
+}
+
+// The review's second finding: the skip decorator leaves each warming host
+// out with probability 1 - ramp. After a fresh start the whole pool warms:
+// in the first second all three are out together with probability
+// (1 - t/30)^3, on average 0.950 (the integral over [0, 1)): requests with
+// no upstream. The "never skip the only host" guard does not help here; it
+// does for a pool of one.
+TEST(TrafficPolicies, SkipDecoratorUnroutesAWarmingPool) {
+  TrafficOptions o = routing(Policy::RoundRobin, 2000, 2);
+  o.ramp_by = RampBy::Skip;
+  const TrafficResult r = simulate_traffic("ADD a=1 30\nADD b=1 30\nADD c=1 30\n", o);
+  EXPECT_NEAR(r.unrouted[0], 1900.0, 60.0);
+  const TrafficResult one = simulate_traffic("ADD a=1 30\n", o);
+  EXPECT_EQ(one.unrouted[0], 0u);
+  // Two hosts, one DOWN: the other is the only one available and never skipped.
+  const TrafficResult two = simulate_traffic("ADD a=1 30\nADD b=1 30\nDOWN b\n", o);
+  EXPECT_EQ(two.unrouted[0], 0u);
+  // The proposal's round_robin (scale) skips in its loop the same way.
+  o.ramp_by = RampBy::Scale;
+  EXPECT_NEAR(simulate_traffic("ADD a=1 30\nADD b=1 30\nADD c=1 30\n", o).unrouted[0], 1900.0, 60.0);
+}
+
+// ---- the CLI ----------------------------------------------------------
+
+namespace {
+int run(const std::vector<std::string>& args, const std::string& script, std::string& out, std::string& err) {
+  return simulate_command::run_simulate(
+      args,
+      [&](const std::string&, std::string& text) -> Problem {
+        text = script;
+        return std::nullopt;
+      },
+      out, err);
+}
+}  // namespace
+
+TEST(SimulateCommand, SummaryJson) {
+  std::string out, err;
+  const int status = run({"--rps", "10", "--duration", "15", "--service-ms", "100", "--cold-factor", "11",
+                          "--warmup", "2", "--warm-by", "time", "--timeout-ms", "500", "--health", "nginx",
+                          "--summary", "json", "-"},
+                         "POOL a=1 b=1\nUP b 0\n", out, err);
+  EXPECT_EQ(status, 0) << err;
+  EXPECT_EQ(err, "");
+  EXPECT_NE(out.find("\"health\": {\"kind\": \"nginx\", \"max_fails\": 1, \"fail_timeout\": 10}"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\"unrouted\": 0, \"stable_at\": 13, \"backends\": ["), std::string::npos) << out;
+  EXPECT_NE(out.find("{\"name\": \"b\", \"requests\": 17, \"failed\": 3, \"retried\": 0, \"ejections\": 1, "
+                     "\"seconds_ejected\": 11.700}"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.back(), '\n');
+  EXPECT_EQ(out.find('\n'), out.find("\n  {\"name\": \"a\"")) ;  // one line of options, one per backend
+}
+
+TEST(SimulateCommand, NewOptionsAreCheckedAndDocumented) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--health", "traefik"}, "health must be none, nginx, haproxy or envoy, got 'traefik'"},
+      {{"--health", "envoy"}, "health checks need failures: set a timeout"},
+      {{"--retries", "9"}, "--retries takes a whole number from 0 to 5, got '9'"},
+      {{"--summary", "xml"}, "--summary takes json, got 'xml'"},
+      {{"--ramp-by", "both"}, "ramp-by must be scale or skip, got 'both'"},
+      {{"--warm-by", "cpu"}, "warm-by must be serving, time or requests, got 'cpu'"},
+      {{"--timeout-ms", "-1"}, "timeout must be a number of milliseconds, 0 (none) or more"},
+  };
+  std::string out, err;
+  for (const auto& [args, message] : bad) {
+    err.clear();
+    std::vector<std::string> with = args;
+    with.push_back("-");
+    EXPECT_EQ(run(with, "", out, err), 2) << message;
+    EXPECT_EQ(err, "slowstart simulate: " + message + "\n");
+  }
+  err.clear();
+  EXPECT_EQ(run({"--help"}, "", out, err), 0);
+  for (const char* option : {"--timeout-ms MS", "--retries N", "--health KIND", "--policy P", "--ramp-by HOW",
+                             "--seed N", "--summary json", "--max-fails", "--fail-timeout", "--error-limit",
+                             "--inter", "--rise", "--consecutive-5xx", "--interval", "--base-ejection-time",
+                             "--max-ejection-time", "--max-ejection-percent", "--warm-by", "p2c", "least-conn",
+                             "round-robin"})
+    EXPECT_NE(out.find(option), std::string::npos) << option;
+}
+
+// Warm by requests: a backend in the POOL from the start is warm (as under
+// the other two meanings); one restarted by UP is cold until it has served
+// warmup_requests. Cold factor 11, 100 ms, timeout 500: b's first requests
+// (1,100 ms) fail; after 10 served (warmup_requests 10) b is warm.
+TEST(TrafficFailures, WarmByRequests) {
+  TrafficOptions o = cold_b(11, WarmBy::Requests, 3);
+  o.service.warmup_requests = 10;
+  const TrafficResult pool = simulate_traffic("POOL a=1 b=1\n", o);
+  for (const auto f : pool.failed) EXPECT_EQ(f, 0u);
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  // b's n-th request (n = 0, 1, ...) takes 100 x (1 + 10 x (1 - n / 10)) ms:
+  // 1100, 1000, 900, ..., 600 (n = 5) fail; 500 (n = 6) is not over 500.
+  std::uint32_t failed = 0;
+  for (std::size_t k = 0; k < r.buckets; ++k) failed += cell(r.failed, r, k, B);
+  EXPECT_EQ(failed, 6u);
+}

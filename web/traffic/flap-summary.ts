@@ -1,0 +1,68 @@
+// The sentence under the cures: how often each run ejected a backend, how
+// many requests failed, how long backends were out, and when the pool was
+// stable, in numbers. Pure: the numbers come from the simulations.
+import type { Traffic } from '../api/index.js';
+
+export interface RunFacts {
+  /** "without slow start", "with slow start"... */
+  label: string;
+  ejections: number;
+  failed: number;
+  /** Failed attempts the client saw (not retried). */
+  clientFailed: number;
+  secondsEjected: number;
+  unrouted: number;
+  stableAt: number | null;
+  /** The backend ejected most (or null). */
+  worst: string | null;
+}
+
+export function runFacts(label: string, t: Traffic): RunFacts {
+  let failed = 0;
+  let retried = 0;
+  for (const v of t.failed) failed += v;
+  for (const v of t.retried) retried += v;
+  let ejections = 0;
+  let seconds = 0;
+  let worst: string | null = null;
+  let most = 0;
+  t.ejections.forEach((e, id) => {
+    ejections += e;
+    seconds += t.secondsEjected[id];
+    if (e > most) (most = e), (worst = t.names[id]);
+  });
+  let unrouted = 0;
+  for (const v of t.unrouted) unrouted += v;
+  return { label, ejections, failed, clientFailed: failed - retried, secondsEjected: seconds, unrouted, stableAt: t.stableAt, worst };
+}
+
+const n = (v: number) => Math.round(v).toLocaleString('en-US');
+const times = (v: number) => (v === 1 ? 'once' : `${n(v)} times`);
+
+function stable(f: RunFacts): string {
+  return f.stableAt === null ? 'never stable' : `stable from ${n(f.stableAt)} s`;
+}
+
+/**
+ * "Without slow start b was ejected 4 times and 1,617 requests failed; with
+ * slow start, 0 and 0. ..." The first run is the baseline; every other run
+ * says its own numbers.
+ */
+export function flapSummary(runs: RunFacts[]): string {
+  if (!runs.length) return '';
+  const [first, ...rest] = runs;
+  const who = first.worst ?? 'no backend';
+  let text =
+    `${capital(first.label)} ${first.worst ? `${who} was ejected ${times(first.ejections)}` : 'nothing was ejected'}` +
+    ` and ${n(first.failed)} requests failed (${n(first.clientFailed)} reached the client), ${n(first.secondsEjected)} s out; ${stable(first)}`;
+  for (const r of rest) {
+    text += `; ${r.label}, ${n(r.ejections)} and ${n(r.failed)} (${n(r.clientFailed)} to the client), ${n(r.secondsEjected)} s out, ${stable(r)}`;
+  }
+  const unrouted = runs.filter((r) => r.unrouted > 0);
+  if (unrouted.length) text += `. Requests with no backend at all (503s): ${unrouted.map((r) => `${n(r.unrouted)} ${r.label}`).join(', ')}`;
+  return `${text}.`;
+}
+
+function capital(s: string): string {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
