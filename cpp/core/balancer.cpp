@@ -5,6 +5,7 @@
 namespace slowstart {
 
 Problem Balancer::set_pool_text(std::span<const std::string_view> fields) {
+  if (set_plain_pool(fields)) return std::nullopt;
   // Reuse the POOL line's parser so that every rule (names, weights,
   // duplicates, size) is checked in exactly one place: the entries become
   // its tokens, name=weight, cut from one string.
@@ -29,6 +30,43 @@ Problem Balancer::set_pool_text(std::span<const std::string_view> fields) {
   Command cmd;
   if (Problem p = parse_command(tokens, cmd)) return p;
   return apply(pool_, cmd);
+}
+
+// The common case, every entry valid (a 100,000-backend setPool from
+// JavaScript): each name checked by the script's own validator, each weight
+// by its limits, and the pool replaced from views of the names, without
+// joining them into a line for the parser. At the first doubt (a bad name or
+// weight, a duplicate, too many) it changes nothing and returns false: the
+// parser's path then finds the problem and words it exactly as a script
+// line's.
+bool Balancer::set_plain_pool(std::span<const std::string_view> names, std::span<const std::int64_t> weights) {
+  const std::size_t n = names.size();
+  if (n > kMaxBackends || weights.size() != n) return false;
+  plain_views_.clear();
+  plain_views_.reserve(n);
+  plain_names_.clear(n);
+  const auto name_of = [this](std::uint32_t i) { return plain_views_[i].name; };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (check_name(names[i]) || check_quantity(weights[i], Quantity::Weight)) return false;
+    const auto id = static_cast<std::uint32_t>(i);
+    plain_views_.push_back({names[i], weights[i]});
+    if (plain_names_.insert(names[i], id, name_of) != id) return false;
+  }
+  pool_.replace(plain_views_, &plain_names_);
+  plain_views_.clear();
+  return true;
+}
+
+bool Balancer::set_plain_pool(std::span<const std::string_view> fields) {
+  const std::size_t n = fields.size() / 2;
+  if (n > kMaxBackends) return false;
+  plain_fields_.clear();
+  plain_weights_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    plain_fields_.push_back(fields[2 * i]);
+    if (parse_quantity(fields[2 * i + 1], Quantity::Weight, plain_weights_[i])) return false;
+  }
+  return set_plain_pool(plain_fields_, plain_weights_);
 }
 
 Problem Balancer::set_pool(const std::vector<std::pair<std::string, std::int64_t>>& entries) {

@@ -49,8 +49,21 @@ class Balancer {
 
   const Pool& pool() const { return pool_; }
 
+  // POOL of names and weights that are all valid: applied, true; anything
+  // else changes nothing and is false (then set_pool_text words the
+  // problem). What set_pool_text tries first, and JavaScript's setPool with
+  // plain numbers (see balancer.cpp).
+  [[nodiscard]] SLOWSTART_COLD bool set_plain_pool(std::span<const std::string_view> names, std::span<const std::int64_t> weights);
+
  private:
+  bool set_plain_pool(std::span<const std::string_view> fields);
+
   Pool pool_;
+  // set_plain_pool's entries and their names' index, their memory kept.
+  std::vector<PoolEntryView> plain_views_;
+  NameTable plain_names_;
+  std::vector<std::string_view> plain_fields_;
+  std::vector<std::int64_t> plain_weights_;
 };
 
 }  // namespace slowstart

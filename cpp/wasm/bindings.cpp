@@ -13,6 +13,8 @@
 // layer frees each exactly once.
 #include <emscripten/emscripten.h>
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -134,6 +136,21 @@ EMSCRIPTEN_KEEPALIVE void ss_balancer_delete(JsBalancer* b) { delete b; }
 // bytes (strings, see input_strings) and return 0, or 1 and ss_problem().
 EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_pool(JsBalancer* b, std::uint32_t length) {
   return outcome(b->b.set_pool_text(input_strings(length)));  // name, weight, name, weight, ...
+}
+// setPool's fast path: the names as strings in the first `length` bytes,
+// their weights as 32-bit integers at `weights_at` (4-aligned). 0: applied;
+// 2: not a plain pool, nothing changed (send it as text, which words the problem).
+EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_pool_numbers(JsBalancer* b, std::uint32_t length, std::uint32_t weights_at) {
+  const auto names = input_strings(length);
+  const std::string_view in = input(weights_at + 4 * names.size());
+  if (in.size() != weights_at + 4 * names.size()) return 2;
+  std::vector<std::int64_t> weights(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::uint32_t w;
+    std::memcpy(&w, in.data() + weights_at + 4 * i, sizeof w);
+    weights[i] = w;
+  }
+  return b->b.set_plain_pool(names, weights) ? 0 : 2;
 }
 EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD int ss_balancer_set_now(JsBalancer* b, std::uint32_t length) {
   const auto s = input_strings(length);

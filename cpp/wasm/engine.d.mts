@@ -64,6 +64,8 @@ export interface EngineModule {
   _ss_balancer_delete(balancer: number): void;
   /** The changes read strings from the input buffer; 0, or 1 and _ss_problem(). */
   _ss_balancer_set_pool(balancer: number, length: number): number;
+  /** setPool's fast path: names as strings (the first `length` bytes), weights as u32 at `weightsAt`; 0, or 2 when not plain (nothing changed). */
+  _ss_balancer_set_pool_numbers(balancer: number, length: number, weightsAt: number): number;
   _ss_balancer_set_now(balancer: number, length: number): number;
   _ss_balancer_add(balancer: number, length: number): number;
   _ss_balancer_down(balancer: number, length: number): number;

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { loadSlowStart } from '../../dist/api/node.js';
+import { apiCosts } from './api-costs.mjs';
 import { cpuMs, cpuOf, feedInChunks, loadEngineModule, median, runInModule, runScript } from './engine-loops.mjs';
 
 const require = createRequire(import.meta.url);
@@ -292,6 +293,9 @@ try {
     }
   }
   line();
+
+  // ---- 3. The typed API's costs: setPool against POOL, the timeline ----------
+  for (const l of apiCosts(slowstart, script, Math.max(REPEATS, 9))) line(l);
 
   // ---- 3. Module size ---------------------------------------------------------
   const glue = readFileSync(join(ROOT, 'dist/wasm/engine.mjs'));

@@ -55,15 +55,25 @@ export class Balancer {
 
   /** POOL: replace the whole pool (all UP, no ramp, score 0). `[]` empties it. */
   setPool(entries: readonly PoolEntry[] | Readonly<Record<string, number | bigint>>): this {
-    const list: PoolEntry[] = Array.isArray(entries)
-      ? (entries as PoolEntry[])
+    const list: readonly PoolEntry[] = Array.isArray(entries)
+      ? (entries as readonly PoolEntry[])
       : Object.entries(entries).map(([name, weight]) => ({ name, weight }));
-    raise(
-      this.#b.setPool(
-        list.map((e) => nameForEngine(e.name)),
-        list.map((e) => wholeText(e.weight)),
-      ),
-    );
+    const b = this.#b;
+    const n = list.length;
+    const names: unknown[] = new Array(n);
+    // Weights that are whole numbers below 2^32 go to the module as they are
+    // (the common case, and 100,000 of them cost what POOL costs); anything
+    // else, or a name that is not ASCII, goes as the script's text, so that
+    // the engine words any problem as a script line's.
+    const numbers = new Uint32Array(n);
+    let plain = true;
+    for (let i = 0; i < n; i++) {
+      const { name, weight } = list[i];
+      names[i] = name;
+      if (plain && typeof weight === 'number' && weight >>> 0 === weight) numbers[i] = weight;
+      else plain = false;
+    }
+    if (!(plain && b.setPoolNumbers(names, numbers))) raise(b.setPool(names, list.map((e) => wholeText(e.weight))));
     this.#changed();
     return this;
   }

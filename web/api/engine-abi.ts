@@ -11,6 +11,7 @@ import { readRun } from './run-view.js';
 import { toUtf16Columns } from './columns.js';
 import type { Keyword } from './types.js';
 import { decodeText, writeInput } from './wasm-io.js';
+import { nameForEngine } from './wtf8.js';
 
 const encoder = new TextEncoder();
 
@@ -35,7 +36,10 @@ export interface RawTextRunner {
 
 /** Changes return undefined, or an Error to throw. */
 export interface RawBalancer {
-  setPool(names: Bytes[], weights: string[]): Error | undefined;
+  /** POOL from names (any value: turned to text as a script would read it) and weights' decimal text. */
+  setPool(names: readonly unknown[], weights: readonly string[]): Error | undefined;
+  /** The same for weights that are whole numbers below 2^32 and names of ASCII text: true when applied; false changed nothing (then call setPool, which words the problem). */
+  setPoolNumbers(names: readonly unknown[], weights: Uint32Array): boolean;
   setNow(seconds: string): Error | undefined;
   add(name: Bytes, weight: string, ramp: string): Error | undefined;
   down(name: Bytes): Error | undefined;
@@ -109,8 +113,13 @@ export class Engine {
         const length = engine.writeStrings(args);
         return change(this.#b, length) === 0 ? undefined : new Error(decodeText(engine.bytes(m._ss_problem())));
       }
-      setPool(names: Bytes[], weights: string[]): Error | undefined {
-        return this.#call(m._ss_balancer_set_pool, names.flatMap((n, i) => [n, weights[i] ?? '']));
+      setPool(names: readonly unknown[], weights: readonly string[]): Error | undefined {
+        const length = engine.writePairs(names, weights);
+        return m._ss_balancer_set_pool(this.#b, length) === 0 ? undefined : new Error(decodeText(engine.bytes(m._ss_problem())));
+      }
+      setPoolNumbers(names: readonly unknown[], weights: Uint32Array): boolean {
+        const at = engine.writeNames(names, weights);
+        return at !== null && m._ss_balancer_set_pool_numbers(this.#b, at.length, at.weightsAt) === 0;
       }
       setNow(seconds: string): Error | undefined {
         return this.#call(m._ss_balancer_set_now, [seconds]);
@@ -211,8 +220,78 @@ export class Engine {
     return this.#m.HEAPU8.subarray(address, address + length);
   }
 
+  /**
+   * Writes name, weight, name, weight, ... as writeStrings does. A pool of
+   * 100,000 is the case to make fast: the text is joined once and encoded
+   * once when it is all ASCII (each part's byte length is then its length);
+   * otherwise each name goes through nameForEngine (lone surrogates as WTF-8).
+   */
+  writePairs(names: readonly unknown[], weights: readonly string[]): number {
+    const n = names.length;
+    const head = 4 * (1 + 2 * n);
+    const lengths = new Uint32Array(2 * n);
+    let text = '';
+    for (let i = 0; i < n; i++) {
+      const name = String(names[i]);
+      const weight = weights[i] ?? '';
+      lengths[2 * i] = name.length;
+      lengths[2 * i + 1] = weight.length;
+      text += name;
+      text += weight;
+    }
+    const buffer = this.inputBuffer(head + text.length * 3);
+    const { written } = encoder.encodeInto(text, buffer.subarray(head));
+    if (written !== text.length) return this.writeStrings(names.flatMap((name, i) => [nameForEngine(name), weights[i] ?? '']));
+    const words = new Uint32Array(2 * n + 1);
+    words[0] = 2 * n;
+    words.set(lengths, 1);
+    buffer.set(new Uint8Array(words.buffer), 0); // little-endian, as WebAssembly reads it
+    return head + written;
+  }
+
+  /**
+   * setPool's fast path: the names as writeStrings writes them, joined and
+   * encoded once, then the weights as u32 (4-aligned). Null, having written
+   * nothing the module reads, when a name is not ASCII text.
+   */
+  writeNames(names: readonly unknown[], weights: Uint32Array): { length: number; weightsAt: number } | null {
+    const n = names.length;
+    const head = 4 * (1 + n);
+    const header = new Uint32Array(n + 1);
+    header[0] = n;
+    let text = '';
+    for (let i = 0; i < n; i++) {
+      const name = names[i];
+      if (typeof name !== 'string') return null;
+      header[i + 1] = name.length;
+      text += name;
+    }
+    const buffer = this.inputBuffer(head + text.length * 3 + 4 + 4 * n);
+    const { written } = encoder.encodeInto(text, buffer.subarray(head));
+    if (written !== text.length) return null;
+    buffer.set(new Uint8Array(header.buffer), 0); // little-endian, as WebAssembly reads it
+    const length = head + written;
+    const weightsAt = (length + 3) & ~3;
+    buffer.set(new Uint8Array(weights.buffer, weights.byteOffset, 4 * n), weightsAt);
+    return { length, weightsAt };
+  }
+
   /** Writes strings into the input buffer as bindings.cpp's input_strings reads them; returns the length. */
   writeStrings(parts: readonly Bytes[]): number {
+    // The common case, all text and all ASCII (a 100,000-backend setPool):
+    // one encode of the joined text, each part's byte length its length.
+    if (parts.every((p) => typeof p === 'string')) {
+      const text = (parts as string[]).join('');
+      const head = 4 * (1 + parts.length);
+      const buffer = this.inputBuffer(head + text.length * 3);
+      const { written } = encoder.encodeInto(text, buffer.subarray(head));
+      if (written === text.length) {
+        const words = new DataView(buffer.buffer, buffer.byteOffset, head);
+        words.setUint32(0, parts.length, true);
+        for (let i = 0; i < parts.length; i++) words.setUint32(4 * (1 + i), parts[i].length, true);
+        return head + written;
+      }
+    }
     const encoded = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
     const head = 4 * (1 + encoded.length);
     const length = encoded.reduce((n, p) => n + p.length, head);

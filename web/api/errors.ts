@@ -25,11 +25,11 @@ export class SlowStartError extends Error {
   /** What went wrong, stable across versions (the message may change). */
   readonly code: SlowStartErrorCode;
   /** For `SCRIPT_REJECTED`: the 1-based line of the script. */
-  readonly line?: number;
+  declare readonly line?: number;
   /** For `SCRIPT_REJECTED`: the 1-based column on that line where the problem starts. */
-  readonly column?: number;
+  declare readonly column?: number;
   /** For `WASM_LOAD_FAILED`: the URL (or, in Node, the file) that was tried. */
-  readonly url?: string;
+  declare readonly url?: string;
 
   private constructor(code: SlowStartErrorCode, message: string, where: { line?: number; column?: number; url?: string; cause?: unknown }) {
     super(message, where.cause === undefined ? undefined : { cause: where.cause });

@@ -18,18 +18,23 @@ export type MistakeScope = 'rules' | 'program';
 export interface Mistake {
   /** Stable, kebab-case, e.g. `no-clamp`. */
   id: string;
+  /** What the learner did, in one line. */
   title: string;
+  /** Why it is wrong, in a few sentences. */
   why: string;
+  /** `rules`: a mistake in the ramp or the pick alone; `program`: one only a whole program can make. */
   scope: MistakeScope;
 }
 
 /** A test of the built-in suite. Its expected output is the engine's. */
 export interface BuiltInTest {
+  /** Stable id of the test. */
   id: string;
   /** What it checks, in a learner's words. */
   title: string;
   /** `rules`: the implement mode runs it too. */
   scope: MistakeScope;
+  /** The test's script in the command language. */
   script: string;
 }
 

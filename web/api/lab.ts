@@ -35,6 +35,7 @@ export interface ServiceModel {
    * `requests` requests served (`warmupRequests` of them).
    */
   warmBy?: 'serving' | 'time' | 'requests';
+  /** With `warmBy: 'requests'`: how many requests warm a backend. */
   warmupRequests?: number;
 }
 
@@ -48,6 +49,7 @@ export type TrafficDefaults = RawTrafficDefaults;
 /** A backend's state in a bucket (`Traffic.state`): the worst the bucket saw. */
 export const BackendState = { Out: 0, Serving: 1, Ramping: 2, Ejected: 3 } as const;
 
+/** Options of {@link Lab.simulate}: the traffic, the ramp curve, the policy and the service model. */
 export interface TrafficOptions {
   /** Requests per second, arriving at a fixed rate. Default 1000. */
   rps?: number;
@@ -55,6 +57,7 @@ export interface TrafficOptions {
   duration?: number;
   /** Width of a bucket in seconds; bucket k covers [k·bucket, (k+1)·bucket). Default 1. */
   bucket?: number;
+  /** The ramp curve and the weights' resolution. Default: linear, resolution 1 (the SPEC). */
   curve?: Curve;
   /**
    * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's weight / (active + 1)^bias.
@@ -85,8 +88,11 @@ export interface TrafficOptions {
 export class Traffic {
   /** Backend names by id. */
   readonly names: readonly string[];
+  /** Width of a bucket, seconds. */
   readonly bucket: number;
+  /** How many buckets (the arrays below hold `buckets × names.length` values, or `buckets`). */
   readonly buckets: number;
+  /** Seconds simulated. */
   readonly duration: number;
   /** Requests routed, at [bucket × names.length + id]. */
   readonly requests: Uint32Array;
@@ -102,6 +108,7 @@ export class Traffic {
   readonly state: Uint8Array;
   /** Per backend: times the health check ejected it, and seconds it was out. */
   readonly ejections: Uint32Array;
+  /** Seconds each backend spent ejected by the health check in the bucket, same layout. */
   readonly secondsEjected: Float64Array;
   /** When the pool became stable (seconds), or null. */
   readonly stableAt: number | null;

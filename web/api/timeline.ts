@@ -5,6 +5,7 @@ import { NO_WINNER } from './winners.js';
 export interface BackendSnapshot {
   /** Stable id for the whole run: an index into {@link Timeline.names}. */
   id: number;
+  /** The backend's name. */
   name: string;
   /** False while the backend is DOWN. */
   up: boolean;
@@ -46,8 +47,11 @@ export class Timeline {
   readonly stepBlock: Uint32Array;
   /** First cell of each block; a block runs to the next block's start. */
   readonly blockStart: Uint32Array;
+  /** Each cell's backend id (an index into {@link Timeline.names}). */
   readonly cellBackend: Uint32Array;
+  /** Each cell's state: 1 UP, 0 DOWN. */
   readonly cellUp: Uint8Array;
+  /** Each cell's effective weight. */
   readonly cellWeight: Float64Array;
   /** Each cell's score after the step that took its block. */
   readonly cellScore: Float64Array;

@@ -2,7 +2,7 @@
 // is pure CSS (:host([theme=...])) and `height` a CSS variable, so those
 // two change live; any other change rebuilds the element's contents (the
 // learner's script survives: it is saved first).
-import { slicesOf } from '../runner/doc-text.js';
+import { slicesOf } from '../shared/doc-text.js';
 
 export interface ElementConfig {
   /** Run the script as soon as the engine has loaded (otherwise at the learner's first Run or edit). */

@@ -14,8 +14,8 @@
 // (compare-styles.ts).
 
 import { stylesheetAdopter } from '../shared/adopt-styles.js';
-import { COMPARE_CSS } from './compare-styles.js';
-import { adoptSavedWorkStyles } from './saved-work-styles.js';
+import { COMPARE_CSS } from '../host/compare-styles.js';
+import { adoptSavedWorkStyles } from '../host/saved-work-styles.js';
 
 export const ELEMENT_CSS = /* css */ `
 ${COMPARE_CSS}

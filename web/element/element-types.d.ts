@@ -8,6 +8,7 @@
 export interface SlowStartOutputLine {
   /** 1-based line of the script that printed it. */
   line: number;
+  /** The text, exactly as the CLI prints it. */
   text: string;
 }
 
@@ -15,9 +16,11 @@ export interface SlowStartOutputLine {
 export interface SlowStartDiagnostic {
   /** 1-based line of the script. */
   line: number;
+  /** The message, as the CLI prints it after `line N: `. */
   message: string;
   /** Where on its line the problem is (the offending token): UTF-16 units of the line, `lineText.slice(from, to)`. */
   from: number;
+  /** Where the problem ends (exclusive), in the same units. */
   to: number;
 }
 
@@ -25,7 +28,9 @@ export interface SlowStartDiagnostic {
 export interface SlowStartRunDetail {
   /** The script that ran. */
   script: string;
+  /** The lines WEIGHTS and PICK printed. */
   output: SlowStartOutputLine[];
+  /** The rejected lines. */
   diagnostics: SlowStartDiagnostic[];
   /** True when the output passed 64 MiB and the rest was not kept. */
   truncated: boolean;
@@ -43,7 +48,9 @@ export interface SlowStartLineDifference {
 
 /** `slowstart-pass` and `slowstart-fail` (exercises only): after every run. */
 export interface SlowStartVerdictDetail extends SlowStartRunDetail {
+  /** True when the output matches the expected output and no line was rejected. */
   pass: boolean;
+  /** The expected output's lines. */
   expected: string[];
   /** The output lines' text. */
   actual: string[];
@@ -81,7 +88,9 @@ export interface SlowStartRunnerApi {
   permalink(): Promise<string>;
 }
 
+/** `<slow-start-runner>`: defined when `slowstart/element` is imported in a browser. */
 export declare class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
+  /** The attributes the element reacts to (custom elements' API). */
   static readonly observedAttributes: string[];
   script: string;
   readonly starter: string;
@@ -97,10 +106,18 @@ declare global {
   interface HTMLElementTagNameMap {
     'slow-start-runner': SlowStartRunnerElement;
   }
-  interface HTMLElementEventMap {
+  /** The element's events: on the element, and (they bubble and are composed) on the document and the window. */
+  interface SlowStartEventMap {
+    /** The element has read its sources and built its runner. */
     'slowstart-ready': CustomEvent<void>;
+    /** After every run. */
     'slowstart-run': CustomEvent<SlowStartRunDetail>;
+    /** An exercise's run matched the expected output. */
     'slowstart-pass': CustomEvent<SlowStartVerdictDetail>;
+    /** An exercise's run did not match. */
     'slowstart-fail': CustomEvent<SlowStartVerdictDetail>;
   }
+  interface HTMLElementEventMap extends SlowStartEventMap {}
+  interface DocumentEventMap extends SlowStartEventMap {}
+  interface WindowEventMap extends SlowStartEventMap {}
 }

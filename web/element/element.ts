@@ -8,9 +8,9 @@ import { adoptRunnerStyles } from '../runner/styles.js';
 import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
-import { elementKey, storageKeys } from './identity.js';
+import { elementKey, storageKeys } from '../host/identity.js';
 import type { ElementMount } from './mount.js';
-import { readLink } from './permalink.js';
+import { readLink } from '../host/permalink.js';
 import { readSources } from './sources.js';
 
 // Outside a browser (server-side rendering imports the module in Node) there

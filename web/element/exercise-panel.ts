@@ -2,8 +2,8 @@
 // that differs from the expected output (or the first rejected line), and
 // the expected output itself to look at.
 import { h, setText, uniqueId } from '../shared/dom.js';
-import type { Verdict } from './compare.js';
-import { renderDifference } from './difference-view.js';
+import type { Verdict } from '../host/compare.js';
+import { renderDifference } from '../host/difference-view.js';
 import { plural } from '../shared/format.js';
 import { KEPT_TEXT } from '../runner/run-words.js';
 

@@ -7,7 +7,7 @@
 import { loadLab } from '../api/index.js';
 import type { Runner } from '../runner/runner.js';
 import type { ImplementTest } from '../implement/suite.js';
-import { dedentScript } from './text.js';
+import { dedentScript } from '../host/text.js';
 import { slotTemplate } from './sources.js';
 
 /**

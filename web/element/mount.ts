@@ -9,13 +9,13 @@ import { h } from '../shared/dom.js';
 import { createRunner, type Runner } from '../runner/runner.js';
 import { trafficTab } from '../traffic/chart-tab.js';
 import type { ElementConfig } from './attributes.js';
-import { CompareBox } from './compare-box.js';
+import { CompareBox } from '../host/compare-box.js';
 import type { SlowStartRunDetail } from './element-types.js';
 import { ExercisePanel } from './exercise-panel.js';
 import { mountImplement, readAuthorTests, type ImplementMount } from './implement-mode.js';
-import type { LinkInHash } from './permalink.js';
+import type { LinkInHash } from '../host/permalink.js';
 import { RunEvents } from './run-events.js';
-import { SavedWork } from './saved-work.js';
+import { SavedWork } from '../host/saved-work.js';
 import type { Sources } from './sources.js';
 
 export interface MountOptions {

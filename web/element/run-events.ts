@@ -3,7 +3,7 @@
 // `slowstart-fail`, with `changed` when it flipped), shown in the exercise
 // panel as well. Events bubble out of the shadow root (composed).
 import type { RunResult } from '../api/index.js';
-import { judge } from './compare.js';
+import { judge } from '../host/compare.js';
 import type { SlowStartRunDetail, SlowStartVerdictDetail } from './element-types.js';
 import type { ExercisePanel } from './exercise-panel.js';
 

@@ -5,7 +5,7 @@
  * loaded Traffic simulation). See docs/EMBEDDING.md.
  */
 import { SlowStartRunnerElement } from './element.js';
-import { TAG } from './identity.js';
+import { TAG } from '../host/identity.js';
 
 export { SlowStartRunnerElement };
 export type * from './element-types.js';

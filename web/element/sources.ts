@@ -1,9 +1,9 @@
 // Where an element's starter script and expected output come from: its own
 // children (text, and <template slot="...">), or files named by `src` and
 // `expected-src` (fetched relative to the page, like any link).
-import { nextTask } from '../runner/big-text.js';
-import { joinPieces } from '../runner/doc-text.js';
-import { dedentScript, inlineOutputLines, outputFileLines } from './text.js';
+import { nextTask } from '../shared/big-text.js';
+import { joinPieces } from '../shared/doc-text.js';
+import { dedentScript, inlineOutputLines, outputFileLines } from '../host/text.js';
 
 export interface Sources {
   /** The starter script. */

@@ -6,15 +6,15 @@
 // shown), and the theme toggle. Which tab shows follows the URL's hash
 // (page-location.ts).
 import { loadLab, loadSlowStart } from '../api/index.js';
-import { CompareBox } from '../element/compare-box.js';
-import { adoptCompareStyles } from '../element/compare-styles.js';
+import { CompareBox } from '../host/compare-box.js';
+import { adoptCompareStyles } from '../host/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
 import type { ImplementView } from '../implement/view.js';
-import { keysFor, pageIdentity } from '../element/identity.js';
-import { readLink } from '../element/permalink.js';
-import { SavedWork } from '../element/saved-work.js';
-import { adoptSavedWorkStyles } from '../element/saved-work-styles.js';
+import { keysFor, pageIdentity } from '../host/identity.js';
+import { readLink } from '../host/permalink.js';
+import { SavedWork } from '../host/saved-work.js';
+import { adoptSavedWorkStyles } from '../host/saved-work-styles.js';
 import { DEFAULT_EXAMPLE } from '../runner/examples.js';
 import { createRunner, type Runner } from '../runner/runner.js';
 import { adoptRunnerStyles } from '../runner/styles.js';

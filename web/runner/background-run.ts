@@ -9,8 +9,8 @@
 // told and runs the script on the page as before.
 import type { Text } from '@codemirror/state';
 import { Timeline, type RunResult } from '../api/index.js';
-import { nextTask } from './big-text.js';
-import { readSlices, slicesOf } from './doc-text.js';
+import { nextTask } from '../shared/big-text.js';
+import { readSlices, slicesOf } from '../shared/doc-text.js';
 import { lazyDiagnostics, lazyOutput } from './lazy-lines.js';
 import { keepPickFacts } from './pool-facts.js';
 import type { RunReply, RunRequest, WireRun } from './run-protocol.js';

@@ -10,8 +10,8 @@ import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/
 import type { Diagnostic, Keyword } from '../api/index.js';
 import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
-import { BIG_TEXT, bigTextGuard, continuesEdit, insertText, isLoading, whenLoaded } from './big-text.js';
-import { rememberText, textOf } from './doc-text.js';
+import { BIG_TEXT, bigTextGuard, continuesEdit, insertText, isLoading, whenLoaded } from '../shared/big-text.js';
+import { rememberText, textOf } from '../shared/doc-text.js';
 import { longLines } from './long-lines.js';
 import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from '../shared/editor-base.js';

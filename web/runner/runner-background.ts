@@ -5,7 +5,7 @@
 // would run the engine itself, and gets the result through `show`.
 import type { RunResult } from '../api/index.js';
 import { BackgroundRuns } from './background-run.js';
-import { isLoading, whenLoaded } from './big-text.js';
+import { isLoading, whenLoaded } from '../shared/big-text.js';
 import type { ScriptEditor } from './editor.js';
 import { RunProgressView } from './run-progress.js';
 

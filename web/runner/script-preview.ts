@@ -9,7 +9,7 @@
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import { h, setText } from '../shared/dom.js';
-import { lineHead } from './doc-text.js';
+import { lineHead } from '../shared/doc-text.js';
 
 /** Scripts longer than this (UTF-16 units) are shown, not edited. */
 export const EDIT_LIMIT = 8 * 1024 * 1024;

@@ -26,7 +26,7 @@ export function checkBuilt(): void {
   if (!existsSync(entry)) throw new Error('dist/element is missing: run `npm run build:element` (or scripts/build-package.sh)');
   const built = statSync(entry).mtimeMs;
   const newer: string[] = [];
-  for (const dir of ['web/element', 'web/runner', 'web/api', 'web/traffic', 'web/implement', 'web/wasm']) {
+  for (const dir of ['web/element', 'web/host', 'web/shared', 'web/runner', 'web/api', 'web/traffic', 'web/implement', 'web/wasm']) {
     for (const f of readdirSync(join(ROOT, dir))) {
       if (statSync(join(ROOT, dir, f)).mtimeMs > built) newer.push(`${dir}/${f}`);
     }

@@ -169,8 +169,9 @@ async function open(bundler: Bundler): Promise<{ page: Page; problems: string[];
   return { page, problems, workers };
 }
 
-describe.each(BUNDLERS)('an app built with %s, served under /course/app/', (bundler) => {
-  it('runs the API, a 150,000-character script in the element’s worker, and implement mode’s tests', async () => {
+// The three apps at once, in three pages of the one Chromium (each test waits for states).
+describe.concurrent('an app built with each bundler, served under /course/app/', () => {
+  it.for(BUNDLERS)('%s: runs the API, a 150,000-character script in the element’s worker, and implement mode’s tests', async (bundler, { expect }) => {
     const { page, problems, workers } = await open(bundler);
     try {
       await page.waitForSelector('body:not([data-api="loading"])', { timeout: 30_000 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadLab, loadSlowStart, SlowStartError } from '../../../dist/api/node.js';
 import { slowstart } from '../support/engine.js';
+import { rejection } from '../support/rejection.js';
 
 const quiet = { printErr: () => {}, print: () => {}, onAbort: () => {} };
 
@@ -42,5 +43,30 @@ describe('SlowStartError', () => {
   it('bytes that are not a module reject with WASM_LOAD_FAILED too', async () => {
     const error = await loadSlowStart({ ...quiet, wasmBinary: new Uint8Array([1, 2, 3]) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'SlowStartError', code: 'WASM_LOAD_FAILED' });
+  });
+});
+
+describe('setPool: plain numbers take the fast path, anything else the script text path, with one outcome', () => {
+  // Each pool as a script would write it, and as setPool gets it: the same pool or the same message.
+  const pools: [string, Record<string, number | bigint> | { name: string; weight: number | bigint }[]][] = [
+    ['a=5 b=1 c=1', { a: 5, b: 1, c: 1 }],
+    ['a=1000000 b=0', { a: 1_000_000, b: 0 }],
+    ['a=1000001', { a: 1_000_001 }],
+    ['a=4294967296', { a: 2 ** 32 }],
+    ['a=1 a=2', [{ name: 'a', weight: 1 }, { name: 'a', weight: 2 }]],
+    ['é=3 ü=4', { é: 3, ü: 4 }],
+    ['x=7', { x: 7n }],
+  ];
+  it.each(pools)('POOL %s', (line, entries) => {
+    const b = slowstart.createBalancer().setPool({ keep: 9 });
+    const script = slowstart.run(`POOL keep=9\nPOOL ${line}\nWEIGHTS\n`);
+    if (script.diagnostics.length) {
+      expect(() => b.setPool(entries)).toThrow(rejection('INVALID_ARGUMENT', script.diagnostics[0].message));
+      expect(b.weightsLine()).toBe('keep=9'); // nothing changed
+    } else {
+      b.setPool(entries);
+      expect(b.weightsLine()).toBe(script.output[0].text);
+    }
+    b.dispose();
   });
 });

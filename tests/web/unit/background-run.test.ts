@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Timeline } from '../../../web/api/timeline.js';
 import { isWellFormed } from '../../../web/api/wtf8.js';
-import { joinPieces, lineHead, SLICE, sliceText, slicesOf } from '../../../web/runner/doc-text.js';
+import { joinPieces, lineHead, SLICE, sliceText, slicesOf } from '../../../web/shared/doc-text.js';
 import { lazyDiagnostics, lazyOutput, longLines } from '../../../web/runner/lazy-lines.js';
 import { RowLayout } from '../../../web/runner/output-wrap.js';
 import type { WireLines } from '../../../web/runner/run-protocol.js';

@@ -22,9 +22,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   runner: ['api', 'shared', 'wasm'],
   traffic: ['api', 'shared'],
   implement: ['api', 'shared', 'wasm'],
-  // Hosts: the element and the page put the views together.
-  element: ['api', 'shared', 'runner', 'traffic', 'implement'],
-  page: ['api', 'shared', 'runner', 'traffic', 'implement', 'element'],
+  // What both hosts offer around the runner: saved work, links, the compare box, verdicts.
+  host: ['api', 'shared', 'runner'],
+  // Hosts: the element and the page put the views together; neither imports the other.
+  element: ['api', 'shared', 'runner', 'traffic', 'implement', 'host'],
+  page: ['api', 'shared', 'runner', 'traffic', 'implement', 'host'],
 };
 
 describe('the import rule of web/', () => {
@@ -53,6 +55,16 @@ describe('the import rule of web/', () => {
     expect(eager.map(show)).toEqual([]);
   });
 
+  it('keeps the editor text helpers in shared/: hosts do not reach into the runner for them', () => {
+    // Text helpers (slices of a CodeMirror document, the big-text guard) are
+    // shared; a host imports the runner for the runner itself.
+    const RUNNER_FOR_HOSTS = new Set(['runner/runner.ts', 'runner/styles.ts', 'runner/examples.ts', 'runner/run-words.ts']);
+    const reaching = local.filter(
+      (e) => ['element', 'page', 'host'].includes(folderOf(e.from)) && folderOf(e.to) === 'runner' && !RUNNER_FOR_HOSTS.has(e.to),
+    );
+    expect(reaching.map(show)).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     expect(findCycles(local).map((c) => c.join(' -> '))).toEqual([]);
   });
@@ -72,8 +84,10 @@ describe('the import rule of web/', () => {
       made('shared/panel.ts', 'runner/styles.ts'),
       made('api/timeline.ts', 'runner/chart-model.ts'),
       made('element/mount.ts', 'runner/runner.ts'),
-      made('page/main.ts', 'element/saved-work.ts'),
+      made('page/main.ts', 'host/saved-work.ts'),
+      made('page/main.ts', 'element/mount.ts'),
       made('element/mount.ts', 'page/main.ts'),
+      made('host/saved-work.ts', 'element/mount.ts'),
     ];
     expect(ruleBreaks(views)).toEqual([
       'traffic/bucket-chart.ts -> runner/chart-model.ts (type)',
@@ -81,7 +95,9 @@ describe('the import rule of web/', () => {
       'implement/view.ts -> runner/runner.ts (type)',
       'shared/panel.ts -> runner/styles.ts (type)',
       'api/timeline.ts -> runner/chart-model.ts (type)',
+      'page/main.ts -> element/mount.ts (type)',
       'element/mount.ts -> page/main.ts (type)',
+      'host/saved-work.ts -> element/mount.ts (type)',
     ]);
   });
 });

@@ -93,7 +93,7 @@ describe('the tarball', () => {
     const odd = packed.filter(
       (p) =>
         p.startsWith('dist/') &&
-        !/^dist\/(api\/[\w-]+\.(js|d\.ts)|wasm\/[\w-]+\.(mjs|wasm|d\.mts)|element\/[\w-]+\.(js|wasm|d\.ts))$/.test(p),
+        !/^dist\/(api\/[\w-]+\.(js|d\.ts)|wasm\/[\w-]+\.(mjs|wasm|d\.mts)|element\/[\w.-]+\.(js|wasm|d\.ts))$/.test(p),
     );
     expect(odd, 'unexpected kinds of file under dist/').toEqual([]);
 
@@ -245,5 +245,48 @@ export { first, line, timeline, picks, winner };
       expect(r.stdout + r.stderr, `tsc with moduleResolution ${resolution}`).toBe('');
       expect(r.code).toBe(0);
     }
+    // A Node-only project: no DOM lib, @types/node, no skipLibCheck; and no public constructor type-checks.
+    await writeFile(
+      join(app, 'node-only.ts'),
+      `import { loadSlowStart, Balancer, SlowStart, SlowStartError, Timeline, type SlowStartErrorCode, type WeightProblem } from 'slowstart';
+
+const slowstart = await loadSlowStart({ locateFile: (path) => path });
+try {
+  slowstart.createBalancer().setPool({ a: -1 });
+} catch (e) {
+  if (e instanceof SlowStartError) {
+    const code: SlowStartErrorCode = e.code;
+    console.log(code, e.line, e.column, e.url);
+  }
+}
+// @ts-expect-error not constructible: loadSlowStart() makes one
+new SlowStart();
+// @ts-expect-error not constructible: createBalancer() makes one
+new Balancer();
+// @ts-expect-error not constructible: errors come from the API
+new SlowStartError('WRONG_TYPE', 'x', {});
+// @ts-expect-error not constructible: a run's result carries one
+new Timeline();
+export type { WeightProblem };
+`,
+    );
+    const nodeOnly = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        lib: ['es2022'],
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files: ['node-only.ts'],
+    };
+    await writeFile(join(app, 'tsconfig.node-only.json'), JSON.stringify(nodeOnly));
+    const r = await exec(tsc, ['-p', 'tsconfig.node-only.json'], app);
+    expect(r.stdout + r.stderr, 'tsc for a Node-only project (lib es2022, types node, no skipLibCheck)').toBe('');
+    expect(r.code).toBe(0);
   }, 60_000);
 });

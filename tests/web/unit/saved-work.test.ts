@@ -6,10 +6,10 @@
 // output was cut says and how it is judged.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { decodeLinkCode, encodeLinkCode, MAX_LINKED_SCRIPT_BYTES } from '../../../web/element/link-codec.js';
-import { MAX_SAVED_CHARS, MAX_VERSIONS, ScriptStore } from '../../../web/element/script-store.js';
-import { judge } from '../../../web/element/compare.js';
-import { pageIdentity } from '../../../web/element/identity.js';
+import { decodeLinkCode, encodeLinkCode, MAX_LINKED_SCRIPT_BYTES } from '../../../web/host/link-codec.js';
+import { MAX_SAVED_CHARS, MAX_VERSIONS, ScriptStore } from '../../../web/host/script-store.js';
+import { judge } from '../../../web/host/compare.js';
+import { pageIdentity } from '../../../web/host/identity.js';
 import { runStatus } from '../../../web/runner/run-words.js';
 
 describe('link payloads', () => {

@@ -20,7 +20,7 @@
 // Storage may be missing (private modes, sandboxed iframes, blocked site
 // data): the store then works in memory for the page's life, and nothing throws.
 
-import { sliceText } from '../runner/doc-text.js';
+import { sliceText } from '../shared/doc-text.js';
 
 /** One of the learner's own versions, put aside when a link (or a restore) replaced it. */
 export interface Version {
