@@ -12,6 +12,9 @@
 // O(log D) per pick for D classes, instead of comparing all D tops.
 //
 // Ties follow the SPEC: equal scores go to the backend earliest in the pool.
+//
+// Why this is exact (order, 64-bit bound, certificate rounding, modes):
+// WHY_EXACT.md beside this file.
 #pragma once
 #include <cstdint>
 #include <limits>

@@ -25,6 +25,7 @@ void SmoothWrr::push_back() {
     next_.push_back(kNil);
     prev_.push_back(kNil);
     hpos_.push_back(kInQueue);
+    reserve_sort_room();
   } else {
     update_mode();
   }
@@ -59,6 +60,7 @@ void SmoothWrr::build_index() {
   next_.assign(n, kNil);
   prev_.assign(n, kNil);
   hpos_.assign(n, kInQueue);
+  reserve_sort_room();
   total_ = 0;
   max_weight_ = 1;
   for (std::size_t i = 0; i < n; ++i) max_weight_ = std::max(max_weight_, weight_[i]);
@@ -85,7 +87,15 @@ void SmoothWrr::drop_index() {
   next_.clear();
   prev_.clear();
   hpos_.clear();
+  sort_room_.clear();
+  sort_room_.shrink_to_fit();
   total_ = 0;
+}
+
+// reorder() sorts a class in sort_room_, which has room for the whole pool
+// (no class is larger), so that a pick that reorders does not allocate.
+void SmoothWrr::reserve_sort_room() {
+  if (sort_room_.capacity() < weight_.size()) sort_room_.reserve(2 * weight_.size());
 }
 
 void SmoothWrr::rebase() {
@@ -152,20 +162,20 @@ std::int32_t SmoothWrr::pick_by_pass() {
 }
 
 // Every class's members in order again after picks by pass: a small pool
-// (these picks only happen below kPassBackends), so insertion sort.
+// (these picks only happen below kPassBackends), so insertion sort, in
+// sort_room_ (room for the whole pool, reserved with the index: no allocation).
 void SmoothWrr::reorder() {
-  std::vector<std::uint32_t> members;
   for (std::uint32_t c = 0; c < members_.size(); ++c) {
     Members& m = members_[c];
-    members.clear();
-    for (std::uint32_t x = m.head; x != kNil; x = next_[x]) members.push_back(x);
-    members.insert(members.end(), m.heap.begin(), m.heap.end());
-    for (std::size_t i = 1; i < members.size(); ++i)
-      for (std::size_t j = i; j > 0 && before(members[j], members[j - 1]); --j) std::swap(members[j], members[j - 1]);
+    sort_room_.clear();
+    for (std::uint32_t x = m.head; x != kNil; x = next_[x]) sort_room_.push_back(x);
+    sort_room_.insert(sort_room_.end(), m.heap.begin(), m.heap.end());
+    for (std::size_t i = 1; i < sort_room_.size(); ++i)
+      for (std::size_t j = i; j > 0 && before(sort_room_[j], sort_room_[j - 1]); --j) std::swap(sort_room_[j], sort_room_[j - 1]);
     m.heap.clear();
     m.head = m.tail = kNil;
     m.count = 0;
-    for (std::uint32_t x : members) enter(c, x);  // each after the last: a queue
+    for (std::uint32_t x : sort_room_) enter(c, x);  // each after the last: a queue
   }
   order_stale_ = false;
   tops_stale_ = true;

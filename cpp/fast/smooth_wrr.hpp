@@ -27,6 +27,9 @@
 //
 // score(i) and weight(i) are the true current values, O(1), whatever the
 // mode. Custom rules (rules.hpp) use the plain arrays with no index at all.
+//
+// Why this is exact (order, 64-bit bound, certificate rounding, modes):
+// WHY_EXACT.md beside this file.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -110,6 +113,7 @@ class SmoothWrr {
   SLOWSTART_COLD void set_indexed_score(std::size_t i, std::int64_t score);
   SLOWSTART_COLD void prepare();
   SLOWSTART_COLD void reorder();
+  SLOWSTART_COLD void reserve_sort_room();
   std::uint32_t move_winner(std::uint32_t c);
   SLOWSTART_COLD void update_mode();
   SLOWSTART_COLD void build_index();
@@ -145,6 +149,7 @@ class SmoothWrr {
   std::vector<std::int64_t> weight_;
   std::vector<std::int64_t> base_;       // score - picks_ * weight
   std::vector<std::uint32_t> next_, prev_, hpos_;  // indexed mode only
+  std::vector<std::uint32_t> sort_room_;  // reorder()'s room, one pool's worth
   // Per weight class (slot), indexed mode only.
   std::vector<ClassTop> tops_;
   std::vector<Members> members_;

@@ -77,6 +77,31 @@ bool whole_number(std::string_view s) {
   return true;
 }
 
+// True for what a program prints for a number that is not whole: a
+// decimal ("2.5", "2.0", "-1e3", ".5") or a non-finite value ("NaN",
+// "Infinity", "inf"). Anything else after '=' is wrong output, not a weight.
+bool printed_number(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  std::string lower;
+  for (char c : s) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  if (lower == "nan" || lower == "inf" || lower == "infinity") return true;
+  std::size_t i = 0, digits = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    const std::size_t exponent = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == exponent) return false;
+  }
+  return i == s.size();
+}
+
 }  // namespace
 
 WeightProblem non_whole_weight(std::string_view script, const std::vector<std::uint64_t>& printed_by,
@@ -91,7 +116,8 @@ WeightProblem non_whole_weight(std::string_view script, const std::vector<std::u
       const std::size_t space = line.find(' ');
       const std::string_view word = line.substr(0, space);
       const std::size_t eq = word.rfind('=');
-      if (eq != std::string_view::npos && !whole_number(word.substr(eq + 1))) return {i + 1, word};
+      const std::string_view value = eq == std::string_view::npos ? std::string_view() : word.substr(eq + 1);
+      if (eq != std::string_view::npos && !whole_number(value) && printed_number(value)) return {i + 1, word};
       if (space == std::string_view::npos) break;
       line.remove_prefix(space + 1);
     }

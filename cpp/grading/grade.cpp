@@ -47,6 +47,11 @@ const char* const kGradeUsage =
     "Exit status: 0 every test passed, 1 some test failed, 2 the tests or the\n"
     "program could not be run (one line on stderr says why).\n";
 
+std::string_view verdict_name(Verdict v) {
+  static constexpr std::string_view kNames[] = {"passed", "failed", "crashed", "timed-out", "output-limit"};
+  return kNames[static_cast<std::size_t>(v)];
+}
+
 namespace {
 
 constexpr std::string_view kPrefix = "slowstart grade: ";
@@ -104,7 +109,8 @@ Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, boo
       continue;
     }
     const bool valued = r.is("--tests") || r.is("--random") || r.is("--seed") || r.is("--timeout") ||
-                        r.is("--max-output") || r.is("--jobs", "-j") || r.is("--format") || r.is("--exit-status");
+                        r.is("--max-output") || r.is("--jobs", "-j") || r.is("--format") || r.is("--exit-status") ||
+                        r.is("--user") || r.is("--output");
     if (!valued) return r.unknown();
     if (Problem p = r.value(v)) return p;
     if (r.matched() == "--tests") {
@@ -121,6 +127,12 @@ Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, boo
     } else if (r.matched() == "--jobs") {
       if (!parse_whole(v, 1024, n) || n == 0) return r.invalid("a whole number from 1 to 1024", v);
       o.jobs = static_cast<unsigned>(n);
+    } else if (r.matched() == "--user") {
+      if (v.empty()) return r.invalid("a user name", v);
+      o.user = v;
+    } else if (r.matched() == "--output") {
+      if (v.empty()) return r.invalid("a file name", v);
+      o.output = v;
     } else if (r.matched() == "--format") {
       if (v == "text") o.format = ReportFormat::Text;
       else if (v == "json") o.format = ReportFormat::Json;
@@ -144,7 +156,14 @@ std::string join_path(const std::string& dir, const std::string& name) {
   return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
-constexpr std::size_t kShown = 200;  // bytes of a line shown in a report
+constexpr std::size_t kShown = 200;      // bytes of a line shown in a report
+constexpr std::size_t kNameShown = 1000; // bytes of a test's name
+// Room above an expected output that is over --max-output, so that a
+// program printing a little more still fails on its output, not the cap.
+constexpr std::size_t kCapRoom = 64 * 1024;
+// stderr bytes a report can show (grade_report.cpp shows at most 2,000 and
+// says "…" past them): the rest is dropped once a test is graded.
+constexpr std::size_t kStderrHeld = 2001;
 
 // True when stderr has a line as the SPEC's diagnostics begin: "line N: ".
 bool has_diagnostic(std::string_view err) {
@@ -184,9 +203,28 @@ std::optional<Difference> first_difference(const GradeTest& t, std::string_view 
   return d;
 }
 
-// A weight that is not a whole number (diagnosis.hpp), as the report says
-// it. Empty: none (or the expected output is an author's .out).
-std::string non_whole_weight(const GradeTest& t, std::string_view actual) {
+// True when the output's lines end in CR LF where the expected output's
+// end in LF alone: the lines are right but for a '\r' at their end.
+bool crlf_lines(const GradeTest& t, std::string_view actual) {
+  if (t.expected.find('\r') != std::string::npos || actual.find("\r\n") == std::string_view::npos) return false;
+  std::string stripped;
+  for (std::size_t i = 0; i < actual.size(); ++i)
+    if (!(actual[i] == '\r' && i + 1 < actual.size() && actual[i + 1] == '\n')) stripped += actual[i];
+  if (stripped == t.expected) return true;
+  // Or the first line that differs is only its CR.
+  const auto e = output_lines(t.expected), a = output_lines(actual);
+  std::size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
+  return i < e.size() && i < a.size() && a[i].size() == e[i].size() + 1 && a[i].back() == '\r' &&
+         a[i].substr(0, e[i].size()) == e[i];
+}
+
+// A weight that is not a whole number (diagnosis.hpp), or lines ending in
+// CR LF, as the report says it. Empty: none (or the expected output is an
+// author's .out).
+std::string bad_output(const GradeTest& t, std::string_view actual) {
+  if (crlf_lines(t, actual))
+    return "ends its lines in CR LF (\\r\\n) where the expected output has LF (\\n) alone: print \"\\n\" only";
   if (!t.expected_is_engine) return {};
   const WeightProblem p = slowstart::non_whole_weight(t.script, t.printed_by, actual);
   if (!p.output_line) return {};
@@ -243,11 +281,40 @@ bool GradeRun::start(const std::vector<std::string>& args, const GradeEnv& env, 
     status = 2;
     return false;
   }
+  // Honest limits: an expected output the cap would cut is warned about,
+  // and its test's cap raised to hold it (add()).
+  std::size_t over = 0, largest = 0;
+  for (std::size_t i = 0; i < tests_.size(); ++i) {
+    if (tests_[i].max_output == options_.max_output) continue;
+    if (!over || tests_[i].expected.size() > tests_[largest].expected.size()) largest = i;
+    ++over;
+  }
+  if (over) {
+    const GradeTest& t = tests_[largest];
+    const std::string size = decimal(static_cast<std::int64_t>(t.expected.size())) + " bytes";
+    err = std::string(kPrefix) + "warning: " +
+          (over == 1 ? "the expected output of '" + t.id + "' (" + size + ") is"
+                     : decimal(static_cast<std::int64_t>(over)) + " tests' expected outputs (the largest: '" + t.id +
+                           "', " + size + ") are") +
+          " over --max-output " + size_text(options_.max_output) + ": " + (over == 1 ? "its" : "their") +
+          " cap is raised to the expected output and 64 KiB more\n";
+  }
   outcomes_.assign(tests_.size(), std::nullopt);
+  verdicts_.assign(tests_.size(), TestVerdict{});
+  evidence_.assign(tests_.size(), std::nullopt);
   return true;
 }
 
 unsigned GradeRun::jobs() const { return options_.jobs ? options_.jobs : std::max(1u, env_.cpus); }
+
+std::string GradeRun::clamp_jobs(unsigned most, std::uint64_t file_limit) {
+  most = std::max(1u, most);
+  if (jobs() <= most) return {};
+  const unsigned asked = jobs();
+  options_.jobs = most;
+  return std::string(kPrefix) + "-j " + decimal(asked) + " is more than the open-file limit (" +
+         decimal(static_cast<std::int64_t>(file_limit)) + ") allows: running " + decimal(most) + " at a time\n";
+}
 
 bool GradeRun::needs_script_paths() const {
   for (std::size_t i = 1; i < options_.command.size(); ++i)
@@ -268,8 +335,9 @@ std::vector<std::string> GradeRun::argv(const std::string& script_path) const {
 void GradeRun::add(std::string id, std::string title, std::string source, std::string path, std::string script,
                    std::optional<std::string> expected) {
   GradeTest t;
-  t.id = std::move(id);
-  t.title = std::move(title);
+  // A name is escaped here, once, and shown the same in every format.
+  t.id = visible(id, kNameShown);
+  t.title = visible(title, kNameShown);
   t.source = std::move(source);
   t.path = std::move(path);
   t.script = std::move(script);
@@ -286,6 +354,8 @@ void GradeRun::add(std::string id, std::string title, std::string source, std::s
     t.expected = std::move(*expected);
     t.expected_is_engine = false;
   }
+  t.max_output = options_.max_output;
+  if (t.expected.size() >= options_.max_output) t.max_output = t.expected.size() + kCapRoom;
   tests_.push_back(std::move(t));
 }
 
@@ -318,15 +388,93 @@ Problem GradeRun::load(const GradeIo& io) {
 }
 
 void GradeRun::set_outcome(std::size_t i, RunOutcome outcome) {
-  if (i < outcomes_.size()) outcomes_[i] = std::move(outcome);
+  if (i >= outcomes_.size()) return;
+  outcomes_[i] = std::move(outcome);
+  RunOutcome& o = *outcomes_[i];
+  const GradeTest& t = tests_[i];
+  TestVerdict& v = verdicts_[i];
+  v = TestVerdict{};
+  v.test = &t;
+  v.outcome = &o;
+  o.out_bytes = o.out.size();
+  if (!o.started) return;  // finish() reports it alone
+  v.difference = first_difference(t, o.out);
+  // Status 1 is the SPEC's "a line was rejected": with a diagnostic on
+  // stderr it is the program's verdict on the script (a parsing mistake,
+  // judged by its output), not a crash (an uncaught exception also exits 1).
+  const bool rejected_a_line = o.exit_code == 1 && has_diagnostic(o.err);
+  const bool error_exit = o.exit_code != 0 && o.exit_code != t.expected_exit && !rejected_a_line;
+  if (o.timed_out) {
+    v.status = Verdict::TimedOut;
+    v.summary = "did not finish within " + seconds_text(options_.timeout_ms) + ": its process group was killed";
+  } else if (o.out_over) {
+    v.status = Verdict::OutputLimit;
+    v.summary = "printed more than " + size_text(t.max_output) + " on stdout: its process group was killed";
+  } else if (!o.signal.empty()) {
+    v.status = Verdict::Crashed;
+    v.summary = "killed by " + o.signal;
+  } else if (options_.exit_rule != ExitRule::Ignore && error_exit) {
+    v.status = Verdict::Crashed;
+    v.summary = "exited with status " + decimal(o.exit_code) + " where the engine exits " + decimal(t.expected_exit);
+  } else if (v.difference) {
+    v.status = Verdict::Failed;
+    v.summary = describe(*v.difference, t);
+    v.bad_output = bad_output(t, o.out);
+  } else if (options_.exit_rule == ExitRule::Strict && o.exit_code != t.expected_exit) {
+    v.status = Verdict::Failed;
+    v.summary = "exited with status " + decimal(o.exit_code) + ", but the engine exits " + decimal(t.expected_exit) +
+                (t.expected_exit ? " (the script has a rejected line)" : "");
+  } else {
+    v.status = Verdict::Passed;
+  }
+  if (t.expected_is_engine) evidence_[i] = gather_evidence(t.script, t.expected, o.out, Scope::Program, v.problem());
+  // Only what the report shows is kept.
+  std::string().swap(o.out);
+  if (o.err.size() > kStderrHeld) {
+    o.err.resize(kStderrHeld);
+    o.err.shrink_to_fit();
+  }
 }
+
+namespace {
+
+// Every test crashed the same way with nothing on stdout (`python3
+// nosuch.py`: "can't open file", status 2): the program cannot run, which
+// is one line, not the same stderr once per test. Empty: not so.
+std::string cannot_run_at_all(const std::vector<std::optional<RunOutcome>>& outcomes,
+                              const std::vector<TestVerdict>& verdicts) {
+  if (outcomes.empty()) return {};
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const RunOutcome* o = outcomes[i] ? &*outcomes[i] : nullptr;
+    if (!o || verdicts[i].status != Verdict::Crashed || !o->signal.empty() || o->out_bytes ||
+        o->exit_code != outcomes[0]->exit_code || o->err != outcomes[0]->err)
+      return {};
+  }
+  std::string err = outcomes[0]->err;
+  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+  std::string said;
+  for (char c : err) said += c == '\n' ? std::string(" | ") : std::string(1, c);
+  return "every test exited with status " + decimal(outcomes[0]->exit_code) + " and printed nothing" +
+         (said.empty() ? std::string() : ", saying: " + visible(said, 500));
+}
+
+}  // namespace
 
 int GradeRun::finish(std::int64_t wall_ms, std::string& out, std::string& err) {
   for (const auto& o : outcomes_) {
+    if (o && !o->started && o->exhausted) {
+      err = std::string(kPrefix) + "out of resources: cannot start '" + visible(options_.command[0], kShown) +
+            "': " + o->start_error + "\n";
+      return 2;
+    }
     if (o && !o->started) {
       err = std::string(kPrefix) + "cannot run '" + visible(options_.command[0], kShown) + "': " + o->start_error + "\n";
       return 2;
     }
+  }
+  if (const std::string why = cannot_run_at_all(outcomes_, verdicts_); !why.empty()) {
+    err = std::string(kPrefix) + "cannot run '" + visible(options_.command[0], kShown) + "': " + why + "\n";
+    return 2;
   }
   GradeReport report;
   report.command = options_.command;
@@ -336,48 +484,19 @@ int GradeRun::finish(std::int64_t wall_ms, std::string& out, std::string& err) {
   report.ms = report.reproducible ? 0 : wall_ms;
   static const RunOutcome kNotRun{};
 
-  std::vector<TestEvidence> evidence(tests_.size());
   std::vector<const TestEvidence*> pointers(tests_.size(), nullptr);
   for (std::size_t i = 0; i < tests_.size(); ++i) {
-    const GradeTest& t = tests_[i];
-    const RunOutcome& o = outcomes_[i] ? *outcomes_[i] : kNotRun;
-    TestVerdict v;
-    v.test = &t;
-    v.outcome = &o;
-    v.difference = first_difference(t, o.out);
-    // Status 1 is the SPEC's "a line was rejected": with a diagnostic on
-    // stderr it is the program's verdict on the script (a parsing mistake,
-    // judged by its output), not a crash (an uncaught exception also exits 1).
-    const bool rejected_a_line = o.exit_code == 1 && has_diagnostic(o.err);
-    const bool error_exit = o.exit_code != 0 && o.exit_code != t.expected_exit && !rejected_a_line;
-    if (o.timed_out) {
-      v.status = "timed-out";
-      v.summary = "did not finish within " + seconds_text(options_.timeout_ms) + ": its process group was killed";
-    } else if (o.out_over) {
-      v.status = "output-limit";
-      v.summary = "printed more than " + size_text(options_.max_output) + " on stdout: its process group was killed";
-    } else if (!o.signal.empty()) {
-      v.status = "crashed";
-      v.summary = "killed by " + o.signal;
-    } else if (options_.exit_rule != ExitRule::Ignore && error_exit) {
-      v.status = "crashed";
-      v.summary = "exited with status " + decimal(o.exit_code) + " where the engine exits " + decimal(t.expected_exit);
-    } else if (v.difference) {
-      v.status = "failed";
-      v.summary = describe(*v.difference, t);
-      v.bad_output = non_whole_weight(t, o.out);
-    } else if (options_.exit_rule == ExitRule::Strict && o.exit_code != t.expected_exit) {
-      v.status = "failed";
-      v.summary = "exited with status " + decimal(o.exit_code) + ", but the engine exits " + decimal(t.expected_exit) +
-                  (t.expected_exit ? " (the script has a rejected line)" : "");
-    } else {
-      v.status = "passed";
+    TestVerdict v = verdicts_[i];
+    if (!outcomes_[i]) {
+      // Not run (the run stopped early): graded as a program that printed nothing.
+      v.test = &tests_[i];
+      v.outcome = &kNotRun;
+      v.difference = first_difference(tests_[i], "");
+      v.status = v.difference ? Verdict::Failed : Verdict::Passed;
+      if (v.difference) v.summary = describe(*v.difference, tests_[i]);
     }
-    if (v.status == "passed") ++report.passed;
-    if (t.expected_is_engine) {
-      evidence[i] = gather_evidence(t.script, t.expected, o.out, Scope::Program, v.problem());
-      pointers[i] = &evidence[i];
-    }
+    if (v.status == Verdict::Passed) ++report.passed;
+    if (evidence_[i]) pointers[i] = &*evidence_[i];
     report.tests.push_back(std::move(v));
   }
   RunDiagnosis d = diagnose_run(pointers);

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ enum class ReportFormat { Text, Json, Gradescope, Junit };
 // What a non-zero exit status means (see kGradeUsage).
 enum class ExitRule { Lenient, Strict, Ignore };
 
+// A test's verdict. Its name (verdict_name) is what every report writes.
+enum class Verdict : std::uint8_t { Passed, Failed, Crashed, TimedOut, OutputLimit };
+std::string_view verdict_name(Verdict v);
+
 struct GradeOptions {
   std::vector<std::string> command;  // COMMAND ARGS...
   std::string tests_dir;             // empty: the built-in suite
@@ -34,13 +39,17 @@ struct GradeOptions {
   unsigned jobs = 0;                               // 0: the number of CPUs
   ReportFormat format = ReportFormat::Text;
   ExitRule exit_rule = ExitRule::Lenient;
+  std::string user;    // --user: run the program as this user (the grader must be root)
+  std::string output;  // --output: the report's file, written once every program is dead
 };
 
 // How one run of the program went, as a front end saw it.
 struct RunOutcome {
   bool started = true;      // false: it could not be started at all
   std::string start_error;  // then why, e.g. "No such file or directory"
-  std::string out;          // stdout, up to max_output bytes
+  bool exhausted = false;   // ... because the grader ran out of a resource (files, processes, memory)
+  std::string out;          // stdout, up to max_output bytes (dropped once graded)
+  std::size_t out_bytes = 0;  // how much of it was kept
   bool out_over = false;    // it printed more (and was killed)
   std::string err;          // the start of stderr (kStderrKept bytes)
   bool err_cut = false;
@@ -62,7 +71,39 @@ struct GradeTest {
   std::string expected;           // stdout
   bool expected_is_engine = true; // false: a .out beside the script says otherwise
   int expected_exit = 0;          // the engine's: 1 when a line is rejected
+  std::size_t max_output = 0;     // stdout kept: --max-output, or room for `expected` when that is more
   std::vector<std::uint64_t> printed_by;  // engine output line i <- script line printed_by[i]
+};
+
+// Where the learner's stdout first differs from the expected one.
+struct Difference {
+  std::size_t output_line = 0;    // 1-based
+  std::uint64_t script_line = 0;  // the script line that printed the expected line; 0: not known
+  std::string script_text;        // that line of the script
+  std::optional<std::string> expected, actual;  // nullopt: the output had ended
+  bool newline_at_end = false;  // the lines agree; only the final newline differs
+};
+
+struct TestVerdict {
+  const GradeTest* test = nullptr;
+  const RunOutcome* outcome = nullptr;
+  // Failed: wrong output or exit status; Crashed: a signal, or an error
+  // exit where the engine exits 0.
+  Verdict status = Verdict::Passed;
+  std::string summary;  // one line: why it failed (empty when it passed)
+  std::optional<Difference> difference;
+  std::vector<MistakeIndex> looks_like;
+  // A wrong output that shows a problem in the program rather than a
+  // classic mistake: a weight that is not a whole number ("a=2.5", "a=NaN").
+  std::string bad_output;
+  // The program crashed, was stopped, or printed something no rule can
+  // explain: its output names no mistake, and the report says so first.
+  bool problem() const {
+    return status == Verdict::Crashed || status == Verdict::TimedOut || status == Verdict::OutputLimit ||
+           !bad_output.empty();
+  }
+  // The one line that says what the problem is.
+  const std::string& problem_text() const { return bad_output.empty() ? summary : bad_output; }
 };
 
 // File access, which each front end does its own way.
@@ -87,12 +128,16 @@ class GradeRun {
  public:
   // False when nothing is to run: `out` (help, for stdout) or `err` (a
   // problem with the arguments or the tests, for stderr) and `status` say
-  // what to do.
+  // what to do. True: `err` may hold a warning for stderr (an expected
+  // output over --max-output: that test's cap is raised to hold it).
   bool start(const std::vector<std::string>& args, const GradeEnv& env, const GradeIo& io, std::string& out,
              std::string& err, int& status);
 
   const GradeOptions& options() const { return options_; }
   unsigned jobs() const;
+  // At most `most` tests at once (what `file_limit`, the open-file limit,
+  // allows a front end): a warning for stderr when -j asked for more.
+  std::string clamp_jobs(unsigned most, std::uint64_t file_limit);
   std::size_t size() const { return tests_.size(); }
   const GradeTest& test(std::size_t i) const { return tests_[i]; }
   // True when an argument holds "{}": the front end must give each test's
@@ -101,6 +146,8 @@ class GradeRun {
   // COMMAND ARGS... with "{}" replaced by the script's path.
   std::vector<std::string> argv(const std::string& script_path) const;
 
+  // Grades test i at once and keeps only what the report shows (stdout is
+  // dropped), so memory does not grow with the number of tests.
   void set_outcome(std::size_t i, RunOutcome outcome);
   // Once every outcome is in (`wall_ms`: how long running them took): the
   // report for stdout and the status (0 all passed, 1 some failed); or, when
@@ -116,6 +163,8 @@ class GradeRun {
   GradeEnv env_;
   std::vector<GradeTest> tests_;
   std::vector<std::optional<RunOutcome>> outcomes_;
+  std::vector<TestVerdict> verdicts_;
+  std::vector<std::optional<TestEvidence>> evidence_;
 };
 
 extern const char* const kGradeUsage;

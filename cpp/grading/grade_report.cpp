@@ -31,6 +31,10 @@ bool is_invisible(std::uint32_t cp) {
          cp == 0x202F || cp == 0x205F || cp == 0x2060 || cp == 0x3000 || cp == 0xFEFF;
 }
 
+// U+FDD0-U+FDEF and the last two of every plane (U+FFFE, U+FFFF, ...):
+// XML 1.0 does not allow U+FFFE and U+FFFF, and none of them is text.
+bool is_noncharacter(std::uint32_t cp) { return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE; }
+
 std::uint32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
   const auto b = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(s[i + k])); };
   if (n == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
@@ -138,9 +142,9 @@ const Mistake& mistake(MistakeIndex m) { return mistakes()[m]; }
 // the two differing lines, the mistake it looks like, the start of stderr.
 std::vector<std::string> details(const TestVerdict& v) {
   std::vector<std::string> out;
-  if (v.status == "passed") return out;
+  if (v.status == Verdict::Passed) return out;
   const Difference* d = v.difference ? &*v.difference : nullptr;
-  const bool output_reason = v.status == "failed" && d;
+  const bool output_reason = v.status == Verdict::Failed && d;
   out.push_back(output_reason ? std::string(v.summary.substr(0, v.summary.find(": expected"))) : v.summary);
   if (!v.bad_output.empty()) out.push_back("problem: " + v.bad_output);
   if (d && !d->newline_at_end) {
@@ -219,7 +223,7 @@ std::string counts(const GradeReport& r) {
 std::string text_report(const GradeReport& r) {
   std::string s = "Grading " + command_line(r.command) + "\n\n";
   for (const TestVerdict& v : r.tests) {
-    s += (v.status == "passed" ? "PASS " : "FAIL ") + v.test->id + ": " + visible(v.test->title, 200) + "\n";
+    s += (v.status == Verdict::Passed ? "PASS " : "FAIL ") + v.test->id + ": " + v.test->title + "\n";
     s += details_text(v, "       ");
   }
   s += "\n" + conclusion(r) + counts(r) + ".\n";
@@ -249,9 +253,9 @@ std::string json_report(const GradeReport& r) {
     const TestVerdict& v = r.tests[k];
     const RunOutcome& o = *v.outcome;
     s += k ? ",\n    {" : "\n    {";
-    s += "\"id\": " + json_string(visible(v.test->id, 1000)) + ", \"title\": " + json_string(visible(v.test->title, 1000)) +
-         ", \"source\": " + json_string(v.test->source) + ", \"status\": " + json_string(v.status) +
-         ", \"passed\": " + (v.status == "passed" ? "true" : "false") + ", \"summary\": " + json_string(v.summary) +
+    s += "\"id\": " + json_string(v.test->id) + ", \"title\": " + json_string(v.test->title) +
+         ", \"source\": " + json_string(v.test->source) + ", \"status\": " + json_string(verdict_name(v.status)) +
+         ", \"passed\": " + (v.status == Verdict::Passed ? "true" : "false") + ", \"summary\": " + json_string(v.summary) +
          ", \"difference\": ";
     if (v.difference) {
       const Difference& d = *v.difference;
@@ -268,7 +272,7 @@ std::string json_report(const GradeReport& r) {
     s += ", \"exit_code\": " + (exited ? decimal(o.exit_code) : std::string("null")) +
          ", \"expected_exit_code\": " + decimal(v.test->expected_exit) +
          ", \"signal\": " + (o.signal.empty() ? "null" : json_string(o.signal)) +
-         ", \"stdout_bytes\": " + decimal(static_cast<std::int64_t>(o.out.size())) +
+         ", \"stdout_bytes\": " + decimal(static_cast<std::int64_t>(o.out_bytes)) +
          ", \"stderr\": " + json_string(visible(o.err, kStderrShown, true)) +
          ", \"stderr_truncated\": " + (o.err_cut || o.err.size() > kStderrShown ? "true" : "false") +
          ", \"problem\": " + (v.problem() ? json_string(v.problem_text()) : std::string("null")) +
@@ -290,9 +294,9 @@ std::string gradescope_report(const GradeReport& r) {
                   "  \"test_name_format\": \"text\",\n  \"tests\": [";
   for (std::size_t k = 0; k < r.tests.size(); ++k) {
     const TestVerdict& v = r.tests[k];
-    const bool pass = v.status == "passed";
+    const bool pass = v.status == Verdict::Passed;
     s += k ? ",\n    {" : "\n    {";
-    s += "\"name\": " + json_string(visible(v.test->title, 1000) + " (" + visible(v.test->id, 1000) + ")") +
+    s += "\"name\": " + json_string(v.test->title + " (" + v.test->id + ")") +
          ", \"number\": " + json_string(decimal(static_cast<std::int64_t>(k + 1))) +
          ", \"score\": " + (pass ? "1" : "0") + ", \"max_score\": 1, \"status\": " + (pass ? "\"passed\"" : "\"failed\"") +
          ", \"output\": " + json_string(pass ? "Passed." : details_text(v, "")) + ", \"tags\": [";
@@ -310,8 +314,8 @@ std::string gradescope_report(const GradeReport& r) {
 std::string junit_report(const GradeReport& r) {
   std::size_t failures = 0, errors = 0;
   for (const TestVerdict& v : r.tests) {
-    if (v.status == "failed") ++failures;
-    else if (v.status != "passed") ++errors;
+    if (v.status == Verdict::Failed) ++failures;
+    else if (v.status != Verdict::Passed) ++errors;
   }
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   s += "  <testsuite name=\"slowstart grade\" package=\"slowstart\" id=\"0\" timestamp=\"" + iso_time(r.timestamp) +
@@ -324,14 +328,15 @@ std::string junit_report(const GradeReport& r) {
     s += "      <property name=\"looks-like\" value=\"" + std::string(mistake(e.mistake).id) + "\"/>\n";
   s += "    </properties>\n";
   for (const TestVerdict& v : r.tests) {
-    s += "    <testcase name=\"" + xml_text(visible(v.test->id, 1000) + ": " + visible(v.test->title, 1000), true) +
+    s += "    <testcase name=\"" + xml_text(v.test->id + ": " + v.test->title, true) +
          "\" classname=\"slowstart." + v.test->source + "\" time=\"" + millis(r.reproducible ? 0 : v.outcome->ms) + "\"";
-    if (v.status == "passed") {
+    if (v.status == Verdict::Passed) {
       s += "/>\n";
       continue;
     }
-    const std::string element = v.status == "failed" ? "failure" : "error";
-    const std::string type = v.status == "failed" ? (v.difference ? "wrong-output" : "wrong-exit-status") : v.status;
+    const std::string element = v.status == Verdict::Failed ? "failure" : "error";
+    const std::string type = v.status == Verdict::Failed ? (v.difference ? "wrong-output" : "wrong-exit-status")
+                                                         : std::string(verdict_name(v.status));
     s += ">\n      <" + element + " type=\"" + type + "\" message=\"" + xml_text(v.summary, true) + "\">" +
          xml_text(details_text(v, ""), false) + "</" + element + ">\n    </testcase>\n";
   }
@@ -371,7 +376,7 @@ std::string visible(std::string_view text, std::size_t max, bool newlines) {
         continue;
       }
       const std::uint32_t cp = code_point(text, i, len);
-      if ((cp >= 0x80 && cp < 0xA0) || is_bidi_control(cp) || is_invisible(cp)) {
+      if ((cp >= 0x80 && cp < 0xA0) || is_bidi_control(cp) || is_invisible(cp) || is_noncharacter(cp)) {
         out += "\\u{";
         std::string hex;
         for (std::uint32_t v = cp; v; v >>= 4) hex.insert(hex.begin(), kHex[v & 15]);

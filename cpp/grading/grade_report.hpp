@@ -12,36 +12,6 @@
 
 namespace slowstart::grading {
 
-// Where the learner's stdout first differs from the expected one.
-struct Difference {
-  std::size_t output_line = 0;    // 1-based
-  std::uint64_t script_line = 0;  // the script line that printed the expected line; 0: not known
-  std::string script_text;        // that line of the script
-  std::optional<std::string> expected, actual;  // nullopt: the output had ended
-  bool newline_at_end = false;  // the lines agree; only the final newline differs
-};
-
-struct TestVerdict {
-  const GradeTest* test = nullptr;
-  const RunOutcome* outcome = nullptr;
-  // "passed", "failed" (wrong output or exit status), "crashed" (a signal, or
-  // an error exit where the engine exits 0), "timed-out", "output-limit".
-  std::string status;
-  std::string summary;  // one line: why it failed (empty when it passed)
-  std::optional<Difference> difference;
-  std::vector<MistakeIndex> looks_like;
-  // A wrong output that shows a problem in the program rather than a
-  // classic mistake: a weight that is not a whole number ("a=2.5", "a=NaN").
-  std::string bad_output;
-  // The program crashed, was stopped, or printed something no rule can
-  // explain: its output names no mistake, and the report says so first.
-  bool problem() const {
-    return status == "crashed" || status == "timed-out" || status == "output-limit" || !bad_output.empty();
-  }
-  // The one line that says what the problem is.
-  const std::string& problem_text() const { return bad_output.empty() ? summary : bad_output; }
-};
-
 struct GradeReport {
   std::vector<std::string> command;
   std::vector<TestVerdict> tests;

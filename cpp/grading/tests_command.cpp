@@ -11,16 +11,28 @@
 namespace slowstart::grading {
 
 const char* const kTestsUsage =
-    "usage: slowstart tests [--out DIR] [--random N] [--seed S]\n"
+    "usage: slowstart tests [--out DIR [--force]] [--random N] [--seed S]\n"
     "\n"
     "Lists the built-in test suite of `slowstart grade`, or, with --out, writes\n"
     "it to DIR (made if missing): NAME.txt, the script, and NAME.out, what the\n"
     "engine prints for it, for graders that compare files. --random N adds N\n"
     "generated scripts (random-1 ...) for the seed S (default 1), the same as\n"
-    "`slowstart grade --random N --seed S` runs.\n";
+    "`slowstart grade --random N --seed S` runs. A file already in DIR is\n"
+    "not overwritten unless --force is given, and a symbolic link there is\n"
+    "never followed: nothing is written then.\n";
+
+std::string out_blocked(const std::string& path, OutBlocker why) {
+  const std::string p = "slowstart tests: '" + path + "' ";
+  switch (why) {
+    case OutBlocker::Exists: return p + "is there already: --force overwrites it (nothing was written)\n";
+    case OutBlocker::Symlink: return p + "is a symbolic link: it is not followed (nothing was written)\n";
+    case OutBlocker::NotRegular: break;
+  }
+  return p + "is not a regular file (nothing was written)\n";
+}
 
 int run_tests_command(const std::vector<std::string>& args, std::string& out, std::string& err, std::string& dir,
-                      std::vector<SuiteFile>& files) {
+                      std::vector<SuiteFile>& files, bool* force) {
   std::uint64_t random = 0, seed = 1;
   ArgReader r(args);
   std::string v;
@@ -35,6 +47,11 @@ int run_tests_command(const std::vector<std::string>& args, std::string& out, st
       return 0;
     }
     if (!r.option()) return problem(r.unexpected());
+    if (r.is("--force")) {
+      if (Problem p = r.flag()) return problem(p);
+      if (force) *force = true;
+      continue;
+    }
     if (!r.is("--out") && !r.is("--random") && !r.is("--seed")) return problem(r.unknown());
     if (Problem p = r.value(v)) return problem(p);
     if (r.matched() == "--out") {

@@ -14,9 +14,15 @@ struct SuiteFile {
 };
 
 // `out`/`err`: what to print; `dir`: where to write `files` (empty: nothing
-// to write, the tests are listed on `out`). Returns the exit status.
+// to write, the tests are listed on `out`); `force`: --force was given (a
+// file already in DIR may be overwritten). Returns the exit status.
 int run_tests_command(const std::vector<std::string>& args, std::string& out, std::string& err, std::string& dir,
-                      std::vector<SuiteFile>& files);
+                      std::vector<SuiteFile>& files, bool* force = nullptr);
+
+// Why a front end writes nothing into --out's DIR: a file of that name is
+// there (without --force), or is a symbolic link, or is not a regular file.
+enum class OutBlocker { Exists, Symlink, NotRegular };
+std::string out_blocked(const std::string& path, OutBlocker why);
 
 extern const char* const kTestsUsage;
 

@@ -82,15 +82,33 @@ export interface EngineModule {
   _ss_balancer_pick_many(balancer: number, n: number): number;
 }
 
+/**
+ * Options of `loadSlowStart()` and `loadLab()`: where the WebAssembly comes
+ * from, and where the module's own messages go. Give none to load the
+ * package's .wasm from next to its JavaScript (the shared instance); give
+ * any to get a fresh instance. docs/EMBEDDING.md shows each bundler's set-up.
+ */
 export interface EngineOptions {
+  /**
+   * The URL of a file the module needs (`path` is `engine.wasm` or
+   * `lab.wasm`; `prefix` is the folder of the module's script). Return your
+   * own URL for it, e.g. a CDN's or where your bundler copied it.
+   */
   locateFile?: (path: string, prefix: string) => string;
+  /** The .wasm's bytes, when you have them already (then nothing is fetched). */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  instantiateWasm?: (
-    imports: WebAssembly.Imports,
-    receive: (instance: WebAssembly.Instance) => void,
-  ) => WebAssembly.Exports | {};
+  /**
+   * Emscripten's hook to instantiate the module yourself: call
+   * `receive(instance)` with a `WebAssembly.Instance` of the module's bytes
+   * made with `imports`; return `{}`. Typed without the WebAssembly
+   * namespace, so a Node-only project needs no DOM lib.
+   */
+  instantiateWasm?: (imports: Record<string, Record<string, unknown>>, receive: (instance: object) => void) => object;
+  /** Where the module's standard output goes (default: `console.log`). */
   print?: (text: string) => void;
+  /** Where the module's standard error goes (default: `console.warn`). */
   printErr?: (text: string) => void;
+  /** Called when the module aborts (a failed load among them). */
   onAbort?: (what: unknown) => void;
 }
 

@@ -142,9 +142,11 @@ val weight_problem(double length, std::string actual) {
 // GradeRun as the native CLI's; the Node side runs the processes.
 class GradeSession {
  public:
-  // args: string[]; env: {cpus, hostname, now, sourceDateEpoch?,
-  // listTxt(dir): string[] | string (a problem), read(path): Uint8Array |
-  // null (missing) | string (a problem)}. Returns {ok, out, err, status}.
+  // args: (string | Uint8Array)[] (the bytes the shell passed); env: {cpus,
+  // hostname, now, sourceDateEpoch?, listTxt(dir: Uint8Array): Uint8Array[]
+  // | string (a problem), read(path: Uint8Array): Uint8Array | null
+  // (missing) | string (a problem)}: file names are bytes, whatever they
+  // are. Returns {ok, out, err, status}.
   val start(val args, val env) {
     grading::GradeEnv e;
     e.cpus = env["cpus"].as<unsigned>();
@@ -155,13 +157,13 @@ class GradeSession {
     val list = env["listTxt"], read = env["read"];
     grading::GradeIo io;
     io.list_txt = [list](const std::string& dir, std::vector<std::string>& names) -> Problem {
-      val r = list(dir);
+      val r = list(bytes_of(dir));
       if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();
       names = emscripten::vecFromJSArray<std::string>(r);
       return std::nullopt;
     };
     io.read = [read](const std::string& path, std::string& bytes) {
-      val r = read(path);
+      val r = read(bytes_of(path));
       if (r.isNull()) return grading::ReadStatus::Missing;
       bytes = r.as<std::string>();  // Uint8Array: the bytes; a string: the problem
       return r.typeOf().as<std::string>() == "string" ? grading::ReadStatus::Failed : grading::ReadStatus::Ok;
@@ -179,23 +181,35 @@ class GradeSession {
   double size() const { return static_cast<double>(run_.size()); }
   double jobs() const { return run_.jobs(); }
   double timeoutMs() const { return static_cast<double>(run_.options().timeout_ms); }
-  double maxOutput() const { return static_cast<double>(run_.options().max_output); }
+  double maxOutput(double i) const { return static_cast<double>(run_.test(static_cast<std::size_t>(i)).max_output); }
+  std::string user() const { return run_.options().user; }
+  val output() const { return bytes_of(run_.options().output); }
+  // A warning for stderr when -j asks for more than `most`, or "".
+  std::string clampJobs(double most, double file_limit) {
+    return run_.clamp_jobs(static_cast<unsigned>(most), static_cast<std::uint64_t>(file_limit));
+  }
   bool needsScriptPaths() const { return run_.needs_script_paths(); }
-  // {id, script (bytes), path}
+  // {id, script (bytes), path (bytes)}
   val test(double i) const {
     const grading::GradeTest& t = run_.test(static_cast<std::size_t>(i));
     val o = val::object();
     o.set("id", t.id);
     o.set("script", bytes_of(t.script));
-    o.set("path", t.path);
+    o.set("path", bytes_of(t.path));
     return o;
   }
-  val argv(std::string script_path) const { return val::array(run_.argv(script_path)); }
-  // o: {started, startError, out, outOver, err, errCut, exitCode, signal, timedOut, ms}
+  // The program's arguments as bytes (a path need not be UTF-8).
+  val argv(std::string script_path) const {
+    val list = val::array();
+    for (const std::string& a : run_.argv(script_path)) list.call<void>("push", bytes_of(a));
+    return list;
+  }
+  // o: {started, startError, exhausted?, out, outOver, err, errCut, exitCode, signal, timedOut, ms}
   void setOutcome(double i, val o) {
     grading::RunOutcome r;
     r.started = o["started"].as<bool>();
     r.start_error = o["startError"].as<std::string>();
+    r.exhausted = o["exhausted"].isTrue();
     r.out = o["out"].as<std::string>();
     r.out_over = o["outOver"].as<bool>();
     r.err = o["err"].as<std::string>();
@@ -221,11 +235,13 @@ class GradeSession {
   grading::GradeRun run_;
 };
 
-// `slowstart tests ARGS`: {out, err, status, dir, files: [{name, bytes}]}.
+// `slowstart tests ARGS`: {out, err, status, dir, force, files: [{name, bytes}]}.
 val tests_command(val args) {
   std::string out, err, dir;
   std::vector<grading::SuiteFile> files;
-  const int status = grading::run_tests_command(emscripten::vecFromJSArray<std::string>(args), out, err, dir, files);
+  bool force = false;
+  const int status =
+      grading::run_tests_command(emscripten::vecFromJSArray<std::string>(args), out, err, dir, files, &force);
   val list = val::array();
   for (const auto& f : files) {
     val file = val::object();
@@ -238,8 +254,18 @@ val tests_command(val args) {
   o.set("err", bytes_of(err));
   o.set("status", status);
   o.set("dir", dir);
+  o.set("force", force);
   o.set("files", list);
   return o;
+}
+
+// Why `slowstart tests --out` writes nothing: why is "exists", "symlink" or
+// "not-regular" (tests_command.hpp's words, shared with the native CLI).
+std::string tests_out_blocked(std::string path, std::string why) {
+  const grading::OutBlocker b = why == "exists"    ? grading::OutBlocker::Exists
+                                : why == "symlink" ? grading::OutBlocker::Symlink
+                                                   : grading::OutBlocker::NotRegular;
+  return grading::out_blocked(path, b);
 }
 
 }  // namespace
@@ -253,11 +279,15 @@ EMSCRIPTEN_BINDINGS(slowstart_grading) {
       .function("timeoutMs", &GradeSession::timeoutMs)
       .function("maxOutput", &GradeSession::maxOutput)
       .function("needsScriptPaths", &GradeSession::needsScriptPaths)
+      .function("user", &GradeSession::user)
+      .function("output", &GradeSession::output)
+      .function("clampJobs", &GradeSession::clampJobs)
       .function("test", &GradeSession::test)
       .function("argv", &GradeSession::argv)
       .function("setOutcome", &GradeSession::setOutcome)
       .function("finish", &GradeSession::finish);
   emscripten::function("testsCommand", &tests_command);
+  emscripten::function("testsOutBlocked", &tests_out_blocked);
   emscripten::function("mistakeCatalogue", &catalogue);
   emscripten::function("builtInSuite", &suite);
   emscripten::function("testEvidence", &test_evidence);

@@ -129,16 +129,18 @@ export interface RawGradeEnv {
   /** Seconds since 1970. */
   now: number;
   sourceDateEpoch?: number;
-  /** The names of the regular files DIR/*.txt, or a problem. */
-  listTxt(dir: string): string[] | string;
+  /** The names of the regular files DIR/*.txt (bytes, whatever they are), or a problem. */
+  listTxt(dir: Uint8Array): Uint8Array[] | string;
   /** The file's bytes, null when it does not exist, or a problem. */
-  read(path: string): Uint8Array | string | null;
+  read(path: Uint8Array): Uint8Array | string | null;
 }
 
 /** One run of the learner's program, as the Node CLI saw it. */
 export interface RawOutcome {
   started: boolean;
   startError: string;
+  /** It could not start because the grader ran out of files, processes or memory. */
+  exhausted?: boolean;
   out: Uint8Array;
   outOver: boolean;
   err: Uint8Array;
@@ -151,14 +153,21 @@ export interface RawOutcome {
 
 /** `slowstart grade` minus the processes (cpp/cli/grade.hpp). Call delete() when done. */
 export interface GradeSession {
-  start(args: string[], env: RawGradeEnv): { ok: boolean; out: Uint8Array; err: Uint8Array; status: number };
+  start(args: (string | Uint8Array)[], env: RawGradeEnv): { ok: boolean; out: Uint8Array; err: Uint8Array; status: number };
   size(): number;
   jobs(): number;
   timeoutMs(): number;
-  maxOutput(): number;
+  /** Test i's stdout cap. */
+  maxOutput(i: number): number;
   needsScriptPaths(): boolean;
-  test(i: number): { id: string; script: Uint8Array; path: string };
-  argv(scriptPath: string): string[];
+  /** --user, or "". */
+  user(): string;
+  /** --output's path (bytes), empty without it. */
+  output(): Uint8Array;
+  /** A warning for stderr when -j asks for more than `most`, or "". */
+  clampJobs(most: number, fileLimit: number): string;
+  test(i: number): { id: string; script: Uint8Array; path: Uint8Array };
+  argv(scriptPath: string | Uint8Array): Uint8Array[];
   setOutcome(i: number, outcome: RawOutcome): void;
   finish(wallMs: number): { out: Uint8Array; err: Uint8Array; status: number };
   delete(): void;
@@ -192,8 +201,12 @@ export interface LabModule {
     err: Uint8Array;
     status: number;
     dir: string;
+    /** --force: files already in dir may be overwritten. */
+    force: boolean;
     files: { name: string; bytes: Uint8Array }[];
   };
+  /** The line `slowstart tests` prints when a file in --out's folder is in the way. */
+  testsOutBlocked(path: string, why: 'exists' | 'symlink' | 'not-regular'): string;
   simulateCommand(
     args: string[],
     read: (path: string) => Uint8Array | string,

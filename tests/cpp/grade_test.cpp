@@ -394,3 +394,156 @@ TEST(GradeReport, TimestampsAreUtc) {
   EXPECT_EQ(stamp(1700000000), "2023-11-14T22:13:20");
   EXPECT_EQ(stamp(4102444799), "2099-12-31T23:59:59");
 }
+
+// ---- Verdicts, limits and names (issues 23, 24 and 26) ----
+
+namespace {
+
+// Runs the tests of `dir` (files "NAME.txt", maybe "NAME.out") with `args`
+// and one outcome per test; the report and the status.
+std::string grade_dir(FakeDir& dir, std::vector<std::string> args, std::vector<RunOutcome> outcomes, int* status = nullptr,
+                      std::string* err = nullptr) {
+  Started s;
+  args.insert(args.begin(), {"--tests", "d"});
+  args.insert(args.end(), {"--", "prog"});
+  start(s, args, dir);
+  EXPECT_TRUE(s.ok) << s.err;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) s.run.set_outcome(i, std::move(outcomes[i]));
+  std::string out, e;
+  const int st = s.run.finish(0, out, e);
+  if (status) *status = st;
+  if (err) *err = e;
+  return out;
+}
+
+}  // namespace
+
+TEST(GradeVerdicts, OneNameTableForTheVerdicts) {
+  EXPECT_EQ(verdict_name(Verdict::Passed), "passed");
+  EXPECT_EQ(verdict_name(Verdict::Failed), "failed");
+  EXPECT_EQ(verdict_name(Verdict::Crashed), "crashed");
+  EXPECT_EQ(verdict_name(Verdict::TimedOut), "timed-out");
+  EXPECT_EQ(verdict_name(Verdict::OutputLimit), "output-limit");
+}
+
+TEST(GradeVerdicts, CrLfOutputIsDiagnosedAsCrLf) {
+  // Every line right but for its CR: said as such, first, and never as a
+  // weight that is not a whole number (the old report blamed "d=0\r").
+  const std::string text = grade_one(printed("a\r\na\r\na=5 b=1 c=1 d=0\r\na=5 b=1 c=1 d=2\r\nb\r\nc\r\n", 1,
+                                             "line 11: unknown command\n"),
+                                     ReportFormat::Text);
+  EXPECT_NE(text.find("problem: ends its lines in CR LF (\\r\\n) where the expected output has LF (\\n) alone: print "
+                      "\"\\n\" only\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("whole number\n       expected"), std::string::npos) << text;
+  EXPECT_EQ(text.find("printed the weight"), std::string::npos) << text;
+  // CR LF on the first differing line only (the rest cut short): the same.
+  const std::string json = grade_one(printed("a\r\n", 1, "line 11: unknown command\n"), ReportFormat::Json);
+  EXPECT_NE(json.find("\"problem\": \"ends its lines in CR LF"), std::string::npos) << json;
+  // A stray CR inside a line is a wrong output, not CR LF.
+  const std::string inside = grade_one(printed("a\ra\n", 1, "line 11: unknown command\n"), ReportFormat::Json);
+  EXPECT_EQ(inside.find("CR LF"), std::string::npos) << inside;
+}
+
+TEST(GradeVerdicts, GarbageIsWrongOutputNotAWeight) {
+  // Random bytes after '=' are not a number: a wrong output (issue 26: it
+  // was "printed the weight ..."). Numbers that are not whole still are.
+  const std::string script = "POOL a=1 b=2\nWEIGHTS\n";
+  for (const char* garbage : {"a=1 b=\x8f\x01z", "a=1 b=xyz", "a=1 b=", "a=1 b=1.2.3", "a=1 b=e5"}) {
+    const std::string json =
+        grade_one(printed(std::string(garbage) + "\n"), ReportFormat::Json, ExitRule::Lenient, nullptr, script);
+    EXPECT_NE(json.find("\"problem\": null"), std::string::npos) << garbage << "\n" << json;
+  }
+  for (const char* number : {"a=1 b=2.5", "a=1 b=2.0", "a=1 b=-1e3", "a=1 b=NaN", "a=1 b=-Infinity", "a=1 b=.5"}) {
+    const std::string json =
+        grade_one(printed(std::string(number) + "\n"), ReportFormat::Json, ExitRule::Lenient, nullptr, script);
+    EXPECT_NE(json.find("\"problem\": \"printed the weight"), std::string::npos) << number << "\n" << json;
+  }
+}
+
+TEST(GradeVerdicts, AProgramThatFailsAlikeEverywhereCannotRun) {
+  // `python3 nosuch.py`: every test exits 2 with the same stderr and no
+  // output: one line and status 2, not the same stderr once per test.
+  FakeDir dir;
+  dir.files = {{"a.txt", "POOL a=1\nPICK\n"}, {"b.txt", "POOL b=1\nPICK\n"}};
+  const std::string said = "python3: can't open file '/x/nosuch.py': [Errno 2] No such file or directory\n";
+  int status = -1;
+  std::string err;
+  EXPECT_EQ(grade_dir(dir, {}, {printed("", 2, said), printed("", 2, said)}, &status, &err), "");
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err,
+            "slowstart grade: cannot run 'prog': every test exited with status 2 and printed nothing, saying: "
+            "python3: can't open file '/x/nosuch.py': [Errno 2] No such file or directory\n");
+  // One test that differs (it printed, or said something else): a report.
+  EXPECT_NE(grade_dir(dir, {}, {printed("", 2, said), printed("b\n", 2, said)}, &status), "");
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(grade_dir(dir, {}, {printed("", 2, said), printed("", 2, "other\n")}, &status), "");
+  EXPECT_EQ(status, 1);
+}
+
+TEST(GradeLimits, AnExpectedOutputOverTheCapIsWarnedAboutAndFits) {
+  // 3,000 WEIGHTS lines of "a=1\n": 12,000 bytes, over --max-output 1K.
+  std::string big = "POOL a=1\n";
+  for (int i = 0; i < 3000; ++i) big += "WEIGHTS\n";
+  FakeDir dir;
+  dir.files = {{"big.txt", big}, {"small.txt", "POOL a=1\nPICK\n"}};
+  Started s;
+  start(s, {"--max-output", "1K", "--tests", "d", "--", "prog"}, dir);
+  ASSERT_TRUE(s.ok);
+  EXPECT_EQ(s.err,
+            "slowstart grade: warning: the expected output of 'big' (12000 bytes) is over --max-output 1 KiB: its cap "
+            "is raised to the expected output and 64 KiB more\n");
+  EXPECT_EQ(s.run.test(0).max_output, 12000u + 64 * 1024);
+  EXPECT_EQ(s.run.test(1).max_output, 1024u);
+  Started fine;
+  start(fine, {"--tests", "d", "--", "prog"}, dir);
+  EXPECT_EQ(fine.err, "");
+  // A stopped test says the cap it had.
+  RunOutcome flood = printed("x");
+  flood.out_over = true;
+  std::string a_lot;
+  for (int i = 0; i < 3000; ++i) a_lot += "a=1\n";
+  const std::string json = grade_dir(dir, {"--max-output", "1K", "--format", "json"}, {printed(a_lot), flood});
+  EXPECT_NE(json.find("\"id\": \"big\", \"title\": \"big\", \"source\": \"dir\", \"status\": \"passed\""), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("printed more than 1 KiB on stdout"), std::string::npos) << json;
+}
+
+TEST(GradeLimits, JobsAreClampedToTheFileLimitWithOneMessage) {
+  FakeDir dir;
+  Started s;
+  start(s, {"-j", "400", "--", "prog"}, dir);
+  EXPECT_EQ(s.run.clamp_jobs(240, 1024), "slowstart grade: -j 400 is more than the open-file limit (1024) allows: running 240 at a time\n");
+  EXPECT_EQ(s.run.jobs(), 240u);
+  EXPECT_EQ(s.run.clamp_jobs(240, 1024), "");
+}
+
+TEST(GradeLimits, MemoryDoesNotGrowWithTheTests) {
+  // Each outcome is graded as it comes and its stdout dropped: what is kept
+  // per test is the report's (the size, the first difference, 2,001 bytes
+  // of stderr), whatever the program printed.
+  FakeDir dir;
+  dir.files = {{"a.txt", "POOL a=1\nPICK\n"}};
+  Started s;
+  start(s, {"--format", "json", "--tests", "d", "--", "prog"}, dir);
+  RunOutcome o = printed(std::string(1 << 20, 'x'), 0, std::string(60'000, 'e'));
+  s.run.set_outcome(0, std::move(o));
+  std::string out, err;
+  s.run.finish(0, out, err);
+  EXPECT_NE(out.find("\"stdout_bytes\": 1048576"), std::string::npos);
+  EXPECT_NE(out.find("\"stderr_truncated\": true"), std::string::npos);
+  EXPECT_LT(out.size(), 10'000u);
+}
+
+TEST(GradeOptions, UserAndOutput) {
+  FakeDir dir;
+  Started s;
+  start(s, {"--user", "learner", "--output=r.json", "--", "prog"}, dir);
+  ASSERT_TRUE(s.ok);
+  EXPECT_EQ(s.run.options().user, "learner");
+  EXPECT_EQ(s.run.options().output, "r.json");
+  Started bad;
+  start(bad, {"--user", "", "--", "prog"}, dir);
+  EXPECT_EQ(bad.err, "slowstart grade: --user takes a user name, got ''\n");
+}

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/allocation_counter.hpp"
 #include "../support/pick_differential.hpp"
 #include "spec/pick.hpp"
 #include "fast/ramp_schedule.hpp"
@@ -186,6 +187,32 @@ TEST(SmoothWrr, WeightChangesBetweenPicksKeepTheScore) {
   EXPECT_EQ(t.wrr.score(10), before);
   EXPECT_EQ(t.first_difference(1000), -1);
   EXPECT_EQ(t.wrr.score(10), before);  // non-participants keep their score
+}
+
+TEST(SmoothWrr, APickThatReordersTheClassesDoesNotAllocate) {
+  // 64 backends in 40 weight classes: picked by pass, which leaves the
+  // classes' order stale. Eight classes then merge into others (32 left):
+  // the next pick sorts every class again (reorder()) before it scans, and
+  // that pick, like any other, must not allocate.
+  std::vector<std::int64_t> w(64, 1);
+  for (std::size_t i = 0; i < 40; ++i) w[i] = static_cast<std::int64_t>(1 + i);
+  Twin t(w);
+  ASSERT_EQ(t.first_difference(500), -1);  // picks by pass
+  for (std::size_t i = 32; i < 40; ++i) {
+    t.wrr.set_weight(i, 1);
+    t.w[i] = 1;
+  }
+  ASSERT_EQ(t.wrr.classes(), 32u);
+  std::int32_t first;
+  std::uint64_t allocations;
+  {
+    AllocationCounter c;
+    first = t.wrr.pick();
+    allocations = c.count();
+  }
+  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(first, smooth_pick(t.w.data(), t.s.data(), t.w.size()));
+  EXPECT_EQ(t.first_difference(2000), -1);
 }
 
 TEST(SmoothWrr, NoParticipantsIsNoneAndChangesNothing) {

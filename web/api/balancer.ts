@@ -1,4 +1,5 @@
 import type { Engine, RawBalancer } from './engine-abi.js';
+import { SlowStartError } from './errors.js';
 import { raise } from './raise.js';
 import './symbol-dispose.js';
 import type { BackendWeight, PoolEntry, Whole } from './types.js';
@@ -23,7 +24,8 @@ export function wholeText(value: Whole): string {
  * An imperative slow-start balancer: the script commands as methods.
  *
  * Every method checks its arguments exactly as the command language does and
- * throws an `Error` with the same message a script line would get; a call
+ * throws a {@link SlowStartError} (code `INVALID_ARGUMENT`) with the same
+ * message a script line would get; a call
  * that throws changes nothing. Free it with {@link Balancer.dispose} (or a
  * `using` declaration).
  */
@@ -31,14 +33,19 @@ export class Balancer {
   #raw: RawBalancer | null;
   #names: string[] | null = null; // pool order, cached between changes
 
-  /** @internal Use {@link SlowStart.createBalancer}. */
-  constructor(module: Engine) {
+  // Not for users: get one from SlowStart.createBalancer().
+  private constructor(module: Engine) {
     this.#raw = new module.Balancer();
     finalizer.register(this, this.#raw, this);
   }
 
+  /** @internal Use {@link SlowStart.createBalancer}. */
+  static create(module: Engine): Balancer {
+    return new Balancer(module);
+  }
+
   get #b(): RawBalancer {
-    if (!this.#raw) throw new Error('this Balancer has been disposed');
+    if (!this.#raw) throw SlowStartError.of('DISPOSED', 'this Balancer has been disposed');
     return this.#raw;
   }
 
@@ -127,14 +134,15 @@ export class Balancer {
    * `n` picks in one call, for traffic simulation: winners' pool indices
    * (see {@link names}), {@link NO_WINNER} (-1) where no backend took part. At most
    * {@link Balancer.MAX_PICK_MANY} per call (call again for more: scores
-   * carry over). Throws a `TypeError` for a non-number, a `RangeError` for a
-   * count that is negative, fractional or over the maximum, or when the
-   * result cannot be allocated; a call that throws changes nothing.
+   * carry over). Throws a {@link SlowStartError}: `WRONG_TYPE` for a
+   * non-number, `OUT_OF_RANGE` for a count that is negative, fractional or
+   * over the maximum, `OUT_OF_MEMORY` when the result cannot be allocated;
+   * a call that throws changes nothing.
    */
   pickMany(n: number): Int32Array {
-    if (typeof n !== 'number') throw new TypeError(`count must be a number, got ${typeof n}`);
-    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`count must be a non-negative integer, got '${String(n)}'`);
-    if (n > Balancer.MAX_PICK_MANY) throw new RangeError(`count must be at most ${Balancer.MAX_PICK_MANY}, got '${String(n)}'`);
+    if (typeof n !== 'number') throw SlowStartError.of('WRONG_TYPE', `count must be a number, got ${typeof n}`);
+    if (!Number.isSafeInteger(n) || n < 0) throw SlowStartError.of('OUT_OF_RANGE', `count must be a non-negative integer, got '${String(n)}'`);
+    if (n > Balancer.MAX_PICK_MANY) throw SlowStartError.of('OUT_OF_RANGE', `count must be at most ${Balancer.MAX_PICK_MANY}, got '${String(n)}'`);
     const b = this.#b;
     if (n <= PICK_CHUNK) return b.pickMany(n);
     // The result is allocated in JavaScript before any pick, and filled in
@@ -144,7 +152,7 @@ export class Balancer {
     try {
       out = new Int32Array(n);
     } catch {
-      throw new RangeError(`not enough memory for ${n} picks (${Math.ceil((n * 4) / 2 ** 20)} MiB)`);
+      throw SlowStartError.of('OUT_OF_MEMORY', `not enough memory for ${n} picks (${Math.ceil((n * 4) / 2 ** 20)} MiB)`);
     }
     for (let at = 0; at < n; at += PICK_CHUNK) out.set(b.pickMany(Math.min(PICK_CHUNK, n - at)), at);
     return out;

@@ -18,7 +18,7 @@
  * output discarded, the exit status the script's, as the native CLI does with
  * a harness's /dev/null (the native CLI also reports `>&-`; README, "The CLI").
  */
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 /** Exit status when the script cannot be read or the output cannot be written. */
@@ -50,6 +50,30 @@ const ERRNO_TEXT: Record<string, string> = {
 export function errnoText(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   return (err.code && ERRNO_TEXT[err.code]) ?? err.message;
+}
+
+/**
+ * The trailing arguments `args` as the bytes the shell passed. Node decodes
+ * arguments as UTF-8, which loses bytes that are not (a file name in
+ * Latin-1); on Linux the raw bytes are in /proc/self/cmdline, whose last
+ * entries are these. Elsewhere, or when nothing was lost, `args` itself.
+ */
+export function rawArguments(args: string[]): (string | Buffer)[] {
+  if (process.platform !== 'linux' || !args.some((a) => a.includes('\uFFFD'))) return args;
+  try {
+    const raw = readFileSync('/proc/self/cmdline');
+    const parts: Buffer[] = [];
+    let start = 0;
+    for (let i = 0; i < raw.length; i++) {
+      if (raw[i] === 0) {
+        parts.push(raw.subarray(start, i));
+        start = i + 1;
+      }
+    }
+    return parts.length >= args.length ? parts.slice(parts.length - args.length) : args;
+  } catch {
+    return args;
+  }
 }
 
 /** A standard stream could not be written. */

@@ -8,7 +8,7 @@
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CANNOT_RUN, errnoText, exitStatusFor, stdinProblem, write, WriteFailure } from './cli-io.js';
+import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { grade, tests } from './grade-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
@@ -37,22 +37,7 @@ async function simulate(args: string[]): Promise<number> {
  * bytes are in /proc/self/cmdline (the user's arguments are its last ones).
  */
 function rawPath(path: string, argv: string[]): string | Buffer {
-  if (process.platform !== 'linux' || !path.includes('\uFFFD')) return path;
-  try {
-    const raw = readFileSync('/proc/self/cmdline');
-    const parts: Buffer[] = [];
-    let start = 0;
-    for (let i = 0; i < raw.length; i++) {
-      if (raw[i] === 0) {
-        parts.push(raw.subarray(start, i));
-        start = i + 1;
-      }
-    }
-    const mine = parts.slice(parts.length - argv.length);
-    return mine[argv.indexOf(path)] ?? path;
-  } catch {
-    return path;
-  }
+  return rawArguments(argv)[argv.indexOf(path)] ?? path;
 }
 
 async function main(argv: string[]): Promise<number> {

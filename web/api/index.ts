@@ -7,36 +7,36 @@
  * const { output, diagnostics } = slowstart.run('POOL a=5 b=1\nPICK\n');
  * ```
  *
- * This is the browser (and bundler) entry; Node resolves `node.ts` instead,
- * which has the same exports.
+ * This is the browser (and bundler) entry; Node resolves `node.ts` instead.
+ * Both export exports.ts's list and their own `loadSlowStart` and `loadLab`.
  */
-import createEngine from '../wasm/engine.mjs';
+import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
 import { sharedLoader } from './shared-loader.js';
 import { SlowStart } from './slowstart.js';
 import { Lab } from './lab.js';
+import { loadWasm } from './wasm-load.js';
 
-export { SlowStart } from './slowstart.js';
-export { Balancer } from './balancer.js';
-export { Timeline } from './timeline.js';
-export { NO_WINNER, NOT_A_PICK } from './winners.js';
-export { BackendState, Lab, Traffic } from './lab.js';
-export type { Curve, HealthCheck, Policy, ServiceModel, TrafficDefaults, TrafficOptions } from './lab.js';
-export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence, WeightProblem } from './grading.js';
-export type * from './types.js';
-export type { EngineOptions } from '../wasm/engine.mjs';
+export * from './exports.js';
 
 /**
- * Loads the engine (about 40 KB gzipped, fetched next to this module). With
- * no options the module is loaded once and shared; with options (e.g.
- * `wasmBinary` or `locateFile`) you get a fresh instance.
+ * Loads the engine (about 40 KB gzipped). Its .wasm is fetched from next to
+ * the package's glue (`new URL('../wasm/engine.wasm', import.meta.url)`,
+ * which Vite and webpack rewrite to the file they emit), or from where
+ * `options.locateFile` says, or not at all with `options.wasmBinary`. With no
+ * options the module is loaded once and shared; with options you get a
+ * fresh instance. A failed load rejects with a `SlowStartError` of code
+ * `WASM_LOAD_FAILED` whose `url` is the URL tried.
  */
-export const loadSlowStart = sharedLoader(async (options) => new SlowStart(await createEngine(options)));
+export const loadSlowStart: (options?: EngineOptions) => Promise<SlowStart> = /* @__PURE__ */ sharedLoader(async (options) =>
+  SlowStart.fromModule(await loadWasm(createEngine, 'engine.wasm', new URL('../wasm/engine.wasm', import.meta.url), options)),
+);
 
 /**
- * Loads the lab module (traffic simulation, ramp curves, JavaScript rules):
- * a separate download, fetched only when a page needs it.
+ * Loads the lab module (traffic simulation, ramp curves, JavaScript rules,
+ * grading): a separate download (lab.wasm), fetched only when called. Same
+ * options and errors as {@link loadSlowStart}.
  */
-export const loadLab = sharedLoader(async (options) => {
+export const loadLab: (options?: EngineOptions) => Promise<Lab> = /* @__PURE__ */ sharedLoader(async (options) => {
   const { default: createLab } = await import('../wasm/lab.mjs');
-  return new Lab(await createLab(options));
+  return Lab.fromModule(await loadWasm(createLab, 'lab.wasm', new URL('../wasm/lab.wasm', import.meta.url), options));
 });

@@ -112,8 +112,13 @@ export class Traffic {
   /** The script's rejected lines (they changed nothing). */
   readonly diagnostics: Diagnostic[];
 
-  /** @internal */
-  constructor(raw: RawTraffic) {
+  /** @internal Use `Lab.simulate()`. */
+  static fromRaw(raw: RawTraffic): Traffic {
+    return new Traffic(raw);
+  }
+
+  // Not for users: Lab.simulate() makes one.
+  private constructor(raw: RawTraffic) {
     this.names = raw.names;
     this.bucket = raw.bucket;
     this.buckets = raw.buckets;
@@ -161,10 +166,15 @@ export class Lab {
   readonly #module: LabModule;
   readonly #grading: Grading;
 
-  /** @internal */
-  constructor(module: LabModule) {
+  // Not for users: get one from loadLab().
+  private constructor(module: LabModule) {
     this.#module = module;
     this.#grading = new Grading(module);
+  }
+
+  /** @internal Use `loadLab()`. */
+  static fromModule(module: LabModule): Lab {
+    return new Lab(module);
   }
 
   /** The mistake catalogue: every classic way to get the SPEC wrong, in a fixed order. */
@@ -246,7 +256,7 @@ export class Lab {
     const length = writeInput(this.#module, script);
     const raw = raise(this.#module.simulate(length, options));
     if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
-    return new Traffic(raw);
+    return Traffic.fromRaw(raw);
   }
 
   /** The simulation's defaults: the service model and every health check's parameters. */

@@ -1,34 +1,43 @@
 /**
- * The Node entry: the same API as the browser entry, but the .wasm file is
- * read from disk (Emscripten's web build fetches it, and Node's fetch cannot
- * read file: URLs).
+ * The Node entry: exports.ts's list, like the browser entry, with loaders
+ * that read the .wasm from disk (Emscripten's web build fetches it, and
+ * Node's fetch cannot read file: URLs).
  */
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
+import createLab from '../wasm/lab.mjs';
+import { SlowStartError } from './errors.js';
 import { sharedLoader } from './shared-loader.js';
 import { SlowStart } from './slowstart.js';
 import { Lab } from './lab.js';
-import createLab from '../wasm/lab.mjs';
+import { loadWasm } from './wasm-load.js';
 
-export { SlowStart } from './slowstart.js';
-export { Balancer } from './balancer.js';
-export { Timeline } from './timeline.js';
-export { NO_WINNER, NOT_A_PICK } from './winners.js';
-export { BackendState, Lab, Traffic } from './lab.js';
-export type { Curve, HealthCheck, Policy, ServiceModel, TrafficDefaults, TrafficOptions } from './lab.js';
-export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence } from './grading.js';
-export type * from './types.js';
-export type { EngineOptions } from '../wasm/engine.mjs';
+export * from './exports.js';
 
-/** Options with the module's .wasm read from disk unless the caller gave the bytes. */
+/** Options with the module's .wasm read from disk unless the caller gave the bytes or a locateFile. */
 async function withBinary(file: string, options: EngineOptions = {}): Promise<EngineOptions> {
-  return { ...options, wasmBinary: options.wasmBinary ?? (await readFile(new URL(`../wasm/${file}`, import.meta.url))) };
+  if (options.wasmBinary || options.locateFile) return options;
+  const path = fileURLToPath(new URL(`../wasm/${file}`, import.meta.url));
+  try {
+    return { ...options, wasmBinary: await readFile(path) };
+  } catch (error) {
+    throw SlowStartError.wasmLoadFailed(path, error);
+  }
 }
 
-/** Loads the engine. With no options the instance is shared. */
-export const loadSlowStart = sharedLoader(
-  async (options) => new SlowStart(await createEngine(await withBinary('engine.wasm', options))),
-);
+/**
+ * Loads the engine, its .wasm read from the package's `dist/wasm/` (or given
+ * as `options.wasmBinary`). With no options the instance is shared. A failed
+ * load rejects with a `SlowStartError` of code `WASM_LOAD_FAILED` naming the file.
+ */
+export const loadSlowStart: (options?: EngineOptions) => Promise<SlowStart> = sharedLoader(async (options) => {
+  const withBytes = await withBinary('engine.wasm', options);
+  return SlowStart.fromModule(await loadWasm(createEngine, 'engine.wasm', new URL('../wasm/engine.wasm', import.meta.url), withBytes));
+});
 
-/** Loads the lab module (traffic simulation, ramp curves). With no options the instance is shared. */
-export const loadLab = sharedLoader(async (options) => new Lab(await createLab(await withBinary('lab.wasm', options))));
+/** Loads the lab module (traffic simulation, ramp curves, grading). Same options and errors as {@link loadSlowStart}. */
+export const loadLab: (options?: EngineOptions) => Promise<Lab> = sharedLoader(async (options) => {
+  const withBytes = await withBinary('lab.wasm', options);
+  return Lab.fromModule(await loadWasm(createLab, 'lab.wasm', new URL('../wasm/lab.wasm', import.meta.url), withBytes));
+});

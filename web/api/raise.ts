@@ -1,9 +1,13 @@
+import { SlowStartError } from './errors.js';
+
 /**
  * The engine returns problems as Error objects instead of throwing them
- * through WebAssembly (which would leak the module's stack); this turns them
- * back into ordinary exceptions for callers.
+ * through WebAssembly (which would leak the module's stack); this throws
+ * them as a `SlowStartError`: `INVALID_ARGUMENT` with the engine's message,
+ * or `SCRIPT_REJECTED` with its line when the message starts `line N: `.
  */
 export function raise<T>(result: T | Error): T {
-  if (result instanceof Error) throw result;
-  return result;
+  if (!(result instanceof Error)) return result;
+  const at = /^line (\d+): /.exec(result.message);
+  throw at ? SlowStartError.atLine(result.message.slice(at[0].length), Number(at[1]), 1) : SlowStartError.of('INVALID_ARGUMENT', result.message);
 }

@@ -30,7 +30,7 @@ export function toRunResult(raw: RawRun): RunResult {
   }));
   const diagnostics = toDiagnostics(decodeText(raw.diagnosticBytes), raw.diagnosticLines, raw.diagnosticColumns);
   const result: RunResult = { output, diagnostics };
-  if (raw.timeline) result.timeline = new Timeline(raw.timeline);
+  if (raw.timeline) result.timeline = Timeline.fromRaw(raw.timeline);
   if (raw.truncated) result.truncated = true;
   return result;
 }

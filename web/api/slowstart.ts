@@ -9,9 +9,14 @@ import type { Keyword, RunOptions, RunResult } from './types.js';
 export class SlowStart {
   readonly #module: Engine;
 
-  /** @internal */
-  constructor(module: EngineModule) {
+  // Not for users: get one from loadSlowStart().
+  private constructor(module: EngineModule) {
     this.#module = new Engine(module);
+  }
+
+  /** @internal Use `loadSlowStart()`. */
+  static fromModule(module: EngineModule): SlowStart {
+    return new SlowStart(module);
   }
 
   /** The engine's version. */
@@ -35,7 +40,7 @@ export class SlowStart {
 
   /** A new, empty imperative balancer. Dispose of it when done. */
   createBalancer(): Balancer {
-    return new Balancer(this.#module);
+    return Balancer.create(this.#module);
   }
 
   /** @internal The raw module, for the CLI. */

@@ -66,7 +66,13 @@ export class Timeline {
   /** True if the script was too long to record in full (the steps are a prefix). */
   readonly truncated: boolean;
 
-  constructor(raw: RawTimeline) {
+  /** @internal A run's timeline, from the module's columns (the runner's views rebuild one sent from a worker). */
+  static fromRaw(raw: RawTimeline): Timeline {
+    return new Timeline(raw);
+  }
+
+  // Not for users: a run's result carries one (RunResult.timeline).
+  private constructor(raw: RawTimeline) {
     this.names = raw.names;
     this.stepLine = raw.stepLine;
     this.stepNow = raw.stepNow;

@@ -4,6 +4,7 @@
  * Uint8Array.set), and text comes back as UTF-8 bytes for TextDecoder.
  * Embind's own string conversion loops over every byte in JavaScript.
  */
+import { SlowStartError } from './errors.js';
 import { isWellFormed, wtf8 } from './wtf8.js';
 
 const encoder = new TextEncoder();
@@ -15,11 +16,11 @@ export interface HasInputBuffer {
 
 /**
  * Copies `script` into the module's input buffer; returns its length in bytes.
- * Anything but text or bytes is a TypeError (a number is not a script).
+ * Anything but text or bytes is a SlowStartError `WRONG_TYPE` (a number is not a script).
  */
 export function writeInput(module: HasInputBuffer, script: string | Uint8Array): number {
   if (typeof script !== 'string' && !(script instanceof Uint8Array)) {
-    throw new TypeError(`script must be a string or a Uint8Array, got ${describe(script)}`);
+    throw SlowStartError.of('WRONG_TYPE', `script must be a string or a Uint8Array, got ${describe(script)}`);
   }
   // A lone surrogate goes in as bytes the engine rejects (see wtf8.ts), not as U+FFFD.
   if (typeof script === 'string' && !isWellFormed(script)) script = wtf8(script);

@@ -9,11 +9,15 @@ import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIB
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
 import { elementKey, storageKeys } from './identity.js';
-import { ElementMount } from './mount.js';
+import type { ElementMount } from './mount.js';
 import { readLink } from './permalink.js';
 import { readSources } from './sources.js';
 
-export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunnerApi {
+// Outside a browser (server-side rendering imports the module in Node) there
+// is no HTMLElement: the class is then defined on a stand-in and never used.
+const ElementBase: typeof HTMLElement = globalThis.HTMLElement ?? (class {} as unknown as typeof HTMLElement);
+
+export class SlowStartRunnerElement extends ElementBase implements SlowStartRunnerApi {
   static readonly observedAttributes = [...REBUILD_ATTRIBUTES, ...LIVE_ATTRIBUTES];
 
   readonly #shadow: ShadowRoot;
@@ -121,6 +125,9 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
       const keys = storageKeys(this, key);
       // Links are compressed: unpacking one is asynchronous, so it is done before the mount picks its script.
       const link = this.hasAttribute('readonly') ? null : await readLink(this.ownerDocument.location.hash, key);
+      // The editor and the views load with the first element that connects
+      // (the module that defines the element stays small).
+      const { ElementMount } = await import('./mount.js');
       if (generation !== this.#generation || !this.isConnected) return;
       this.#mount = new ElementMount({
         host: this,

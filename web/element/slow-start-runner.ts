@@ -10,5 +10,6 @@ import { TAG } from './identity.js';
 export { SlowStartRunnerElement };
 export type * from './element-types.js';
 
-// Loading the file twice (two copies on one page) must not throw.
-if (!customElements.get(TAG)) customElements.define(TAG, SlowStartRunnerElement);
+// Loading the file twice (two copies on one page) must not throw; in Node
+// (server-side rendering) there is no customElements, and nothing is defined.
+if (typeof customElements !== 'undefined' && !customElements.get(TAG)) customElements.define(TAG, SlowStartRunnerElement);

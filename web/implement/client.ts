@@ -178,7 +178,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
           case 'result': {
             const r = m.result;
             // Structured cloning drops the class: rebuild it from its arrays.
-            if (r.timeline) r.timeline = new Timeline(r.timeline as unknown as RawTimeline);
+            if (r.timeline) r.timeline = Timeline.fromRaw(r.timeline as unknown as RawTimeline);
             results[first + m.index] = r;
             options.onResult?.(first + m.index, r);
             return;

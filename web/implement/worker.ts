@@ -22,7 +22,7 @@ import type { ImplementTest } from './suite.js';
 
 const post = (m: WorkerMessage) => (self as unknown as Worker).postMessage(m);
 // Only the lab module (never the page's engine), and QuickJS.
-const labReady = createLab().then((m) => new Lab(m));
+const labReady = createLab().then((m) => Lab.fromModule(m));
 const sandboxReady = LearnerSandbox.load();
 
 /** A test that could not be graded, with why (one problem). */

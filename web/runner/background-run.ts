@@ -12,6 +12,7 @@ import { Timeline, type RunResult } from '../api/index.js';
 import { nextTask } from './big-text.js';
 import { readSlices, slicesOf } from './doc-text.js';
 import { lazyDiagnostics, lazyOutput } from './lazy-lines.js';
+import { keepPickFacts } from './pool-facts.js';
 import type { RunReply, RunRequest, WireRun } from './run-protocol.js';
 
 /** Scripts longer than this (UTF-16 units; about 15,000 lines) run in the background. */
@@ -180,8 +181,9 @@ function toResult(wire: WireRun): RunResult {
   const result: RunResult = {
     output: lazyOutput(wire.output),
     diagnostics: lazyDiagnostics(wire.diagnostics, wire.diagnosticColumns),
-    timeline: new Timeline(wire.timeline),
+    timeline: Timeline.fromRaw(wire.timeline),
   };
+  if (wire.picks) keepPickFacts(result.timeline!, wire.picks);
   if (wire.truncated) result.truncated = true;
   return result;
 }

@@ -12,6 +12,7 @@ import { scriptCompletion } from './completion.js';
 import { diagnosticsDisplay, showDiagnostics, toLintDiagnostics } from './diagnostics-lint.js';
 import { BIG_TEXT, bigTextGuard, continuesEdit, insertText, isLoading, whenLoaded } from './big-text.js';
 import { rememberText, textOf } from './doc-text.js';
+import { longLines } from './long-lines.js';
 import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from '../shared/editor-base.js';
 import { keywordHelp } from './keyword-help.js';
@@ -102,6 +103,7 @@ export class ScriptEditor {
       this.#language.of(languageSupport(NO_LANGUAGE)),
       diagnosticsDisplay(),
       marksField,
+      longLines(),
       theme,
       // Tab is left to the browser, so keyboard users can leave the editor.
       keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),

@@ -12,6 +12,7 @@ import { formatClock } from './chart-model.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 import { seriesClasses } from '../shared/palette.js';
 import { NOT_A_PICK } from '../api/winners.js';
+import { isNarrowed, keptPickFacts, type PickFacts } from './pool-facts.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -97,12 +98,18 @@ export class PickExplain {
     setText(this.#title, `Line ${line} is not a PICK`);
     const any = this.#prevStep >= 0 || this.#nextStep >= 0;
     const pool = t.pool(step);
-    const scores = pool.length && pool[0].score !== undefined ? pool.map((b) => `${b.name} ${formatScore(b.score!)}`).join(', ') : '';
-    setText(
-      this.#summary,
-      (any ? 'Step to a PICK to see how it chose. ' : 'This script has no PICK: add one to see how the balancer chooses. ') +
-        (scores ? `Scores after this line: ${scores}.` : ''),
-    );
+    let scores = '';
+    if (pool.length && pool[0].score !== undefined) {
+      // The highest scores first when the pool is long (a person reads a dozen).
+      const shown = pool.length > MAX_ROWS ? [...pool].sort((a, b) => b.score! - a.score!).slice(0, MAX_ROWS) : pool;
+      scores = shown.map((b) => `${b.name} ${formatScore(b.score!)}`).join(', ');
+      const size = isNarrowed(t) ? 0 : pool.length;
+      if (pool.length > MAX_ROWS) scores = `the highest: ${scores}` + (size ? ` (${size - shown.length} more not shown)` : ' (the rest are not shown)');
+    }
+    const none = t.truncated
+      ? `The chart keeps the first ${t.length} lines this script ran, and no PICK is among them. `
+      : 'This script has no PICK: add one to see how the balancer chooses. ';
+    setText(this.#summary, (any ? 'Step to a PICK to see how it chose. ' : none) + (scores ? `Scores after this line: ${scores}.` : ''));
     this.#box.replaceChildren();
   }
 
@@ -116,10 +123,11 @@ export class PickExplain {
     const w = t.stepWinner[step];
     const winner = w >= 0 ? t.names[w] : null;
     setText(this.#title, `How the PICK on line ${line} chose ${winner ?? 'NONE'}`);
-    if (after.length === 0 || after[0].score === undefined || before.length !== after.length) {
+    const facts = keptPickFacts(t, step);
+    if ((facts ? facts.poolSize : after.length) === 0 || after.length === 0 || after[0].score === undefined || before.length !== after.length) {
       setText(
         this.#summary,
-        after.length === 0
+        (facts ? facts.poolSize : after.length) === 0
           ? 'The pool is empty: the answer is NONE.'
           : `This run changed more scores than the timeline keeps; its scores stop before step ${t.scoredSteps + 1}.`,
       );
@@ -127,14 +135,26 @@ export class PickExplain {
       return;
     }
     const takesPart = (b: BackendSnapshot) => b.up && b.weight > 0;
-    let total = 0;
-    for (const b of after) if (takesPart(b)) total += b.weight;
-    setText(this.#summary, explain(before, after, winner, total, takesPart));
+    const sums = after.map((b, k) => (takesPart(b) ? before[k].score! + b.weight : -Infinity));
+    const counts = facts ?? countPick(after, sums, takesPart);
+    const total = counts.total;
+    // Which rows: all of a small pool; of a big one the highest sums (the winner among them), highest first.
+    let rows = after.map((_, k) => k);
+    const big = counts.poolSize > MAX_ROWS;
+    if (big) {
+      rows = rows.filter((k) => sums[k] > -Infinity).sort((a, b) => sums[b] - sums[a] || a - b).slice(0, MAX_ROWS);
+      const won = after.findIndex((b) => b.name === winner);
+      if (won >= 0 && !rows.includes(won)) rows[rows.length - 1] = won;
+    }
+    const tiedShown = rows.filter((k) => sums[k] === counts.best).map((k) => after[k].name);
+    setText(this.#summary, explain(winner, counts, tiedShown));
 
     const table = h(doc, 'table', { class: 'ss-pe-table' });
     table.append(
       h(doc, 'caption', {
-        text: `Line ${line}, clock ${formatClock(t.stepNow[step])} s: each backend's score before the pick and after it, in pool order.`,
+        text: big
+          ? `Line ${line}, clock ${formatClock(t.stepNow[step])} s: the ${rows.length} highest sums of ${counts.poolSize} backends, with each score before the pick and after it.`
+          : `Line ${line}, clock ${formatClock(t.stepNow[step])} s: each backend's score before the pick and after it, in pool order.`,
       }),
     );
     const head = h(doc, 'tr');
@@ -142,7 +162,7 @@ export class PickExplain {
       head.append(h(doc, 'th', { text: label, attrs: { scope: 'col' } }));
     }
     const body = h(doc, 'tbody');
-    for (let k = 0; k < after.length; k++) {
+    for (const k of rows) {
       const b = after[k];
       const s0 = before[k].score!;
       const won = b.name === winner;
@@ -163,10 +183,7 @@ export class PickExplain {
       tr.append(h(doc, 'td', { class: 'ss-pe-after', text: formatScore(b.score!) }));
       body.append(tr);
     }
-    const foot = h(
-      doc,
-      'tfoot',
-      {},
+    const footRows = [
       h(
         doc,
         'tr',
@@ -176,35 +193,66 @@ export class PickExplain {
         h(doc, 'td', { text: `${total}` }),
         h(doc, 'td', { attrs: { colspan: '3' }, text: total > 0 ? 'the weights that took part' : 'nobody takes part' }),
       ),
-    );
-    table.append(h(doc, 'thead', {}, head), body, foot);
+    ];
+    if (big) {
+      const hidden = counts.poolSize - rows.length;
+      const lower = counts.takingPart - rows.filter((k) => sums[k] > -Infinity).length;
+      const out = counts.poolSize - counts.takingPart;
+      footRows.push(
+        h(
+          doc,
+          'tr',
+          { class: 'ss-pe-hidden' },
+          h(doc, 'td', {
+            attrs: { colspan: '6' },
+            text: `${hidden} more ${hidden === 1 ? 'row is' : 'rows are'} not shown (${lower} of them take part, ${out} take no part).`,
+          }),
+        ),
+      );
+    }
+    table.append(h(doc, 'thead', {}, head), body, h(doc, 'tfoot', {}, ...footRows));
     const scroller = h(doc, 'div', { class: 'ss-pe-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Scores at this pick' } }, table);
     this.#box.replaceChildren(scroller);
   }
 }
 
-/** The sentence that answers "why this one?". */
-function explain(
-  before: BackendSnapshot[],
-  after: BackendSnapshot[],
-  winner: string | null,
-  total: number,
-  takesPart: (b: BackendSnapshot) => boolean,
-): string {
+/** A pool longer than this shows its highest sums only, and says how many rows it leaves out. */
+export const MAX_ROWS = 12;
+
+/** The counts of a pick whose whole pool is at hand (a loop: a pool can have a million backends). */
+function countPick(after: BackendSnapshot[], sums: number[], takesPart: (b: BackendSnapshot) => boolean): PickFacts {
+  let takingPart = 0;
+  let total = 0;
+  let best = -Infinity;
+  let tied = 0;
+  for (let k = 0; k < after.length; k++) {
+    if (!takesPart(after[k])) continue;
+    takingPart++;
+    total += after[k].weight;
+    if (sums[k] > best) {
+      best = sums[k];
+      tied = 1;
+    } else if (sums[k] === best) tied++;
+  }
+  return { poolSize: after.length, takingPart, total, best, tied };
+}
+
+/** The sentence that answers "why this one?". `tiedShown`: the names shown with the best sum (the winner among them). */
+function explain(winner: string | null, counts: PickFacts, tiedShown: string[]): string {
   if (winner === null) return 'No backend is UP with a weight above 0, so the answer is NONE and no score changes.';
-  const sums = after.map((b, k) => (takesPart(b) ? before[k].score! + b.weight : -Infinity));
-  const best = Math.max(...sums);
-  const tied = after.filter((_, k) => sums[k] === best).map((b) => b.name);
-  const others = tied.filter((n) => n !== winner);
+  const best = counts.best;
+  const others = tiedShown.filter((n) => n !== winner);
+  const more = counts.tied - 1 - others.length; // tied but not shown
+  const names = more > 0 ? [...others, `${more} more`] : others;
+  const count = others.length + Math.max(0, more);
   const tie =
-    others.length === 0
+    count === 0
       ? ''
-      : ` ${listNames(others)} ${others.length === 1 ? 'has' : 'have'} ${formatScore(best)} too: a tie goes to the backend earliest in the pool.`;
-  const parts = after.filter(takesPart).length;
-  const alone = parts === 1 ? ` It is the only backend taking part, so its score ends where it started.` : '';
+      : ` ${listNames(names)} ${count === 1 ? 'has' : 'have'} ${formatScore(best)} too: a tie goes to the backend earliest in the pool.`;
+  const alone = counts.takingPart === 1 ? ` It is the only backend taking part, so its score ends where it started.` : '';
   return (
     `Each backend taking part adds its weight to its score. ${winner} wins with ${formatScore(best)}, the highest.${tie}` +
-    ` It then gives back ${total}, the total of the weights.${alone}`
+    ` It then gives back ${counts.total}, the total of the weights.${alone}`
   );
 }
 
@@ -252,4 +300,5 @@ export const PICK_EXPLAIN_CSS = /* css */ `
 .ss-pe-table tfoot th, .ss-pe-table tfoot td { color: var(--ss-muted); font-weight: 400; font-size: 12.5px; }
 .ss-pe-table tfoot td:nth-child(3) { font-family: var(--ss-mono); font-size: 13px; color: var(--ss-fg); }
 .ss-pe-table tfoot td:last-child { text-align: left; }
+.ss-pe-table tfoot tr.ss-pe-hidden td { font-family: var(--ss-font); font-size: 12.5px; color: var(--ss-muted); white-space: normal; }
 `;

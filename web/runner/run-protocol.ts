@@ -4,6 +4,7 @@
 // UTF-8 with each line's start, and the timeline's columns, so the page
 // builds nothing per line.
 import type { RawTimeline } from '../wasm/engine.mjs';
+import type { WirePickFacts } from './pool-facts.js';
 
 export type RunRequest =
   /** A new run of a script of `units` UTF-16 code units (any earlier run is dropped). */
@@ -36,6 +37,8 @@ export interface WireRun {
   /** Each diagnostic's columns, from and to (UTF-16 units of its line), two per diagnostic. */
   diagnosticColumns: Uint32Array;
   timeline: RawTimeline;
+  /** When the timeline was narrowed to the backends people read: each PICK's counts over its whole pool. */
+  picks: WirePickFacts | null;
   /** Output and diagnostics passed the engine's 64 MiB cap. */
   truncated: boolean;
 }

@@ -9,7 +9,7 @@ import { loadSlowStart } from '../api/index.js';
 import { isWellFormed, wtf8 } from '../api/wtf8.js';
 import type { RawRun } from '../wasm/engine.mjs';
 import type { RunReply, RunRequest, WireLines, WireRun } from './run-protocol.js';
-import { shortenTimeline } from './timeline-budget.js';
+import { budgetTimeline } from './timeline-budget.js';
 
 const engine = loadSlowStart();
 const encoder = new TextEncoder();
@@ -53,11 +53,13 @@ self.onmessage = async (event: MessageEvent<RunRequest>) => {
     post({ type: 'progress', run, phase: 'running', share: 0 });
     const raw: RawRun = module.run(written, true, true); // (the script came as text: columns in its units)
     buffer = null;
+    const { timeline, picks } = budgetTimeline(raw.timeline!);
     const result: WireRun = {
       output: lines(raw.outputBytes, raw.outputLines),
       diagnostics: lines(raw.diagnosticBytes, raw.diagnosticLines),
       diagnosticColumns: raw.diagnosticColumns,
-      timeline: shortenTimeline(raw.timeline!),
+      timeline,
+      picks,
       truncated: raw.truncated,
     };
     post({ type: 'done', run, result, memoryBytes: module.HEAP8.buffer.byteLength }, transferables(result));
@@ -82,6 +84,6 @@ function transferables(r: WireRun): Transferable[] {
   const buffers = new Set<ArrayBufferLike>();
   for (const part of [r.output, r.diagnostics]) for (const a of [part.bytes, part.starts, part.lines]) buffers.add(a.buffer);
   buffers.add(r.diagnosticColumns.buffer);
-  for (const value of Object.values(r.timeline)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
+  for (const value of [...Object.values(r.timeline), ...Object.values(r.picks ?? {})]) if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
   return [...buffers].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 }

@@ -101,7 +101,7 @@ const statusSettled = (page: Page, root = 'body') =>
 it('measures main-thread blocking on big input', async () => {
   await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn', build: { outDir: SITE, emptyOutDir: true } });
   const elementSite = await mkdtemp(join(tmpdir(), 'slowstart-bench-'));
-  await symlink(join(ROOT, 'dist/element'), join(elementSite, 'element'));
+  for (const part of ['element', 'api', 'wasm']) await symlink(join(ROOT, 'dist', part), join(elementSite, part));
   const results: Record<string, unknown> = { date: new Date().toISOString() };
   const pageServer = await serveStatic(SITE);
   const elementServer = await serveStatic(elementSite);

@@ -17,7 +17,7 @@
 // (its loader copying the 50 MB body out of its pipe) get a looser one: on a
 // machine whose fresh memory is slow to touch (main-thread-trace.ts) they
 // took 0.08–0.24 s of CPU with no page code in them, however it was read.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -26,7 +26,7 @@ import { launchChromium, watchProblems } from '../support/browser.js';
 import { buildSite, PAGE_CSP, SHOTS } from '../support/site.js';
 import { traceMainThread, type MainThreadTasks } from '../support/main-thread-trace.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
-import { checkBuilt, ELEMENT_DIST } from './element-site.js';
+import { checkBuilt, linkElement } from './element-site.js';
 
 let pageServer: StaticServer;
 let elementServer: StaticServer;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const site = await buildSite('site-big-input');
   pageServer = await serveStatic(site, { headers: { 'content-security-policy': PAGE_CSP } });
   elementSite = await mkdtemp(join(tmpdir(), 'slowstart-big-'));
-  await symlink(ELEMENT_DIST, join(elementSite, 'element'));
+  await linkElement(elementSite);
   await writeFile(join(elementSite, 'big.txt'), picksScript(10_000_000)); // 50 MB
   await writeFile(join(elementSite, 'blank.html'), '<!doctype html><html lang="en"><title>blank</title><link rel="icon" href="data:,">');
   await writeFile(

@@ -34,10 +34,19 @@ export function checkBuilt(): void {
   if (newer.length) throw new Error(`dist/element is older than ${newer.join(', ')}: run \`npm run build:element\``);
 }
 
-/** A temporary site: /element/ is dist/element, /course/ the fixture pages. */
+/**
+ * Puts the built package's dist/element, dist/api and dist/wasm in `site`
+ * as element/, api/ and wasm/: the element imports ../api and ../wasm, so a
+ * host copies all three (docs/EMBEDDING.md).
+ */
+export async function linkElement(site: string): Promise<void> {
+  for (const part of ['element', 'api', 'wasm']) await symlink(join(ROOT, 'dist', part), join(site, part));
+}
+
+/** A temporary site: /element/ is dist/element (with /api/ and /wasm/), /course/ the fixture pages. */
 export async function makeSite(): Promise<string> {
   const site = await mkdtemp(join(tmpdir(), 'slowstart-element-'));
-  await symlink(ELEMENT_DIST, join(site, 'element'));
+  await linkElement(site);
   await symlink(FIXTURES, join(site, 'course'));
   await mkdir(SHOTS, { recursive: true });
   return site;

@@ -3,7 +3,8 @@
 // documented maximum, scripts that are not text, and names that are not
 // valid Unicode (lone surrogates), rejected the same way on every path.
 import { describe, expect, it } from 'vitest';
-import { Balancer } from '../../../dist/api/node.js';
+import { rejection } from '../support/rejection.js';
+import { Balancer, SlowStartError } from '../../../dist/api/node.js';
 import { lab } from '../support/lab.js';
 import { slowstart } from '../support/engine.js';
 
@@ -18,19 +19,19 @@ describe('pickMany: a documented maximum, the API’s own errors above it', () =
     expect(Balancer.MAX_PICK_MANY).toBe(100_000_000);
   });
 
-  it('counts over the maximum throw a RangeError, change nothing, and leave the instance working', () => {
+  it('counts over the maximum throw a SlowStartError (OUT_OF_RANGE), change nothing, and leave the instance working', () => {
     using b = slowstart.createBalancer();
     b.setPool({ a: 1, b: 2 });
     expect(b.pick()).toBe('b'); // pick 0 of the cycle
     for (const n of [Balancer.MAX_PICK_MANY + 1, 6e8, 2 ** 31, 2 ** 32, 2 ** 33, Number.MAX_SAFE_INTEGER]) {
-      expect(() => b.pickMany(n), String(n)).toThrow(new RangeError(`count must be at most 100000000, got '${n}'`));
-      expect(() => b.pickMany(n)).toThrow(RangeError);
+      expect(() => b.pickMany(n), String(n)).toThrow(rejection('OUT_OF_RANGE', `count must be at most 100000000, got '${n}'`));
+      expect(() => b.pickMany(n)).toThrow(SlowStartError);
     }
     for (const n of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-      expect(() => b.pickMany(n), String(n)).toThrow(new RangeError(`count must be a non-negative integer, got '${n}'`));
+      expect(() => b.pickMany(n), String(n)).toThrow(rejection('OUT_OF_RANGE', `count must be a non-negative integer, got '${n}'`));
     }
-    expect(() => b.pickMany('5' as unknown as number)).toThrow(new TypeError('count must be a number, got string'));
-    expect(() => b.pickMany(10n as unknown as number)).toThrow(TypeError);
+    expect(() => b.pickMany('5' as unknown as number)).toThrow(rejection('WRONG_TYPE', 'count must be a number, got string'));
+    expect(() => b.pickMany(10n as unknown as number)).toThrow(SlowStartError);
     // Nothing moved: the next pick is pick 1 of the cycle, and the module still answers.
     expect(b.pick()).toBe('a');
     expect(Array.from(b.pickMany(4))).toEqual([B, B, A, B]);
@@ -61,11 +62,11 @@ describe('run(): a script is text or bytes', () => {
     ['an array', ['PICK']],
     ['an ArrayBuffer', new ArrayBuffer(4)],
   ];
-  it.each(notScripts)('%s is a TypeError, from run() and from the lab', (_label, value) => {
-    expect(() => slowstart.run(value as string)).toThrow(TypeError);
-    expect(() => slowstart.run(value as string)).toThrow(/^script must be a string or a Uint8Array, got \w+$/);
-    expect(() => lab.run(value as string, { kind: 'linear' })).toThrow(TypeError);
-    expect(() => lab.simulate(value as string)).toThrow(TypeError);
+  it.each(notScripts)('%s is a SlowStartError (WRONG_TYPE), from run() and from the lab', (_label, value) => {
+    expect(() => slowstart.run(value as string)).toThrow(SlowStartError);
+    expect(() => slowstart.run(value as string)).toThrow(rejection('WRONG_TYPE', /^script must be a string or a Uint8Array, got \w+$/));
+    expect(() => lab.run(value as string, { kind: 'linear' })).toThrow(SlowStartError);
+    expect(() => lab.simulate(value as string)).toThrow(SlowStartError);
   });
 
   it('names what it got', () => {
@@ -89,11 +90,11 @@ describe('names that are not valid Unicode (lone surrogates) are rejected the sa
   it('setPool (object and array forms) and add throw the script’s message and change nothing', () => {
     using b = slowstart.createBalancer();
     b.setPool({ x: 1 });
-    expect(() => b.setPool({ '\uD800a': 1 })).toThrow(new Error(message));
-    expect(() => b.setPool([{ name: 'ok', weight: 1 }, { name: '\uD800a', weight: 1 }])).toThrow(new Error(message));
-    expect(() => b.add('\uD800a', 1)).toThrow(new Error(message));
-    expect(() => b.add('x\uDC00', 1)).toThrow(new Error("backend name must be valid UTF-8, got 'x\\xed\\xb0\\x80'"));
-    expect(() => b.add('\uDBFF', 1)).toThrow(new Error("backend name must be valid UTF-8, got '\\xed\\xaf\\xbf'"));
+    expect(() => b.setPool({ '\uD800a': 1 })).toThrow(rejection('INVALID_ARGUMENT', message));
+    expect(() => b.setPool([{ name: 'ok', weight: 1 }, { name: '\uD800a', weight: 1 }])).toThrow(rejection('INVALID_ARGUMENT', message));
+    expect(() => b.add('\uD800a', 1)).toThrow(rejection('INVALID_ARGUMENT', message));
+    expect(() => b.add('x\uDC00', 1)).toThrow(rejection('INVALID_ARGUMENT', "backend name must be valid UTF-8, got 'x\\xed\\xb0\\x80'"));
+    expect(() => b.add('\uDBFF', 1)).toThrow(rejection('INVALID_ARGUMENT', "backend name must be valid UTF-8, got '\\xed\\xaf\\xbf'"));
     expect(b.names()).toEqual(['x']);
     expect(b.weightsLine()).toBe('x=1');
   });
@@ -109,9 +110,9 @@ describe('names that are not valid Unicode (lone surrogates) are rejected the sa
   it('down and up never reach another backend: "\\uD800a" is not "𐁡" (U+10061)', () => {
     using b = slowstart.createBalancer();
     b.setPool({ '\uD800\uDC61': 1, '\uD800\uDC00': 1 }); // 𐁡 and 𐀀: well-formed pairs are fine
-    expect(() => b.down('\uD800a')).toThrow(new Error("no backend named '\\xed\\xa0\\x80a'"));
-    expect(() => b.up('\uD800a', 5)).toThrow(new Error("no backend named '\\xed\\xa0\\x80a'"));
-    expect(() => b.down('\uD800')).toThrow(new Error("no backend named '\\xed\\xa0\\x80'"));
+    expect(() => b.down('\uD800a')).toThrow(rejection('INVALID_ARGUMENT', "no backend named '\\xed\\xa0\\x80a'"));
+    expect(() => b.up('\uD800a', 5)).toThrow(rejection('INVALID_ARGUMENT', "no backend named '\\xed\\xa0\\x80a'"));
+    expect(() => b.down('\uD800')).toThrow(rejection('INVALID_ARGUMENT', "no backend named '\\xed\\xa0\\x80'"));
     expect(b.weightsLine()).toBe('𐀀=1 𐁡=1');
     const r = slowstart.run('POOL \uD800\uDC61=1\nDOWN \uD800a\nUP \uD800a 5\nWEIGHTS');
     expect(r.diagnostics).toEqual([

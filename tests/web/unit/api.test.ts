@@ -1,6 +1,7 @@
 // The typed API against hand-worked cases from the SPEC, its error paths and
 // disposal. Expected values are worked by hand, never taken from the engine.
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../support/rejection.js';
 import { slowstart, loadSlowStart, NO_WINNER, NOT_A_PICK } from '../support/engine.js';
 import { SPEC_USAGES } from '../support/scripts.js';
 
@@ -243,7 +244,7 @@ describe('Balancer', () => {
       ],
       [() => b.setPool({ 'two words': 1 }), "backend name must not contain blanks, got 'two words'"],
     ];
-    for (const [call, message] of cases) expect(call).toThrow(new Error(message));
+    for (const [call, message] of cases) expect(call).toThrow(rejection('INVALID_ARGUMENT', message));
     // pickMany's RangeError and TypeError: api-limits.test.ts.
     expect(b.weightsLine()).toBe('a=1');
     expect(b.now).toBe(0);

@@ -3,13 +3,13 @@
 // budget (a prefix that says the same as the full timeline step by step),
 // and the slices a script is sent in (never splitting a code point).
 import { describe, expect, it } from 'vitest';
-import { Timeline } from '../../../dist/api/node.js';
+import { Timeline } from '../../../web/api/timeline.js';
 import { isWellFormed } from '../../../web/api/wtf8.js';
 import { joinPieces, lineHead, SLICE, sliceText, slicesOf } from '../../../web/runner/doc-text.js';
 import { lazyDiagnostics, lazyOutput, longLines } from '../../../web/runner/lazy-lines.js';
 import { RowLayout } from '../../../web/runner/output-wrap.js';
 import type { WireLines } from '../../../web/runner/run-protocol.js';
-import { shortenTimeline } from '../../../web/runner/timeline-budget.js';
+import { budgetTimeline, shortenTimeline } from '../../../web/runner/timeline-budget.js';
 import { slowstart } from '../support/engine.js';
 
 const wire = (texts: string[], lines: number[]): WireLines => {
@@ -112,7 +112,7 @@ describe('the timeline cut to a budget', () => {
     [1e6, 30],
     [25, 50],
   ])('cut to %d steps and %d states: a prefix that says what the full one says, flagged truncated', (steps, cells) => {
-    const cut = new Timeline(shortenTimeline(raw(), steps, cells));
+    const cut = Timeline.fromRaw(shortenTimeline(raw(), steps, cells));
     expect(cut.truncated).toBe(true);
     expect(cut.length).toBeLessThanOrEqual(steps);
     expect(cut.cellBackend.length).toBeLessThanOrEqual(cells);
@@ -128,6 +128,49 @@ describe('the timeline cut to a budget', () => {
       const end = block + 1 < full.blockStart.length ? full.blockStart[block + 1] : full.cellBackend.length;
       expect(end).toBeGreaterThan(cells);
     }
+  });
+});
+
+describe('a big pool narrowed to what people read', () => {
+  // 200 backends of weight 1 but b150 of 100 (total 299). Worked by hand:
+  // PICK 1: b150 100 wins, ends −199. PICK 2: b150 −99, all others 2: b0
+  // wins (earliest of 199 tied), ends −297. DOWN b199 (takes no part, total
+  // 298). PICK 3: b150 1, b0 −296, 197 others 3: b1 wins, ends −295.
+  const names = Array.from({ length: 200 }, (_, i) => `b${i}=${i === 150 ? 100 : 1}`);
+  const full = slowstart.run(`POOL ${names.join(' ')}\nPICK\nPICK\nDOWN b199\nPICK\n`).timeline!;
+  const raw = () => ({
+    names: [...full.names], stepLine: full.stepLine, stepNow: full.stepNow, stepWinner: full.stepWinner, stepBlock: full.stepBlock,
+    blockStart: full.blockStart, cellBackend: full.cellBackend, cellUp: full.cellUp, cellWeight: full.cellWeight, cellScore: full.cellScore,
+    stepScoresEnd: full.stepScoresEnd, scoreCell: full.scoreCell, scoreValue: full.scoreValue, scoredSteps: full.scoredSteps, truncated: full.truncated,
+  });
+
+  it('keeps every step, the first 60 backends, the winners and the top sums, and each PICK\'s counts over the whole pool', () => {
+    const { timeline, picks } = budgetTimeline(raw(), 1e6, 150);
+    const t = Timeline.fromRaw(timeline);
+    expect(t.length).toBe(5);
+    expect(t.truncated).toBe(false);
+    expect([1, 2, 4].map((i) => t.names[t.winner(i) as number])).toEqual(['b150', 'b0', 'b1']);
+    const kept = new Set(t.cellBackend);
+    expect(kept.size).toBe(61);
+    expect(kept.has(150)).toBe(true);
+    expect(Math.max(...kept)).toBe(150);
+    // The kept backends' states are the full timeline's, step by step.
+    for (let i = 0; i < t.length; i++) expect(t.pool(i)).toEqual(full.pool(i).filter((b) => kept.has(b.id)));
+    expect(t.pool(4).find((b) => b.name === 'b150')!.score).toBe(1);
+    expect(t.pool(4).find((b) => b.name === 'b1')!.score).toBe(-295);
+    expect(picks).not.toBeNull();
+    expect([...picks!.step]).toEqual([1, 2, 4]);
+    expect([...picks!.poolSize]).toEqual([200, 200, 200]);
+    expect([...picks!.takingPart]).toEqual([200, 200, 199]);
+    expect([...picks!.total]).toEqual([299, 299, 298]);
+    expect([...picks!.best]).toEqual([100, 2, 3]);
+    expect([...picks!.tied]).toEqual([1, 199, 197]);
+  });
+
+  it('leaves a timeline that fits as it is, with no counts', () => {
+    const { timeline, picks } = budgetTimeline(raw(), 1e6, 1e6);
+    expect(timeline.cellBackend.length).toBe(full.cellBackend.length);
+    expect(picks).toBeNull();
   });
 });
 

@@ -14,8 +14,15 @@ const RUN_AUTOGRADER = join(ROOT, 'docs/gradescope/run_autograder');
 let scratch: string;
 let bin: string;
 
+// The unprivileged user run_autograder runs the program as (--user); its
+// own, so that no other test file's run kills its processes.
+const LEARNER = 'slowstart-gradescope';
+const asRoot = process.getuid?.() === 0;
+
 beforeAll(async () => {
+  if (asRoot && spawnSync('id', [LEARNER]).status !== 0) spawnSync('useradd', ['-M', '-r', '-s', '/usr/sbin/nologin', LEARNER]);
   scratch = await mkdtemp(join(tmpdir(), 'slowstart-gradescope-'));
+  await chmod(scratch, 0o755); // the learner's user reaches its submission
   // `npm install --global` puts this on PATH: the Node CLI.
   bin = join(scratch, 'bin');
   await mkdir(bin);
@@ -27,6 +34,9 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/** As root, the set-up's --user; otherwise none (a trial run, said in the test's name). */
+const learnerUser = asRoot ? LEARNER : '';
+
 /** A fresh /autograder with `files` in submission/; runs run_autograder and reads results.json. */
 async function autograde(name: string, files: Record<string, string>) {
   const root = join(scratch, name);
@@ -34,14 +44,14 @@ async function autograde(name: string, files: Record<string, string>) {
   for (const [file, text] of Object.entries(files)) await writeFile(join(root, 'submission', file), text);
   const run = spawnSync('bash', [RUN_AUTOGRADER], {
     cwd: root,
-    env: { ...process.env, AUTOGRADER: root, PATH: `${bin}:${process.env.PATH}` },
+    env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${bin}:${process.env.PATH}` },
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0); // Gradescope wants 0; the grade is in results.json
   return JSON.parse(await readFile(join(root, 'results/results.json'), 'utf8')) as Gradescope & { score?: number };
 }
 
-describe('docs/gradescope/run_autograder', { timeout: SLOW }, () => {
+describe(`docs/gradescope/run_autograder${asRoot ? ' (the program as an unprivileged user)' : ' (not root: without --user)'}`, { timeout: SLOW }, () => {
   it('grades a correct submission: a point for each test', async () => {
     const learner = await readFile(join(LEARNERS, 'learner.py'), 'utf8');
     const results = await autograde('correct', { 'balancer.py': learner });
@@ -75,7 +85,7 @@ describe('docs/gradescope/run_autograder', { timeout: SLOW }, () => {
     const script = (await readFile(RUN_AUTOGRADER, 'utf8')).replace('command=(python3 "$program")', 'command=(python-not-installed "$program")');
     await writeFile(join(scratch, 'run_autograder_no_python'), script);
     const run = spawnSync('bash', [join(scratch, 'run_autograder_no_python')], {
-      env: { ...process.env, AUTOGRADER: root, PATH: `${bin}:${process.env.PATH}` },
+      env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${bin}:${process.env.PATH}` },
     });
     expect(run.status).toBe(0);
     expect(JSON.parse(await readFile(join(root, 'results/results.json'), 'utf8'))).toEqual({

@@ -1,6 +1,7 @@
 // The lab API: traffic simulation, curves in script runs, JavaScript rules.
 // Expected figures are worked by hand from the formulas (see curves.hpp).
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../support/rejection.js';
 import { BackendState } from '../../../dist/api/node.js';
 import { lab } from '../support/lab.js';
 
@@ -44,9 +45,9 @@ describe('simulate()', () => {
     const t = lab.simulate('POOL a=1\nADD b=oops 3\n', { duration: 1 });
     // (The weight: units 6-10 of "ADD b=oops 3".)
     expect(t.diagnostics).toEqual([{ line: 2, message: "weight must be a non-negative integer, got 'oops'", from: 6, to: 10 }]);
-    expect(() => lab.simulate('POOL a=1', { rps: -1 })).toThrow(new Error('rps must be a number above 0'));
+    expect(() => lab.simulate('POOL a=1', { rps: -1 })).toThrow(rejection('INVALID_ARGUMENT', 'rps must be a number above 0'));
     expect(() => lab.simulate('POOL a=1', { curve: { resolution: 10 as 16 } })).toThrow(
-      new Error("resolution must be 1, 16, 100 or 1000, got '10'"),
+      rejection('INVALID_ARGUMENT', "resolution must be 1, 16, 100 or 1000, got '10'"),
     );
     expect(() => lab.simulate('POOL a=1', { policy: 'lru' as 'wrr' })).toThrow(/policy must be/);
   });

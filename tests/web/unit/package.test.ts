@@ -1,7 +1,7 @@
 // The npm package as a user gets it: `npm pack`, install the tarball into an
 // empty folder, then use it the three ways a Node user would (ESM import, the
 // `slowstart` bin through npx, TypeScript types). The Vite + Chromium half is
-// tests/web/e2e/package-vite.test.ts.
+// tests/web/e2e/package-consumers.test.ts.
 //
 // Needs dist/ (scripts/build-package.sh) and build/slowstart. The tarball has
 // no dependencies, so the install needs no network.
@@ -82,7 +82,7 @@ describe('the tarball', () => {
   it('holds only what `files` names (the built API, the WASM modules, README) and package.json, and all of it', async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
     // `files` itself may name only built output and the README.
-    expect(pkg.files.filter((f) => !/^(dist\/.+|README\.md|LICENSE(\.md|\.txt)?)$/.test(f))).toEqual([]);
+    expect(pkg.files.filter((f) => !/^(dist\/.+|README\.md|LICENSE|CHANGELOG\.md)$/.test(f))).toEqual([]);
 
     const named = (p: string) => pkg.files.some((f) => p === f || p.startsWith(`${f.replace(/\/$/, '')}/`));
     const alwaysIncluded = /^(package\.json|README\.md|LICENSE(\.md|\.txt)?)$/i; // npm adds these by itself
@@ -102,12 +102,12 @@ describe('the tarball', () => {
     for (const f of pkg.files) {
       const path = join(ROOT, f);
       if (!existsSync(path)) {
-        if (f !== 'README.md') required.push(f); // a missing file would be silently left out
+        required.push(f); // a missing file would be silently left out
         continue;
       }
-      if (f.startsWith('dist/api')) {
+      if (f === 'dist/api') {
         for (const m of await readdir(path)) if (m.endsWith('.js') || m.endsWith('.d.ts')) required.push(`${f}/${m}`);
-      } else if (f === 'dist/element') {
+      } else if (f === 'dist/element' || f === 'dist/wasm') {
         for (const m of await readdir(path)) required.push(`${f}/${m}`);
       } else {
         required.push(f);
@@ -118,6 +118,28 @@ describe('the tarball', () => {
     for (const f of ['engine.mjs', 'engine.wasm', 'engine.d.mts']) expect(packed).toContain(`dist/wasm/${f}`);
     for (const entry of ['index', 'node', 'cli', 'slowstart', 'balancer', 'timeline', 'types'])
       expect(packed).toContain(`dist/api/${entry}.js`);
+  });
+
+  it('is a package a web developer trusts on sight: LICENSE, CHANGELOG, the npm README, repository links', async () => {
+    const pkg = JSON.parse(await readFile(join(app, 'node_modules/slowstart/package.json'), 'utf8'));
+    for (const f of ['LICENSE', 'CHANGELOG.md', 'README.md']) expect(packed).toContain(f);
+    expect(await readFile(join(app, 'node_modules/slowstart/LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.bugs.url).toMatch(/^https:\/\//);
+    // The npm page shows the tarball's README: the package's own (docs/PACKAGE.md), not the repository's.
+    const readme = await readFile(join(app, 'node_modules/slowstart/README.md'), 'utf8');
+    expect(readme).toBe(await readFile(join(ROOT, 'docs/PACKAGE.md'), 'utf8'));
+    expect(readme).toContain('npm install slowstart');
+    // Every link works from the npm page: absolute (docs/ is not shipped).
+    const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((l) => !/^https:\/\//.test(l))).toEqual([]);
+    // Packing put the repository's README back.
+    expect(await readFile(join(ROOT, 'README.md'), 'utf8')).not.toBe(readme);
+    // Importing the API pulls in no element code: only element files have side effects.
+    expect(pkg.sideEffects).toEqual(['./dist/element/*.js']);
   });
 
   it('has no sources, tests, build trees or maps', () => {
