@@ -101,9 +101,9 @@ describe('simulate(): failures, health checks and policies', () => {
   });
 
   it('checks the new options', () => {
-    expect(() => lab.simulate('POOL a=1', { health: { kind: 'envoy' } })).toThrow(new Error('health checks need failures: set a timeout'));
-    expect(() => lab.simulate('POOL a=1', { timeoutMs: 100 })).toThrow(new Error('a timeout needs the service model'));
-    expect(() => lab.simulate('POOL a=1', { retries: 6 })).toThrow(new Error('retries must be between 0 and 5'));
+    expect(() => lab.simulate('POOL a=1', { health: { kind: 'envoy' } })).toThrow(rejection('INVALID_ARGUMENT', 'health checks need failures: set a timeout'));
+    expect(() => lab.simulate('POOL a=1', { timeoutMs: 100 })).toThrow(rejection('INVALID_ARGUMENT', 'a timeout needs the service model'));
+    expect(() => lab.simulate('POOL a=1', { retries: 6 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 5'));
   });
 });
 
