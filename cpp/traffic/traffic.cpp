@@ -159,10 +159,7 @@ class Simulator : public ScriptSink {
     active_.assign(n_ids_, 0);
     id_pos_.assign(n_ids_, kNone);
     warm_since_.assign(n_ids_, -std::numeric_limits<double>::infinity());
-    if (o_.service.enabled) {
-      free_at_.assign(n_ids_ * o_.service.workers, 0.0);
-      worker_heap_ = o_.service.workers > 8;
-    }
+    if (o_.service.enabled) busy_.resize(n_ids_);
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
     health_.assign(n_ids_, Health{});
     dip_listed_.assign(n_ids_, 0);
@@ -211,15 +208,18 @@ class Simulator : public ScriptSink {
 
   // An attempt's end as the proxy sees it: its response (a success) or its
   // timeout (a failure, then maybe a retry elsewhere).
+  // Small (24 bytes): the backends a request tried are kept aside, in
+  // tried_, only for an attempt that fails and will be retried.
   struct Done {
     double t;
     std::uint32_t id;
+    std::uint32_t bucket;  // where the attempt arrived
+    std::uint32_t slot;    // its request's entry in tried_, or kNoSlot
     bool failed;
     std::uint8_t tries;  // attempts made so far, this one included
-    std::uint32_t bucket;  // where the attempt arrived
-    std::array<std::uint32_t, kMaxRetries + 1> tried;
     bool operator>(const Done& o) const { return t != o.t ? t > o.t : id > o.id; }
   };
+  static constexpr std::uint32_t kNoSlot = std::numeric_limits<std::uint32_t>::max();
 
   enum class TimerKind : std::uint8_t { Readmit, NginxProbe, EnvoySweep };
   struct Timer {
@@ -457,8 +457,9 @@ class Simulator : public ScriptSink {
 
   static std::int64_t whole_second(double t) { return static_cast<std::int64_t>(std::floor(t)); }
 
-  // The proxy saw attempt `id` fail (its timeout) or succeed at `t`.
-  void report(std::uint32_t id, double t, bool failed) {
+  // The proxy saw attempt `id` fail (its timeout) or succeed at `t`;
+  // `retried`: the failed request is being tried again on another backend.
+  void report(std::uint32_t id, double t, bool failed, bool retried) {
     if (id_pos_[id] == kNone || !backends_[static_cast<std::size_t>(id_pos_[id])].up) return;
     Health& h = health_[id];
     const HealthCheck& c = o_.health;
@@ -497,7 +498,11 @@ class Simulator : public ScriptSink {
         // observe layer7: consecutive errors; error-limit of them and
         // on-error mark-down takes the server down at once; active checks
         // every `inter` (on a fixed grid from 0) bring it back after `rise`
-        // successes.
+        // successes. A timeout that is retried on another server (retry-on
+        // response-timeout) is not an error it observes: recorded with
+        // HAProxy 2.6 (tests/cpp/traffic_real/), 11 retried timeouts in a
+        // row and the server stayed UP.
+        if (failed && retried) return;
         if (!failed) {
           h.errors = 0;
         } else if (++h.errors >= c.error_limit && !h.out) {
@@ -749,22 +754,24 @@ class Simulator : public ScriptSink {
       done_.pop();
       --active_[d.id];
       active_changed(d.id);
-      report(d.id, d.t, d.failed);
-      if (d.failed && d.tries <= o_.retries) retry(d);
+      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration;
+      report(d.id, d.t, d.failed, again);
+      if (again) retry(d);
+      else if (d.slot != kNoSlot) free_slots_.push_back(d.slot);
     }
   }
 
   // The attempt failed: the same request again on another backend, now.
   void retry(const Done& d) {
     const std::size_t k = bucket_of(d.t);
-    if (d.t >= o_.duration) return;  // past the end of the run
     ++r_.retried[d.bucket * n_ids_ + d.id];
     if (!changes_.empty()) ramp_to(tick_of(d.t));
-    const std::int32_t p = pick(tick_of(d.t), d.tried.data(), d.tries);
+    const std::int32_t p = pick(tick_of(d.t), tried_[d.slot].data(), d.tries);
     nginx_after_pick(p, d.t);
     ++r_.total[k];
     if (p == kNone) {
       ++r_.unrouted[k];
+      free_slots_.push_back(d.slot);
       return;
     }
     const std::uint32_t id = pos_id_[static_cast<std::size_t>(p)];
@@ -775,35 +782,49 @@ class Simulator : public ScriptSink {
   void serve(std::uint32_t id, double t, std::size_t k, const Done* previous) {
     const ServiceModel& s = o_.service;
     const std::size_t cell = k * n_ids_ + id;
-    double* slots = &free_at_[static_cast<std::size_t>(id) * s.workers];
-    double start;
-    if (worker_heap_) {  // a min-heap of the workers' free times
-      start = std::max(t, slots[0]);
-    } else {
-      double* slot = std::min_element(slots, slots + s.workers);
-      start = std::max(t, *slot);
+    // The busy workers' end times, a min-heap: a request starts at once if
+    // fewer than `workers` are busy at `t`, else when the first one ends.
+    // (The same starts as a slot per worker, without touching idle ones:
+    // requests reach a backend in time order.)
+    std::vector<double>& busy = busy_[id];
+    const auto later = std::greater<>();
+    while (!busy.empty() && busy.front() <= t) {
+      std::pop_heap(busy.begin(), busy.end(), later);
+      busy.pop_back();
+    }
+    double start = t;
+    if (busy.size() >= s.workers) {
+      start = busy.front();
+      std::pop_heap(busy.begin(), busy.end(), later);
+      busy.pop_back();
     }
     double ms = s.base_ms;
     const double cold = coldness(id, start);
     if (cold > 0) ms *= 1.0 + (s.cold_factor - 1.0) * cold;
     health_[id].served += 1;
     const double end = start + ms / 1000.0;
-    if (worker_heap_) {
-      std::pop_heap(slots, slots + s.workers, std::greater<>());
-      slots[s.workers - 1] = end;
-      std::push_heap(slots, slots + s.workers, std::greater<>());
-    } else {
-      *std::min_element(slots, slots + s.workers) = end;
-    }
-    Done d{end, id, false, 1, static_cast<std::uint32_t>(k), {}};
+    busy.push_back(end);
+    std::push_heap(busy.begin(), busy.end(), later);
+    Done d{end, id, static_cast<std::uint32_t>(k), kNoSlot, false, 1};
     if (previous) {
       d.tries = static_cast<std::uint8_t>(previous->tries + 1);
-      d.tried = previous->tried;
+      d.slot = previous->slot;
     }
-    d.tried[d.tries - 1] = id;
     const double latency_ms = (end - t) * 1000.0;
     if (o_.timeout_ms > 0 && latency_ms > o_.timeout_ms) {
       d.failed = true;
+      if (d.tries <= o_.retries) {  // it may be retried: remember where it went
+        if (d.slot == kNoSlot) {
+          if (free_slots_.empty()) {
+            d.slot = static_cast<std::uint32_t>(tried_.size());
+            tried_.emplace_back();
+          } else {
+            d.slot = free_slots_.back();
+            free_slots_.pop_back();
+          }
+        }
+        tried_[d.slot][d.tries - 1] = id;
+      }
       d.t = t + o_.timeout_ms / 1000.0;
       ++r_.failed[cell];
       latency_sum_[cell] += o_.timeout_ms;
@@ -951,7 +972,6 @@ class Simulator : public ScriptSink {
   std::size_t n_ids_;
   SplitMix64 rng_;
   bool per_request_ = false;
-  bool worker_heap_ = false;
   double now_ = 0;  // the scenario's time reached
 
   // Position-aligned with the pool.
@@ -972,13 +992,15 @@ class Simulator : public ScriptSink {
   std::vector<std::uint32_t> active_;
   std::vector<std::int32_t> id_pos_;  // its position now, or kNone
   std::vector<double> warm_since_;
-  std::vector<double> free_at_;  // workers' next free time, `workers` per id
+  std::vector<std::vector<double>> busy_;  // by id: its busy workers' end times (a min-heap)
   std::vector<double> latency_sum_;
   std::vector<Health> health_;
   std::vector<std::uint32_t> dipped_;  // nginx: ids whose effective weight is below their weight
   std::vector<std::uint8_t> dip_listed_;  // by id: in dipped_
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
+  std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
+  std::vector<std::uint32_t> free_slots_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
 
   std::uint64_t next_ = 0, total_requests_ = 0;

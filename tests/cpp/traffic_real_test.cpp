@@ -1,0 +1,168 @@
+// The lab against a recorded run of the real software: Debian's nginx 1.22.1
+// and HAProxy 2.6.12 in front of two local backends, a warm one (a) and one
+// that turns cold at 0 (b: 100 ms x (1 + 10 x coldness), coldness 1 -> 0 over
+// 3 s), 10 requests a second, a 500 ms timeout. tests/cpp/traffic_real/
+// holds the recordings and run.sh, which made them (its README: the setup).
+// Each test runs the lab on the same setup and compares what both did.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traffic/curves.hpp"
+#include "traffic/traffic.hpp"
+
+using namespace slowstart;
+
+namespace {
+
+std::vector<std::string> lines(const std::string& name) {
+  std::ifstream in(std::string(SLOWSTART_SOURCE_DIR) + "/tests/cpp/traffic_real/" + name);
+  EXPECT_TRUE(in) << name;
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+double first_number(const std::string& line) { return std::stod(line.substr(0, line.find(' '))); }
+
+// Requests b's own log saw arrive, per whole second since 0.
+std::map<int, int> per_second(const std::vector<std::string>& log) {
+  std::map<int, int> out;
+  for (const auto& l : log) ++out[static_cast<int>(std::floor(first_number(l)))];
+  return out;
+}
+
+std::map<int, int> per_second(const TrafficResult& r, std::size_t id) {
+  std::map<int, int> out;
+  for (std::size_t k = 0; k < r.buckets; ++k)
+    if (const auto n = r.requests[k * r.names.size() + id]) out[static_cast<int>(k)] += static_cast<int>(n);
+  return out;
+}
+
+TrafficOptions recorded_setup(double duration) {
+  TrafficOptions o;
+  o.rps = 10;
+  o.duration = duration;
+  o.service.enabled = true;
+  o.service.base_ms = 100;
+  o.service.cold_factor = 11;
+  o.service.warmup = 3;
+  o.service.warm_by = WarmBy::Time;
+  o.timeout_ms = 500;
+  return o;
+}
+
+}  // namespace
+
+// nginx, max_fails=1 fail_timeout=2s, one retry (proxy_next_upstream timeout).
+// Recorded: b got requests 1, 3, 5 in second 0 (all timed out, each retried
+// on a: "504, 200"), none in seconds 1 to 3, its probe at 4.2 (the third pick
+// of second 4, after its effective weight climbed back), then every other
+// request. The lab, with the same rules, gives the same count every second.
+TEST(TrafficReal, NginxMatchesTheRecordedRunSecondBySecond) {
+  TrafficOptions o = recorded_setup(8);
+  o.retries = 1;
+  o.health.kind = HealthKind::Nginx;
+  o.health.fail_timeout = 2;
+  const TrafficResult lab = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  const auto real = per_second(lines("nginx-b.txt"));
+  EXPECT_EQ(per_second(lab, 1), real);
+  EXPECT_EQ(real.at(0), 3);
+  EXPECT_EQ(real.count(1) + real.count(2) + real.count(3), 0u);
+  // Every failed attempt was retried and the client saw only 200s.
+  int retried = 0;
+  for (const auto& l : lines("nginx-access.txt")) retried += l.find("\"504, 200\"") != std::string::npos;
+  EXPECT_EQ(retried, 3);
+  for (const auto& l : lines("nginx-client.txt")) EXPECT_NE(l.find(" 200 "), std::string::npos) << l;
+  std::uint32_t failed = 0;
+  for (const auto f : lab.failed) failed += f;
+  EXPECT_EQ(failed, 3u);
+  EXPECT_EQ(lab.ejections[1], 1u);
+}
+
+// HAProxy, observe layer7 error-limit 2 on-error mark-down, inter 1s rise 2,
+// slowstart 4s, weight 100, no retry of timed-out requests. Recorded: b got
+// 1, 3, 5, 7; the second timeout (request 3's, at 0.8) marked it DOWN at
+// 0.801; two checks later (1.23, 2.22) it was UP, and its effective weight
+// went 7, 32, 57, 82, 100 a second apart: HAProxy's 16-step slowstart
+// ((1 + 16 x whole seconds / 4) sixteenths of 100, rounded up).
+TEST(TrafficReal, HAProxyMarksDownAtTheErrorLimitAndRampsBackInSixteenths) {
+  TrafficOptions o = recorded_setup(12);
+  o.health.kind = HealthKind::HAProxy;
+  o.health.error_limit = 2;
+  o.health.inter = 1;
+  o.health.rise = 2;
+  o.curve.kind = CurveKind::HAProxy;
+  o.curve.resolution = 100;
+  const TrafficResult lab = simulate_traffic("POOL a=100\nADD b=100 4\n", o);
+  const auto access = lines("haproxy-access.txt");
+  double down = -1, up = -1;
+  int timeouts = 0;
+  for (const auto& l : access) {
+    if (l.find("Server pool/b is DOWN") != std::string::npos && down < 0) down = first_number(l);
+    if (l.find("Server pool/b is UP") != std::string::npos && down >= 0 && up < 0) up = first_number(l);
+    if (l.find(" b 504 ") != std::string::npos) ++timeouts;
+  }
+  ASSERT_GE(down, 0);
+  ASSERT_GT(up, down);
+  // Down at the error limit: the second timeout, 0.8 s, in both.
+  EXPECT_NEAR(down, 0.8, 0.05);
+  EXPECT_EQ(lab.ejections[1], 1u);
+  EXPECT_EQ(static_cast<std::size_t>(std::floor(0.8 / lab.bucket)), 0u);
+  std::uint32_t failed = 0;
+  for (const auto f : lab.failed) failed += f;
+  EXPECT_EQ(failed, 4u);  // 1, 3, 5, 7 were all sent before the mark-down
+  EXPECT_EQ(timeouts, 4);
+  // Up after `rise` checks at `inter`: between 1 and 2 s later in both (the
+  // lab's checks run on a grid from 0, HAProxy's from its start).
+  EXPECT_GT(up - down, 1.0);
+  EXPECT_LE(up - down, 2.0);
+  EXPECT_NEAR(lab.seconds_ejected[1], 2.0 - 0.8, 1e-9);
+  // The slowstart staircase: the recorded weights are the lab's curve.
+  std::vector<int> weights;
+  for (const auto& l : lines("haproxy-stat.txt")) {
+    std::istringstream s(l);
+    double t;
+    std::string status, w;
+    s >> t >> status >> w;
+    if (t > up - 0.1 && status == "UP") weights.push_back(std::stoi(w));
+  }
+  std::vector<int> curve;
+  for (int e = 0; e <= 4; ++e)
+    curve.push_back(static_cast<int>(std::ceil(100 * ramp_factor(o.curve, e, 4, true) - 1e-9)));
+  EXPECT_EQ(weights, curve);
+  EXPECT_EQ(curve, (std::vector<int>{7, 32, 57, 82, 100}));
+}
+
+// The same HAProxy with "retry-on conn-failure response-timeout": every
+// timed-out request to b was retried on a, and HAProxy never marked b down
+// although far more than error-limit of them timed out in a row: a retried
+// timeout is not an error observe layer7 counts. The lab models that.
+TEST(TrafficReal, HAProxyDoesNotCountRetriedTimeouts) {
+  int retried = 0;
+  for (const auto& l : lines("haproxy-retry-access.txt")) {
+    EXPECT_EQ(l.find("Server pool/b is DOWN"), std::string::npos) << l;
+    retried += l.find(" a 200 +1 ") != std::string::npos;
+  }
+  EXPECT_GE(retried, 10);
+  TrafficOptions o = recorded_setup(12);
+  o.retries = 1;
+  o.health.kind = HealthKind::HAProxy;
+  o.health.error_limit = 2;
+  o.health.inter = 1;
+  o.curve.kind = CurveKind::HAProxy;
+  o.curve.resolution = 100;
+  const TrafficResult lab = simulate_traffic("POOL a=100\nADD b=100 4\n", o);
+  EXPECT_EQ(lab.ejections[1], 0u);
+  std::uint32_t failed = 0, again = 0;
+  for (std::size_t c = 0; c < lab.failed.size(); ++c) failed += lab.failed[c], again += lab.retried[c];
+  // b's every other request until 1.8 s (then under 500 ms): 9 timeouts, far past error-limit 2.
+  EXPECT_EQ(failed, 9u);
+  EXPECT_EQ(again, failed);
+}
