@@ -72,7 +72,7 @@ describe('a 100,000-backend POOL line', () => {
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(2400);
     const heap = await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
     console.log(`huge pool: longest script task ${trace.longestScriptCpuMs.toFixed(0)} ms CPU, ${trace.longestWallMs.toFixed(0)} ms wall; heap ${(heap / 1e6).toFixed(0)} MB`);
-    expect(heap).toBeLessThan(150e6);
+    expect(heap).toBeLessThan(250e6);
     await page.screenshot({ path: `${SHOTS}/huge-pool.png` });
     expect(problems).toEqual([]);
     await page.close();
