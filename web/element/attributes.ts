@@ -20,6 +20,9 @@ export interface ElementConfig {
   builtinTests: boolean;
 }
 
+/** The values `mode` accepts. */
+export const MODES = ['run', 'implement'] as const;
+
 /** Attributes whose change rebuilds the element's contents. */
 export const REBUILD_ATTRIBUTES = [
   'src',

@@ -6,6 +6,7 @@
 import { h } from '../shared/dom.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
+import { authorProblems, tellAuthor } from './author-warnings.js';
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
 import { elementKey, storageKeys } from './identity.js';
@@ -26,6 +27,7 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
   #teardownTimer = 0;
   #rebuildQueued = false;
   #heightWarned: string | null = null; // the last clamping said, so it is said once
+  readonly #toldAuthor = new Set<string>(); // author warnings said (author-warnings.ts), each once
   #resolveReady!: () => void;
   readonly ready: Promise<void> = new Promise((resolve) => (this.#resolveReady = resolve));
 
@@ -64,6 +66,7 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
 
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
+    if (LIVE_ATTRIBUTES.includes(name) && this.#mount) tellAuthor(this, authorProblems(this), this.#toldAuthor);
     if (name === 'height') this.#applyHeight();
     else if (REBUILD_ATTRIBUTES.includes(name) && (this.#mount || this.#building)) this.#queueRebuild();
   }
@@ -134,6 +137,8 @@ export class SlowStartRunnerElement extends HTMLElement implements SlowStartRunn
         link,
       });
       this.#applyHeight();
+      const note = tellAuthor(this, authorProblems(this), this.#toldAuthor);
+      if (note) this.#container.prepend(note);
       this.#resolveReady();
       this.dispatchEvent(new CustomEvent('slowstart-ready', { bubbles: true, composed: true }));
     } finally {

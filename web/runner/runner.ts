@@ -6,7 +6,8 @@
 // (runner-toolbar.ts), the panels (runner-layout.ts), what it says
 // (run-words.ts), and how lines, steps and rows map (step-lookup.ts).
 import { openLintPanel } from '@codemirror/lint';
-import type { RunResult, SlowStart, Timeline } from '../api/index.js';
+import type { EditorState } from '@codemirror/state';
+import type { Diagnostic, RunResult, SlowStart, Timeline } from '../api/index.js';
 import type { ChartTabView } from '../shared/chart-tab.js';
 import { plural } from '../shared/format.js';
 import { setText } from '../shared/dom.js';
@@ -61,6 +62,10 @@ export class Runner {
   #result: RunResult | null = null;
   #timeline: Timeline | null = null;
   #timer = 0;
+  // A live run after an edit (not Run): a problem only on the word being typed is held back (typingHold).
+  #typing = false;
+  #held = 0; // the line whose problems are held back, 0 for none
+  #holdTimer = 0;
   #pending = false; // the text changed since the last run
   // Where the next run puts the playhead: play from the start (or, with
   // reduced motion, the end), the end, or (null) the editor's cursor line.
@@ -251,8 +256,15 @@ export class Runner {
     // The editor first: its update reads layout, which is cheap while the
     // rest of the page has not changed yet.
     // At most MAX_MARKED marks: CodeMirror takes ~12 µs a mark, so 500,000 rejected lines would freeze the page.
-    const marked = result.diagnostics.length > MAX_MARKED ? result.diagnostics.slice(0, MAX_MARKED) : result.diagnostics;
-    this.#background.progress.unmarked(marked.length, result.diagnostics.length);
+    this.#win.clearTimeout(this.#holdTimer);
+    this.#held = this.#typing ? typingHold(this.editor.view.state, result.diagnostics) : 0;
+    if (this.#held) {
+      // Shown after a pause, or when the cursor leaves the line.
+      this.#holdTimer = this.#win.setTimeout(() => !this.#pending && this.run(), HOLD_MS);
+    }
+    const shownDiagnostics = this.#held ? [] : result.diagnostics;
+    const marked = shownDiagnostics.length > MAX_MARKED ? shownDiagnostics.slice(0, MAX_MARKED) : shownDiagnostics;
+    this.#background.progress.unmarked(marked.length, shownDiagnostics.length);
     this.editor.showRun(marked, tl ? tl.stepLine[start] : null);
     const diagnostics = lap();
     this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
@@ -283,7 +295,17 @@ export class Runner {
     this.#onEdit?.();
     this.playhead.pause();
     this.#win.clearTimeout(this.#timer);
-    if (this.#toolbar.live) this.#timer = this.#win.setTimeout(() => this.run(), this.#debounceMs);
+    this.#win.clearTimeout(this.#holdTimer);
+    if (this.#toolbar.live) {
+      this.#timer = this.#win.setTimeout(() => {
+        this.#typing = true;
+        try {
+          this.run();
+        } finally {
+          this.#typing = false;
+        }
+      }, this.#debounceMs);
+    }
     else this.#toolbar.setStatus(`Edited: press Run (${modKey(this.#win)}+Enter) to run it.`);
   }
 
@@ -292,6 +314,11 @@ export class Runner {
   // run is pending: line numbers may have shifted since the last one.
   #cursorMoved(line: number): void {
     this.playhead.pause();
+    // Leaving a line whose problem was held back shows it.
+    if (this.#held && line !== this.#held && !this.#pending) {
+      this.run();
+      return;
+    }
     if (this.#pending || !this.#timeline) return;
     this.#seek(stepForLine(this.#timeline, line), 'editor');
   }
@@ -323,6 +350,11 @@ export class Runner {
 
   #report(result: RunResult): void {
     setText(this.#outputMeta, `${plural(result.output.length, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`);
+    if (this.#held) {
+      this.#toolbar.setStatus(`Typing line ${this.#held}… (it is checked when you pause)`);
+      this.#toolbar.showProblemsButton(false);
+      return;
+    }
     const status = runStatus(result);
     this.#toolbar.setStatus(status.text, status.problem);
     this.#toolbar.showProblemsButton(result.diagnostics.length > 0);
@@ -336,6 +368,25 @@ export class Runner {
     const state = this.editor.view.state;
     return state.doc.lineAt(state.selection.main.head).number;
   }
+}
+
+/** How long a problem on the word being typed waits before it shows (a beginner types a letter every 200-400 ms). */
+export const HOLD_MS = 1200;
+
+/**
+ * The line whose problems a live run holds back, or 0: every rejected line
+ * is the cursor's, and the cursor ends a word there (the next character is
+ * a space or the line's end), so the problem is most likely the word not yet
+ * finished ("P", "PO", "POO" on the way to POOL).
+ */
+export function typingHold(state: EditorState, diagnostics: readonly Diagnostic[]): number {
+  if (diagnostics.length === 0 || !state.selection.main.empty) return 0;
+  const head = state.selection.main.head;
+  const line = state.doc.lineAt(head);
+  if (!diagnostics.every((d) => d.line === line.number)) return 0;
+  const before = line.text.charAt(head - line.from - 1);
+  const after = line.text.charAt(head - line.from);
+  return before !== '' && before !== ' ' && (after === '' || after === ' ') ? line.number : 0;
 }
 
 /** Builds a runner (see {@link RunnerOptions}). */

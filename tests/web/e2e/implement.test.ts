@@ -192,7 +192,7 @@ describe('the implement-it-yourself mode', () => {
     const { page, problems } = await open();
     await setCode(page, INFINITE_LOOP);
     await page.locator('.ss-impl-run').click();
-    await expect.poll(() => stateOf(page, 'worked-example')).toBe('running');
+    await expect.poll(() => stateOf(page, 'worked-example'), { timeout: LIMIT_MS * 10 }).toBe('running');
     // While the loop runs in the worker, the page animates and answers clicks.
     const frames = await page.evaluate(
       () =>

@@ -1,0 +1,95 @@
+// The runner page for learners (#26), the built page in Chromium: no red
+// status on every keystroke (problem 5), keyboard focus that is seen and
+// kept (problem 4), copy and export (item 4), and the phone (problem 9).
+// Every wait is for a state.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settle } from '../support/browser.js';
+import { openRunnerPage, serveBuiltSite, setScript, type BuiltSite } from '../support/runner-page.js';
+
+let site: BuiltSite;
+beforeAll(async () => {
+  site = await serveBuiltSite('site-learners');
+});
+afterAll(() => site?.close());
+
+const status = (page: Page) => page.locator('.ss-status');
+const isRed = (page: Page) => status(page).evaluate((el) => el.classList.contains('ss-status-problem'));
+
+describe('typing at a beginner’s pace', () => {
+  it('holds back the problem of the word being typed until a pause, then shows it', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { reducedMotion: true });
+    await setScript(page, 'POOL a=1\nPICK\n');
+    await expect.poll(() => status(page).textContent()).toBe('Ran: 1 output line, no problems.');
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+End');
+    for (const key of ['P', 'O', 'O']) {
+      await page.keyboard.type(key);
+      // The live run after each letter: the status says the line is being typed, not red, no underline.
+      await expect.poll(() => status(page).textContent()).toBe('Typing line 3… (it is checked when you pause)');
+      expect(await isRed(page)).toBe(false);
+      expect(await page.locator('.cm-lintRange-error').count()).toBe(0);
+    }
+    // After a pause the problem shows, in red and underlined.
+    await expect.poll(() => status(page).textContent(), { timeout: 5000 }).toBe("1 rejected line · line 3: unknown command 'POO'");
+    expect(await isRed(page)).toBe(true);
+    expect(await page.locator('.cm-lintRange-error').count()).toBe(1);
+    // A problem elsewhere than the word being typed shows at once.
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('PICK x');
+    await expect.poll(() => isRed(page)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the keyboard', () => {
+  it('sees the editor focused, keeps focus at the ends of the steps, and walks the Examples with the arrows', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { reducedMotion: true });
+    await expect.poll(() => status(page).textContent()).toMatch(/^Ran: /);
+    // The editor's focus ring is drawn inside its frame.
+    await page.locator('.cm-content').focus();
+    expect(await page.locator('.cm-editor').evaluate((el) => [getComputedStyle(el).outlineStyle, getComputedStyle(el).outlineOffset])).toEqual([
+      'solid',
+      '-2px',
+    ]);
+    // Step forward to the end: the button is disabled there, and the focus moves to Step back, not to <body>.
+    await page.locator('.ss-scrub').fill('0');
+    const forward = page.getByRole('button', { name: 'Step forward' });
+    await forward.focus();
+    const steps = Number(await page.locator('.ss-scrub').getAttribute('max'));
+    for (let i = 0; i < steps; i++) await page.keyboard.press('Enter');
+    expect(await forward.isDisabled()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Step back');
+    // Examples: Down opens the menu at its first item, Down and Up move, End goes to the last.
+    await page.locator('.ss-menu > summary').focus();
+    await page.keyboard.press('ArrowDown');
+    const focusedExample = () => page.evaluate(() => document.activeElement?.getAttribute('data-example'));
+    const ids = await page.locator('.ss-menu-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-example')));
+    expect(await focusedExample()).toBe(ids[0]);
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedExample()).toBe(ids[1]);
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedExample()).toBe(ids[0]);
+    await page.keyboard.press('End');
+    expect(await focusedExample()).toBe(ids.at(-1));
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.ss-menu').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('does not scroll the page when the first run plays on load', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { width: 1280, height: 720 });
+    // Played through: the playhead reaches the last step.
+    await expect
+      .poll(() => page.locator('.ss-scrub').evaluate((r) => (r as HTMLInputElement).value === (r as HTMLInputElement).max), { timeout: 30_000 })
+      .toBe(true);
+    await settle(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
