@@ -13,6 +13,7 @@ import { h, setText, uniqueId } from '../shared/dom.js';
 import { seriesClasses } from '../shared/palette.js';
 import { NOT_A_PICK } from '../api/winners.js';
 import { isNarrowed, keptPickFacts, type PickFacts } from './pool-facts.js';
+import { copyText, tableText } from '../shared/exports.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -36,6 +37,7 @@ export class PickExplain {
   readonly #box: HTMLDivElement;
   readonly #prev: HTMLButtonElement;
   readonly #next: HTMLButtonElement;
+  readonly #copy: HTMLButtonElement;
   readonly #onSeek: (step: number) => void;
   #timeline: Timeline | null = null;
   #step = -1;
@@ -52,12 +54,20 @@ export class PickExplain {
     this.#box = h(doc, 'div', { class: 'ss-pe-box' });
     this.#prev = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: '◂ Previous PICK', attrs: { type: 'button' } });
     this.#next = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: 'Next PICK ▸', attrs: { type: 'button' } });
+    this.#copy = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: 'Copy as text', attrs: { type: 'button', 'aria-label': 'Copy this pick as text' } });
+    this.#copy.addEventListener('click', async () => {
+      const table = this.#box.querySelector('table');
+      if (!table) return;
+      const text = `${this.#title.textContent}\n${this.#summary.textContent}\n\n${tableText(table, pickCellText)}`;
+      setText(this.#copy, (await copyText(doc, text)) ? 'Copied' : 'Copy not allowed');
+      doc.defaultView!.setTimeout(() => setText(this.#copy, 'Copy as text'), 1500);
+    });
     this.#prev.addEventListener('click', () => this.#prevStep >= 0 && this.#onSeek(this.#prevStep));
     this.#next.addEventListener('click', () => this.#nextStep >= 0 && this.#onSeek(this.#nextStep));
     // A disclosure: its summary is the title (which already says who won),
     // the buttons and the working are inside.
     const head = h(doc, 'summary', { class: 'ss-pe-head' }, this.#title);
-    const navs = h(doc, 'div', { class: 'ss-pe-navs' }, this.#prev, this.#next);
+    const navs = h(doc, 'div', { class: 'ss-pe-navs' }, this.#prev, this.#next, this.#copy);
     const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#box);
     details.open = !options.folded;
     this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
@@ -72,7 +82,7 @@ export class PickExplain {
       setText(this.#title, 'The pick, step by step');
       setText(this.#summary, 'Run a script with a PICK line to see how the balancer chooses.');
       this.#box.replaceChildren();
-      this.#prev.hidden = this.#next.hidden = true;
+      this.#prev.hidden = this.#next.hidden = this.#copy.hidden = true;
     }
   }
 
@@ -90,6 +100,7 @@ export class PickExplain {
     this.#next.disabled = this.#nextStep < 0;
     if (t.stepWinner[step] === NOT_A_PICK) this.#showOther(t, step);
     else this.#showPick(t, step);
+    this.#copy.hidden = !this.#box.querySelector('table');
   }
 
   // A step that is not a PICK: where the picks are, and the scores now.
@@ -214,6 +225,11 @@ export class PickExplain {
     const scroller = h(doc, 'div', { class: 'ss-pe-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Scores at this pick' } }, table);
     this.#box.replaceChildren(scroller);
   }
+}
+
+/** A cell as text: the winner's badge in brackets ("b wins" reads "b (wins)"). */
+function pickCellText(cell: HTMLTableCellElement): string {
+  return [...cell.childNodes].map((n) => (n instanceof Element && n.classList.contains('ss-pe-badge') ? ` (${n.textContent})` : n.textContent ?? '')).join('');
 }
 
 /** A pool longer than this shows its highest sums only, and says how many rows it leaves out. */

@@ -46,6 +46,11 @@ export class RampChart {
   readonly element: HTMLDivElement;
   readonly #doc: Document;
   readonly #svg: SVGSVGElement;
+
+  /** The chart's SVG (for export). */
+  get svgElement(): SVGSVGElement {
+    return this.#svg;
+  }
   readonly #note: HTMLParagraphElement;
   readonly #overlayKey: HTMLParagraphElement;
   readonly #options: RampChartOptions;

@@ -20,6 +20,7 @@ import { OutputView } from './output-view.js';
 import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
+import { addRunExports } from './run-exports.js';
 import { describeStep, KEPT_TEXT, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
 import { layOutPanels } from './runner-layout.js';
@@ -145,6 +146,12 @@ export class Runner {
       onSeek: (step) => this.#seek(step, 'elsewhere'),
       reducedMotion: () => this.#reducedMotion.matches,
       maxPlotHeight: options.compact ? 220 : undefined,
+    });
+    addRunExports(doc, {
+      outputHead: panels.output.section.querySelector('.ss-panel-head')!,
+      chartHead: options.chart === false ? null : chartSection.querySelector('.ss-panel-head'),
+      output: () => this.#result?.output ?? null,
+      chart: () => (this.#timeline ? this.chart.svgElement : null),
     });
     this.legend = new Legend(chartSection);
     this.pickView = new PickExplain(chartSection, {

@@ -93,3 +93,46 @@ describe('the keyboard', () => {
     await page.close();
   });
 });
+
+describe('copy and export', () => {
+  it('copies and downloads the output as plain text, the chart as SVG and PNG, and the pick as text; Ctrl+A selects the output only', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { reducedMotion: true });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    // 5/1/1: PICK → a (a −2, b 1, c 1), PICK → a (3 > 2).
+    await setScript(page, 'POOL a=5 b=1 c=1\nPICK\nPICK\nWEIGHTS\n');
+    await expect.poll(() => status(page).textContent()).toBe('Ran: 3 output lines, no problems.');
+    const expected = 'a\na\na=5 b=1 c=1\n';
+    await page.getByRole('button', { name: 'Copy the output (plain text)' }).click();
+    await expect.poll(clipboard).toBe(expected);
+    const read = async (name: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+      const { readFile } = await import('node:fs/promises');
+      return { file: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
+    };
+    const text = await read('Download the output');
+    expect([text.file, text.bytes.toString()]).toEqual(['slowstart-output.txt', expected]);
+    const svg = await read('Download the chart as SVG');
+    expect(svg.file).toBe('slowstart-chart.svg');
+    expect(svg.bytes.toString()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg.bytes.toString()).not.toContain('class=');
+    const png = await read('Download the chart as PNG');
+    expect(png.file).toBe('slowstart-chart.png');
+    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    // The pick panel's table as text (the second PICK: a wins with 3).
+    await page.locator('.ss-out-row[aria-posinset="2"]').click();
+    await page.getByRole('button', { name: 'Copy this pick as text' }).click();
+    await expect.poll(clipboard).toContain('How the PICK on line 3 chose a\n');
+    expect(await clipboard()).toMatch(/^a \(wins\) +−2 +\+5 +3 +−7 +−4$/m);
+    // Ctrl+A in the output selects it, not the page; copying gives the output, no line numbers.
+    await page.locator('.ss-output').focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    expect(await page.evaluate(() => document.getSelection()!.toString())).not.toContain('Script');
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.keyboard.press('ControlOrMeta+c');
+    await expect.poll(clipboard).toBe(expected);
+    expect(await page.locator('.ss-out-line').first().evaluate((el) => getComputedStyle(el).userSelect)).toBe('none');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
