@@ -88,6 +88,17 @@ const runner = createRunner({
   onEdit: () => work.edited(),
 });
 work.attach(runner);
+// Predict, then reveal: a toggle in the toolbar (predict.ts).
+{
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.addEventListener('change', () => runner.setPredict(box.checked));
+  const label = document.createElement('label');
+  label.className = 'ss-check';
+  label.title = 'Type what each WEIGHTS and PICK line prints before it is shown';
+  label.append(box, document.createTextNode('Predict'));
+  runner.addToolbarItems(label);
+}
 runner.addBelowToolbar(work.actions.element, compare.element);
 window.slowstartRunner = runner;
 window.addEventListener('hashchange', () => void work.applyHash());

@@ -75,6 +75,11 @@ export class PickExplain {
     this.setTimeline(null);
   }
 
+  /** The sentence shown for the step under the playhead. */
+  get summaryText(): string {
+    return this.#summary.textContent ?? '';
+  }
+
   setTimeline(t: Timeline | null): void {
     this.#timeline = t && t.length > 0 ? t : null;
     this.#step = -1;

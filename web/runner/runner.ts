@@ -20,6 +20,8 @@ import { OutputView } from './output-view.js';
 import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
+import { PredictPanel } from './predict.js';
+import { NOT_A_PICK } from '../api/winners.js';
 import { addRunExports } from './run-exports.js';
 import { describeStep, KEPT_TEXT, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
@@ -67,6 +69,7 @@ export class Runner {
   #typing = false;
   #held = 0; // the line whose problems are held back, 0 for none
   #holdTimer = 0;
+  #predict: PredictPanel | null = null;
   #pending = false; // the text changed since the last run
   // Where the next run puts the playhead: play from the start (or, with
   // reduced motion, the end), the end, or (null) the editor's cursor line.
@@ -168,6 +171,7 @@ export class Runner {
       });
     }
 
+    if (options.predict) this.setPredict(true);
     this.#toolbar.setStatus('Loading the engine…');
     Promise.resolve(options.engine).then(
       (engine) => {
@@ -206,6 +210,57 @@ export class Runner {
     const script = this.editor.text;
     const result = engine.run(script);
     return this.#show(result, script, performance.now() - t0);
+  }
+
+  /** True in predict-then-reveal mode. */
+  get predicting(): boolean {
+    return this.#predict !== null;
+  }
+
+  /** Turns predict-then-reveal on or off (predict.ts): the output and chart past the line in question hidden. */
+  setPredict(on: boolean): void {
+    if (on === (this.#predict !== null)) return;
+    this.root.classList.toggle('ss-predicting', on);
+    this.chart.setHideFuture(on);
+    if (!on) {
+      this.#predict!.element.remove();
+      this.#predict = null;
+      const result = this.#result;
+      if (result) this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
+      return;
+    }
+    this.#predict = new PredictPanel(this.root.ownerDocument, {
+      reveal: (count, line, before) => this.#reveal(count, line, before),
+      lineText: (line) => {
+        const doc = this.editor.view.state.doc;
+        return line >= 1 && line <= doc.lines ? doc.line(line).text.slice(0, 200) : '';
+      },
+      explanation: () => {
+        const tl = this.#timeline;
+        const step = this.playhead.step;
+        if (tl && tl.stepWinner[step] === NOT_A_PICK) {
+          return 'WEIGHTS prints every backend’s effective weight at this moment, in byte order of name (DOWN backends print 0).';
+        }
+        return this.pickView.summaryText;
+      },
+      emit: (detail) => this.root.dispatchEvent(new CustomEvent('slowstart-predict', { detail, bubbles: true, composed: true })),
+    });
+    this.#toolbar.element.after(this.#predict.element);
+    if (this.#result && !this.#pending) this.#predict.start(this.#result.output);
+  }
+
+  // Predict mode: the first `count` output lines, the playhead at `line`'s step (or the one before).
+  #reveal(count: number, line: number, before: boolean): void {
+    const result = this.#result;
+    if (!result) return;
+    this.playhead.pause();
+    this.output.setOutput(result.output.slice(0, count), (i) => rowKind(this.#timeline, this.#outputLine(i)));
+    const tl = this.#timeline;
+    if (!tl) return;
+    const at = tl.stepAtLine(line);
+    const step = at < 0 ? tl.length - 1 : before ? Math.max(0, at - 1) : at;
+    this.#shownStep = -1;
+    this.#seek(step, 'elsewhere');
   }
 
   /** Adds controls to the toolbar, after Run, Live and Examples (before the status). */
@@ -285,7 +340,8 @@ export class Runner {
     const table = lap();
     this.#shownStep = -1;
     this.playhead.setLength(n, start);
-    if (play) this.playhead.play();
+    if (this.#predict) this.#predict.start(result.output); // hides what comes after the first question
+    else if (play) this.playhead.play();
     this.#report(result);
     const playhead = lap();
     this.lastTimings = {
@@ -321,6 +377,7 @@ export class Runner {
   // run is pending: line numbers may have shifted since the last one.
   #cursorMoved(line: number): void {
     this.playhead.pause();
+    if (this.#predict) return; // the playhead stays on the line in question
     // Leaving a line whose problem was held back shows it.
     if (this.#held && line !== this.#held && !this.#pending) {
       this.run();

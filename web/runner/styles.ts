@@ -6,6 +6,7 @@
 
 import { stylesheetAdopter } from '../shared/adopt-styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
+import { PREDICT_CSS } from './predict.js';
 import { RUN_PROGRESS_CSS } from './run-progress.js';
 import { PREVIEW_CSS } from './script-preview.js';
 
@@ -242,5 +243,5 @@ const TABS_CSS = /* css */ `
 `;
 
 export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
-  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS,
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS + PREDICT_CSS,
 );

@@ -23,6 +23,7 @@ const PAGES = {
     '<slow-start-runner id="a" autorun theme="purple" height="abc" heading-level="9" mode="implment">POOL a=1\nPICK' +
     '<template slot="expectd">a</template></slow-start-runner>' +
     '<slow-start-runner id="good" autorun theme="dark" height="200" heading-level="4" mode="run">POOL a=1\nPICK</slow-start-runner>',
+  '/predict.html': head + '<slow-start-runner id="p" autorun mode="predict">POOL a=2 b=1\nPICK\nPICK</slow-start-runner>',
 };
 
 let site: string;
@@ -53,12 +54,12 @@ describe('authors are told', () => {
         `console warning: ${name}: theme="purple" is not a theme; accepted: "light", "dark", "auto" (the page's color-scheme is used).`,
         `console warning: ${name}: height="abc" is not a height; accepted: a number of pixels (120 to 4000) or a CSS length such as "18rem" or "40vh" (the default height is used).`,
         `console warning: ${name}: heading-level="9" is not a heading level; accepted: "2", "3", "4", "5", "6" (3 is used).`,
-        `console warning: ${name}: mode="implment" is not a mode; accepted: "run", "implement" (the plain runner is shown).`,
+        `console warning: ${name}: mode="implment" is not a mode; accepted: "run", "implement", "predict" (the plain runner is shown).`,
         `console warning: ${name}: <template slot="expectd"> is not a slot; accepted: "expected", "tests" (the template is ignored).`,
       ].sort(),
     );
     expect(await bad.locator('.sse-author-note').textContent()).toBe(
-      'For the page’s author: mode="implment" is not a mode; accepted: "run", "implement" (the plain runner is shown). ' +
+      'For the page’s author: mode="implment" is not a mode; accepted: "run", "implement", "predict" (the plain runner is shown). ' +
         '<template slot="expectd"> is not a slot; accepted: "expected", "tests" (the template is ignored).',
     );
     expect(await page.locator('#good .sse-author-note').count()).toBe(0);
@@ -68,6 +69,30 @@ describe('authors are told', () => {
     await bad.evaluate((el) => el.setAttribute('theme', 'blue'));
     expect(problems.filter((p) => p.includes('theme="blue"')).length).toBe(1);
     expect(await violations()).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('mode="predict"', () => {
+  it('asks before it shows, and its slowstart-predict events reach the page from the element', async () => {
+    const { page, problems, violations } = await openPage(browser, `${server.url}/predict.html`);
+    const host = page.locator('#p');
+    await whenReady(host);
+    await host.evaluate((el) => {
+      (window as unknown as { got: unknown[] }).got = [];
+      el.addEventListener('slowstart-predict', (e) => (window as unknown as { got: unknown[] }).got.push((e as CustomEvent).detail));
+    });
+    await expect.poll(() => host.locator('.ss-predict-q').textContent()).toBe('Line 2: PICK. What does it print?');
+    expect(await host.locator('.ss-out-row:not([hidden])').count()).toBe(0);
+    // 2/1: a (2 > 1), then b (a −1 + 2 = 1, b 1 + 1 = 2).
+    await host.getByLabel('What line 2 prints').fill('a');
+    await host.getByLabel('What line 2 prints').press('Enter');
+    expect(await host.locator('.ss-predict-feedback').textContent()).toBe('Right: line 2 prints “a”.');
+    expect(await page.evaluate(() => (window as unknown as { got: unknown[] }).got)).toEqual([
+      { line: 2, prediction: 'a', truth: 'a', correct: true, index: 0, total: 2 },
+    ]);
+    expect(await violations()).toEqual([]);
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -136,3 +136,43 @@ describe('copy and export', () => {
     await page.close();
   });
 });
+
+describe('predict, then reveal', () => {
+  it('hides the output past the line in question, checks each prediction, explains a wrong one, and sends events', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { reducedMotion: true });
+    await page.evaluate(() => {
+      (window as unknown as { predictions: unknown[] }).predictions = [];
+      document.addEventListener('slowstart-predict', (e) => (window as unknown as { predictions: unknown[] }).predictions.push((e as CustomEvent).detail));
+    });
+    await setScript(page, 'POOL a=5 b=1 c=1\nPICK\nPICK\nPICK\n');
+    await expect.poll(() => status(page).textContent()).toBe('Ran: 3 output lines, no problems.');
+    await page.getByLabel('Predict', { exact: true }).check();
+    const rows = () => page.locator('.ss-out-row:not([hidden])').count();
+    await expect.poll(() => page.locator('.ss-predict-q').textContent()).toBe('Line 2: PICK. What does it print?');
+    expect(await rows()).toBe(0);
+    expect(await page.locator('.ss-transport').isHidden()).toBe(true);
+    const input = page.getByLabel('What line 2 prints');
+    await input.fill('a');
+    await input.press('Enter');
+    expect(await page.locator('.ss-predict-feedback').textContent()).toBe('Right: line 2 prints “a”.');
+    expect(await rows()).toBe(1);
+    await page.getByLabel('What line 2 prints').press('Enter'); // Enter again: the next line
+    await expect.poll(() => page.locator('.ss-predict-q').textContent()).toBe('Line 3: PICK. What does it print?');
+    // 5/1/1 after one pick: a −2, b 1, c 1; now a 3, b 2, c 2: a again, not b.
+    await page.getByLabel('What line 3 prints').fill('b');
+    await page.getByRole('button', { name: 'Check' }).click();
+    expect(await page.locator('.ss-predict-feedback').textContent()).toBe(
+      'Not quite: line 3 prints “a”, not “b”. Each backend taking part adds its weight to its score. a wins with 3, the highest. It then gives back 7, the total of the weights.',
+    );
+    expect(await page.locator('.ss-pe-title').textContent()).toBe('How the PICK on line 3 chose a');
+    expect(await page.evaluate(() => (window as unknown as { predictions: unknown[] }).predictions)).toEqual([
+      { line: 2, prediction: 'a', truth: 'a', correct: true, index: 0, total: 3 },
+      { line: 3, prediction: 'b', truth: 'a', correct: false, index: 1, total: 3 },
+    ]);
+    // Off again: every line shows.
+    await page.getByLabel('Predict', { exact: true }).uncheck();
+    expect(await rows()).toBe(3);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
