@@ -38,6 +38,7 @@ export class PickExplain {
   readonly #prev: HTMLButtonElement;
   readonly #next: HTMLButtonElement;
   readonly #copy: HTMLButtonElement;
+  readonly #idea: HTMLParagraphElement;
   readonly #onSeek: (step: number) => void;
   #timeline: Timeline | null = null;
   #step = -1;
@@ -68,7 +69,14 @@ export class PickExplain {
     // the buttons and the working are inside.
     const head = h(doc, 'summary', { class: 'ss-pe-head' }, this.#title);
     const navs = h(doc, 'div', { class: 'ss-pe-navs' }, this.#prev, this.#next, this.#copy);
-    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#box);
+    // The idea behind the arithmetic, for a first-timer (shown with a PICK's working).
+    this.#idea = h(doc, 'p', {
+      class: 'ss-pe-idea',
+      text:
+        'The idea: the winner gives back exactly what everyone added, so the scores always sum to zero; ' +
+        'a backend that keeps winning sinks until the others catch up, and over a run each backend wins in proportion to its weight.',
+    });
+    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#idea, this.#box);
     details.open = !options.folded;
     this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
     parent.append(this.element);
@@ -87,7 +95,7 @@ export class PickExplain {
       setText(this.#title, 'The pick, step by step');
       setText(this.#summary, 'Run a script with a PICK line to see how the balancer chooses.');
       this.#box.replaceChildren();
-      this.#prev.hidden = this.#next.hidden = this.#copy.hidden = true;
+      this.#prev.hidden = this.#next.hidden = this.#copy.hidden = this.#idea.hidden = true;
     }
   }
 
@@ -105,7 +113,7 @@ export class PickExplain {
     this.#next.disabled = this.#nextStep < 0;
     if (t.stepWinner[step] === NOT_A_PICK) this.#showOther(t, step);
     else this.#showPick(t, step);
-    this.#copy.hidden = !this.#box.querySelector('table');
+    this.#copy.hidden = this.#idea.hidden = !this.#box.querySelector('table');
   }
 
   // A step that is not a PICK: where the picks are, and the scores now.
@@ -294,6 +302,7 @@ export const PICK_EXPLAIN_CSS = /* css */ `
 .ss-pe-navs { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .ss-pe-nav { min-height: 30px; padding: 2px 10px; font-size: 13px; }
 .ss-pe-summary { margin: 6px 0 8px; max-width: 75ch; }
+.ss-pe-idea { margin: -2px 0 8px; max-width: 75ch; font-size: 13px; color: var(--ss-muted); }
 .ss-pe-scroll { overflow-x: auto; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }
 .ss-pe-table { border-collapse: collapse; min-width: 100%; font-variant-numeric: tabular-nums; }
 .ss-pe-table caption { caption-side: top; text-align: left; padding: 6px 8px; color: var(--ss-muted); font-size: 12.5px; }
@@ -322,4 +331,11 @@ export const PICK_EXPLAIN_CSS = /* css */ `
 .ss-pe-table tfoot td:nth-child(3) { font-family: var(--ss-mono); font-size: 13px; color: var(--ss-fg); }
 .ss-pe-table tfoot td:last-child { text-align: left; }
 .ss-pe-table tfoot tr.ss-pe-hidden td { font-family: var(--ss-font); font-size: 12.5px; color: var(--ss-muted); white-space: normal; }
+@container (max-width: 380px) {
+  .ss-pe-table th, .ss-pe-table td { padding: 2px 2px; font-size: 11.5px; }
+  .ss-pe-table tbody td, .ss-pe-table th.ss-pe-name { font-size: 11.5px; }
+  .ss-pe-badge { margin-left: 2px; padding: 0 3px; font-size: 9px; }
+  .ss-pe-table thead th { font-size: 10.5px; letter-spacing: -0.01em; }
+  .ss-pick-explain { padding-left: 4px; padding-right: 4px; }
+}
 `;

@@ -71,6 +71,8 @@ export const RUNNER_CSS = /* css */ `
 .ss-btn:disabled { opacity: 0.45; cursor: default; }
 .ss-primary { background: var(--ss-accent); border-color: var(--ss-accent); color: var(--ss-on-accent); font-weight: 600; }
 .ss-kbd { font: 11px var(--ss-mono); opacity: 0.85; }
+/* A touch screen has no Ctrl+Enter to hint at. */
+@media (hover: none) and (pointer: coarse) { .ss-kbd, .ss-kbd-hint { display: none; } }
 .ss-check { display: inline-flex; align-items: center; gap: 6px; cursor: pointer; min-height: 34px; }
 .ss-check input { width: 16px; height: 16px; margin: 0; accent-color: var(--ss-accent); }
 .ss-status { flex: 1 1 18rem; min-width: 0; color: var(--ss-muted); overflow-wrap: anywhere; }

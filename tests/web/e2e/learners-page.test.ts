@@ -176,3 +176,21 @@ describe('predict, then reveal', () => {
     await page.close();
   });
 });
+
+describe('on a phone', () => {
+  it('fits the pick table in 320 px and shows no keyboard hints on a touch screen', async () => {
+    const page = await site.browser.newPage({ viewport: { width: 320, height: 800 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce' });
+    await page.goto(`${site.url}/`);
+    await page.locator('.ss-out-row').first().waitFor();
+    await setScript(page, 'POOL alpha=5 beta=1 gamma=1\nPICK\nPICK\n');
+    await expect.poll(() => status(page).textContent()).toBe('Ran: 2 output lines, no problems.');
+    await page.locator('.ss-out-row[aria-posinset="2"]').click();
+    await expect.poll(() => page.locator('.ss-pe-title').textContent()).toBe('How the PICK on line 3 chose alpha');
+    await page.locator('.ss-pe-details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    const fit = await page.locator('.ss-pe-scroll').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(fit[0]).toBeLessThanOrEqual(fit[1]);
+    expect(await page.locator('.ss-kbd').first().isVisible()).toBe(false);
+    await page.screenshot({ path: `${process.cwd()}/test-results/screenshots/learners-phone-320.png`, fullPage: true });
+    await page.close();
+  });
+});
