@@ -91,6 +91,10 @@ export class PickExplain {
   setTimeline(t: Timeline | null): void {
     this.#timeline = t && t.length > 0 ? t : null;
     this.#step = -1;
+    // A script with no PICK at all (and not cut before one) has nothing to work through: no panel.
+    let picks = false;
+    if (t) for (let i = 0; i < t.length && !picks; i++) picks = t.stepWinner[i] !== NOT_A_PICK;
+    this.element.hidden = t !== null && t.length > 0 && !picks && !t.truncated;
     if (!this.#timeline) {
       setText(this.#title, 'The pick, step by step');
       setText(this.#summary, 'Run a script with a PICK line to see how the balancer chooses.');

@@ -145,8 +145,8 @@ export const RUNNER_CSS = /* css */ `
 .ss-out-row.ss-linked { background: var(--ss-linked-bg); }
 .ss-out-row[aria-selected="true"] { background: var(--ss-current-bg); box-shadow: inset 3px 0 var(--ss-accent); }
 .ss-out-line { user-select: none; -webkit-user-select: none; }
-.ss-panel-tools { display: flex; gap: 4px; margin-left: 8px; }
-.ss-mini { min-height: 26px; padding: 1px 8px; font-size: 12.5px; }
+.ss-panel-tools { display: flex; gap: 4px; margin: -4px 0 -4px 8px; }
+.ss-mini { min-height: 22px; padding: 0 7px; font-size: 12px; line-height: 20px; }
 .ss-out-line, .ss-probe-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: pre; }
 .ss-out-text, .ss-probe-text { flex: 1 1 0; min-width: 0; overflow: hidden; white-space: pre-wrap; overflow-wrap: anywhere; }
 .ss-out-row .ss-swatch, .ss-out-probe .ss-swatch { margin-top: 4.5px; }
