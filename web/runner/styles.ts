@@ -145,7 +145,10 @@ export const RUNNER_CSS = /* css */ `
 .ss-out-row.ss-linked { background: var(--ss-linked-bg); }
 .ss-out-row[aria-selected="true"] { background: var(--ss-current-bg); box-shadow: inset 3px 0 var(--ss-accent); }
 .ss-out-line { user-select: none; -webkit-user-select: none; }
-.ss-panel-tools { display: flex; gap: 4px; margin: -4px 0 -4px 8px; }
+.ss-panel-tools { display: flex; gap: 4px; margin: -4px 0 -4px auto; }
+/* The head's meta keeps its words: the tools go under the title when the panel is narrow. */
+.ss-panel-head:has(.ss-panel-tools) { flex-wrap: wrap; row-gap: 6px; }
+.ss-panel-head:has(.ss-panel-tools) .ss-panel-meta { flex: none; }
 .ss-mini { min-height: 22px; padding: 0 7px; font-size: 12px; line-height: 20px; }
 .ss-out-line, .ss-probe-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: pre; }
 .ss-out-text, .ss-probe-text { flex: 1 1 0; min-width: 0; overflow: hidden; white-space: pre-wrap; overflow-wrap: anywhere; }
