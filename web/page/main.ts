@@ -88,6 +88,13 @@ const runner = createRunner({
   onEdit: () => work.edited(),
 });
 work.attach(runner);
+// The language help is at the foot of the page: the header's button opens it and goes there.
+document.querySelector('#language-help')?.addEventListener('click', () => {
+  const help = document.querySelector<HTMLDetailsElement>('#language')!;
+  help.open = true;
+  help.scrollIntoView({ block: 'start' });
+  help.querySelector('summary')?.focus({ preventScroll: true });
+});
 // Predict, then reveal: a toggle in the toolbar (predict.ts).
 {
   const box = document.createElement('input');

@@ -104,6 +104,11 @@ export class Runner {
       onShowProblems: () => {
         this.editor.view.focus();
         openLintPanel(this.editor.view);
+        // The list opens under the editor: bring all of it into view (it opened partly below the fold).
+        this.editor.view.requestMeasure({
+          read: () => this.editor.view.dom.querySelector('.cm-panel-lint'),
+          write: (panel) => panel?.scrollIntoView({ block: 'nearest' }),
+        });
       },
     });
     this.#background = new RunnerBackground(doc, {

@@ -223,6 +223,10 @@ export const RUNNER_CSS = /* css */ `
 .ss-table thead th { background: var(--ss-panel); }
 .ss-table tbody th { font-weight: 400; color: var(--ss-muted); }
 .ss-table tr[aria-current="true"] { background: var(--ss-current-bg); }
+/* The Pick column stays in view when the backends' columns scroll sideways. */
+.ss-table tr > :last-child { position: sticky; right: 0; background: var(--ss-editor-bg); border-left: 1px solid var(--ss-grid); }
+.ss-table thead tr > :last-child { background: var(--ss-panel); }
+.ss-table tr[aria-current="true"] > :last-child { background: var(--ss-current-bg); }
 .ss-table thead tr + tr th { font: 11px var(--ss-font); color: var(--ss-muted); }
 .ss-table th.ss-table-name { text-align: center; border-left: 1px solid var(--ss-grid); }
 .ss-table td.ss-table-w { border-left: 1px solid var(--ss-grid); }

@@ -194,3 +194,30 @@ describe('on a phone', () => {
     await page.close();
   });
 });
+
+describe('smaller things', () => {
+  it('opens the language help from the header, keeps the Table’s Pick column in view, and shows the problems list whole', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { width: 1280, height: 720, reducedMotion: true });
+    await page.getByRole('button', { name: 'Language help' }).click();
+    expect(await page.locator('#language').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await page.locator('#language > summary').evaluate((s) => s.getBoundingClientRect().top >= 0 && s.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
+    await page.evaluate(() => scrollTo(0, 0));
+    // Thirty backends: the Table scrolls sideways, its Pick column stays at the right edge.
+    await setScript(page, `POOL ${Array.from({ length: 30 }, (_, i) => `backend${i}=1`).join(' ')}\nPICK\n`);
+    await expect.poll(() => status(page).textContent()).toBe('Ran: 1 output line, no problems.');
+    await page.locator('.ss-table-details > summary').click();
+    const edges = await page.locator('.ss-table-scroll').evaluate((el) => {
+      const pick = el.querySelector('tbody tr:last-child > :last-child')!.getBoundingClientRect();
+      return [el.scrollWidth > el.clientWidth, Math.round(el.getBoundingClientRect().right - pick.right) <= 2];
+    });
+    expect(edges).toEqual([true, true]);
+    // Show problems brings the whole list into view.
+    await setScript(page, 'pick\nPICK\nnow 5\n');
+    await page.getByRole('button', { name: 'Show problems' }).click();
+    await expect
+      .poll(() => page.locator('.cm-panel-lint').evaluate((p) => p.getBoundingClientRect().bottom <= innerHeight + 1))
+      .toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
