@@ -153,7 +153,7 @@ export class Runner {
       label: 'Ramp chart',
       onSeek: (step) => this.#seek(step, 'elsewhere'),
       reducedMotion: () => this.#reducedMotion.matches,
-      maxPlotHeight: options.compact ? 220 : undefined,
+      maxPlotHeight: options.compact ? 160 : undefined,
     });
     addRunExports(doc, {
       outputHead: panels.output.section.querySelector('.ss-panel-head')!,
