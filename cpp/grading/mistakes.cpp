@@ -79,12 +79,16 @@ constexpr Mistake kMistakes[] = {
      "longer gives a five picks in seven).",
      Scope::Rules, {.pays = V::Pays::OwnWeight}},
     {"others-reset", "A backend that sits a pick out loses its score (reset to 0).",
-     "Only the participants' scores change. A DOWN backend, or one at weight 0, keeps its score "
-     "until it takes part again; resetting it changes who wins once it is back.",
+     "Only the participants' scores change: a backend that sits a pick out keeps its score. "
+     "On a DOWN backend the reset cannot show (UP and ADD bring it back at score 0 anyway); it "
+     "shows on one whose weight falls back to 0 after it took part (the clock set back to before "
+     "it joined), which must keep its score until its weight returns.",
      Scope::Rules, {.others = V::Others::Reset}},
     {"others-decay", "A backend that sits a pick out sees its score shrink (halved at each pick).",
-     "Only the participants' scores change. A DOWN backend, or one at weight 0, keeps its score "
-     "until it takes part again; shrinking it changes who wins once it is back.",
+     "Only the participants' scores change: a backend that sits a pick out keeps its score. "
+     "On a DOWN backend the shrinking cannot show (UP and ADD bring it back at score 0 anyway); "
+     "it shows on one whose weight falls back to 0 after it took part (the clock set back to "
+     "before it joined), which must keep its score until its weight returns.",
      Scope::Rules, {.others = V::Others::Halved}},
     {"first-backend-default", "The pick starts from the first backend, which can then win without taking part.",
      "Start with no winner and let only the participants compete. Starting from backend 0 lets a DOWN "

@@ -14,11 +14,14 @@ export interface ElementConfig {
   /** Show the "Compare with my program" box (always on in an exercise). */
   compare: boolean;
   headingLevel: 2 | 3 | 4 | 5 | 6;
-  /** `run` (the default), or `implement`: the implement-it-yourself view above the runner. */
-  mode: 'run' | 'implement';
+  /** `run` (the default), `implement` (the implement-it-yourself view above the runner), or `predict` (predict, then reveal). */
+  mode: (typeof MODES)[number];
   /** In implement mode, run the built-in tests before the author's (off with `no-builtin-tests`). */
   builtinTests: boolean;
 }
+
+/** The values `mode` accepts. */
+export const MODES = ['run', 'implement', 'predict'] as const;
 
 /** Attributes whose change rebuilds the element's contents. */
 export const REBUILD_ATTRIBUTES = [
@@ -51,7 +54,7 @@ export function readConfig(host: HTMLElement): ElementConfig {
     examples: has('examples'),
     compare: has('compare'),
     headingLevel: level >= 2 && level <= 6 && Number.isInteger(level) ? (level as 2) : 3,
-    mode: host.getAttribute('mode') === 'implement' ? 'implement' : 'run',
+    mode: (MODES as readonly string[]).includes(host.getAttribute('mode') ?? '') ? (host.getAttribute('mode') as ElementConfig['mode']) : 'run',
     builtinTests: !has('no-builtin-tests'),
   };
 }

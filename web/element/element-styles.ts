@@ -41,6 +41,11 @@ ${COMPARE_CSS}
 /* Live re-running means nothing when the script cannot change. */
 :host([readonly]) .ss-check { display: none; }
 .sse-exercise { margin-bottom: 10px; }
+.sse-author-note {
+  margin: 0 0 10px; padding: 8px 12px; border: 1px dashed light-dark(#b42318, #ff8a80); border-radius: 8px;
+  font: 13.5px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: light-dark(#1f2329, #e6e9ee);
+  background: light-dark(#fff8f6, #2a1d1c);
+}
 
 .sse-exercise {
   border: 1px solid var(--ss-border); border-left: 4px solid var(--ss-muted); border-radius: 8px;

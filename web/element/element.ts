@@ -6,6 +6,7 @@
 import { h } from '../shared/dom.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
 import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
+import { authorProblems, tellAuthor } from './author-warnings.js';
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
 import { elementKey, storageKeys } from '../host/identity.js';
@@ -30,6 +31,7 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   #teardownTimer = 0;
   #rebuildQueued = false;
   #heightWarned: string | null = null; // the last clamping said, so it is said once
+  readonly #toldAuthor = new Set<string>(); // author warnings said (author-warnings.ts), each once
   #resolveReady!: () => void;
   readonly ready: Promise<void> = new Promise((resolve) => (this.#resolveReady = resolve));
 
@@ -68,6 +70,7 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
 
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
+    if (LIVE_ATTRIBUTES.includes(name) && this.#mount) tellAuthor(this, authorProblems(this), this.#toldAuthor);
     if (name === 'height') this.#applyHeight();
     else if (REBUILD_ATTRIBUTES.includes(name) && (this.#mount || this.#building)) this.#queueRebuild();
   }
@@ -141,6 +144,8 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
         link,
       });
       this.#applyHeight();
+      const note = tellAuthor(this, authorProblems(this), this.#toldAuthor);
+      if (note) this.#container.prepend(note);
       this.#resolveReady();
       this.dispatchEvent(new CustomEvent('slowstart-ready', { bubbles: true, composed: true }));
     } finally {

@@ -78,6 +78,7 @@ export class ElementMount {
       chartTabs: config.traffic ? [trafficTab({ lab: () => loadLab() })] : [],
       readOnly: config.readOnly,
       chart: config.chart,
+      predict: config.mode === 'predict',
       onRun: (result, text) => this.#ran(result, text),
       onEdit: () => this.#work?.edited(),
     });

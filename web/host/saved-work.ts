@@ -5,6 +5,7 @@
 // saying plainly what is and is not kept. The storage rules are in
 // script-store.ts, the link format in permalink.ts and link-codec.ts, the
 // controls in script-actions.ts.
+import { downloadFile } from '../shared/exports.js';
 import type { Runner } from '../runner/runner.js';
 import { MAX_LINK_LENGTH, MAX_LINKED_SCRIPT_BYTES } from './link-codec.js';
 import { permalink, readLink, type LinkInHash } from './permalink.js';
@@ -170,14 +171,7 @@ export class SavedWork {
 
   /** Saves the script as a text file (named after the element). */
   async download(): Promise<void> {
-    const doc = this.#win.document;
-    const urls = (this.#win as Window & { URL: typeof URL }).URL;
-    const url = urls.createObjectURL(new Blob([await this.#wholeScript()], { type: 'text/plain;charset=utf-8' }));
-    const a = doc.createElement('a');
-    a.href = url;
-    a.download = `slowstart-${this.#key.replace(/[^\w.-]+/g, '_')}.txt`;
-    a.click();
-    this.#win.setTimeout(() => urls.revokeObjectURL(url), 60_000);
+    downloadFile(this.#win.document, `slowstart-${this.#key.replace(/[^\w.-]+/g, '_')}.txt`, [await this.#wholeScript()]);
   }
 
   destroy(): void {

@@ -44,6 +44,10 @@ export interface TestResult {
   mistakes: NamedMistake[];
   /** What this test says about the learner's mistake, for the run's diagnosis (diagnosis.ts). */
   evidence?: TestEvidence;
+  /** Set when the learner's code ran out of time on this test. */
+  timedOut?: boolean;
+  /** Set when the test was not run (an earlier test ran out of time). */
+  skipped?: boolean;
   /** Effective weights per timeline step, for the chart overlay. */
   timeline?: RunResult['timeline'];
 }

@@ -31,7 +31,18 @@ export interface LearnerRules {
   pick(backends: PickBackend[]): PickBackend | number | string | null | undefined | Opaque;
   /** Sets the score of a backend that (re)joins with ADD or UP. */
   onJoin?(backend: { name: string; score: number }): void;
+  /**
+   * True when the last pick returned an index but had reordered `backends`
+   * in place (sorted it): the index is read in pool order, so it names
+   * another backend than the one the code chose. The sandbox can see it.
+   */
+  pickReordered?(): boolean;
 }
+
+/** What a pick that returned an index into the array it reordered is told (one text, so its lines group). */
+export const REORDERED =
+  'pick returned an index, but it had reordered backends (sort() sorts the array in place): the index is read in pool order, ' +
+  'so it names a different backend from the one your code chose. Return the backend itself, or sort a copy: [...backends].sort(...)';
 
 /**
  * A value of the learner's that never left the sandbox: an object, a
@@ -171,6 +182,7 @@ export function toScriptRules(rules: LearnerRules, onLine?: (line: number) => vo
         if (problem === undefined) scores[i] = b.score;
         else fail(line, `pick left ${b.name}'s score as ${describe(b.score)}: ${problem}`);
       });
+      if (rules.pickReordered?.()) fail(line, REORDERED);
       if (r === null || r === undefined || r === NO_WINNER) return NO_WINNER;
       if (typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < backends.length) return r;
       const index = backends.indexOf(r as PickBackend);

@@ -43,18 +43,35 @@ export function seconds(ms: number): string {
  * A test whose code did not finish within `ms`: stopped by the sandbox in
  * the worker, or, if that failed, by the page terminating the worker.
  */
-export function stoppedResult(test: ImplementTest, line: number | undefined, ms: number): TestResult {
+/** A test not run because an earlier one ran out of time (one time-out says it; fifteen would take fifteen times as long). */
+export function skippedResult(test: ImplementTest, after: ImplementTest): TestResult {
   return {
     id: test.id,
     title: test.title,
     script: test.script,
     pass: false,
+    skipped: true,
+    expected: [],
+    actual: [],
+    problems: [{ line: 0, message: `not run: “${after.title}” ran out of time first` }],
+    mistakes: [],
+  };
+}
+
+export function stoppedResult(test: ImplementTest, line: number | undefined, ms: number, codeLine?: number): TestResult {
+  return {
+    id: test.id,
+    title: test.title,
+    script: test.script,
+    pass: false,
+    timedOut: true,
     expected: [],
     actual: [],
     problems: [
       {
         line: line ?? 0,
-        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish (an endless loop?)`,
+        ...(codeLine ? { codeLine } : {}),
+        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish${codeLine ? ` (stopped in the function on your line ${codeLine}: an endless loop?)` : ' (an endless loop?)'}`,
       },
     ],
     mistakes: [],

@@ -79,6 +79,16 @@ export class TestList {
     this.#setState(row, result.pass ? 'pass' : 'fail');
   }
 
+  /** A test not run (an earlier one ran out of time): "not run", and why in its note. */
+  setSkipped(index: number, result: TestResult): void {
+    const row = this.#rows[index];
+    if (!row) return;
+    row.result = null;
+    row.mistakes = [];
+    this.#setState(row, 'idle');
+    setText(row.note, result.problems[0]?.message ?? 'not run');
+  }
+
   /** The mistakes to name per test, as the run's evidence grows (only changed rows update). */
   setMistakes(perTest: readonly (readonly NamedMistake[])[]): void {
     this.#rows.forEach((row, i) => {

@@ -204,6 +204,12 @@ export class ImplementView {
       },
       onResult: (i, result) => {
         if (id !== this.#runId) return;
+        if (result.skipped) {
+          // Not run: an earlier test ran out of time (one time-out says it).
+          this.#list.setSkipped(i, result);
+          this.#summary.setState(i, 'idle');
+          return;
+        }
         this.#graded[i] = result;
         // Each result is more evidence about which mistake it is.
         const diagnosis = diagnoseRun(this.#lab, this.#graded);
@@ -237,6 +243,11 @@ export class ImplementView {
       this.#list.settle();
       for (let i = 0; i < n; i++) if (!this.#graded[i]) this.#summary.setState(i, 'idle');
       this.#setCounts(`Stopped: ${done.length} of ${n} ran, ${passed} passed.`);
+    } else if (done.length < n && done.some((r) => r.timedOut)) {
+      const late = done.find((r) => r.timedOut)!;
+      this.#setCounts(
+        `“${late.title}” ran out of time, so the ${plural(n - done.length, 'test')} after it did not run; ${passed} of ${done.length} that ran pass.`,
+      );
     } else if (passed === n) {
       this.#setCounts(`All ${plural(n, 'test')} pass: your rules print exactly what the engine prints.`);
     } else {

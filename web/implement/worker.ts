@@ -16,7 +16,7 @@
 import { Lab } from '../api/lab.js';
 import createLab from '../wasm/lab.mjs';
 import { gradeTest, outputDifference, type TestResult } from './grade.js';
-import { seconds, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
+import { seconds, skippedResult, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
 import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
 
@@ -91,7 +91,7 @@ async function gradeOne(
       line = l;
       onLine(l);
     });
-    if (session.stopped === 'time') return stoppedResult(test, line, program.limit);
+    if (session.stopped === 'time') return stoppedResult(test, line, program.limit, session.stoppedLine);
     if (session.stopped) {
       // Out of memory, or the sandbox failed: the rest of the script ran
       // without the learner's code, so its output would only mislead.
@@ -135,9 +135,15 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
   }
   post({ type: 'ready' });
   try {
+    let timedOut: ImplementTest | undefined; // the first test that ran out of time: the rest are not run
     for (const [index, test] of tests.entries()) {
       post({ type: 'start', index });
+      if (timedOut) {
+        post({ type: 'result', index, result: skippedResult(test, timedOut) });
+        continue;
+      }
       const result = await gradeOne(lab, program, test, (line) => post({ type: 'line', index, line }));
+      if (result.timedOut) timedOut = test;
       post({ type: 'result', index, result });
     }
   } finally {

@@ -88,6 +88,24 @@ const runner = createRunner({
   onEdit: () => work.edited(),
 });
 work.attach(runner);
+// The language help is at the foot of the page: the header's button opens it and goes there.
+document.querySelector('#language-help')?.addEventListener('click', () => {
+  const help = document.querySelector<HTMLDetailsElement>('#language')!;
+  help.open = true;
+  help.scrollIntoView({ block: 'start' });
+  help.querySelector('summary')?.focus({ preventScroll: true });
+});
+// Predict, then reveal: a toggle in the toolbar (predict.ts).
+{
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.addEventListener('change', () => runner.setPredict(box.checked));
+  const label = document.createElement('label');
+  label.className = 'ss-check';
+  label.title = 'Type what each WEIGHTS and PICK line prints before it is shown';
+  label.append(box, document.createTextNode('Predict'));
+  runner.addToolbarItems(label);
+}
 runner.addBelowToolbar(work.actions.element, compare.element);
 window.slowstartRunner = runner;
 window.addEventListener('hashchange', () => void work.applyHash());

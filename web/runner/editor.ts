@@ -239,9 +239,29 @@ export class ScriptEditor {
     this.#marks = marks;
     const effects: StateEffect<unknown>[] = [setMarks.of(marks)];
     const doc = this.view.state.doc;
-    if (scrollTo !== null && scrollTo >= 1 && scrollTo <= doc.lines) {
-      effects.push(EditorView.scrollIntoView(doc.line(scrollTo).from, { y: 'nearest' }));
-    }
     this.view.dispatch({ effects });
+    if (scrollTo !== null && scrollTo >= 1 && scrollTo <= doc.lines) this.#scrollInside(doc.line(scrollTo).from);
+  }
+
+  // Brings a line into the editor's own view. CodeMirror's scrollIntoView
+  // also scrolls the page to the editor, which moved the page by 53 px as a
+  // run played on load; here only the editor's scroller moves (in
+  // CodeMirror's measure phase, with its other layout reads).
+  #scrollInside(pos: number): void {
+    const view = this.view;
+    view.requestMeasure({
+      read: () => {
+        const block = view.lineBlockAt(pos);
+        const scroller = view.scrollDOM;
+        const top = block.top + view.documentPadding.top;
+        const bottom = block.bottom + view.documentPadding.top;
+        const from = scroller.scrollTop;
+        const height = scroller.clientHeight;
+        return top < from ? top : bottom > from + height ? bottom - height : null;
+      },
+      write: (to) => {
+        if (to !== null) view.scrollDOM.scrollTop = to;
+      },
+    });
   }
 }

@@ -1,6 +1,6 @@
 // The Examples menu: a <details> disclosure with one button per example, so
-// it works with the keyboard (Enter/Space on the summary, Tab through the
-// items, Escape closes) without any ARIA menu emulation. The list opens
+// it works with the keyboard (Enter/Space on the summary, Tab or the arrow
+// keys through the items, Escape closes) without any ARIA menu emulation. The list opens
 // under its button but never past the toolbar's edges: on a phone it would
 // otherwise hang off the screen (and, in a course page's element, make the
 // whole page scroll sideways).
@@ -54,7 +54,25 @@ export class ExamplesMenu {
         e.preventDefault();
         this.close();
         summary.focus();
+        return;
       }
+      // Arrow keys, Home and End move between the items, as in any menu (Tab still works);
+      // Down on the closed menu's button opens it at its first item.
+      const items = [...this.#list.querySelectorAll<HTMLButtonElement>('.ss-menu-item')];
+      const at = items.indexOf(e.target as HTMLButtonElement);
+      const next =
+        e.key === 'ArrowDown' ? (at + 1) % items.length
+        : e.key === 'ArrowUp' ? (at <= 0 ? items.length - 1 : at - 1)
+        : e.key === 'Home' && at >= 0 ? 0
+        : e.key === 'End' && at >= 0 ? items.length - 1
+        : -1;
+      if (next < 0 || !items.length) return;
+      e.preventDefault();
+      if (!this.element.open) {
+        this.#place();
+        this.element.open = true;
+      }
+      items[next].focus();
     });
     doc.addEventListener('pointerdown', this.#onOutside);
   }

@@ -5,6 +5,7 @@
 // WEIGHTS line can be read whole; output-wrap.ts works out the heights.
 // It is a listbox: arrow keys, Page Up/Down, Home/End select a row; Enter
 // jumps to its line in the editor.
+import { linesAsParts } from '../shared/exports.js';
 import type { OutputLine } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 import { MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from './output-wrap.js';
@@ -42,6 +43,8 @@ interface Row {
 
 export class OutputView {
   readonly element: HTMLDivElement;
+  #allSelected = false; // Ctrl+A selected the output (a copy then takes every line)
+  #selecting = false; // the selectionchange that Ctrl+A itself causes
   readonly #doc: Document;
   readonly #spacer: HTMLDivElement;
   readonly #empty: HTMLParagraphElement;
@@ -96,6 +99,18 @@ export class OutputView {
       this.#schedule();
     });
     this.element.addEventListener('keydown', (e) => this.#onKey(e));
+    // Ctrl+A selects the output, not the page; copying it then gives the whole output as plain
+    // text (the list draws only the rows in view, and its line numbers are not part of it).
+    this.element.addEventListener('copy', (e) => {
+      const sel = (this.element.getRootNode() as Document).getSelection?.() ?? doc.getSelection();
+      if (!this.#allSelected || !sel || sel.isCollapsed) return;
+      e.preventDefault();
+      e.clipboardData?.setData('text/plain', linesAsParts(this.#lines).join(''));
+    });
+    doc.addEventListener('selectionchange', () => {
+      if (this.#selecting) this.#selecting = false;
+      else this.#allSelected = false;
+    });
     this.element.addEventListener('click', (e) => {
       const index = this.#rowIndexOf(e.target);
       if (index !== null) options.onSelect(index);
@@ -268,6 +283,14 @@ export class OutputView {
   #onKey(e: KeyboardEvent): void {
     const n = this.#lines.length;
     if (n === 0) return;
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      const sel = this.element.ownerDocument.getSelection();
+      this.#selecting = true;
+      this.#allSelected = true;
+      sel?.selectAllChildren(this.element);
+      return;
+    }
     const page = Math.max(1, Math.floor(this.#viewH / ROW_HEIGHT) - 1);
     const at = this.#current < 0 ? -1 : this.#current;
     let next: number;

@@ -13,6 +13,7 @@ import { h, setText, uniqueId } from '../shared/dom.js';
 import { seriesClasses } from '../shared/palette.js';
 import { NOT_A_PICK } from '../api/winners.js';
 import { isNarrowed, keptPickFacts, type PickFacts } from './pool-facts.js';
+import { copyText, tableText } from '../shared/exports.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -36,6 +37,8 @@ export class PickExplain {
   readonly #box: HTMLDivElement;
   readonly #prev: HTMLButtonElement;
   readonly #next: HTMLButtonElement;
+  readonly #copy: HTMLButtonElement;
+  readonly #idea: HTMLParagraphElement;
   readonly #onSeek: (step: number) => void;
   #timeline: Timeline | null = null;
   #step = -1;
@@ -52,27 +55,51 @@ export class PickExplain {
     this.#box = h(doc, 'div', { class: 'ss-pe-box' });
     this.#prev = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: '◂ Previous PICK', attrs: { type: 'button' } });
     this.#next = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: 'Next PICK ▸', attrs: { type: 'button' } });
+    this.#copy = h(doc, 'button', { class: 'ss-btn ss-pe-nav', text: 'Copy as text', attrs: { type: 'button', 'aria-label': 'Copy this pick as text' } });
+    this.#copy.addEventListener('click', async () => {
+      const table = this.#box.querySelector('table');
+      if (!table) return;
+      const text = `${this.#title.textContent}\n${this.#summary.textContent}\n\n${tableText(table, pickCellText)}`;
+      setText(this.#copy, (await copyText(doc, text)) ? 'Copied' : 'Copy not allowed');
+      doc.defaultView!.setTimeout(() => setText(this.#copy, 'Copy as text'), 1500);
+    });
     this.#prev.addEventListener('click', () => this.#prevStep >= 0 && this.#onSeek(this.#prevStep));
     this.#next.addEventListener('click', () => this.#nextStep >= 0 && this.#onSeek(this.#nextStep));
     // A disclosure: its summary is the title (which already says who won),
     // the buttons and the working are inside.
     const head = h(doc, 'summary', { class: 'ss-pe-head' }, this.#title);
-    const navs = h(doc, 'div', { class: 'ss-pe-navs' }, this.#prev, this.#next);
-    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#box);
+    const navs = h(doc, 'div', { class: 'ss-pe-navs' }, this.#prev, this.#next, this.#copy);
+    // The idea behind the arithmetic, for a first-timer (shown with a PICK's working).
+    this.#idea = h(doc, 'p', {
+      class: 'ss-pe-idea',
+      text:
+        'The idea: the winner gives back exactly what everyone added, so the scores always sum to zero; ' +
+        'a backend that keeps winning sinks until the others catch up, and over a run each backend wins in proportion to its weight.',
+    });
+    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#idea, this.#box);
     details.open = !options.folded;
     this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
     parent.append(this.element);
     this.setTimeline(null);
   }
 
+  /** The sentence shown for the step under the playhead. */
+  get summaryText(): string {
+    return this.#summary.textContent ?? '';
+  }
+
   setTimeline(t: Timeline | null): void {
     this.#timeline = t && t.length > 0 ? t : null;
     this.#step = -1;
+    // A script with no PICK at all (and not cut before one) has nothing to work through: no panel.
+    let picks = false;
+    if (t) for (let i = 0; i < t.length && !picks; i++) picks = t.stepWinner[i] !== NOT_A_PICK;
+    this.element.hidden = t !== null && t.length > 0 && !picks && !t.truncated;
     if (!this.#timeline) {
       setText(this.#title, 'The pick, step by step');
       setText(this.#summary, 'Run a script with a PICK line to see how the balancer chooses.');
       this.#box.replaceChildren();
-      this.#prev.hidden = this.#next.hidden = true;
+      this.#prev.hidden = this.#next.hidden = this.#copy.hidden = this.#idea.hidden = true;
     }
   }
 
@@ -90,6 +117,7 @@ export class PickExplain {
     this.#next.disabled = this.#nextStep < 0;
     if (t.stepWinner[step] === NOT_A_PICK) this.#showOther(t, step);
     else this.#showPick(t, step);
+    this.#copy.hidden = this.#idea.hidden = !this.#box.querySelector('table');
   }
 
   // A step that is not a PICK: where the picks are, and the scores now.
@@ -216,6 +244,11 @@ export class PickExplain {
   }
 }
 
+/** A cell as text: the winner's badge in brackets ("b wins" reads "b (wins)"). */
+function pickCellText(cell: HTMLTableCellElement): string {
+  return [...cell.childNodes].map((n) => (n instanceof Element && n.classList.contains('ss-pe-badge') ? ` (${n.textContent})` : n.textContent ?? '')).join('');
+}
+
 /** A pool longer than this shows its highest sums only, and says how many rows it leaves out. */
 export const MAX_ROWS = 12;
 
@@ -273,6 +306,7 @@ export const PICK_EXPLAIN_CSS = /* css */ `
 .ss-pe-navs { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .ss-pe-nav { min-height: 30px; padding: 2px 10px; font-size: 13px; }
 .ss-pe-summary { margin: 6px 0 8px; max-width: 75ch; }
+.ss-pe-idea { margin: -2px 0 8px; max-width: 75ch; font-size: 13px; color: var(--ss-muted); }
 .ss-pe-scroll { overflow-x: auto; border: 1px solid var(--ss-border); border-radius: 6px; background: var(--ss-editor-bg); }
 .ss-pe-table { border-collapse: collapse; min-width: 100%; font-variant-numeric: tabular-nums; }
 .ss-pe-table caption { caption-side: top; text-align: left; padding: 6px 8px; color: var(--ss-muted); font-size: 12.5px; }
@@ -301,4 +335,11 @@ export const PICK_EXPLAIN_CSS = /* css */ `
 .ss-pe-table tfoot td:nth-child(3) { font-family: var(--ss-mono); font-size: 13px; color: var(--ss-fg); }
 .ss-pe-table tfoot td:last-child { text-align: left; }
 .ss-pe-table tfoot tr.ss-pe-hidden td { font-family: var(--ss-font); font-size: 12.5px; color: var(--ss-muted); white-space: normal; }
+@container (max-width: 380px) {
+  .ss-pe-table th, .ss-pe-table td { padding: 2px 2px; font-size: 11.5px; }
+  .ss-pe-table tbody td, .ss-pe-table th.ss-pe-name { font-size: 11.5px; }
+  .ss-pe-badge { margin-left: 2px; padding: 0 3px; font-size: 9px; }
+  .ss-pe-table thead th { font-size: 10.5px; letter-spacing: -0.01em; }
+  .ss-pick-explain { padding-left: 4px; padding-right: 4px; }
+}
 `;

@@ -148,9 +148,17 @@ export class Playhead {
     const text = empty ? 'No steps yet' : this.#options.describe(step);
     this.#range.setAttribute('aria-valuetext', text);
     setText(this.#readout, text);
+    // A focused button that becomes disabled would drop the focus to <body>:
+    // it moves to the other step button (or the slider) first.
+    const root = this.#back.getRootNode() as Document | ShadowRoot;
+    const focused = root.activeElement;
     this.#back.disabled = empty || step === 0;
     this.#forward.disabled = empty || step >= this.#length - 1;
     this.#play.disabled = this.#length < 2;
+    if (focused instanceof HTMLButtonElement && focused.disabled) {
+      const other = focused === this.#back ? this.#forward : this.#back;
+      (other.disabled ? this.#range : other).focus();
+    }
     const label = this.#playing ? 'Pause' : 'Play';
     if (this.#play.getAttribute('aria-label') !== label) {
       this.#play.setAttribute('aria-label', label);

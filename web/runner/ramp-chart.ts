@@ -46,6 +46,20 @@ export class RampChart {
   readonly element: HTMLDivElement;
   readonly #doc: Document;
   readonly #svg: SVGSVGElement;
+
+  #hideFuture = false;
+
+  /** Predict mode: nothing after the playhead is drawn (not even faint), at any step. */
+  setHideFuture(hide: boolean): void {
+    this.#hideFuture = hide;
+    this.#maskRects.forEach((r, k) => k % 2 && r.setAttribute('fill', hide ? 'black' : FUTURE_FILL));
+    this.#placePlayhead();
+  }
+
+  /** The chart's SVG (for export). */
+  get svgElement(): SVGSVGElement {
+    return this.#svg;
+  }
   readonly #note: HTMLParagraphElement;
   readonly #overlayKey: HTMLParagraphElement;
   readonly #options: RampChartOptions;
@@ -230,7 +244,8 @@ export class RampChart {
     const m = this.#model!;
     const cx = Math.round(f.x(m.stepX[i] + (m.stepX[j] - m.stepX[i]) * k)) + 0.5;
     const px = f.laneX(i) + (f.laneX(j) - f.laneX(i)) * k;
-    this.#playOut(f, i === t.length - 1 || (this.#options.reducedMotion?.() ?? false) ? null : { cx, px });
+    const full = !this.#hideFuture && (i === t.length - 1 || (this.#options.reducedMotion?.() ?? false));
+    this.#playOut(f, full ? null : { cx, px });
     setLine(this.#clockLine, cx, f.plotTop - 4, cx, f.plotBottom);
     setLine(this.#caret, px, f.laneTop - 6, px, f.laneTop + f.laneH + 3);
     this.#clockLabel.setAttribute('x', String(Math.min(Math.max(cx, f.left + 30), f.right - 30)));

@@ -23,6 +23,7 @@ export function layOutPanels(
   const output = makePanel(doc, level, 'ss-panel-output', 'Output');
   const chart = makePanel(doc, level, 'ss-panel-chart', 'Ramp');
   setText(editor.meta, options.readOnly ? 'Read-only' : 'Ctrl+Space completes');
+  if (!options.readOnly) editor.meta.classList.add('ss-kbd-hint'); // (not on a touch screen: styles.ts)
   const editorHost = h(doc, 'div', { class: 'ss-editor' });
   editor.section.append(editorHost);
   // Hidden rather than left out: the playhead behind it still marks the

@@ -41,6 +41,8 @@ export interface RunnerOptions {
    * folded until opened. Default false.
    */
   compact?: boolean;
+  /** Predict, then reveal (predict.ts): start with the output beyond the line in question hidden. Default false. */
+  predict?: boolean;
   /** The learner chose a chart tab: 'ramp' or a chart tab's id (not called for {@link Runner.showChartTab}). */
   onChartTab?: (id: string) => void;
 }

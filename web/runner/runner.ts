@@ -6,7 +6,8 @@
 // (runner-toolbar.ts), the panels (runner-layout.ts), what it says
 // (run-words.ts), and how lines, steps and rows map (step-lookup.ts).
 import { openLintPanel } from '@codemirror/lint';
-import type { RunResult, SlowStart, Timeline } from '../api/index.js';
+import type { EditorState } from '@codemirror/state';
+import type { Diagnostic, RunResult, SlowStart, Timeline } from '../api/index.js';
 import type { ChartTabView } from '../shared/chart-tab.js';
 import { plural } from '../shared/format.js';
 import { setText } from '../shared/dom.js';
@@ -19,6 +20,9 @@ import { OutputView } from './output-view.js';
 import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
+import { PredictPanel } from './predict.js';
+import { NOT_A_PICK } from '../api/winners.js';
+import { addRunExports } from './run-exports.js';
 import { describeStep, KEPT_TEXT, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
 import { layOutPanels } from './runner-layout.js';
@@ -61,6 +65,11 @@ export class Runner {
   #result: RunResult | null = null;
   #timeline: Timeline | null = null;
   #timer = 0;
+  // A live run after an edit (not Run): a problem only on the word being typed is held back (typingHold).
+  #typing = false;
+  #held = 0; // the line whose problems are held back, 0 for none
+  #holdTimer = 0;
+  #predict: PredictPanel | null = null;
   #pending = false; // the text changed since the last run
   // Where the next run puts the playhead: play from the start (or, with
   // reduced motion, the end), the end, or (null) the editor's cursor line.
@@ -95,6 +104,11 @@ export class Runner {
       onShowProblems: () => {
         this.editor.view.focus();
         openLintPanel(this.editor.view);
+        // The list opens under the editor: bring all of it into view (it opened partly below the fold).
+        this.editor.view.requestMeasure({
+          read: () => this.editor.view.dom.querySelector('.cm-panel-lint'),
+          write: (panel) => panel?.scrollIntoView({ block: 'nearest' }),
+        });
       },
     });
     this.#background = new RunnerBackground(doc, {
@@ -139,7 +153,13 @@ export class Runner {
       label: 'Ramp chart',
       onSeek: (step) => this.#seek(step, 'elsewhere'),
       reducedMotion: () => this.#reducedMotion.matches,
-      maxPlotHeight: options.compact ? 220 : undefined,
+      maxPlotHeight: options.compact ? 160 : undefined,
+    });
+    addRunExports(doc, {
+      outputHead: panels.output.section.querySelector('.ss-panel-head')!,
+      chartHead: options.chart === false ? null : chartSection.querySelector('.ss-panel-head'),
+      output: () => this.#result?.output ?? null,
+      chart: () => (this.#timeline ? this.chart.svgElement : null),
     });
     this.legend = new Legend(chartSection);
     this.pickView = new PickExplain(chartSection, {
@@ -156,6 +176,7 @@ export class Runner {
       });
     }
 
+    if (options.predict) this.setPredict(true);
     this.#toolbar.setStatus('Loading the engine…');
     Promise.resolve(options.engine).then(
       (engine) => {
@@ -194,6 +215,57 @@ export class Runner {
     const script = this.editor.text;
     const result = engine.run(script);
     return this.#show(result, script, performance.now() - t0);
+  }
+
+  /** True in predict-then-reveal mode. */
+  get predicting(): boolean {
+    return this.#predict !== null;
+  }
+
+  /** Turns predict-then-reveal on or off (predict.ts): the output and chart past the line in question hidden. */
+  setPredict(on: boolean): void {
+    if (on === (this.#predict !== null)) return;
+    this.root.classList.toggle('ss-predicting', on);
+    this.chart.setHideFuture(on);
+    if (!on) {
+      this.#predict!.element.remove();
+      this.#predict = null;
+      const result = this.#result;
+      if (result) this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
+      return;
+    }
+    this.#predict = new PredictPanel(this.root.ownerDocument, {
+      reveal: (count, line, before) => this.#reveal(count, line, before),
+      lineText: (line) => {
+        const doc = this.editor.view.state.doc;
+        return line >= 1 && line <= doc.lines ? doc.line(line).text.slice(0, 200) : '';
+      },
+      explanation: () => {
+        const tl = this.#timeline;
+        const step = this.playhead.step;
+        if (tl && tl.stepWinner[step] === NOT_A_PICK) {
+          return 'WEIGHTS prints every backend’s effective weight at this moment, in byte order of name (DOWN backends print 0).';
+        }
+        return this.pickView.summaryText;
+      },
+      emit: (detail) => this.root.dispatchEvent(new CustomEvent('slowstart-predict', { detail, bubbles: true, composed: true })),
+    });
+    this.#toolbar.element.after(this.#predict.element);
+    if (this.#result && !this.#pending) this.#predict.start(this.#result.output);
+  }
+
+  // Predict mode: the first `count` output lines, the playhead at `line`'s step (or the one before).
+  #reveal(count: number, line: number, before: boolean): void {
+    const result = this.#result;
+    if (!result) return;
+    this.playhead.pause();
+    this.output.setOutput(result.output.slice(0, count), (i) => rowKind(this.#timeline, this.#outputLine(i)));
+    const tl = this.#timeline;
+    if (!tl) return;
+    const at = tl.stepAtLine(line);
+    const step = at < 0 ? tl.length - 1 : before ? Math.max(0, at - 1) : at;
+    this.#shownStep = -1;
+    this.#seek(step, 'elsewhere');
   }
 
   /** Adds controls to the toolbar, after Run, Live and Examples (before the status). */
@@ -251,8 +323,15 @@ export class Runner {
     // The editor first: its update reads layout, which is cheap while the
     // rest of the page has not changed yet.
     // At most MAX_MARKED marks: CodeMirror takes ~12 µs a mark, so 500,000 rejected lines would freeze the page.
-    const marked = result.diagnostics.length > MAX_MARKED ? result.diagnostics.slice(0, MAX_MARKED) : result.diagnostics;
-    this.#background.progress.unmarked(marked.length, result.diagnostics.length);
+    this.#win.clearTimeout(this.#holdTimer);
+    this.#held = this.#typing ? typingHold(this.editor.view.state, result.diagnostics) : 0;
+    if (this.#held) {
+      // Shown after a pause, or when the cursor leaves the line.
+      this.#holdTimer = this.#win.setTimeout(() => !this.#pending && this.run(), HOLD_MS);
+    }
+    const shownDiagnostics = this.#held ? [] : result.diagnostics;
+    const marked = shownDiagnostics.length > MAX_MARKED ? shownDiagnostics.slice(0, MAX_MARKED) : shownDiagnostics;
+    this.#background.progress.unmarked(marked.length, shownDiagnostics.length);
     this.editor.showRun(marked, tl ? tl.stepLine[start] : null);
     const diagnostics = lap();
     this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
@@ -266,7 +345,8 @@ export class Runner {
     const table = lap();
     this.#shownStep = -1;
     this.playhead.setLength(n, start);
-    if (play) this.playhead.play();
+    if (this.#predict) this.#predict.start(result.output); // hides what comes after the first question
+    else if (play) this.playhead.play();
     this.#report(result);
     const playhead = lap();
     this.lastTimings = {
@@ -283,7 +363,17 @@ export class Runner {
     this.#onEdit?.();
     this.playhead.pause();
     this.#win.clearTimeout(this.#timer);
-    if (this.#toolbar.live) this.#timer = this.#win.setTimeout(() => this.run(), this.#debounceMs);
+    this.#win.clearTimeout(this.#holdTimer);
+    if (this.#toolbar.live) {
+      this.#timer = this.#win.setTimeout(() => {
+        this.#typing = true;
+        try {
+          this.run();
+        } finally {
+          this.#typing = false;
+        }
+      }, this.#debounceMs);
+    }
     else this.#toolbar.setStatus(`Edited: press Run (${modKey(this.#win)}+Enter) to run it.`);
   }
 
@@ -292,6 +382,12 @@ export class Runner {
   // run is pending: line numbers may have shifted since the last one.
   #cursorMoved(line: number): void {
     this.playhead.pause();
+    if (this.#predict) return; // the playhead stays on the line in question
+    // Leaving a line whose problem was held back shows it.
+    if (this.#held && line !== this.#held && !this.#pending) {
+      this.run();
+      return;
+    }
     if (this.#pending || !this.#timeline) return;
     this.#seek(stepForLine(this.#timeline, line), 'editor');
   }
@@ -323,6 +419,11 @@ export class Runner {
 
   #report(result: RunResult): void {
     setText(this.#outputMeta, `${plural(result.output.length, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`);
+    if (this.#held) {
+      this.#toolbar.setStatus(`Typing line ${this.#held}… (it is checked when you pause)`);
+      this.#toolbar.showProblemsButton(false);
+      return;
+    }
     const status = runStatus(result);
     this.#toolbar.setStatus(status.text, status.problem);
     this.#toolbar.showProblemsButton(result.diagnostics.length > 0);
@@ -336,6 +437,25 @@ export class Runner {
     const state = this.editor.view.state;
     return state.doc.lineAt(state.selection.main.head).number;
   }
+}
+
+/** How long a problem on the word being typed waits before it shows (a beginner types a letter every 200-400 ms). */
+export const HOLD_MS = 1200;
+
+/**
+ * The line whose problems a live run holds back, or 0: every rejected line
+ * is the cursor's, and the cursor ends a word there (the next character is
+ * a space or the line's end), so the problem is most likely the word not yet
+ * finished ("P", "PO", "POO" on the way to POOL).
+ */
+export function typingHold(state: EditorState, diagnostics: readonly Diagnostic[]): number {
+  if (diagnostics.length === 0 || !state.selection.main.empty) return 0;
+  const head = state.selection.main.head;
+  const line = state.doc.lineAt(head);
+  if (!diagnostics.every((d) => d.line === line.number)) return 0;
+  const before = line.text.charAt(head - line.from - 1);
+  const after = line.text.charAt(head - line.from);
+  return before !== '' && before !== ' ' && (after === '' || after === ' ') ? line.number : 0;
 }
 
 /** Builds a runner (see {@link RunnerOptions}). */

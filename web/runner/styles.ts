@@ -6,6 +6,7 @@
 
 import { stylesheetAdopter } from '../shared/adopt-styles.js';
 import { PICK_EXPLAIN_CSS } from './pick-explain.js';
+import { PREDICT_CSS } from './predict.js';
 import { RUN_PROGRESS_CSS } from './run-progress.js';
 import { PREVIEW_CSS } from './script-preview.js';
 
@@ -70,6 +71,8 @@ export const RUNNER_CSS = /* css */ `
 .ss-btn:disabled { opacity: 0.45; cursor: default; }
 .ss-primary { background: var(--ss-accent); border-color: var(--ss-accent); color: var(--ss-on-accent); font-weight: 600; }
 .ss-kbd { font: 11px var(--ss-mono); opacity: 0.85; }
+/* A touch screen has no Ctrl+Enter to hint at. */
+@media (hover: none) and (pointer: coarse) { .ss-kbd, .ss-kbd-hint { display: none; } }
 .ss-check { display: inline-flex; align-items: center; gap: 6px; cursor: pointer; min-height: 34px; }
 .ss-check input { width: 16px; height: 16px; margin: 0; accent-color: var(--ss-accent); }
 .ss-status { flex: 1 1 18rem; min-width: 0; color: var(--ss-muted); overflow-wrap: anywhere; }
@@ -141,6 +144,12 @@ export const RUNNER_CSS = /* css */ `
 .ss-out-row:hover { background: var(--ss-active-line); }
 .ss-out-row.ss-linked { background: var(--ss-linked-bg); }
 .ss-out-row[aria-selected="true"] { background: var(--ss-current-bg); box-shadow: inset 3px 0 var(--ss-accent); }
+.ss-out-line { user-select: none; -webkit-user-select: none; }
+.ss-panel-tools { display: flex; gap: 4px; margin: -4px 0 -4px auto; }
+/* The head's meta keeps its words: the tools go under the title when the panel is narrow. */
+.ss-panel-head:has(.ss-panel-tools) { flex-wrap: wrap; row-gap: 6px; }
+.ss-panel-head:has(.ss-panel-tools) .ss-panel-meta { flex: none; }
+.ss-mini { min-height: 22px; padding: 0 7px; font-size: 12px; line-height: 20px; }
 .ss-out-line, .ss-probe-line { flex: none; min-width: 4ch; text-align: right; color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: pre; }
 .ss-out-text, .ss-probe-text { flex: 1 1 0; min-width: 0; overflow: hidden; white-space: pre-wrap; overflow-wrap: anywhere; }
 .ss-out-row .ss-swatch, .ss-out-probe .ss-swatch { margin-top: 4.5px; }
@@ -214,6 +223,10 @@ export const RUNNER_CSS = /* css */ `
 .ss-table thead th { background: var(--ss-panel); }
 .ss-table tbody th { font-weight: 400; color: var(--ss-muted); }
 .ss-table tr[aria-current="true"] { background: var(--ss-current-bg); }
+/* The Pick column stays in view when the backends' columns scroll sideways. */
+.ss-table tr > :last-child { position: sticky; right: 0; background: var(--ss-editor-bg); border-left: 1px solid var(--ss-grid); }
+.ss-table thead tr > :last-child { background: var(--ss-panel); }
+.ss-table tr[aria-current="true"] > :last-child { background: var(--ss-current-bg); }
 .ss-table thead tr + tr th { font: 11px var(--ss-font); color: var(--ss-muted); }
 .ss-table th.ss-table-name { text-align: center; border-left: 1px solid var(--ss-grid); }
 .ss-table td.ss-table-w { border-left: 1px solid var(--ss-grid); }
@@ -239,5 +252,5 @@ const TABS_CSS = /* css */ `
 `;
 
 export const adoptRunnerStyles: (root: Document | ShadowRoot) => void = stylesheetAdopter(
-  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS,
+  () => RUNNER_CSS + TABS_CSS + PICK_EXPLAIN_CSS + RUN_PROGRESS_CSS + PREVIEW_CSS + PREDICT_CSS,
 );

@@ -20,7 +20,9 @@ export const baseEditorTheme = EditorView.theme({
   '&': { height: '100%', color: 'var(--ss-fg)', backgroundColor: 'var(--ss-editor-bg)', fontSize: '14px' },
   '.cm-scroller': { fontFamily: 'var(--ss-mono)', lineHeight: '1.55' },
   '.cm-content': { caretColor: 'var(--ss-fg)' },
-  '&.cm-focused': { outline: 'none' },
+  // The ring is drawn inside the editor's frame: the content's own outline is clipped by the scroller.
+  '&.cm-focused': { outline: '2px solid var(--ss-accent)', outlineOffset: '-2px' },
+  '.cm-content:focus-visible': { outline: 'none' },
   '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--ss-fg)' },
   '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection':
     { backgroundColor: 'var(--ss-selection)' },
@@ -65,11 +67,31 @@ export function basicEditing(options: BasicEditingOptions): Extension[] {
       ]),
     ),
     EditorView.contentAttributes.of({ 'aria-label': options.label }),
+    typeOverSelection,
     EditorView.updateListener.of((u) => {
       if (u.docChanged) options.onChange(u);
     }),
   ];
 }
+
+/**
+ * Typing over a selection is done by the editor, not by the browser. Left
+ * to Chromium, a key typed over a selection that spans highlighted text
+ * (select all, then type) is inserted wrapped in a <span style="color: …">
+ * that keeps the deleted text's look; CodeMirror then puts its own DOM
+ * back, but the style attribute has already been parsed, which a strict
+ * Content-Security-Policy (no 'unsafe-inline' style-src, EMBEDDING.md)
+ * reports as a style-src-attr violation, once per keystroke.
+ */
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    const text = event.inputType === 'insertText' ? event.data : event.inputType === 'insertParagraph' || event.inputType === 'insertLineBreak' ? '\n' : null;
+    if (text === null || text === '' || view.state.selection.main.empty || view.state.readOnly || view.composing) return false;
+    event.preventDefault();
+    view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true, userEvent: 'input.type' });
+    return true;
+  },
+});
 
 /** Replaces the whole text as one undoable change; the cursor goes to the top. */
 export function replaceText(view: EditorView, text: string): void {

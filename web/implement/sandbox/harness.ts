@@ -63,6 +63,12 @@ export interface HarnessReport {
   scores?: Record<string, string>;
   /** The heap is (nearly) full: the host must not call again. */
   exhausted?: boolean;
+  /**
+   * pick returned an index, but the array it was given holds another
+   * backend there now (it sorted or otherwise reordered it in place): the
+   * index is read in pool order, which is not what the learner meant.
+   */
+  reordered?: boolean;
 }
 
 /** Bits `bind()` returns: which functions the learner's code defines. */
@@ -301,9 +307,15 @@ export const HARNESS_SOURCE = String.raw`(function () {
           count++;
         }
       }
-      let winner = NO_WINNER, problem = null;
+      let winner = NO_WINNER, problem = null, reordered = false;
       if (r === null || r === undefined) winner = NO_WINNER;
-      else if (typeof r === 'number') winner = r;
+      else if (typeof r === 'number') {
+        winner = r;
+        // An index into the array after sorting it in place names a backend of the new order.
+        if (r >= 0 && r < n && r % 1 === 0) {
+          try { reordered = backends[r] !== own[r]; } catch (e) { reordered = false; }
+        }
+      }
       else if (typeof r === 'string') {
         winner = nameIndex(r, n);
         if (winner === NO_WINNER) problem = describe(r);
@@ -321,8 +333,11 @@ export const HARNESS_SOURCE = String.raw`(function () {
         }
       }
       f[3 * n] = winner;
-      if (count === 0 && problem === null) return done(0);
-      const parts = (problem !== null ? '"returned":' + quote(problem) : '') + (count > 0 ? (problem !== null ? ',' : '') + '"scores":{' + notes + '}' : '');
+      if (count === 0 && problem === null && !reordered) return done(0);
+      // Joined by hand: the learner may have changed Array.prototype.
+      let parts = problem !== null ? '"returned":' + quote(problem) : '';
+      if (count > 0) parts += (parts ? ',' : '') + '"scores":{' + notes + '}';
+      if (reordered) parts += (parts ? ',' : '') + '"reordered":true';
       return done('{' + parts + '}');
     },
     // onJoin({ name, score }): the score the backend starts with.

@@ -217,6 +217,8 @@ export class SandboxSession implements LearnerRules {
   #names: string[] = [];
   #stopped: SessionStop | undefined;
   #interrupted = false;
+  #stoppedLine: number | undefined;
+  #reordered = false;
   #disposed = false;
   onJoin?: (backend: { name: string; score: number }) => void;
 
@@ -237,6 +239,16 @@ export class SandboxSession implements LearnerRules {
   /** Set when the session ended early; later calls return safe values without running anything. */
   get stopped(): SessionStop | undefined {
     return this.#stopped;
+  }
+
+  /** True when the last pick returned an index after reordering the array it was given (learner-rules.ts says why). */
+  pickReordered(): boolean {
+    return this.#reordered;
+  }
+
+  /** Where the function of the learner's that was running when time ran out starts (QuickJS gives that line for an interrupt), when known. */
+  get stoppedLine(): number | undefined {
+    return this.#stoppedLine;
   }
 
   /**
@@ -296,6 +308,7 @@ export class SandboxSession implements LearnerRules {
   }
 
   pick(backends: PickBackend[]): number | Opaque | null {
+    this.#reordered = false;
     const n = backends.length;
     const data = new Float64Array(3 * n + 1);
     backends.forEach((b, i) => {
@@ -311,6 +324,7 @@ export class SandboxSession implements LearnerRules {
     const r = this.#run(this.#entries!.pick, [data, n]);
     if (r === undefined) return null;
     const report = typeof r === 'number' ? {} : r;
+    this.#reordered = report.reordered === true;
     backends.forEach((b, i) => {
       const note = report.scores?.[String(i)];
       // An Opaque score is for the checks in toScriptRules to report.
@@ -410,6 +424,7 @@ export class SandboxSession implements LearnerRules {
       });
       const result = ctx.callFunction(fn, ctx.undefined, handles);
       if (result.error) {
+        if (this.#interrupted) this.#stoppedLine = this.#codeLineOf(result.error);
         result.error.dispose();
         return this.#interrupted ? 0 : JSON.stringify({ exhausted: true } satisfies HarnessReport);
       }
@@ -434,6 +449,23 @@ export class SandboxSession implements LearnerRules {
       }
     } finally {
       for (const h of made) h.dispose();
+    }
+  }
+
+  // The first frame in the learner's code of an error's stack ("at pick (your-code.js:12:5)").
+  // Only a property read: the interrupted runtime runs nothing more.
+  #codeLineOf(error: QuickJSHandle): number | undefined {
+    try {
+      const stack = this.#context.getProp(error, 'stack');
+      try {
+        const text = this.#context.typeof(stack) === 'string' ? this.#context.getString(stack) : '';
+        const m = new RegExp(`${LEARNER_FILE.replace('.', '\\.')}:(\\d+)`).exec(text.slice(0, 10_000));
+        return m ? Number(m[1]) : undefined;
+      } finally {
+        stack.dispose();
+      }
+    } catch {
+      return undefined;
     }
   }
 
