@@ -597,7 +597,8 @@ int grade_command(const std::vector<std::string>& args) {
     return kCannotRun;
   }
   std::uint64_t file_limit = 0;
-  err = run.clamp_jobs(jobs_allowed(file_limit), file_limit);
+  const unsigned allowed = jobs_allowed(file_limit);
+  err = run.clamp_jobs(allowed, file_limit);
   put(err, stderr);
 #ifdef __linux__
   prctl(PR_SET_CHILD_SUBREAPER, 1);  // orphans of the programs become ours, to be killed

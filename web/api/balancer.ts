@@ -55,6 +55,13 @@ export class Balancer {
 
   /** POOL: replace the whole pool (all UP, no ramp, score 0). `[]` empties it. */
   setPool(entries: readonly PoolEntry[] | Readonly<Record<string, number | bigint>>): this {
+    // A script's text ('a=1 b=2') would be read as an object of characters ("got 'a'").
+    const given: unknown = entries;
+    if (typeof given !== 'object' || given === null)
+      throw SlowStartError.of(
+        'WRONG_TYPE',
+        `setPool takes [{name, weight}, ...] or {name: weight, ...}, got ${typeof given === 'string' ? `the string '${given.slice(0, 60)}' (for a script line, use run())` : String(given)}`,
+      );
     const list: readonly PoolEntry[] = Array.isArray(entries)
       ? (entries as readonly PoolEntry[])
       : Object.entries(entries).map(([name, weight]) => ({ name, weight }));

@@ -106,6 +106,9 @@ interface Runner {
   env: NodeJS.ProcessEnv;
   mark: string;
   running: Set<number>;
+  /** Processes that started before the grader are never the programs'. */
+  since: number;
+  sweep?: ReturnType<typeof setImmediate>;
 }
 
 /** One run of the program: spawn, feed the script, collect, kill the group when needed. */
@@ -177,11 +180,24 @@ function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number, maxOu
       exit = { code, signal, ms: Math.round(performance.now() - start) };
       killGroup(); // what it left behind, so the pipes close
       runner.running.delete(pid);
-      killStrays(runner);
-      drainTimer = setTimeout(() => {
-        child.stdout!.destroy();
-        child.stderr!.destroy();
-      }, DRAIN_MS);
+      strays(runner);
+      // Whatever still holds the pipes after DRAIN_MS (something that escaped
+      // the kills) is cut off: but only once the output already waiting in
+      // the pipes is read (setImmediate runs after the poll for I/O).
+      let heard = outLength + errLength;
+      const drain = () => {
+        drainTimer = setTimeout(() =>
+          setImmediate(() => {
+            if (outLength + errLength !== heard) {
+              heard = outLength + errLength;
+              drain();
+              return;
+            }
+            child.stdout!.destroy();
+            child.stderr!.destroy();
+          }), DRAIN_MS);
+      };
+      drain();
     });
     child.on('close', () => {
       clearTimeout(timer);
@@ -205,9 +221,9 @@ function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number, maxOu
   });
 }
 
-/** pid -> {ppid, uid} of every process, from /proc (Linux); empty elsewhere. */
-function processes(): Map<number, { ppid: number; uid: number }> {
-  const all = new Map<number, { ppid: number; uid: number }>();
+/** pid -> {ppid, uid, start} of every process, from /proc (Linux); empty elsewhere. */
+function processes(): Map<number, { ppid: number; uid: number; start: number }> {
+  const all = new Map<number, { ppid: number; uid: number; start: number }>();
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -217,10 +233,11 @@ function processes(): Map<number, { ppid: number; uid: number }> {
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const status = readFileSync(`/proc/${name}/status`, 'latin1');
-      const ppid = /^PPid:\s+(\d+)/m.exec(status);
-      const uid = /^Uid:\s+(\d+)/m.exec(status);
-      if (ppid && uid) all.set(Number(name), { ppid: Number(ppid[1]), uid: Number(uid[1]) });
+      // "pid (comm) state ppid ... starttime (field 22)"; comm may hold spaces and ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const uid = statSync(`/proc/${name}`).uid;
+      all.set(Number(name), { ppid: Number(fields[1]), uid, start: Number(fields[19]) });
     } catch {
       // gone meanwhile
     }
@@ -236,6 +253,15 @@ function marked(pid: number, mark: string): boolean {
   }
 }
 
+/** Kills the strays once the exits at hand are handled (one /proc scan for many). */
+function strays(runner: Runner): void {
+  if (runner.sweep) return;
+  runner.sweep = setImmediate(() => {
+    runner.sweep = undefined;
+    killStrays(runner);
+  });
+}
+
 /**
  * Kills what the programs left running outside their groups: with --user,
  * each process of that user that is not a running program or below one;
@@ -246,7 +272,7 @@ function killStrays(runner: Runner): void {
     const all = processes();
     const strays: number[] = [];
     for (const [pid, p] of all) {
-      if (pid === process.pid || runner.running.has(pid)) continue;
+      if (pid === process.pid || runner.running.has(pid) || p.start < runner.since) continue;
       const ours = runner.uid !== undefined ? p.uid === runner.uid : marked(pid, runner.mark);
       if (!ours) continue;
       let up = p.ppid;
@@ -265,6 +291,16 @@ function killStrays(runner: Runner): void {
         // gone already
       }
     }
+  }
+}
+
+/** A process's start time in clock ticks since boot (/proc/PID/stat); 0 when not known. */
+function startTime(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) || 0;
+  } catch {
+    return 0;
   }
 }
 
@@ -410,6 +446,7 @@ export async function grade(args: string[]): Promise<number> {
       env: {},
       mark: `SLOWSTART_GRADE_RUN=${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
       running: new Set(),
+      since: startTime(process.pid),
     };
     runner.env = { ...process.env, [runner.mark.split('=')[0]]: runner.mark.split('=')[1] };
     const user = session.user();

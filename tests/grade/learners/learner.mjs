@@ -10,6 +10,8 @@
 // Bytes are handled as latin1 strings (one char per byte), so any input
 // goes through unchanged.
 //
+// --batch (after --mistake) runs a JSON list of scripts from stdin in one
+// process, for the tests (see batch()).
 // --mistake ID makes one classic mistake of the engine's catalogue, as a
 // learner would make it; --misbehave KIND misbehaves as a submission can:
 // crash, throw, hang, hang-child, flood, stderr, exit-3, exit-0, float-weights
@@ -220,24 +222,11 @@ function wordsOf(line, m) {
   return line.split(/[ \t]+/).filter((w) => w);
 }
 
-function main() {
-  const args = process.argv.slice(2);
-  let mistake = null;
-  let misbehave = null;
-  let path = null;
-  while (args.length) {
-    const a = args.shift();
-    if (a === '--mistake') mistake = args.shift();
-    else if (a === '--misbehave') misbehave = args.shift();
-    else path = a;
-  }
-  // A child that outlives us, holding our stdout open.
-  if (misbehave === 'hang-child') spawn('sleep', ['3600'], { stdio: 'inherit' }).unref();
-  let data = readFileSync(path ?? 0).toString('latin1');
+/** Runs one script: `out` and `err` take its stdout and stderr (latin1 text); returns the exit status. */
+function runScript(data, mistake, misbehave, out, err) {
   if (data.startsWith('\xef\xbb\xbf')) data = data.slice(3);
   const lines = data.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
-  const out = (text) => writeSync(1, Buffer.from(text, 'latin1'));
   const balancer = new Balancer(mistake, misbehave === 'float-weights');
   let rejected = 0;
   lines.forEach((raw, i) => {
@@ -258,7 +247,7 @@ function main() {
     } catch (e) {
       if (!(e instanceof Rejected)) throw e;
       rejected++;
-      process.stderr.write(`line ${i + 1}: ${e.message}\n`);
+      err(`line ${i + 1}: ${e.message}\n`);
       return;
     }
     if (printed === null) return;
@@ -268,8 +257,41 @@ function main() {
     if (misbehave === 'hang') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
     if (misbehave === 'flood') for (;;) out(`${'x'.repeat(65536)}\n`);
   });
-  if (misbehave === 'stderr') writeSync(2, 'debug: ' + 'y'.repeat(200) + '\n' + 'noise\n'.repeat(20000));
-  process.exitCode = misbehave === 'exit-3' ? 3 : misbehave === 'exit-0' ? 0 : rejected ? 1 : 0;
+  if (misbehave === 'stderr') err('debug: ' + 'y'.repeat(200) + '\n' + 'noise\n'.repeat(20000));
+  return misbehave === 'exit-3' ? 3 : misbehave === 'exit-0' ? 0 : rejected ? 1 : 0;
+}
+
+/**
+ * --batch: stdin is a JSON list of scripts (base64); stdout a JSON list of
+ * {out (base64), err, status}, one per script, as separate runs give them.
+ */
+function batch(mistake) {
+  const results = JSON.parse(readFileSync(0, 'utf8')).map((script) => {
+    let out = '';
+    let err = '';
+    const status = runScript(Buffer.from(script, 'base64').toString('latin1'), mistake, null, (t) => (out += t), (t) => (err += t));
+    return { out: Buffer.from(out, 'latin1').toString('base64'), err, status };
+  });
+  writeSync(1, JSON.stringify(results));
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  let mistake = null;
+  let misbehave = null;
+  let path = null;
+  while (args.length) {
+    const a = args.shift();
+    if (a === '--mistake') mistake = args.shift();
+    else if (a === '--misbehave') misbehave = args.shift();
+    else if (a === '--batch') return batch(mistake);
+    else path = a;
+  }
+  // A child that outlives us, holding our stdout open.
+  if (misbehave === 'hang-child') spawn('sleep', ['3600'], { stdio: 'inherit' }).unref();
+  const data = readFileSync(path ?? 0).toString('latin1');
+  const out = (text) => writeSync(1, Buffer.from(text, 'latin1'));
+  process.exitCode = runScript(data, mistake, misbehave, out, (text) => process.stderr.write(text));
 }
 
 main();

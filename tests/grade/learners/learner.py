@@ -10,6 +10,8 @@ when a line was rejected. It is written from the SPEC alone (no engine code).
 --mistake ID makes one classic mistake of the engine's catalogue, as a
 learner would make it (each is a small change at the place it happens), so
 that the tests of `slowstart grade` can check the mistake gets named.
+--batch (after --mistake) runs a JSON list of scripts from stdin in one
+process, for the tests (see batch()).
 --misbehave KIND misbehaves the way a submission can: crash, throw, hang,
 hang-child, flood, stderr, exit-3, exit-0, float-weights (a real division for
 the ramp, never rounded down: "b=2.5", "b=5.0").
@@ -233,35 +235,16 @@ def words_of(line, m):
     return [w for w in re.split(rb"[ \t]+", line) if w]
 
 
-def main():
-    args = sys.argv[1:]
-    mistake = misbehave = path = None
-    while args:
-        a = args.pop(0)
-        if a == "--mistake":
-            mistake = args.pop(0)
-        elif a == "--misbehave":
-            misbehave = args.pop(0)
-        else:
-            path = a
-    if misbehave == "hang-child":
-        # A child that outlives us, holding our stdout open.
-        import subprocess
-        subprocess.Popen(["sleep", "3600"])
-    if path:
-        with open(path, "rb") as f:
-            data = f.read()
-    else:
-        data = sys.stdin.buffer.read()
+def run_script(data, mistake, misbehave, out, err):
+    """Runs one script; its stdout to `out` (bytes), its diagnostics to `err`
+    (text). Returns the exit status (misbehaving happens here too)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    out = sys.stdout.buffer
     balancer = Balancer(mistake, misbehave == "float-weights")
     rejected = 0
-    printed = 0
     for number, line in enumerate(lines, 1):
         if line.endswith(b"\r") and mistake != "keep-cr":
             line = line[:-1]
@@ -282,11 +265,10 @@ def main():
             printed_line = balancer.run(words)
         except Rejected as e:
             rejected += 1
-            print(f"line {number}: {e}", file=sys.stderr)
+            print(f"line {number}: {e}", file=err)
             continue
         if printed_line is not None:
             out.write(printed_line + b"\n")
-            printed += 1
             if misbehave == "crash":
                 out.flush()
                 os.kill(os.getpid(), signal.SIGSEGV)
@@ -299,13 +281,53 @@ def main():
                 while True:
                     out.write(b"x" * 65536 + b"\n")
     if misbehave == "stderr":
-        sys.stderr.write("debug: " + "y" * 200 + "\n" * 1 + ("noise\n" * 20000))
+        err.write("debug: " + "y" * 200 + "\n" * 1 + ("noise\n" * 20000))
     out.flush()
     if misbehave == "exit-3":
-        sys.exit(3)
+        return 3
     if misbehave == "exit-0":
-        sys.exit(0)
-    sys.exit(1 if rejected else 0)
+        return 0
+    return 1 if rejected else 0
+
+
+def batch(mistake):
+    """--batch: stdin is a JSON list of scripts (base64); stdout a JSON list
+    of {out (base64), err, status}, one per script, as separate runs would
+    give them (the tests run a whole suite in one process: fast)."""
+    import base64
+    import io
+    import json
+    results = []
+    for script in json.load(sys.stdin):
+        out, err = io.BytesIO(), io.StringIO()
+        status = run_script(base64.b64decode(script), mistake, None, out, err)
+        results.append({"out": base64.b64encode(out.getvalue()).decode(), "err": err.getvalue(), "status": status})
+    json.dump(results, sys.stdout)
+
+
+def main():
+    args = sys.argv[1:]
+    mistake = misbehave = path = None
+    while args:
+        a = args.pop(0)
+        if a == "--mistake":
+            mistake = args.pop(0)
+        elif a == "--misbehave":
+            misbehave = args.pop(0)
+        elif a == "--batch":
+            return batch(mistake)
+        else:
+            path = a
+    if misbehave == "hang-child":
+        # A child that outlives us, holding our stdout open.
+        import subprocess
+        subprocess.Popen(["sleep", "3600"])
+    if path:
+        with open(path, "rb") as f:
+            data = f.read()
+    else:
+        data = sys.stdin.buffer.read()
+    sys.exit(run_script(data, mistake, misbehave, sys.stdout.buffer, sys.stderr))
 
 
 main()

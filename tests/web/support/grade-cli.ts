@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
+import type { LabModule, RawOutcome } from '../../../web/wasm/lab.mjs';
 import { lab } from './lab.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -30,6 +31,55 @@ export const PATIENT = ['--timeout', '120'];
 export const SLOW = 600_000;
 
 export type Cli = 'native' | 'node';
+
+export const FORMATS = ['json', 'text', 'gradescope', 'junit'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/**
+ * A learner program's outcomes on the built-in suite, from one process for
+ * all of it (the learners' `--batch`: the same code as one run per script).
+ */
+export function outcomes(program: string[], mistake = 'none'): RawOutcome[] {
+  const input = JSON.stringify(SUITE.map((t) => Buffer.from(t.script).toString('base64')));
+  const run = spawnSync(program[0], [...program.slice(1), '--mistake', mistake, '--batch'], { input, maxBuffer: 1 << 28 });
+  expect(run.status, run.stderr.toString()).toBe(0);
+  return (JSON.parse(run.stdout.toString()) as { out: string; err: string; status: number }[]).map((r) => ({
+    started: true,
+    startError: '',
+    out: Buffer.from(r.out, 'base64'),
+    outOver: false,
+    err: Buffer.from(r.err),
+    errCut: false,
+    exitCode: r.status,
+    signal: '',
+    timedOut: false,
+    ms: 0,
+  }));
+}
+
+/**
+ * The report of the built-in suite for these outcomes, in `format`, from the
+ * GradeRun both CLIs use (the lab module's GradeSession), without processes.
+ */
+export function gradeInProcess(format: Format, runs: RawOutcome[], command = ['learner']): { status: number; bytes: Buffer } {
+  const session = new (lab as unknown as { module: LabModule }).module.GradeSession();
+  try {
+    const started = session.start(['--format', format, '--', ...command], {
+      cpus: 1,
+      hostname: 'grader',
+      now: 0,
+      sourceDateEpoch: Number(EPOCH.SOURCE_DATE_EPOCH),
+      listTxt: () => [],
+      read: () => null,
+    });
+    expect(started.ok).toBe(true);
+    runs.forEach((o, i) => session.setOutcome(i, o));
+    const { out, status } = session.finish(0);
+    return { status, bytes: Buffer.from(out) };
+  } finally {
+    session.delete();
+  }
+}
 
 export interface Run {
   code: number | null;

@@ -99,6 +99,16 @@ describe('names that are not valid Unicode (lone surrogates) are rejected the sa
     expect(b.weightsLine()).toBe('x=1');
   });
 
+  it("setPool('a=1') says it takes entries, not a script's text (it said \"got 'a'\")", () => {
+    using b = slowstart.createBalancer();
+    b.setPool({ x: 1 });
+    expect(() => b.setPool('a=1' as never)).toThrow(
+      rejection('WRONG_TYPE', "setPool takes [{name, weight}, ...] or {name: weight, ...}, got the string 'a=1' (for a script line, use run())"),
+    );
+    expect(() => b.setPool(null as never)).toThrow(rejection('WRONG_TYPE', 'setPool takes [{name, weight}, ...] or {name: weight, ...}, got null'));
+    expect(b.weightsLine()).toBe('x=1');
+  });
+
   it('run() rejects the line with the same message', () => {
     const r = slowstart.run('POOL x=1\nPOOL \uD800a=1\nWEIGHTS');
     // The name: the lone surrogate is one unit of the string (3 bytes in the engine), then 'a'.

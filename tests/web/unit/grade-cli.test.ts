@@ -1,13 +1,16 @@
 // `slowstart grade` and `slowstart tests` through both CLIs (the native
 // build/slowstart and the Node dist/api/cli.js), on learner programs in
-// Python and JavaScript (tests/grade/learners): a correct one, and one per
-// mistake of the engine's catalogue (`--mistake ID`). Every format is parsed
-// and checked (JSON, Gradescope's results.json, JUnit XML through Python's
-// XML parser), both CLIs must print the same bytes (SOURCE_DATE_EPOCH makes
-// the reports reproducible), and the misbehaving programs a grader meets are
-// handled: timeouts, crashes, endless output, leftover children, a program
-// that does not exist.
-import { spawnSync } from 'node:child_process';
+// Python and JavaScript (tests/grade/learners): a correct one and a failing
+// one on the whole suite (both CLIs must print the same bytes:
+// SOURCE_DATE_EPOCH makes the reports reproducible), and the misbehaving
+// programs a grader meets, on a test or two each: timeouts, crashes, endless
+// output, leftover children, a program that does not exist. Every format is
+// parsed and checked (JSON, Gradescope's results.json, JUnit XML through
+// Python's XML parser): the formats of a whole-suite run come from the same
+// GradeRun in-process (gradeInProcess, on the program's outcomes from one
+// batch process), so each process runs once per CLI, not once per format.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,15 +18,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   both,
   checkJunit,
+  type Cli,
   cli,
   EPOCH,
   type Gradescope,
+  gradeInProcess,
+  outcomes,
   JAVASCRIPT,
   JOBS,
   json,
   LANGUAGES,
   N,
   NATIVE,
+  NODE_CLI,
   parseXml,
   PATIENT,
   PYTHON,
@@ -43,29 +50,35 @@ afterAll(async () => {
 
 describe('slowstart grade: a correct program', { timeout: SLOW }, () => {
   for (const [language, program] of Object.entries(LANGUAGES)) {
-    it(`passes every built-in test (${language}), with the same bytes from both CLIs in every format`, async () => {
-      const text = await both(['grade', ...PATIENT, '-j', JOBS, '--', ...program]);
-      expect(text.code).toBe(0);
-      const lines = text.stdout.toString().split('\n');
-      for (const t of SUITE) expect(lines).toContain(`PASS ${t.id}: ${t.title}`);
-      expect(lines.at(-2)).toBe(`${N} tests, ${N} passed, 0 failed.`);
-
-      const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program]));
+    it(`passes every built-in test (${language}), in every format${language === 'Python' ? ', with the same bytes from both CLIs' : ''}`, async () => {
+      // Real processes through both CLIs for one language; the other's
+      // outcomes go through the same GradeRun in-process.
+      const report =
+        language === 'Python'
+          ? json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program]))
+          : (JSON.parse(gradeInProcess('json', outcomes(program), program).bytes.toString()) as ReturnType<typeof json>);
       expect(report).toMatchObject({ format: 'slowstart-grade', version: 1, tests: N, passed: N, failed: 0, problems: 0, looks_like: [] });
       expect(report.command).toEqual(program);
       expect(report.results.map((r) => [r.id, r.status, r.source])).toEqual(SUITE.map((t) => [t.id, 'passed', 'builtin']));
       // The learner exits 1 exactly where the engine does (a rejected line).
       for (const r of report.results) expect(r.exit_code).toBe(r.expected_exit_code);
 
-      const gradescope = JSON.parse((await both(['grade', ...PATIENT, '--format', 'gradescope', '-j', JOBS, '--', ...program])).stdout.toString()) as Gradescope;
+      // The other formats of the same program's outcomes.
+      const runs = outcomes(program);
+      const text = gradeInProcess('text', runs);
+      expect(text.status).toBe(0);
+      const lines = text.bytes.toString().split('\n');
+      for (const t of SUITE) expect(lines).toContain(`PASS ${t.id}: ${t.title}`);
+      expect(lines.at(-2)).toBe(`${N} tests, ${N} passed, 0 failed.`);
+
+      const gradescope = JSON.parse(gradeInProcess('gradescope', runs).bytes.toString()) as Gradescope;
       expect(gradescope.tests.length).toBe(N);
       expect(gradescope.tests.every((t) => t.score === 1 && t.max_score === 1 && t.status === 'passed')).toBe(true);
       expect(gradescope.tests.map((t) => t.number)).toEqual(SUITE.map((_, i) => String(i + 1)));
       expect(gradescope).toMatchObject({ execution_time: 0, output_format: 'text', test_output_format: 'text', test_name_format: 'text' });
       expect(gradescope.output).toContain(`${N} tests, ${N} passed, 0 failed.`);
 
-      const junit = await both(['grade', ...PATIENT, '--format', 'junit', '-j', JOBS, '--', ...program]);
-      const cases = checkJunit(junit.stdout, { tests: N, failures: 0, errors: 0 });
+      const cases = checkJunit(gradeInProcess('junit', runs).bytes, { tests: N, failures: 0, errors: 0 });
       expect(cases.map((c) => c.attrib.name)).toEqual(SUITE.map((t) => `${t.id}: ${t.title}`));
     });
   }
@@ -85,7 +98,8 @@ describe('slowstart grade: a failing program', { timeout: SLOW }, () => {
     });
     const failed = report.results.filter((r) => !r.passed).map((r) => r.id);
 
-    const text = (await both(['grade', ...PATIENT, '-j', JOBS, '--', ...program])).stdout.toString();
+    const runs = outcomes(PYTHON, 'ties-to-last');
+    const text = gradeInProcess('text', runs).bytes.toString();
     expect(text).toContain(
       'FAIL ties-go-first: On equal scores the backend earliest in the pool wins\n' +
         '       output line 1 (printed by script line 2: PICK)\n' +
@@ -96,14 +110,14 @@ describe('slowstart grade: a failing program', { timeout: SLOW }, () => {
     expect(text).toContain('Looks like: Ties go to the last backend instead of the first. [ties-to-last]');
     expect(text).toContain(`${N} tests, ${N - failed.length} passed, ${failed.length} failed.\n`);
 
-    const gradescope = JSON.parse((await both(['grade', ...PATIENT, '--format', 'gradescope', '-j', JOBS, '--', ...program])).stdout.toString()) as Gradescope;
+    const gradescope = JSON.parse(gradeInProcess('gradescope', runs).bytes.toString()) as Gradescope;
     const g = gradescope.tests.find((t) => t.name.endsWith('(ties-go-first)'))!;
     expect(g).toMatchObject({ score: 0, max_score: 1, status: 'failed', tags: ['ties-to-last'] });
     expect(g.output).toContain('expected: z\ngot:      x\n');
     expect(gradescope.tests.filter((t) => t.status === 'failed').length).toBe(failed.length);
     expect(gradescope.output).toContain('Looks like: Ties go to the last backend');
 
-    const junit = (await both(['grade', ...PATIENT, '--format', 'junit', '-j', JOBS, '--', ...program])).stdout;
+    const junit = gradeInProcess('junit', runs).bytes;
     const cases = checkJunit(junit, { tests: N, failures: failed.length, errors: 0 });
     const failure = cases.find((c) => c.attrib.name.startsWith('ties-go-first:'))!.children[0];
     expect(failure.attrib).toEqual({ type: 'wrong-output', message: ties.summary });
@@ -168,10 +182,11 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
   });
 
   it('does not wait for a child the program leaves behind holding its stdout', async () => {
+    const tests = await dir('hang-child', { 'a.txt': 'POOL a=1\nPICK\n', 'b.txt': 'POOL b=2\nWEIGHTS\n' });
     for (const program of [PYTHON, JAVASCRIPT]) {
-      const run = await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...program, '--misbehave', 'hang-child']);
+      const run = await both(['grade', ...PATIENT, '--tests', tests, '--format', 'json', '-j', JOBS, '--', ...program, '--misbehave', 'hang-child']);
       const report = json(run);
-      expect(report.passed).toBe(N);
+      expect(report.passed).toBe(2);
       // Each test's child sleeps an hour holding stdout: a grader that waited for
       // it would never get here (the test's own limit fails it), so reaching this
       // line with every test passed is the proof that it kills the group instead.
@@ -203,8 +218,11 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
   });
 
   it('puts a weight that is not a whole number first, as a problem, and names no mistake for it', async () => {
+    const round = SUITE.find((t) => t.id === 'round-down')!;
+    const ramp = SUITE.find((t) => t.id === 'ramp-table')!;
+    const tests = await dir('float', { 'round-down.txt': round.script, 'ramp-table.txt': ramp.script, 'ties.txt': 'POOL a=1 b=1\nPICK\nPICK\n' });
     for (const program of [PYTHON, JAVASCRIPT]) {
-      const args = ['grade', ...PATIENT, '-j', JOBS, '--', ...program, '--misbehave', 'float-weights'];
+      const args = ['grade', ...PATIENT, '--tests', tests, '-j', JOBS, '--', ...program, '--misbehave', 'float-weights'];
       const report = json(await both([...args.slice(0, 1), '--format', 'json', ...args.slice(1)]));
       const r = report.results.find((x) => x.id === 'round-down')!;
       // ADD web=10 30, NOW 1, WEIGHTS: 10 × 1 / 30, which the engine rounds down to 0.
@@ -274,8 +292,12 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
 
 describe('slowstart grade: tests and arguments', { timeout: SLOW }, () => {
   it('passes the script path in place of {} (the learner reads the file, not stdin)', async () => {
-    const report = json(await both(['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '{}']));
-    expect(report.passed).toBe(N);
+    // A dir test's own file, and generated scripts written to a temporary folder.
+    const d = join(scratch, 'paths');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'a.txt'), 'POOL a=2 b=1\nPICK\nPICK\nPICK\n');
+    const report = json(await both(['grade', ...PATIENT, '--tests', d, '--random', '4', '--format', 'json', '-j', JOBS, '--', ...PYTHON, '{}']));
+    expect([report.tests, report.passed]).toEqual([5, 5]);
   });
 
   it('grades on a directory of scripts, with a .out beside a script as its expected output', async () => {
@@ -297,19 +319,22 @@ describe('slowstart grade: tests and arguments', { timeout: SLOW }, () => {
       looks_like: [],
     });
     // With --builtin the suite comes first.
-    const more = json(await both(['grade', ...PATIENT, '--tests', d, '--builtin', '--format', 'json', '-j', JOBS, '--', ...PYTHON]));
+    const more = json(await cli('native', ['grade', ...PATIENT, '--tests', d, '--builtin', '--format', 'json', '-j', JOBS, '--', ...PYTHON], EPOCH));
     expect(more.results.map((r) => r.id)).toEqual([...SUITE.map((t) => t.id), 'picks', 'ramp']);
   });
 
   it('adds generated scripts with --random, the same for a seed in both CLIs, some with rejected lines', async () => {
-    const report = json(await both(['grade', ...PATIENT, '--random', '20', '--seed', '7', '--format', 'json', '-j', JOBS, '--', ...JAVASCRIPT]));
+    const tiny = join(scratch, 'tiny');
+    await mkdir(tiny, { recursive: true });
+    await writeFile(join(tiny, 'a.txt'), 'POOL a=1\nPICK\n');
+    const report = json(await both(['grade', ...PATIENT, '--tests', tiny, '--random', '20', '--seed', '7', '--format', 'json', '-j', JOBS, '--', ...JAVASCRIPT]));
     const generated = report.results.filter((r) => r.source === 'random');
     expect(generated.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `random-${i + 1}`));
     expect(generated.every((r) => r.status === 'passed')).toBe(true);
     expect(generated.some((r) => r.expected_exit_code === 1)).toBe(true);
     expect(generated.some((r) => r.expected_exit_code === 0)).toBe(true);
     // A mistake shows on generated scripts too, and is named there.
-    const wrong = json(await cli('native', ['grade', ...PATIENT, '--random', '20', '--seed', '7', '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'no-subtract'], EPOCH));
+    const wrong = json(await cli('native', ['grade', ...PATIENT, '--tests', tiny, '--random', '20', '--seed', '7', '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'no-subtract'], EPOCH));
     expect(wrong.results.filter((r) => r.source === 'random' && !r.passed).every((r) => r.looks_like.join() === 'no-subtract')).toBe(true);
   });
 
@@ -367,9 +392,119 @@ describe('slowstart tests', { timeout: SLOW }, () => {
     }
     // And grading on the written files gives what grading on the built-in suite gives.
     const fromFiles = json(await cli('native', ['grade', ...PATIENT, '--tests', a, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'round-up'], EPOCH));
-    const builtIn = json(await cli('native', ['grade', ...PATIENT, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'round-up'], EPOCH));
+    const builtIn = JSON.parse(gradeInProcess('json', outcomes(PYTHON, 'round-up')).bytes.toString()) as ReturnType<typeof json>;
     expect(fromFiles.looks_like.map((e) => e.id)).toEqual(['round-up']);
     const statuses = new Map(fromFiles.results.map((r) => [r.id, r.status]));
     for (const r of builtIn.results) expect(statuses.get(r.id), r.id).toBe(r.status);
+  });
+});
+
+describe('slowstart grade: limits, signals and any bytes (issue 23)', { timeout: SLOW }, () => {
+  /** A shell command line that runs a CLI with these arguments (bytes allowed: printf's octal escapes). */
+  const shellCli = (which: Cli, args: string) => (which === 'native' ? `"${NATIVE}" ${args}` : `"${process.execPath}" "${NODE_CLI}" ${args}`);
+
+  it('says in one line that a program fails every test alike (python3 nosuch.py), and exits 2', async () => {
+    const d = join(scratch, 'nosuch');
+    await mkdir(d, { recursive: true });
+    for (const name of ['a', 'b', 'c']) await writeFile(join(d, `${name}.txt`), 'POOL a=1\nPICK\n');
+    const run = await both(['grade', ...PATIENT, '--tests', d, '--', 'python3', '-S', join(scratch, 'nosuch.py')]);
+    expect(run.code).toBe(2);
+    expect(run.stdout.length).toBe(0);
+    expect(run.stderr).toMatch(/^slowstart grade: cannot run 'python3': every test exited with status 2 and printed nothing, saying: .*can't open file .*nosuch\.py.*\n$/);
+    expect(run.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('clamps -j to the open-file limit with one line, and grades', async () => {
+    const d = join(scratch, 'files');
+    await mkdir(d, { recursive: true });
+    for (const name of ['a', 'b', 'c']) await writeFile(join(d, `${name}.txt`), 'POOL a=1\nPICK\n');
+    for (const which of ['native', 'node'] as Cli[]) {
+      const r = spawnSync('sh', ['-c', `ulimit -n 256; ${shellCli(which, `grade --tests "${d}" --random 20 --timeout 120 --format json -j 400 -- python3 -S "${PYTHON[2]}"`)}`], {
+        env: { ...process.env, ...EPOCH },
+      });
+      const failed = r.stdout.length ? (JSON.parse(r.stdout.toString()) as ReturnType<typeof json>).results.filter((x) => !x.passed) : [];
+      expect(r.status, `${which}: ${r.stderr} ${JSON.stringify(failed).slice(0, 2000)}`).toBe(0);
+      expect(r.stderr.toString(), which).toMatch(/^slowstart grade: -j 400 is more than the open-file limit \(256\) allows: running \d+ at a time\n$/);
+      expect((JSON.parse(r.stdout.toString()) as { passed: number }).passed).toBe(23);
+    }
+  });
+
+  it('interrupted, kills every program, removes its temporary files and ends by the signal', async () => {
+    for (const which of ['native', 'node'] as Cli[]) {
+      for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+        const tmp = await mkdtemp(join(scratch, `signal-${which}-`));
+        const pids = join(tmp, 'pids');
+        // Each test's program writes its pid, then sleeps; {} makes the grader write temporary files.
+        const program = ['sh', '-c', 'echo $$ >> "$0"; exec sleep 300', pids, '{}'];
+        const child = spawn(which === 'native' ? NATIVE : process.execPath, [...(which === 'native' ? [] : [NODE_CLI]), 'grade', '-j', '2', '--', ...program], {
+          env: { ...process.env, TMPDIR: tmp },
+          stdio: 'ignore',
+        });
+        await expect.poll(() => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').length : 0), { timeout: 20_000 }).toBe(2);
+        const exited = new Promise<NodeJS.Signals | null>((ok) => child.on('exit', (_code, signal) => ok(signal)));
+        child.kill(sig);
+        expect(await exited, `${which} ${sig}`).toBe(sig);
+        for (const pid of readFileSync(pids, 'utf8').trim().split('\n').map(Number)) {
+          const gone = () => {
+            try {
+              return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+            } catch {
+              return true;
+            }
+          };
+          await expect.poll(gone, { timeout: 5_000 }).toBe(true);
+        }
+        expect((await readdir(tmp)).filter((f) => f.startsWith('slowstart-grade-')), `${which} ${sig}`).toEqual([]);
+      }
+    }
+  });
+
+  it('reads the same tests whatever their names, and reports any bytes as well-formed XML and valid UTF-8', async () => {
+    // Test files named in Latin-1, with a newline and ESC, with a bidi control;
+    // a program at a path that is not UTF-8, printing and saying noncharacters,
+    // invalid UTF-8, controls and an encoded lone surrogate.
+    const d = join(scratch, 'names');
+    await mkdir(d, { recursive: true });
+    const names = [Buffer.from('caf\xe9', 'latin1'), Buffer.from('new\nline\x1b[31m'), Buffer.from('\u202Eevil'), Buffer.from('plain')];
+    for (const n of names) await writeFile(Buffer.concat([Buffer.from(`${d}/`), n, Buffer.from('.txt')]), 'POOL a=1\nPICK\n');
+    const program = Buffer.concat([Buffer.from(`${scratch}/prog`), Buffer.from([0xe9]), Buffer.from('.py')]);
+    await writeFile(
+      program,
+      [
+        'import sys',
+        'sys.stdin.buffer.read()',
+        String.raw`sys.stdout.buffer.write(b"a\xef\xbf\xbe\xef\xbf\xbf\xff\x01\xed\xa0\x80\n")`,
+        String.raw`sys.stderr.buffer.write(b"oops \xef\xbf\xbe \xff \x1b[2J \xed\xa0\x80 \x00\n")`,
+      ].join('\n'),
+    );
+    const octal = (b: Buffer) => Array.from(b, (x) => `\\${x.toString(8).padStart(3, '0')}`).join('');
+    const reports: Record<string, Buffer[]> = {};
+    for (const which of ['native', 'node'] as Cli[]) {
+      for (const format of ['json', 'junit', 'gradescope', 'text']) {
+        const r = spawnSync('sh', ['-c', `${shellCli(which, `grade --tests "${d}" --format ${format} -- python3 -S "$(printf '${octal(program)}')"`)}`], {
+          env: { ...process.env, ...EPOCH },
+        });
+        expect(r.status, `${which} ${format}: ${r.stderr}`).toBe(1);
+        (reports[format] ??= []).push(r.stdout);
+      }
+    }
+    for (const [format, [native, node]] of Object.entries(reports)) {
+      expect(node.equals(native), `${format}: the same bytes from both CLIs`).toBe(true);
+      expect(() => new TextDecoder('utf-8', { fatal: true }).decode(native), format).not.toThrow();
+      // Nothing raw that a terminal or an XML parser would choke on.
+      expect(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\uFFFE|\uFFFF|\u202E/.test(native.toString()), format).toBe(false);
+    }
+    const report = JSON.parse(reports.json[0].toString()) as ReturnType<typeof json>;
+    expect(report.tests).toBe(4); // every file, in both CLIs (Node used to skip the Latin-1 one)
+    const ids = report.results.map((r) => r.id);
+    expect(ids).toEqual(['caf\\xe9', 'new\\x0aline\\x1b[31m', 'plain', '\\u{202e}evil']);
+    expect(report.command[2]).toBe(`${scratch}/prog\\xe9.py`);
+    // One spelling of a name everywhere: the text report and the JUnit names.
+    for (const id of ids) expect(reports.text[0].toString()).toContain(`FAIL ${id}: ${id}\n`);
+    const cases = parseXml(reports.junit[0]).children[0].children.filter((c) => c.tag === 'testcase');
+    expect(cases.map((c) => c.attrib.name)).toEqual(ids.map((id) => `${id}: ${id}`));
+    // And a JUnit consumer's parser: xmllint (libxml2), when it is installed.
+    const lint = spawnSync('xmllint', ['--noout', '-'], { input: reports.junit[0] });
+    if (!lint.error) expect(lint.status, lint.stderr.toString()).toBe(0);
   });
 });
