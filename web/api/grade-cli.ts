@@ -18,8 +18,6 @@ import type { GradeSession, RawOutcome } from '../wasm/lab.mjs';
 import { CANNOT_RUN, errnoText, write } from './cli-io.js';
 import { loadLab } from './node.js';
 
-/** stderr bytes kept per run (grade.hpp's kStderrKept). */
-const STDERR_KEPT = 64 * 1024;
 /** How long the pipes may stay open once the program has exited. */
 const DRAIN_MS = 1000;
 
@@ -42,7 +40,8 @@ function outcome(fields: Partial<RawOutcome>): RawOutcome {
 }
 
 /** One run of the program: spawn, feed the script, collect, kill the group when needed. */
-function runOnce(argv: string[], input: Uint8Array, timeoutMs: number, maxOutput: number): Promise<RawOutcome> {
+/** One run; `stderrKept` bytes of its stderr are kept (the lab module's stderrKept: grade.hpp's kStderrKept). */
+function runOnce(argv: string[], input: Uint8Array, timeoutMs: number, maxOutput: number, stderrKept: number): Promise<RawOutcome> {
   return new Promise((resolve) => {
     const start = performance.now();
     let settled = false;
@@ -97,7 +96,7 @@ function runOnce(argv: string[], input: Uint8Array, timeoutMs: number, maxOutput
       outLength += chunk.length;
     });
     child.stderr!.on('data', (chunk: Buffer) => {
-      const room = STDERR_KEPT - errLength;
+      const room = stderrKept - errLength;
       if (chunk.length > room) errCut = true;
       if (room > 0) err.push(chunk.subarray(0, room));
       errLength += Math.min(room, chunk.length);
@@ -211,7 +210,7 @@ export async function grade(args: string[]): Promise<number> {
       const worker = async () => {
         while (!cannotStart && next < n) {
           const i = next++;
-          const o = await runOnce(session.argv(files.paths[i]), session.test(i).script, timeout, cap);
+          const o = await runOnce(session.argv(files.paths[i]), session.test(i).script, timeout, cap, lab.stderrKept);
           if (!o.started) cannotStart = true;
           session.setOutcome(i, o);
         }
