@@ -1,5 +1,6 @@
 #include "fast/decimal.hpp"
 #include "core/command.hpp"
+#include "fast/line_scan.hpp"
 #include "fast/short_bytes.hpp"
 
 #include <algorithm>
@@ -9,46 +10,25 @@ namespace slowstart {
 
 namespace {
 
-constexpr Keyword kKeywords[] = {
-    {"POOL", Op::Pool, "POOL <name>=<weight> ...",
-     "Replaces the pool: these backends, in this order, all UP at full weight at once (no ramp), scores 0.", 0,
-     SIZE_MAX},
-    {"NOW", Op::Now, "NOW <seconds>", "Sets the clock, in whole seconds. Nothing else moves it.", 1, 1},
-    {"ADD", Op::Add, "ADD <name>=<weight> <ramp>",
-     "A backend joins now: weight 0 at first, its target once the ramp (seconds) is over, score 0. "
-     "A name already in the pool is replaced in place.",
-     2, 2},
-    {"DOWN", Op::Down, "DOWN <name>", "Takes a backend out: weight 0; it keeps its place and its score.", 1, 1},
-    {"UP", Op::Up, "UP <name> <ramp>", "Brings a backend back with a new ramp from now, and score 0.", 2, 2},
-    {"WEIGHTS", Op::Weights, "WEIGHTS", "Prints every backend's effective weight, sorted by name.", 0, 0},
-    {"PICK", Op::Pick, "PICK",
-     "Picks one backend by smooth weighted round-robin and prints its name (NONE when none has weight).", 0, 0},
-};
-constexpr std::size_t kLongestKeyword = 7;  // WEIGHTS
+// Keywords are found by comparing integers, not strings (no memcmp call
+// per keyword, which in WebAssembly is a byte loop): line_scan::key(), the
+// encoding the interpreter's fast path uses too, of each word in the table.
+static_assert(kShortestKeyword >= 2 && kLongestKeyword <= 7, "line_scan::key() holds words of 2 ... 7 bytes");
+constexpr auto kPacked = [] {
+  std::array<std::uint64_t, std::size(kKeywords)> keys{};
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = line_scan::key(kKeywords[i].word);
+  return keys;
+}();
 
-// A word of up to 8 bytes as one integer: keywords are found by comparing
-// integers, not strings (no memcmp call per keyword, which in WebAssembly is
-// a byte loop).
-constexpr std::uint64_t packed(std::string_view word) {
-  std::uint64_t key = 0;
-  for (std::size_t i = 0; i < word.size() && i < 8; ++i)
-    key |= static_cast<std::uint64_t>(static_cast<unsigned char>(word[i])) << (8 * i);
-  return key;
-}
-
-constexpr std::uint64_t kPacked[] = {packed("POOL"), packed("NOW"),     packed("ADD"), packed("DOWN"),
-                                     packed("UP"),   packed("WEIGHTS"), packed("PICK")};
-static_assert(sizeof kPacked / sizeof kPacked[0] == sizeof kKeywords / sizeof kKeywords[0]);
-
-// `key` is packed() of a word of `size` bytes.
-const Keyword* find_keyword(std::uint64_t key, std::size_t size) {
-  for (std::size_t i = 0; i < sizeof kPacked / sizeof kPacked[0]; ++i)
-    if (kPacked[i] == key && kKeywords[i].word.size() == size) return &kKeywords[i];  // ("PICK\0" is no PICK)
+// `key` is line_scan::key() of a word (its bytes and its length).
+const Keyword* find_keyword(std::uint64_t key) {
+  for (std::size_t i = 0; i < kPacked.size(); ++i)
+    if (kPacked[i] == key) return &kKeywords[i];
   return nullptr;
 }
 
 const Keyword* find_keyword(std::string_view word) {
-  return word.size() > kLongestKeyword ? nullptr : find_keyword(packed(word), word.size());
+  return word.size() > kLongestKeyword ? nullptr : find_keyword(line_scan::key(word));
 }
 
 // A keyword written in another case, for the hint "(use PICK)".
@@ -85,8 +65,6 @@ void TokenHead::add(std::string_view piece) {
   copy_short(bytes_ + size_, piece.data(), n);
   size_ += n;
 }
-
-std::span<const Keyword> keywords() { return kKeywords; }
 
 // ---------------------------------------------------------------------------
 // LineParser
@@ -179,7 +157,7 @@ SLOWSTART_HOT void LineParser::end_token() {
 
 SLOWSTART_HOT void LineParser::keyword() {
   const std::string_view word = head_.view();
-  if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8(), static_cast<std::size_t>(length_));  // (short: fits any size_t)
+  if (length_ <= kLongestKeyword) keyword_ = find_keyword(head_.first8() | static_cast<std::uint64_t>(length_) << 56);  // (line_scan::key)
   if (keyword_) return;
   Message* m = fail(true, token());
   if (!m) return;

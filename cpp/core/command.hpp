@@ -9,6 +9,7 @@
 // each token for messages, and numbers. Blank lines and lines whose first
 // token starts with '#' are ignored.
 #pragma once
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -26,20 +27,75 @@ namespace slowstart {
 
 enum class Op { Pool, Now, Add, Down, Up, Weights, Pick };
 
+// What an argument is: a `name=weight` entry, a backend's name, or a whole
+// number (seconds).
+enum class ArgKind : std::uint8_t { Entry, Name, Number };
+
 // A command word of the language: how a line with it is written (the usage
-// messages quote it), what it does in one sentence, and how many arguments
-// it takes. The one table of the language's words: front ends (completion,
-// help, the page's summary) read it through the bindings.
+// messages quote it), what it does in one sentence, how many arguments it
+// takes and what each is. The one table of the language's words: the
+// parser, the fast path's keys (interpreter.cpp) and the front ends
+// (completion, help, the page's summary, through the bindings) read it.
 struct Keyword {
   std::string_view word;
   Op op;
   std::string_view usage;    // e.g. "ADD <name>=<weight> <ramp>"
   std::string_view summary;  // what the command does
   std::size_t min_args, max_args;  // max_args == SIZE_MAX: any number
+  // Each argument's kind in order; with max_args SIZE_MAX the last repeats.
+  std::array<ArgKind, 2> kinds;
+  std::size_t kind_count;
+};
+
+inline constexpr Keyword kKeywords[] = {
+    {"POOL", Op::Pool, "POOL <name>=<weight> ...",
+     "Replaces the pool: these backends, in this order, all UP at full weight at once (no ramp), scores 0.", 0,
+     SIZE_MAX, {ArgKind::Entry}, 1},
+    {"NOW", Op::Now, "NOW <seconds>", "Sets the clock, in whole seconds. Nothing else moves it.", 1, 1,
+     {ArgKind::Number}, 1},
+    {"ADD", Op::Add, "ADD <name>=<weight> <ramp>",
+     "A backend joins now: weight 0 at first, its target once the ramp (seconds) is over, score 0. "
+     "A name already in the pool is replaced in place.",
+     2, 2, {ArgKind::Entry, ArgKind::Number}, 2},
+    {"DOWN", Op::Down, "DOWN <name>", "Takes a backend out: weight 0; it keeps its place and its score.", 1, 1,
+     {ArgKind::Name}, 1},
+    {"UP", Op::Up, "UP <name> <ramp>", "Brings a backend back with a new ramp from now, and score 0.", 2, 2,
+     {ArgKind::Name, ArgKind::Number}, 2},
+    {"WEIGHTS", Op::Weights, "WEIGHTS", "Prints every backend's effective weight, sorted by name.", 0, 0, {}, 0},
+    {"PICK", Op::Pick, "PICK",
+     "Picks one backend by smooth weighted round-robin and prints its name (NONE when none has weight).", 0, 0,
+     {}, 0},
 };
 
 // Every keyword, in the order the SPEC lists them.
-std::span<const Keyword> keywords();
+inline std::span<const Keyword> keywords() { return kKeywords; }
+
+// The table's entry for op (at compile time where op is a constant).
+constexpr const Keyword& keyword_of(Op op) {
+  for (const Keyword& k : kKeywords)
+    if (k.op == op) return k;
+  return kKeywords[0];  // (unreachable: every Op has its word, checked below)
+}
+
+// The shortest and the longest keyword, in bytes.
+inline constexpr std::size_t kShortestKeyword = [] {
+  std::size_t n = SIZE_MAX;
+  for (const Keyword& k : kKeywords) n = k.word.size() < n ? k.word.size() : n;
+  return n;
+}();
+inline constexpr std::size_t kLongestKeyword = [] {
+  std::size_t n = 0;
+  for (const Keyword& k : kKeywords) n = k.word.size() > n ? k.word.size() : n;
+  return n;
+}();
+
+static_assert([] {
+  for (const Keyword& k : kKeywords) {
+    if (keyword_of(k.op).word != k.word) return false;  // one word per Op
+    if (k.kind_count == 0 ? k.max_args != 0 : k.max_args != SIZE_MAX && k.max_args != k.kind_count) return false;
+  }
+  return true;
+}(), "every Op has one keyword, and every argument a kind");
 
 // Where a problem is on its line: bytes [from, to) of the line as it was
 // given (a byte-order mark on line 1 counts; the line end does not).

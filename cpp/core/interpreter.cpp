@@ -11,6 +11,11 @@ namespace slowstart {
 namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 using line_scan::blank;
+// The fast path's keys: line_scan::key() of each word of the keyword table
+// (command.hpp), computed at compile time.
+template <Op op>
+constexpr std::uint64_t kKey = line_scan::key(keyword_of(op).word);
+constexpr std::size_t kPickBytes = keyword_of(Op::Pick).word.size();
 
 }  // namespace
 
@@ -109,33 +114,33 @@ SLOWSTART_HOT bool Interpreter::fast_line(std::string_view line) {
   const char* const end = line.data() + line.size() - (!line.empty() && line.back() == '\r');
   // The commonest line of all, a bare PICK, is not split into tokens. (A
   // jump, not a second call site: the pick inlined twice cost 1 % more.
-  // One 4-byte load, not memcmp: clang leaves memcmp a call in WebAssembly,
+  // One word() load, not memcmp: clang leaves memcmp a call in WebAssembly,
   // into Emscripten's byte-by-byte loop, where g++ inlines it.)
-  if (end - line.data() == 4 && scan::word(line.data(), 4) == scan::key("PICK")) goto pick;
+  if (end - line.data() == kPickBytes && scan::word(line.data(), kPickBytes) == kKey<Op::Pick>) goto pick;
   {
     const scan::Tokens t = scan::tokens(line.data(), end);
     if (t.word.empty() || t.word[0] == '#') {  // blank, or a comment
       ++line_;
       return true;
     }
-    if (t.word.size() < 2 || t.word.size() > 7) return false;
+    if (t.word.size() < kShortestKeyword || t.word.size() > kLongestKeyword) return false;
     const std::uint64_t k = scan::word(t.word.data(), t.word.size());
-    if (k == scan::key("POOL")) return fast_pool(t.word.data() + t.word.size(), end);
+    if (k == kKey<Op::Pool>) return fast_pool(t.word.data() + t.word.size(), end);
     if (t.more) return false;
     const bool none = t.first.empty(), one = !none && t.second.empty(), two = !t.second.empty();
     const ScriptSink::TextBuffers& text = sink_.text_buffers();
     std::int64_t a = 0, b = 0;
-    if (k == scan::key("PICK")) {
+    if (k == kKey<Op::Pick>) {
       if (!none) return false;
       goto pick;
     }
-    if (k == scan::key("NOW")) {
+    if (k == kKey<Op::Now>) {
       if (!one || !scan::number(t.first, kMaxTime, a)) return false;
       ++line_;
       pool_.set_now(a);
       return true;
     }
-    if (k == scan::key("DOWN")) {
+    if (k == kKey<Op::Down>) {
       if (!one) return false;
       const std::int64_t i = pool_.find(t.first);
       if (i < 0) return false;  // (no such backend: the parser says so)
@@ -143,7 +148,7 @@ SLOWSTART_HOT bool Interpreter::fast_line(std::string_view line) {
       pool_.down_at(static_cast<std::size_t>(i));
       return true;
     }
-    if (k == scan::key("UP")) {
+    if (k == kKey<Op::Up>) {
       if (!two || !scan::number(t.second, kMaxTime, a)) return false;
       const std::int64_t i = pool_.find(t.first);
       if (i < 0) return false;
@@ -151,7 +156,7 @@ SLOWSTART_HOT bool Interpreter::fast_line(std::string_view line) {
       pool_.up_at(static_cast<std::size_t>(i), a);
       return true;
     }
-    if (k == scan::key("ADD")) {
+    if (k == kKey<Op::Add>) {
       if (!two || pool_.size() >= kMaxBackends) return false;
       const std::size_t eq = find_byte(t.first, '=');
       if (eq == std::string_view::npos) return false;
@@ -163,7 +168,7 @@ SLOWSTART_HOT bool Interpreter::fast_line(std::string_view line) {
       pool_.add(std::string(name), a, b);
       return true;
     }
-    if (k == scan::key("WEIGHTS")) {
+    if (k == kKey<Op::Weights>) {
       if (!none) return false;
       ++line_;
       if (text.out) return pool_.append_weights_line(*text.out), true;

@@ -96,16 +96,27 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t ss_length() { return g_length; }
 EMSCRIPTEN_KEEPALIVE const char* ss_problem() { return bytes(g_problem); }
 EMSCRIPTEN_KEEPALIVE const char* ss_version() { return bytes(slowstart::cli::kVersion); }
 EMSCRIPTEN_KEEPALIVE const char* ss_usage() { return bytes(slowstart::cli::kUsage); }
-// The language's keywords (command.hpp), one a line: word, usage and
-// summary, separated by tabs (none of them holds a tab or a newline).
+// The language's keywords (command.hpp), one a line: word, usage, summary,
+// the fewest and the most arguments ("any": no limit) and each argument's
+// kind (entry, name or number; with no limit the last repeats), separated by
+// tabs (none of them holds a tab or a newline).
 EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD const char* ss_keywords() {
+  constexpr std::string_view kKinds[] = {"entry", "name", "number"};  // ArgKind's order
   g_text.clear();
   for (const Keyword& k : keywords()) {
-    g_text.append(k.word);
+    for (std::string_view field : {k.word, k.usage, k.summary}) {
+      g_text.append(field);
+      g_text += '\t';
+    }
+    g_text += static_cast<char>('0' + k.min_args);  // (one digit: at most 2)
     g_text += '\t';
-    g_text.append(k.usage);
+    if (k.max_args == SIZE_MAX) g_text.append("any");
+    else g_text += static_cast<char>('0' + k.max_args);
     g_text += '\t';
-    g_text.append(k.summary);
+    for (std::size_t i = 0; i < k.kind_count; ++i) {
+      if (i > 0) g_text += ' ';
+      g_text.append(kKinds[static_cast<std::size_t>(k.kinds[i])]);
+    }
     g_text += '\n';
   }
   return bytes(g_text);

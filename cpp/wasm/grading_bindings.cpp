@@ -286,6 +286,8 @@ EMSCRIPTEN_BINDINGS(slowstart_grading) {
       .function("argv", &GradeSession::argv)
       .function("setOutcome", &GradeSession::setOutcome)
       .function("finish", &GradeSession::finish);
+  // stderr bytes a front end keeps per run (the Node CLI's grade-cli.ts).
+  emscripten::constant("stderrKept", static_cast<std::uint32_t>(slowstart::grading::kStderrKept));
   emscripten::function("testsCommand", &tests_command);
   emscripten::function("testsOutBlocked", &tests_out_blocked);
   emscripten::function("mistakeCatalogue", &catalogue);

@@ -196,6 +196,8 @@ export interface LabModule {
   /** The script is in the input buffer. */
   weightProblem(length: number, actual: string): { outputLine: number; weight: string } | null;
   GradeSession: new () => GradeSession;
+  /** stderr bytes a front end keeps per run (cpp/grading/grade.hpp's kStderrKept). */
+  readonly stderrKept: number;
   testsCommand(args: string[]): {
     out: Uint8Array;
     err: Uint8Array;

@@ -81,8 +81,10 @@ export class Engine {
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => {
-          const [word, usage, summary] = line.split('\t');
-          return Object.freeze({ word, usage, summary });
+          const [word, usage, summary, min, max, kinds] = line.split('\t');
+          const args = Object.freeze(kinds === '' ? [] : (kinds.split(' ') as Keyword['args'][number][]));
+          const maxArgs = max === 'any' ? Infinity : Number(max);
+          return Object.freeze({ word, usage, summary, minArgs: Number(min), maxArgs, args });
         }),
     );
     const engine = this;

@@ -39,8 +39,6 @@ import type { GradeSession, RawOutcome } from '../wasm/lab.mjs';
 import { CANNOT_RUN, errnoText, rawArguments, write } from './cli-io.js';
 import { loadLab } from './node.js';
 
-/** stderr bytes kept per run (grade.hpp's kStderrKept). */
-const STDERR_KEPT = 64 * 1024;
 /** How long the pipes may stay open once the program has exited. */
 const DRAIN_MS = 1000;
 /** Errors that say the grader, not the program, ran out of something. */
@@ -112,7 +110,8 @@ interface Runner {
 }
 
 /** One run of the program: spawn, feed the script, collect, kill the group when needed. */
-function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number, maxOutput: number, runner: Runner): Promise<RawOutcome> {
+/** One run; `stderrKept` bytes of its stderr are kept (the lab module's stderrKept: grade.hpp's kStderrKept). */
+function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number, maxOutput: number, runner: Runner, stderrKept: number): Promise<RawOutcome> {
   return new Promise((resolve) => {
     const start = performance.now();
     let settled = false;
@@ -169,7 +168,7 @@ function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number, maxOu
       outLength += chunk.length;
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      const room = STDERR_KEPT - errLength;
+      const room = stderrKept - errLength;
       if (chunk.length > room) errCut = true;
       if (room > 0) err.push(chunk.subarray(0, room));
       errLength += Math.min(room, chunk.length);
@@ -495,7 +494,7 @@ export async function grade(args: string[]): Promise<number> {
       const worker = async () => {
         while (!cannotStart && next < n) {
           const i = next++;
-          const o = await runOnce(session.argv(files.paths[i]), session.test(i).script, timeout, session.maxOutput(i), runner);
+          const o = await runOnce(session.argv(files.paths[i]), session.test(i).script, timeout, session.maxOutput(i), runner, lab.stderrKept);
           if (!o.started) cannotStart = true;
           session.setOutcome(i, o);
         }

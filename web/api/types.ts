@@ -39,6 +39,14 @@ export interface Keyword {
   usage: string;
   /** What it does, in one sentence. */
   summary: string;
+  /** The fewest and the most arguments a line with it takes (`Infinity`: any number). */
+  minArgs: number;
+  maxArgs: number;
+  /**
+   * What each argument is, in order: a `name=weight` entry, a backend's name, or a whole number
+   * (seconds). When `maxArgs` is `Infinity`, the last kind repeats.
+   */
+  args: readonly ('entry' | 'name' | 'number')[];
 }
 
 /** Everything {@link SlowStart.run} produced. */

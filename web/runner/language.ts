@@ -1,7 +1,7 @@
 // The command language in the editor, read from the engine's keyword table
 // (SlowStart.keywords, cpp/core/command.hpp): which words are commands and
-// what each argument is, from the usage lines the engine's messages quote
-// (`ADD <name>=<weight> <ramp>`). This file knows no command itself.
+// what each argument is (the table's argument kinds). This file knows no
+// command itself.
 //
 // Syntax highlighting is a CodeMirror stream language. It only colours
 // tokens; whether a line is valid is the engine's call (its diagnostics come
@@ -11,10 +11,10 @@ import type { Extension } from '@codemirror/state';
 import { tags as t } from '@lezer/highlight';
 import type { Keyword } from '../api/index.js';
 
-/** What an argument is, as its usage line writes it: `<name>=<weight>`, `<name>`, or a number (`<seconds>`, `<ramp>`). */
-export type ArgumentKind = 'entry' | 'name' | 'number';
+/** What an argument is: `<name>=<weight>`, `<name>`, or a number (`<seconds>`, `<ramp>`). */
+export type ArgumentKind = Keyword['args'][number];
 
-/** A command, as its usage line writes it. */
+/** A command, as the engine's keyword table states it. */
 export interface CommandShape {
   keyword: Keyword;
   /** Its arguments in order; with `repeats` (`...`), the last may come any number of times. */
@@ -29,19 +29,7 @@ export type Language = ReadonlyMap<string, CommandShape>;
 export const NO_LANGUAGE: Language = new Map();
 
 export function languageOf(keywords: readonly Keyword[]): Language {
-  return new Map(
-    keywords.map((keyword) => {
-      const parts = keyword.usage.split(' ').slice(1);
-      const repeats = parts.at(-1) === '...';
-      const args = (repeats ? parts.slice(0, -1) : parts).map(kindOf);
-      return [keyword.word, { keyword, args, repeats }];
-    }),
-  );
-}
-
-function kindOf(part: string): ArgumentKind {
-  if (part.includes('=')) return 'entry';
-  return part === '<name>' ? 'name' : 'number';
+  return new Map(keywords.map((keyword) => [keyword.word, { keyword, args: keyword.args, repeats: keyword.maxArgs === Infinity }]));
 }
 
 /** What argument `index` (1-based) of a line starting with `word` is, or undefined (no such command or argument). */

@@ -5,7 +5,7 @@ import { scoresAfter } from '../api/timeline.js';
 import { h, setText, svg } from '../shared/dom.js';
 import { plural } from '../shared/format.js';
 import { formatScore } from './pick-explain.js';
-import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
+import { MAX_SERIES, NONE_CLASS, seriesClasses } from '../shared/palette.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 interface Entry {
@@ -20,7 +20,7 @@ export class Legend {
   #entries: Entry[] = [];
 
   /** `max` entries at most (the chart draws the same number of series). */
-  constructor(parent: HTMLElement, max = 60) {
+  constructor(parent: HTMLElement, max = MAX_SERIES) {
     this.#doc = parent.ownerDocument;
     this.#max = max;
     this.element = h(this.#doc, 'ul', { class: 'ss-legend', attrs: { 'aria-label': 'Backends: weight and score now, picks' } });

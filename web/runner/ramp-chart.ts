@@ -17,6 +17,7 @@ import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from
 import { drawSeries } from './chart-series.js';
 import { h, setText, svg, uniqueId } from '../shared/dom.js';
 import { plural } from '../shared/format.js';
+import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
 import { NO_WINNER } from '../api/winners.js';
 
@@ -25,7 +26,7 @@ export interface RampChartOptions {
   label: string;
   /** The user clicked or dragged on the chart to this step. */
   onSeek(step: number): void;
-  /** At most this many backends get a line and a lane row (default 60). */
+  /** At most this many backends get a line and a lane row (default MAX_SERIES). */
   maxSeries?: number;
   /** The plot's height at most, px (default 340; it follows the width down to 150). */
   maxPlotHeight?: number;
@@ -191,7 +192,7 @@ export class RampChart {
       return;
     }
 
-    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? 60, this.#options.maxPlotHeight));
+    const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? MAX_SERIES, this.#options.maxPlotHeight));
     root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
     root.setAttribute('width', String(f.width));
     root.setAttribute('height', String(f.height));

@@ -6,12 +6,12 @@ import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
 import { formatClock } from './chart-model.js';
 import { h, setText } from '../shared/dom.js';
+import { MAX_SERIES } from '../shared/palette.js'; // backend columns
 import { formatScore } from './pick-explain.js';
 import { plural } from '../shared/format.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 const WINDOW = 200; // rows shown around the playhead
-const MAX_COLUMNS = 60; // backend columns
 
 export class TimelineTable {
   readonly element: HTMLDetailsElement;
@@ -62,7 +62,7 @@ export class TimelineTable {
       setText(this.#caption, 'No steps yet.');
       return;
     }
-    const cols = Math.min(t.names.length, MAX_COLUMNS);
+    const cols = Math.min(t.names.length, MAX_SERIES);
     const from = Math.max(0, Math.min(this.#step - WINDOW / 2, t.length - WINDOW));
     const to = Math.min(t.length, from + WINDOW);
     this.#from = from;

@@ -15,5 +15,12 @@ export function seriesClasses(id: number): string {
   return dash === 0 ? `ss-c${id % PALETTE_SIZE}` : `ss-c${id % PALETTE_SIZE} ss-dash${dash}`;
 }
 
+/**
+ * How many backends a view draws one by one (a line, a lane, a legend entry, a table column):
+ * the chart, the legend, the timeline table and the traffic lab's legend alike; the rest are
+ * summed up or left out, as each view says.
+ */
+export const MAX_SERIES = 60;
+
 /** The class for NONE picks (no winner). */
 export const NONE_CLASS = 'ss-none';

@@ -11,7 +11,7 @@
 // view is shown. The script's own output is not affected.
 import type { Lab, Traffic, TrafficDefaults } from '../api/index.js';
 import { h, setText } from '../shared/dom.js';
-import { seriesClasses } from '../shared/palette.js';
+import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
 import { flapSummary, runFacts } from './flap-summary.js';
 import { StateLanes } from './state-lanes.js';
@@ -409,7 +409,7 @@ export class TrafficView {
   #drawLegend(names: readonly string[]): void {
     const doc = this.element.ownerDocument;
     this.#legend.replaceChildren(
-      ...names.slice(0, 60).map((name, id) => {
+      ...names.slice(0, MAX_SERIES).map((name, id) => {
         const sw = h(doc, 'span', { class: `ss-swatch ${seriesClasses(id)}`, attrs: { 'aria-hidden': 'true' } });
         return h(doc, 'li', {}, sw, h(doc, 'span', { class: 'ss-traffic-name', text: name }));
       }),

@@ -67,6 +67,20 @@ describe('run()', () => {
     expect(Object.isFrozen(slowstart.keywords)).toBe(true);
   });
 
+  it('states each keyword\'s arguments from the engine: how many, and what each is (SPEC command table)', () => {
+    const shapes = Object.fromEntries(slowstart.keywords.map((k) => [k.word, [k.minArgs, k.maxArgs, k.args]]));
+    expect(shapes).toEqual({
+      POOL: [0, Infinity, ['entry']], // POOL <name>=<weight> ... (POOL alone empties the pool)
+      NOW: [1, 1, ['number']],
+      ADD: [2, 2, ['entry', 'number']],
+      DOWN: [1, 1, ['name']],
+      UP: [2, 2, ['name', 'number']],
+      WEIGHTS: [0, 0, []],
+      PICK: [0, 0, []],
+    });
+    expect(Object.isFrozen(slowstart.keywords[0].args)).toBe(true);
+  });
+
   it('keeps an empty WEIGHTS line as one output line', () => {
     expect(slowstart.run('WEIGHTS\nPICK').output).toEqual([
       { line: 1, text: '' },
