@@ -39,8 +39,9 @@ export interface Keyword {
   usage: string;
   /** What it does, in one sentence. */
   summary: string;
-  /** The fewest and the most arguments a line with it takes (`Infinity`: any number). */
+  /** The fewest arguments a line with it takes. */
   minArgs: number;
+  /** The most arguments a line with it takes (`Infinity`: any number). */
   maxArgs: number;
   /**
    * What each argument is, in order: a `name=weight` entry, a backend's name, or a whole number
