@@ -34,12 +34,16 @@ export class ChartTabs {
   #shown = RAMP_TAB;
   #script = '';
 
-  /** Puts the tabs in `panel`'s heading (in place of its title); `panel`'s other children are the Ramp tab's. */
+  /** Puts the tabs in `panel`'s heading (in place of its title); `panel`'s other children, and the heading's tools, are the Ramp tab's. */
   constructor(panel: HTMLElement, tabs: readonly ChartTab[], options: ChartTabsOptions) {
     const doc = panel.ownerDocument;
     this.#options = options;
     const head = panel.querySelector('.ss-panel-head')!;
-    this.#rampParts = Array.from(panel.children).filter((c): c is HTMLElement => c !== head);
+    // The Ramp tab's parts: the panel's other children and the heading's tools (its chart's SVG/PNG buttons).
+    this.#rampParts = [
+      ...Array.from(panel.children).filter((c): c is HTMLElement => c !== head),
+      ...Array.from(head.querySelectorAll<HTMLElement>(':scope > .ss-panel-tools')),
+    ];
     const make = (text: string, selected: boolean) =>
       h(doc, 'button', {
         class: 'ss-tab',

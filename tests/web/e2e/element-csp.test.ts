@@ -2,8 +2,11 @@
 // element on the fixture pages, every response sent with the policy. Each
 // run opens what needs the most (the engine, a rejected line's underline,
 // gutter dot and hover message, the Examples menu, the Traffic tab's lazy
-// chunk and .wasm, an exercise's verdict, a compressed share link, a
-// download) and fails on any violation or console problem.
+// chunk and .wasm, an exercise's verdict, a compressed share link, the
+// script, output and chart downloads) and fails on any violation or console
+// problem; the chart's PNG, which needs img-src data:, is saved where the
+// policy allows it and otherwise says "Not allowed here" with that one
+// img-src violation.
 //
 // What it establishes (docs/EMBEDDING.md): the element needs only
 // `script-src 'self' 'wasm-unsafe-eval'`, plus `connect-src 'self'` when a
@@ -63,8 +66,27 @@ async function exerciseBarePage(page: import('playwright-core').Page): Promise<v
   // Share link compresses the script (CompressionStream), Download saves it through a blob: URL.
   await host.getByRole('button', { name: 'Share link' }).click();
   await expect.poll(() => host.locator('.sse-link').inputValue()).toContain('#ss-bare=~');
-  const [file] = await Promise.all([page.waitForEvent('download'), host.getByRole('button', { name: 'Download' }).click()]);
-  expect(file.suggestedFilename()).toBe('slowstart-bare.txt');
+  // (exact: the output's and the chart's export buttons are named "Download the output", "Download the chart as …")
+  const saved = (name: string) => Promise.all([page.waitForEvent('download'), host.getByRole('button', { name, exact: true }).click()]);
+  expect((await saved('Download'))[0].suggestedFilename()).toBe('slowstart-bare.txt');
+  // The output and the chart as files: blob: downloads, which no CSP directive restricts. The chart's
+  // buttons belong to the Ramp tab (they are hidden while Traffic is shown).
+  expect((await saved('Download the output'))[0].suggestedFilename()).toBe('slowstart-output.txt');
+  expect(await host.getByRole('button', { name: 'Download the chart as SVG' }).isVisible()).toBe(false);
+  await host.getByRole('tab', { name: 'Ramp' }).click();
+  expect((await saved('Download the chart as SVG'))[0].suggestedFilename()).toBe('slowstart-chart.svg');
+}
+
+/** The chart's PNG is drawn from a data: image: saved where img-src allows data:, else the button says so (and the browser reports the violation). */
+async function exportPng(page: import('playwright-core').Page, allowed: boolean): Promise<void> {
+  const button = page.locator('#bare').getByRole('button', { name: 'Download the chart as PNG' });
+  if (allowed) {
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(file.suggestedFilename()).toBe('slowstart-chart.png');
+  } else {
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe('Not allowed here');
+  }
 }
 
 describe('<slow-start-runner> under CSP', () => {
@@ -85,6 +107,10 @@ describe('<slow-start-runner> under CSP', () => {
       await exerciseBarePage(page);
       expect(await violations()).toEqual([]);
       expect(problems).toEqual([]);
+      // Last, as it is the one control that needs more than script-src (and connect-src): img-src data:.
+      const pngAllowed = !policy.includes('default-src');
+      await exportPng(page, pngAllowed);
+      expect(await violations()).toEqual(pngAllowed ? [] : [{ directive: 'img-src', blocked: 'data' }]);
       if (policy.includes("default-src 'none'") && !policy.includes('trusted')) {
         await page.locator('#bare').screenshot({ path: `${SHOTS}/element-csp-bare.png` });
       }

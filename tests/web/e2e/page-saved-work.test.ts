@@ -88,7 +88,7 @@ describe('the runner page keeps the learner’s work', () => {
     const context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
     const { page, problems } = await open(context);
     await setScript(page, MINE);
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download', exact: true }).click()]);
     expect(file.suggestedFilename()).toBe('slowstart-script.txt');
     expect(await readFile((await file.path())!, 'utf8')).toBe(MINE);
     expect(problems).toEqual([]);
