@@ -52,7 +52,22 @@ describe('a 100,000-backend POOL line', () => {
       ` … ${(poolLine.length - 1000).toLocaleString('en-US')} more characters on this line are not shown (they are kept and run)`,
     );
     expect(await page.evaluate(() => window.slowstartRunner!.script.length)).toBe(poolLine.length + 1 + 45 + 8);
-    // The last PICK, from its output row.
+    // The last PICK, from its output row. The run leaves the output scrolled to its last row (the
+    // 726 px WEIGHTS line), and the list draws only the rows in view, recycling their elements when
+    // it redraws after a scroll: scroll to the top and wait for the list to have drawn the rows
+    // there (row 1 at the top, row 9 in view) before clicking, or the click goes to whichever row
+    // the clicked element holds after the redraw (it was line 7's).
+    await page.locator('.ss-output').evaluate((list) => (list.scrollTop = 0));
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const list = document.querySelector('.ss-output')!.getBoundingClientRect();
+          const at = (k: number) => document.querySelector(`.ss-out-row[aria-posinset="${k}"]:not([hidden])`)?.getBoundingClientRect();
+          const [first, ninth] = [at(1), at(9)];
+          return !!first && !!ninth && first.top === list.top && ninth.bottom <= list.bottom;
+        }),
+      )
+      .toBe(true);
     await page.locator('.ss-out-row[aria-posinset="9"]:not([hidden])').click();
     await expect.poll(() => page.locator('.ss-pe-title').textContent()).toBe('How the PICK on line 10 chose b8');
     const others = Array.from({ length: 11 }, (_, i) => `b${9 + i}`).join(', ');
