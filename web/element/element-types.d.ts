@@ -66,7 +66,11 @@ export interface SlowStartVerdictDetail extends SlowStartRunDetail {
 
 /** What the element offers to scripts on the page. */
 export interface SlowStartRunnerApi {
-  /** The script in the editor (setting it is one undoable edit, and runs it). */
+  /**
+   * The script in the editor (setting it is one undoable edit, and runs it). It may be set at
+   * any time after the element is in the document: set before the runner or the engine has
+   * loaded, the latest script set runs once they have.
+   */
   script: string;
   /** The starter script (from the element's text or `src`). */
   readonly starter: string;
@@ -74,9 +78,9 @@ export interface SlowStartRunnerApi {
   readonly expected: readonly string[] | null;
   /** The last run's output and diagnostics (null before the first run). */
   readonly result: SlowStartRunDetail | null;
-  /** Resolves once the element has read its sources and built its runner. */
+  /** Resolves once the element has read its sources and built its runner (the engine may still be loading: see `script`). */
   readonly ready: Promise<void>;
-  /** Runs the script now (and plays it through). */
+  /** Runs the script now (and plays it through); before the engine has loaded, null, and it runs once loaded. */
   run(): SlowStartRunDetail | null;
   /** Puts the starter script back (undoable with Ctrl+Z) and runs it. */
   reset(): void;

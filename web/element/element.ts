@@ -32,6 +32,10 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   #rebuildQueued = false;
   #heightWarned: string | null = null; // the last clamping said, so it is said once
   readonly #toldAuthor = new Set<string>(); // author warnings said (author-warnings.ts), each once
+  // A script set (or a run asked for) that has not run yet: given to the runner the element
+  // builds next when there is none yet, or when a changed attribute rebuilds it first.
+  #scriptToRun: string | null = null;
+  #runToDo = false;
   #resolveReady!: () => void;
   readonly ready: Promise<void> = new Promise((resolve) => (this.#resolveReady = resolve));
 
@@ -45,6 +49,10 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
     adoptElementStyles(this.#shadow);
     this.#container = h(this.ownerDocument, 'div', { class: 'sse-reset' });
     this.#shadow.append(this.#container);
+    this.addEventListener('slowstart-run', (e) => {
+      this.#runToDo = false;
+      if ((e as CustomEvent<SlowStartRunDetail>).detail.script === this.#scriptToRun) this.#scriptToRun = null;
+    });
   }
 
   connectedCallback(): void {
@@ -76,10 +84,12 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   }
 
   get script(): string {
-    return this.#mount?.script ?? '';
+    return this.#mount?.script ?? this.#scriptToRun ?? '';
   }
 
   set script(script: string) {
+    // At any time after connection: before the runner or the engine is there, it runs once they are.
+    this.#scriptToRun = script;
     if (this.#mount) this.#mount.script = script;
   }
 
@@ -96,7 +106,10 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   }
 
   run(): SlowStartRunDetail | null {
-    if (!this.#mount) return null;
+    if (!this.#mount) {
+      this.#runToDo = true;
+      return null;
+    }
     this.#mount.runner.run({ play: true });
     return this.#mount.lastRun;
   }
@@ -143,6 +156,8 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
         legacyStorageKey: keys.legacy,
         link,
       });
+      if (this.#scriptToRun !== null) this.#mount.script = this.#scriptToRun;
+      else if (this.#runToDo) this.#mount.runner.run({ play: true });
       this.#applyHeight();
       const note = tellAuthor(this, authorProblems(this), this.#toldAuthor);
       if (note) this.#container.prepend(note);

@@ -71,6 +71,7 @@ export class Runner {
   #holdTimer = 0;
   #predict: PredictPanel | null = null;
   #pending = false; // the text changed since the last run
+  #runWanted = false; // run() was called before the engine had loaded
   // Where the next run puts the playhead: play from the start (or, with
   // reduced motion, the end), the end, or (null) the editor's cursor line.
   #next: 'play' | 'end' | null;
@@ -183,7 +184,8 @@ export class Runner {
         if (this.#destroyed) return;
         this.#engine = engine;
         this.editor.setKeywords(engine.keywords);
-        if (runOnLoad) this.run();
+        // A run asked for while the engine loaded (a script set, an edit, Run) runs now, the latest text.
+        if (runOnLoad || this.#runWanted) this.run();
         else this.#toolbar.setStatus(`Press Run (${modKey(this.#win)}+Enter) to run the script.`);
       },
       (error: unknown) => this.#toolbar.setStatus(`The engine failed to load: ${String(error)}`, true),
@@ -204,12 +206,16 @@ export class Runner {
   /**
    * Runs the script now. `play` replays it from the first step. A big script
    * runs in the background (null is returned; the views update when it is done).
+   * Before the engine has loaded, null: the script as it is then runs once it has.
    */
   run(options: { play?: boolean } = {}): RunTimings | null {
     this.#win.clearTimeout(this.#timer);
-    const engine = this.#engine;
-    if (!engine) return null;
     if (options.play) this.#next = 'play';
+    const engine = this.#engine;
+    if (!engine) {
+      this.#runWanted = true; // run once the engine is there
+      return null;
+    }
     if (this.#background.takes(this.editor)) return null; // shown when it is done
     const t0 = performance.now();
     const script = this.editor.text;

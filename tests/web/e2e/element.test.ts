@@ -328,6 +328,71 @@ describe('<slow-start-runner> on a course page', () => {
   });
 });
 
+describe('<slow-start-runner> before its engine has loaded', () => {
+  // Worked by hand (smooth WRR, a tie to the earliest in the pool):
+  // POOL a=1 b=1: sums a 1 b 1, a wins (a −1 b 1); then a 0 b 2, b wins.
+  // POOL p=2 q=1: p 2 q 1, p wins (p −1 q 1); p 1 q 2, q wins (p 1 q −2); p 3 q −1, p wins.
+  it('runs the latest script set (before ready, after ready, before a rebuild) once the engine is there, once', async () => {
+    const context = await browser.newContext();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The engine's .wasm waits until the test lets it through: the window between ready and the engine.
+    await context.route('**/engine.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const { page, problems } = await open(context, `${course}/bare.html`);
+    await recordEvents(page);
+    await page.evaluate(async () => {
+      type El = HTMLElement & { script: string; ready: Promise<void> };
+      const make = (id: string) => {
+        const el = document.createElement('slow-start-runner') as El;
+        el.id = id;
+        el.textContent = 'POOL x=1\nPICK\n';
+        document.body.append(el);
+        return el;
+      };
+      // Before ready: set twice, the latest counts.
+      const early = make('early');
+      early.script = 'POOL z=1\nPICK\n';
+      early.script = 'POOL a=1 b=1\nPICK\nPICK\n';
+      // After ready (the runner is built, the engine still loading).
+      const ready = make('ready');
+      await ready.ready;
+      ready.script = 'POOL p=2 q=1\nPICK\nPICK\nPICK\n';
+      // After ready, then an attribute that rebuilds the element.
+      const rebuilt = make('rebuilt');
+      await rebuilt.ready;
+      rebuilt.script = 'POOL m=1\nWEIGHTS\n';
+      rebuilt.setAttribute('no-chart', '');
+    });
+    const host = (id: string) => page.locator(`#${id}`);
+    // The window is real: the engine has not loaded, nothing has run.
+    await expect.poll(() => host('rebuilt').locator('.ss-status').textContent()).toBe('Loading the engine…');
+    expect(await host('ready').locator('.ss-status').textContent()).toBe('Loading the engine…');
+    expect(await events(page)).toEqual([]);
+    release();
+    await expect.poll(() => outputRows(host('early'))).toEqual(['2: a', '3: b']);
+    await expect.poll(() => outputRows(host('ready'))).toEqual(['2: p', '3: q', '4: p']);
+    await expect.poll(() => outputRows(host('rebuilt'))).toEqual(['2: m=1']);
+    expect(await host('rebuilt').locator('.ss-panel-chart').isHidden()).toBe(true);
+    expect(await editorText(host('early'))).toBe('POOL a=1 b=1\nPICK\nPICK\n');
+    // Each ran its latest script once (the bare fixture's own element ran its starter: autorun).
+    await settle(page);
+    const runs = (await events(page)).filter((e) => e.type === 'slowstart-run' && e.id !== 'bare');
+    expect(runs.map((e) => [e.id, e.detail.output.map((o) => o.text).join(' ')])).toEqual(
+      expect.arrayContaining([
+        ['early', 'a b'],
+        ['ready', 'p q p'],
+        ['rebuilt', 'm=1'],
+      ]),
+    );
+    expect(runs.length).toBe(3);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('<slow-start-runner> attributes', () => {
   it('src and expected-src, examples, traffic, theme, height; readonly and no-chart; no id and no autorun', async () => {
     const context = await browser.newContext();
