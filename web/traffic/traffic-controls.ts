@@ -55,7 +55,7 @@ export const HINTS: Record<string, string> = {
   aggression: 'Envoy: above 1 the weight rises fast early on, below 1 late.',
   floor: 'Envoy: the least share of its weight a ramping backend gets, from its first second.',
   resolution:
-    'How finely weights are counted: ×1 is the SPEC’s whole numbers (weight 1 is 0 or 1, nothing between); ' +
+    'How finely weights are counted: ×1 is whole numbers, as your script counts them (weight 1 is 0 or 1, nothing between); ' +
     '×100 is hundredths, like nginx-mod, an nginx build with slow start.',
   rps: 'Requests a second for the share chart, 1 to 100,000.',
   policy: 'How the comparison picks: the host with the fewest requests in flight (Envoy), or the script’s smooth round-robin.',
@@ -101,10 +101,10 @@ export class TrafficControls {
     const floor = this.#number('floor', 'Floor %', s.curve.minWeightPercent, { min: '0', max: '100', step: '1' });
     this.#envoyOnly.push(aggression, floor);
     this.element = this.#form('Traffic settings', [
-      this.#select('kind', 'Ramp curve', [['linear', 'Linear (SPEC, NGINX)'], ['envoy', 'Envoy'], ['haproxy', 'HAProxy (16 steps)']], s.curve.kind),
+      this.#select('kind', 'Ramp curve', [['linear', 'Linear (as your script, NGINX)'], ['envoy', 'Envoy'], ['haproxy', 'HAProxy (16 steps)']], s.curve.kind),
       aggression,
       floor,
-      this.#select('resolution', 'Resolution', [['1', '×1 (SPEC)'], ['16', '×16'], ['100', '×100'], ['1000', '×1000']], String(s.curve.resolution)),
+      this.#select('resolution', 'Resolution', [['1', '×1 (as your script)'], ['16', '×16'], ['100', '×100'], ['1000', '×1000']], String(s.curve.resolution)),
       this.#number('rps', 'Requests/s', s.rps, { min: '1', max: '100000', step: '1' }),
     ]);
     this.#syncEnvoy();

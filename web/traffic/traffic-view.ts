@@ -163,7 +163,7 @@ export class TrafficView {
       h(doc, 'p', {
         class: 'ss-chart-note',
         text:
-          'Resolution ×1 is the SPEC\'s integer weights: a weight-1 backend can only be 0 or 1, so it jumps from no ' +
+          'Resolution ×1 counts weights in whole numbers, as your script does: a weight-1 backend can only be 0 or 1, so it jumps from no ' +
           'traffic to its full share at the end of its ramp. ×100 keeps weights in hundredths, as nginx-mod (an ' +
           'nginx build with slow start) does with its 0–100 factor.',
       }),

@@ -214,7 +214,7 @@ describe('Traffic tab, for a learner who read nothing', () => {
       ['Ramp curve', 'How a backend’s weight grows during its ramp'],
       ['Aggression', 'above 1 the weight rises fast early on'],
       ['Floor %', 'the least share of its weight a ramping backend gets'],
-      ['Resolution', '×1 is the SPEC’s whole numbers'],
+      ['Resolution', '×1 is whole numbers, as your script counts them'],
       ['Resolution', 'like nginx-mod, an nginx build with slow start'],
       ['Load %', 'How busy the busiest backend is at full weight'],
       ['Cold ×', 'How many times slower a backend serves the moment it joins'],
@@ -225,6 +225,13 @@ describe('Traffic tab, for a learner who read nothing', () => {
       expect(hint, label).toContain(words);
     }
     expect(await page.locator('.ss-traffic-status').textContent()).toContain('shares are counted in slices of');
+    // No project jargon for a learner: the tab, its options and hints never say "SPEC" (they said
+    // "Linear (SPEC, NGINX)", "×1 (SPEC)", "the SPEC’s whole numbers").
+    const words = await page.locator('.ss-traffic').evaluateAll((els) =>
+      els.map((el) => `${el.textContent} ${[...el.querySelectorAll('[title],[aria-label]')].map((e) => `${e.getAttribute('title')} ${e.getAttribute('aria-label')}`).join(' ')}`).join(' '),
+    );
+    expect(words).toContain('Linear (as your script, NGINX)');
+    expect(words).not.toMatch(/SPEC/);
     await page.screenshot({ path: `${SHOTS}/traffic-hints-1280.png`, fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
