@@ -17,6 +17,7 @@ import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
 import type { TestResult } from './grade.js';
 import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
+import type { LoadFailure } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
 
 export interface ImplementRunOptions {
@@ -39,6 +40,8 @@ export interface CompileError {
   message: string;
   /** Line of the learner's code, when known. */
   codeLine?: number;
+  /** For `code`: what went wrong (it does not compile, threw, ran out of memory or time, lacks a function). */
+  reason?: LoadFailure;
 }
 
 export interface ImplementRun {
@@ -164,7 +167,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             );
             return;
           case 'compile-error':
-            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine }, results: [] }, m.kind === 'code');
+            finish({ compileError: { kind: m.kind, message: m.message, codeLine: m.codeLine, reason: m.reason }, results: [] }, m.kind === 'code');
             return;
           case 'start':
             current = first + m.index;

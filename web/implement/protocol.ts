@@ -1,6 +1,7 @@
 /** Messages between the implement-mode page and its worker, and the result of a test that ran out of time. */
 import type { ImplementTest } from './suite.js';
 import type { TestResult } from './grade.js';
+import type { LoadFailure } from './sandbox/sandbox.js';
 
 export interface RunRequest {
   type: 'run';
@@ -27,7 +28,7 @@ export type WorkerMessage =
   | { type: 'loaded' }
   /** The learner's code compiled; the tests follow. */
   | { type: 'ready' }
-  | { type: 'compile-error'; kind: CompileErrorKind; message: string; codeLine?: number }
+  | { type: 'compile-error'; kind: CompileErrorKind; message: string; codeLine?: number; reason?: LoadFailure }
   | { type: 'start'; index: number }
   /** Sent before the learner's code runs for a new script line, so a hang can be placed. */
   | { type: 'line'; index: number; line: number }

@@ -10,6 +10,16 @@ import type { CompileError } from './client.js';
 import type { RunDiagnosis } from './diagnosis.js';
 import type { TestResult } from './grade.js';
 import type { TestState } from './test-list.js';
+import type { LoadFailure } from './sandbox/sandbox.js';
+
+/** The banner's title for code that did not load, by what happened (an out-of-memory is not a compile error). */
+const LOAD_TITLES: Record<LoadFailure, string> = {
+  syntax: 'Your code does not compile',
+  threw: 'Your code threw an error while loading',
+  memory: 'Your code ran out of memory while loading',
+  time: 'Your code did not finish loading',
+  missing: 'A function is missing',
+};
 
 export interface SummaryActions {
   goToCodeLine(line: number): void;
@@ -59,7 +69,7 @@ export class RunSummary {
   /** Why nothing ran. `line`: where in the learner's code, when known. */
   showCompileError(error: CompileError, line: number | undefined): void {
     const doc = this.#doc;
-    const title = error.kind === 'worker' ? 'The tests could not run' : 'Your code does not compile';
+    const title = error.kind === 'worker' ? 'The tests could not run' : (error.reason ? LOAD_TITLES[error.reason] : 'Your code could not be loaded');
     const parts: Node[] = [
       h(doc, 'p', { class: 'ss-impl-banner-title', text: title }),
       h(doc, 'p', { class: 'ss-impl-banner-text', text: capitalize(error.message) }),

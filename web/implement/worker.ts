@@ -130,7 +130,7 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
     const message = error.timedOut
       ? `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`
       : error.message;
-    post({ type: 'compile-error', kind: 'code', message, codeLine: error.codeLine });
+    post({ type: 'compile-error', kind: 'code', message, codeLine: error.codeLine, reason: error.reason });
     return;
   }
   post({ type: 'ready' });

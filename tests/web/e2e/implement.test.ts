@@ -280,11 +280,25 @@ describe('the implement-it-yourself mode', () => {
     // Missing functions are named.
     await setCode(page, 'function effectiveWeight() { return 1; }');
     await runTests(page);
+    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('A function is missing');
     expect(await banner.locator('.ss-impl-banner-text').textContent()).toBe('Define a function pick(backends)');
+
+    // Running out of memory at the top level is said as such (it said "does not compile"), with its line.
+    await setCode(page, `const keep = [];\nwhile (true) keep.push(new Array(10000).fill(1));\n${CORRECT}`);
+    await runTests(page);
+    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code ran out of memory while loading');
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toBe('InternalError: out of memory (the sandbox has 64 MB in all)');
+    expect(await banner.locator('.ss-impl-go').textContent()).toBe('Go to line 2');
+    await banner.screenshot({ path: `${SHOTS}/implement-out-of-memory.png` });
+    // An exception at the top level is not a compile error either.
+    await setCode(page, `null.boom;\n${CORRECT}`);
+    await runTests(page);
+    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code threw an error while loading');
 
     // A loop at the top level is one error, not a timeout per test.
     await setCode(page, `while (true) {}\n${CORRECT}`);
     await runTests(page);
+    expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code did not finish loading');
     expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain('did not finish loading');
     expect(await states(page)).toEqual(Array(N).fill('idle')); // no test ran, so none waited for the limit
     expect(problems).toEqual([]);

@@ -68,24 +68,26 @@ describe('compiling', () => {
     expect(openError('function effectiveWeight() {\n  return 1 +;\n}')).toEqual({
       message: "SyntaxError: unexpected token in expression: ';'",
       codeLine: 2,
+      reason: 'syntax',
     });
   });
 
   it('names a missing function', () => {
     expect(openError('function pick() {}').message).toBe('define a function effectiveWeight(target, ramp, joined, now)');
     expect(openError('function effectiveWeight() { return 1; }').message).toBe('define a function pick(backends)');
+    expect(openError('function pick() {}').reason).toBe('missing');
     // let/const/arrow functions count as well as declarations
     open('const effectiveWeight = (t) => t;\nlet pick = () => null;').dispose();
   });
 
   it('reports an exception thrown by the top-level code with its line', () => {
-    expect(openError('const x = 1;\nnull.boom;\n')).toEqual({ message: "TypeError: cannot read property 'boom' of null", codeLine: 2 });
+    expect(openError('const x = 1;\nnull.boom;\n')).toEqual({ message: "TypeError: cannot read property 'boom' of null", codeLine: 2, reason: 'threw' });
   });
 
   it('stops top-level code that never finishes, at the time limit', () => {
     // The session starts at the clock's first reading (1 ms): its deadline is 301.
     const [error, last] = onVirtualClock(1, () => openError('while (true) {}', 300));
-    expect(error).toEqual({ message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true });
+    expect(error).toEqual({ message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true, reason: 'time' });
     expect(last).toBe(302); // the first reading past the deadline stopped it, and none before
   });
 });
@@ -139,10 +141,11 @@ describe('memory', () => {
     expect(messages(r)[0]).toBe('pick: InternalError: out of memory (the sandbox has 64 MB in all)');
   });
 
-  it('reports top-level code that fills the memory as a compile error with its line', () => {
+  it('reports top-level code that fills the memory as running out of memory (not a compile error), with its line', () => {
     expect(openError('const keep = [];\nwhile (true) keep.push(new Array(10000).fill(1));')).toEqual({
       message: 'InternalError: out of memory (the sandbox has 64 MB in all)',
       codeLine: 2,
+      reason: 'memory',
     });
   });
 });

@@ -82,10 +82,15 @@ export const DEFAULT_STACK_BYTES = 64 * 1024;
 const MAX_REPORT_CHARS = 64 * 1024;
 
 /** Why the learner's code could not be made into a session. */
+/** Why the learner's code did not load (the implement view's banner words it). */
+export type LoadFailure = 'syntax' | 'threw' | 'memory' | 'time' | 'missing';
+
 export interface OpenError {
   message: string;
   /** Line of the learner's code, when known. */
   codeLine?: number;
+  /** What went wrong, when it is the learner's code (absent: the sandbox itself failed). */
+  reason?: LoadFailure;
   /** True when the top-level code ran out of time (an endless loop outside the functions). */
   timedOut?: boolean;
 }
@@ -281,21 +286,27 @@ export class SandboxSession implements LearnerRules {
       const described = this.#interrupted ? 0 : this.#call(entries.report, [loaded.error]);
       loaded.error.dispose();
       if (this.#interrupted) {
-        return { message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true };
+        return { message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true, reason: 'time' };
       }
       const report = typeof described === 'string' ? this.#parse(described) : {};
-      return { message: withHint(report.threw ?? 'InternalError: out of memory', this.#memoryBytes), codeLine: report.line || undefined };
+      const threw = report.threw ?? 'InternalError: out of memory';
+      const reason = OUT_OF_MEMORY.test(threw) ? 'memory' : /^SyntaxError\b/.test(threw) ? 'syntax' : 'threw';
+      return { message: withHint(threw, this.#memoryBytes), codeLine: report.line || undefined, reason };
     }
     loaded.value.dispose();
 
     const bits = this.#call(entries.bind, []);
     if (typeof bits === 'string') {
       const r = this.#parse(bits);
-      if (this.#interrupted) return { message: 'looking up your functions did not finish (an endless loop in a getter?)', timedOut: true };
-      return { message: `looking up your functions: ${withHint(r.threw ?? 'out of memory', this.#memoryBytes)}`, codeLine: r.line || undefined };
+      if (this.#interrupted) return { message: 'looking up your functions did not finish (an endless loop in a getter?)', timedOut: true, reason: 'time' };
+      return {
+        message: `looking up your functions: ${withHint(r.threw ?? 'out of memory', this.#memoryBytes)}`,
+        codeLine: r.line || undefined,
+        reason: r.threw === undefined || OUT_OF_MEMORY.test(r.threw) ? 'memory' : 'threw',
+      };
     }
-    if (!(bits & HAS_EFFECTIVE_WEIGHT)) return { message: 'define a function effectiveWeight(target, ramp, joined, now)' };
-    if (!(bits & HAS_PICK)) return { message: 'define a function pick(backends)' };
+    if (!(bits & HAS_EFFECTIVE_WEIGHT)) return { message: 'define a function effectiveWeight(target, ramp, joined, now)', reason: 'missing' };
+    if (!(bits & HAS_PICK)) return { message: 'define a function pick(backends)', reason: 'missing' };
     if (bits & HAS_ON_JOIN) this.onJoin = (backend) => this.#join(backend);
     return undefined;
   }
