@@ -21,11 +21,11 @@ set(SLOWSTART_WASM_LINK_OPTIONS
   -sFILESYSTEM=0
   -sINCOMING_MODULE_JS_API=[locateFile,wasmBinary,instantiateWasm,print,printErr,onAbort])
 
-# Speed and size, measured (docs/PERFORMANCE.md): -O3 runs scripts about
+# Speed and size, measured (docs/performance-log.md, PL-1 and PL-2): -O3 runs scripts about
 # 2.5x faster than -Oz, which barely inlines (std::string::size() stays a
 # call). -fno-unroll-loops, emmalloc (engine only) and the glue trims below
 # keep the engine module under 40 KB gzipped anyway.
-set(SLOWSTART_WASM_OPT -O3 -flto -fno-unroll-loops CACHE STRING "Optimisation flags of the WebAssembly build (measured: docs/PERFORMANCE.md)")
+set(SLOWSTART_WASM_OPT -O3 -flto -fno-unroll-loops CACHE STRING "Optimisation flags of the WebAssembly build (measured: docs/performance-log.md PL-1)")
 # In wasm32 size_t is 32 bits: a 64-bit count, score or time cut into it
 # silently is a bug only this build has (pickMany once looped forever on a
 # room of 2^61 picks cut to 0). Every such narrowing must be an explicit cast.

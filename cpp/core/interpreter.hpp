@@ -41,7 +41,7 @@ class ScriptSink {
   // and calls none of the virtual functions above. Three or four virtual
   // calls a line cost little natively, but in WebAssembly each is a
   // call_indirect that spills every live register, with its string_view
-  // and Span passed through memory (docs/PERFORMANCE.md: PICK lines 17 %
+  // and Span passed through memory (performance log PL-8: PICK lines 17 %
   // faster there).
   struct TextBuffers {
     ByteBuffer* out = nullptr;

@@ -23,7 +23,7 @@ inline constexpr std::size_t kMaxQuotedBytes = 1 + 4 * (kMaxQuoted + 3) + 4;
 
 // A diagnostic's text, written in place: the script interpreter builds every
 // message of a rejected line in one of these, kept from line to line, so
-// that a script of bad lines allocates nothing (docs/PERFORMANCE.md). It
+// that a script of bad lines allocates nothing (performance log PL-2). It
 // holds any message of the language (one quoted token, a fixed prefix and
 // suffix); past its capacity, bytes would be cut, never written outside.
 class Message {

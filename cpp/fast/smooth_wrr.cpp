@@ -158,7 +158,7 @@ std::int32_t SmoothWrr::pick_by_pass() {
   // is put right only when a pick needs it again (reorder()).
   if (picks_ != 0) rebase();
   order_stale_ = true;
-  return smooth_pick(weight_.data(), base_.data(), weight_.size());
+  return pass_by_branch(weight_.data(), base_.data(), weight_.size());
 }
 
 // Every class's members in order again after picks by pass: a small pool
@@ -229,7 +229,7 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
     const std::int64_t* w = weight_.data();
     std::int64_t* s = base_.data();
     const std::size_t size = weight_.size();
-    for (std::size_t k = 0; k < n; ++k) out[k] = smooth_pick(w, s, size);
+    for (std::size_t k = 0; k < n; ++k) out[k] = pass_by_branch(w, s, size);
     return;
   }
   std::size_t done = 0;
@@ -240,7 +240,7 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
     const std::int64_t* w = weight_.data();
     std::int64_t* s = base_.data();
     const std::size_t size = weight_.size();
-    for (; done < n; ++done) out[done] = smooth_pick(w, s, size);
+    for (; done < n; ++done) out[done] = pass_by_branch(w, s, size);
     return;
   }
   while (done < n) {

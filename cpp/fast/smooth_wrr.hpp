@@ -16,12 +16,13 @@
 //    queue: O(1)); anyone out of order waits in a small heap beside it.
 //  - The tops of up to kScanClasses classes are compared one by one. With
 //    more classes than that, a pool of up to kPassBackends backends is
-//    picked from by smooth_pick's own pass (cheaper there than any tree; the
+//    picked from by the oracle's own pass (cheaper there than any tree; the
 //    classes' order is put right when a pick needs it again), and a larger
 //    one keeps its class tops in a kinetic tournament
 //    (class_tournament.hpp): O(log classes) per pick.
-//  - Small pools (below kIndexFrom backends) use smooth_pick itself, which
-//    is fastest there. K stays 0 and base is the score.
+//  - Small pools (below kIndexFrom backends) use the oracle's pass itself
+//    (pick(); pick_many() runs pass_by_branch below), which is fastest
+//    there. K stays 0 and base is the score.
 //  - K * weight must stay inside 64 bits: before K reaches 2^61 / (largest
 //    weight), every base absorbs its K * weight and K restarts at 0.
 //
@@ -42,9 +43,37 @@
 
 namespace slowstart {
 
+// smooth_pick's pass (spec/pick.hpp, the oracle) for runs of picks on the
+// same weights (pick_many), its leader kept by a branch marked as rarely
+// taken: the same winner and scores. Runs of picks repeat their leader
+// pattern, which the CPU's branch predictor learns; the oracle's plain `if`
+// becomes two selects in WebAssembly (clang), each leader waiting for the
+// one before, and pickMany on 3 backends took 1.5 times as long with it
+// (performance log PL-13). Natively g++ makes the same conditional moves of
+// both. One pick between other work (pick()) uses the oracle itself: there
+// the selects are what is fastest (PL-8, PL-13).
+inline std::int32_t pass_by_branch(const std::int64_t* weights, std::int64_t* scores, std::size_t n) {
+  std::int32_t best = kNone;
+  std::int64_t best_score = INT64_MIN;
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t w = weights[i];
+    if (w <= 0) continue;
+    const std::int64_t s = scores[i] + w;
+    scores[i] = s;
+    total += w;
+    if (__builtin_expect(s > best_score, 0)) {  // (strictly: a tie stays with the earliest)
+      best = static_cast<std::int32_t>(i);
+      best_score = s;
+    }
+  }
+  if (best != kNone) scores[best] -= total;
+  return best;
+}
+
 class SmoothWrr {
  public:
-  // Pools smaller than this use smooth_pick (measured in docs/PERFORMANCE.md).
+  // Pools smaller than this are picked from by one pass (performance log PL-4).
   static constexpr std::size_t kIndexFrom = 32;
   // Up to this many weight classes, a pick compares their tops one by one.
   static constexpr std::size_t kScanClasses = 32;
@@ -74,8 +103,7 @@ class SmoothWrr {
 
   // One pick: the winner's index, or kNone (and nothing changes).
   SLOWSTART_HOT std::int32_t pick() {
-    // (A select: one pick between other work; pick_many() branches.)
-    return indexed_ ? pick_indexed() : smooth_pick<Leader::Select>(weight_.data(), base_.data(), weight_.size());
+    return indexed_ ? pick_indexed() : smooth_pick(weight_.data(), base_.data(), weight_.size());
   }
   void pick_many(std::size_t n, std::int32_t* out);
 

@@ -132,7 +132,7 @@ struct TrafficOptions {
 
 // Limits that keep one simulation bounded in time and memory.
 // (An hour at 100,000 requests per second over 10,000 backends is 3.6e8: a
-// few seconds in the browser, docs/PERFORMANCE.md.)
+// few seconds in the browser: docs/PERFORMANCE.md, performance log PL-6.)
 inline constexpr double kMaxSimRequests = 1e9;
 inline constexpr std::size_t kMaxSimCells = 20'000'000;  // buckets x backends
 

@@ -3,7 +3,8 @@
 // the size where the engine's pick changes method (32 backends), ties,
 // weight 0, ramps, DOWN/UP and ADD in place, one PICK at a time and in runs.
 // The C++ fuzzer checks the same natively; this checks the code clang and V8
-// make of it (the pick's pass has a WebAssembly-only form: pick.hpp).
+// make of it (the pass clang compiles to selects, or to a branch in
+// pick_many: cpp/fast/smooth_wrr.hpp).
 import { describe, expect, it } from 'vitest';
 import { slowstart } from '../support/engine.js';
 import { prng } from '../support/prng.mjs';
