@@ -63,8 +63,8 @@ function(slowstart_wasm_module target name export_name rooms extra_link_options)
 endfunction()
 
 # The engine: plain C exports (bindings.cpp says why), malloc and free kept
-# for the leak test. emmalloc: about 2 KB smaller than dlmalloc, about 5 %
-# slower on scripts.
+# for the leak test. emmalloc: about 2.7 KB smaller than dlmalloc and, within
+# the noise, no slower on scripts (docs/performance-log.md, PL-2, PL-9).
 set(SLOWSTART_ENGINE_MALLOC emmalloc CACHE STRING "The engine module's malloc (emmalloc or dlmalloc)")
 slowstart_wasm_module(slowstart_wasm engine createEngine slowstart_core
   "-sMALLOC=${SLOWSTART_ENGINE_MALLOC};-sEXPORTED_FUNCTIONS=_malloc,_free" cpp/wasm/bindings.cpp)

@@ -100,7 +100,7 @@ SLOWSTART_HOT void Interpreter::end_line(std::uint64_t line_end) {
 // The fast path: the commonest lines, when they are valid, read straight
 // from the line's bytes and applied, without the parser (whose state, kept
 // token by token so that a line can arrive in pieces of any size, costs
-// several hundred instructions a line). Blank and comment lines, PICK,
+// several hundred instructions a line; PL-9). Blank and comment lines, PICK,
 // WEIGHTS, NOW <time>, DOWN <name>, UP <name> <ramp>,
 // ADD <name>=<weight> <ramp> and POOL <name>=<weight> ... with names of
 // printable ASCII. Anything else,
@@ -115,7 +115,7 @@ SLOWSTART_HOT bool Interpreter::fast_line(std::string_view line) {
   // The commonest line of all, a bare PICK, is not split into tokens. (A
   // jump, not a second call site: the pick inlined twice cost 1 % more.
   // One word() load, not memcmp: clang leaves memcmp a call in WebAssembly,
-  // into Emscripten's byte-by-byte loop, where g++ inlines it.)
+  // into Emscripten's byte-by-byte loop, where g++ inlines it: PL-9.)
   if (end - line.data() == kPickBytes && scan::word(line.data(), kPickBytes) == kKey<Op::Pick>) goto pick;
   {
     const scan::Tokens t = scan::tokens(line.data(), end);

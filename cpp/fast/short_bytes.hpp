@@ -63,7 +63,7 @@ inline const char* find_byte(const char* p, const char* end, char c) {
     return (w - kOnes) & ~w & kHighs;  // (little-endian: the first byte is the lowest)
   };
   // The first word before the loop: most lines and tokens end in it, and in
-  // WebAssembly every pass into a loop's head costs a stack check (V8).
+  // WebAssembly every pass into a loop's head costs a stack check (V8; PL-9).
   if (end - p >= 8) {
     if (const std::uint64_t hit = hits(p)) return p + (__builtin_ctzll(hit) >> 3);
     p += 8;

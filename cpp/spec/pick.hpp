@@ -1,7 +1,7 @@
 // Smooth weighted round-robin: nginx's scheduler
 // (ngx_http_upstream_get_peer, ngx_http_upstream_round_robin.c) over
 // effective weights, as the SPEC says it. The oracle every faster pick is
-// tested against; kept plain on purpose (docs/PERFORMANCE.md, "The rule").
+// tested against; kept plain on purpose (docs/PERFORMANCE.md, "The rule for tricks").
 #pragma once
 #include <cstddef>
 #include <climits>
