@@ -366,7 +366,7 @@ class CollectingSink final : public CappedSink {
   RunResult result;
 };
 
-class ColumnSink final : public CappedSink {
+class ColumnSink : public CappedSink {
  public:
   ColumnSink(RunColumns& into, bool timeline, std::size_t max_text_bytes)
       : CappedSink(timeline, max_text_bytes), result(into) {}
@@ -413,6 +413,27 @@ SLOWSTART_COLD RunResult run_script(std::string_view script, const RunOptions& o
 SLOWSTART_COLD void run_columns_into(RunColumns& into, std::string_view script, const RunOptions& options) {
   ColumnSink sink(into, options.timeline, options.max_text_bytes);
   run_into(sink, script, options);
+}
+
+namespace {
+
+// The same with a light timeline (TimelineRecorder::record_light). Only the
+// lab module calls it, so the engine module links none of it.
+class LightColumnSink final : public ColumnSink {
+ public:
+  using ColumnSink::ColumnSink;
+  void executed(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner) override {
+    recorder.record_light(line, op, pool, winner);
+  }
+};
+
+}  // namespace
+
+SLOWSTART_COLD void run_columns_light_into(RunColumns& into, std::string_view script, const RunOptions& options) {
+  RunOptions spec = options;
+  spec.rules = nullptr;
+  LightColumnSink sink(into, true, options.max_text_bytes);
+  run_into(sink, script, spec);
 }
 
 RunColumns run_columns(std::string_view script, const RunOptions& options) {

@@ -165,5 +165,9 @@ RunColumns run_columns(std::string_view script, const RunOptions& options = {});
 // The same into `into` (empty), which the caller keeps: the module publishes
 // its run this way, with no RunColumns moved (its move is 1.2 KB of code).
 void run_columns_into(RunColumns& into, std::string_view script, const RunOptions& options = {});
+// run_columns_into with a light timeline (TimelineRecorder::record_light)
+// and the SPEC's rules: the web page's background runs, through the lab
+// module (the engine module that every page loads links none of it).
+void run_columns_light_into(RunColumns& into, std::string_view script, const RunOptions& options);
 
 }  // namespace slowstart

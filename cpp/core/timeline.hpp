@@ -55,6 +55,9 @@ struct Timeline {
   bool scores_truncated = false;
 
   bool truncated = false;
+  // Some blocks hold only part of their pool (a light recording: see
+  // TimelineRecorder::record_light). Never set otherwise.
+  bool partial = false;
 };
 
 class TimelineRecorder {
@@ -72,6 +75,22 @@ class TimelineRecorder {
   // Records one executed line. `winner` is the pool index for a PICK.
   void record(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner);
 
+  // Records one executed line of a light recording, for a view that reads
+  // a few backends of a big pool (the web page's background runs; the
+  // SPEC's rules only). Whole blocks are taken while they fit in a 16th of
+  // the cells (250,000 by default); past that, a line that changes weights
+  // takes a light block: only the backends with the first kLightBackends
+  // ids that are in the pool, in id order (a block the same as the last
+  // light one is shared); and a PICK after such a block takes its whole pool
+  // as it was before the pick, which the step before it then shares (so the
+  // pick's scores before and after are both there). A pool of 100,000 built
+  // by 100,000 ADD lines then costs a few light blocks and one whole block
+  // per run of PICKs, where whole blocks stop at line 2,827. `partial` says
+  // some block is light. (Not mixed with record() in one recording.)
+  void record_light(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner);
+  static constexpr std::size_t kLightBackends = 60;
+  static constexpr std::size_t kLightWholeShare = 16;
+
   Timeline take() {
     timeline_.names = ids_.take_names();
     return std::move(timeline_);
@@ -80,13 +99,18 @@ class TimelineRecorder {
   const Timeline& timeline() const { return timeline_; }
 
  private:
-  void take_block(const Pool& pool);
+  void take_block(const Pool& pool, std::int32_t picked = kNotAPick);
+  std::uint32_t id_of(std::string_view name);
   void record_scores(const Pool& pool);
+  void append_step(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner);
+  void take_light_block(const Pool& pool);
 
   Timeline timeline_;
   NameIds ids_;  // the backend ids; their names become timeline_.names
   std::size_t max_steps_, max_cells_, max_score_changes_;
   bool stale_ = true;  // pool changed since the last block
+  bool light_block_ = false;  // the last block is a light one
+  std::vector<std::int64_t> light_at_;  // position * kLightBackends + id of each light cell, reused
   // The current block's scores as last recorded, and (with the SPEC's
   // rules) its participants: the only backends whose score a PICK changes.
   std::vector<std::int64_t> scores_;

@@ -18,6 +18,8 @@ export interface RawTimeline {
   scoreValue: Float64Array;
   scoredSteps: number;
   truncated: boolean;
+  /** Some blocks hold only part of their pool (a light timeline: the lab module's `runLight`). */
+  partial?: boolean;
 }
 
 /** A run as web/api/run-view.ts reads it out of a module's RunView (cpp/wasm/run_view.hpp). */

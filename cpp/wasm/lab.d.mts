@@ -180,6 +180,8 @@ export interface LabModule {
   inputBuffer(n: number): Uint8Array;
   /** The address of the run's RunView (cpp/wasm/run_view.hpp), or an Error (returned, not thrown) for a bad curve. */
   runWithRules(length: number, withTimeline: boolean, rules: RawRules): number | Error;
+  /** Runs the input buffer's first `length` bytes with a light timeline (the SPEC's rules); the RunView's address. */
+  runLight(length: number): number;
   /** Frees the last run's results (once they are read). */
   releaseRun(): void;
   /** An Error (returned, not thrown) for bad options or a simulation too large. */

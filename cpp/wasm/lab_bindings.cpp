@@ -208,11 +208,19 @@ val run_with_rules(double length, bool with_timeline, val rules) {
   return val(static_cast<double>(publish_run(script, with_timeline, custom.get())));
 }
 
+// A script run with a light timeline (TimelineRecorder::record_light): the
+// web page's background run of a script whose whole timeline passed the
+// engine's cap. Returns the run (its RunView's address).
+double run_light(double length) {
+  return static_cast<double>(publish_run(input(length), true, nullptr, run_columns_light_into));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("inputBuffer", &input_view);
   emscripten::function("runWithRules", &run_with_rules);
+  emscripten::function("runLight", &run_light);
   emscripten::function("releaseRun", &release_run);
   emscripten::function("simulate", &simulate);
   emscripten::function("trafficDefaults", &traffic_defaults);

@@ -31,15 +31,17 @@ struct RunView {
   std::uint32_t truncated, has_timeline;
   Column names_text, step_line, step_now, step_winner, step_block, block_start, cell_backend, cell_up,
       cell_weight, cell_score, step_scores_end, score_cell, score_value;
-  std::uint32_t scored_steps, timeline_truncated;
+  std::uint32_t scored_steps, timeline_truncated, timeline_partial;
 };
 
 class PublishedRun {
  public:
   // Runs the script into this run's own columns (nothing moved).
-  SLOWSTART_COLD PublishedRun(std::string_view script, const RunOptions& options) {
+  // `runner`: run_columns_into, or (the lab module) run_columns_light_into.
+  using Runner = void (*)(RunColumns&, std::string_view, const RunOptions&);
+  SLOWSTART_COLD PublishedRun(std::string_view script, const RunOptions& options, Runner runner = run_columns_into) {
     const bool with_timeline = options.timeline;
-    run_columns_into(result_, script, options);
+    runner(result_, script, options);
     view_.output_text = column(result_.output_text);
     view_.output_lines = column(result_.output_lines);
     view_.diagnostic_text = column(result_.diagnostic_text);
@@ -69,6 +71,7 @@ class PublishedRun {
     view_.score_value = doubles(t.score_value, score_value_);
     view_.scored_steps = static_cast<std::uint32_t>(t.scored_steps);
     view_.timeline_truncated = t.truncated;
+    view_.timeline_partial = t.partial;
   }
   const RunView& view() const { return view_; }
 
@@ -106,12 +109,14 @@ inline void release_run() {
 }
 
 // Runs `script` and publishes the result; returns the view's address.
-SLOWSTART_COLD inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Rules* rules) {
+// `runner`: as PublishedRun's.
+SLOWSTART_COLD inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Rules* rules,
+                                                PublishedRun::Runner runner = run_columns_into) {
   release_run();
   RunOptions options;
   options.timeline = with_timeline;
   options.rules = rules;
-  published_run() = new PublishedRun(script, options);
+  published_run() = new PublishedRun(script, options, runner);
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&published_run()->view()));
 }
 

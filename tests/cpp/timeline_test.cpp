@@ -232,3 +232,86 @@ TEST(TimelineScores, AThousandBackendsAndAHundredThousandPicksStayBounded) {
     EXPECT_EQ(sum, 0) << "after step " << step;
   }
 }
+
+// A pool of `n` backends n0, n1, ... of weight 1.
+static void fill(Pool& pool, int n) {
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) names.push_back("n" + std::to_string(i));
+  std::vector<PoolEntryView> entries;
+  for (const auto& name : names) entries.push_back({name, 1});
+  pool.replace(entries);
+}
+
+// A light recording (the web page's background runs): whole blocks while
+// they fit in a 16th of the cells (here 1,600 / 16 = 100), then light blocks
+// of the backends with the first 60 ids that are in the pool (one shared
+// while they do not change), and a PICK after a light block takes the whole
+// pool as it was before the pick, which the step before it then shares.
+// Worked by hand: 70 backends n0..n69 of weight 1, then x and y (weight 1,
+// no ramp): 72 at 1, scores 0. PICK 1: all sum 1, n0 wins (earliest) and
+// gives back 72: n0 -71, the others 1. PICK 2: n0 -70, the others 2, n1
+// wins: n1 2-72 = -70.
+TEST(Timeline, LightRecordingReachesEveryPickWithFewCells) {
+  Pool pool;
+  fill(pool, 70);
+  TimelineRecorder rec(/*max_steps=*/100, /*max_cells=*/1600);
+  rec.record_light(1, Op::Pool, pool, kNone);  // whole: 70 cells
+  pool.add("x", 1, 0);
+  rec.record_light(2, Op::Add, pool, kNone);   // 70 + 71 > 100: light, n0..n59
+  pool.add("y", 1, 0);
+  rec.record_light(3, Op::Add, pool, kNone);   // the same light block
+  std::int32_t w = pool.pick();
+  EXPECT_EQ(w, 0);
+  rec.record_light(4, Op::Pick, pool, w);      // the whole pool before the pick; step 3 shares it
+  w = pool.pick();
+  EXPECT_EQ(w, 1);
+  rec.record_light(5, Op::Pick, pool, w);
+  pool.set_now(5);
+  rec.record_light(6, Op::Now, pool, kNone);   // light again
+  rec.record_light(7, Op::Weights, pool, kNone);
+  const Timeline t = rec.take();
+  EXPECT_TRUE(t.partial);
+  EXPECT_FALSE(t.truncated);
+  ASSERT_EQ(t.names.size(), 72u);
+  EXPECT_EQ(t.names[70], "x");
+  EXPECT_EQ(t.names[71], "y");
+  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{0, 1, 2, 2, 2, 3, 3}));
+  EXPECT_EQ(t.block_start, (std::vector<std::uint32_t>{0, 70, 130, 202}));
+  EXPECT_EQ(t.cell_backend.size(), 262u);
+  for (std::uint32_t k = 0; k < 60; ++k) {
+    EXPECT_EQ(t.cell_backend[70 + k], k);
+    EXPECT_EQ(t.cell_backend[202 + k], k);
+  }
+  EXPECT_EQ(t.cell_backend[130 + 70], 70u);  // x and y are in the pick's whole block
+  EXPECT_EQ(t.cell_backend[130 + 71], 71u);
+  EXPECT_EQ(t.step_winner[3], 0);
+  EXPECT_EQ(t.step_winner[4], 1);
+  EXPECT_EQ(scores_after(t, 2), Scores(72, 0));  // the pool before the first pick
+  Scores one(72, 1);
+  one[0] = -71;
+  EXPECT_EQ(scores_after(t, 3), one);
+  Scores two(72, 2);
+  two[0] = -70;
+  two[1] = -70;
+  EXPECT_EQ(scores_after(t, 4), two);
+  EXPECT_EQ(scores_after(t, 5), Scores(two.begin(), two.begin() + 60));
+  EXPECT_EQ(t.scored_steps, 7u);
+}
+
+TEST(Timeline, LightRecordingStopsWhereAPickBlockDoesNotFit) {
+  Pool pool;
+  fill(pool, 120);
+  TimelineRecorder rec(/*max_steps=*/100, /*max_cells=*/320);  // whole room 20
+  rec.record_light(1, Op::Pool, pool, kNone);  // light: 60 cells
+  std::int32_t w = pool.pick();
+  rec.record_light(2, Op::Pick, pool, w);      // whole: 60 + 120 = 180
+  pool.set_now(1);
+  rec.record_light(3, Op::Now, pool, kNone);   // light: 240
+  w = pool.pick();
+  rec.record_light(4, Op::Pick, pool, w);      // 240 + 120 > 320: stops here
+  const Timeline t = rec.take();
+  EXPECT_TRUE(t.truncated);
+  EXPECT_EQ(t.step_line, (std::vector<std::uint64_t>{1, 2, 3}));
+  EXPECT_EQ(t.step_block, (std::vector<std::uint32_t>{1, 1, 2}));
+}

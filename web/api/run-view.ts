@@ -17,7 +17,7 @@ type TypedClass<T extends Typed> = { new (buffer: ArrayBufferLike, offset: numbe
  */
 export function readRun(module: HasMemory, address: number): RawRun {
   const buffer = module.HEAPU8.buffer;
-  const words = new Uint32Array(buffer, address, 40);
+  const words = new Uint32Array(buffer, address, 41);
   let at = 0;
   const word = () => words[at++];
   const column = <T extends Typed>(Type: TypedClass<T>): T => {
@@ -53,5 +53,6 @@ export function readRun(module: HasMemory, address: number): RawRun {
     scoredSteps: word(),
     truncated: word() !== 0,
   };
+  if (word() !== 0) run.timeline.partial = true;
   return run;
 }

@@ -5,9 +5,10 @@
 // with a lone surrogate goes in as WTF-8, like run()'s); the result goes
 // back as transferred buffers (run-protocol.ts), with the timeline cut to
 // what a chart can use (timeline-budget.ts).
-import { loadSlowStart } from '../api/index.js';
+import { loadLab, loadSlowStart } from '../api/index.js';
+import { readRun } from '../api/run-view.js';
 import { isWellFormed, wtf8 } from '../api/wtf8.js';
-import type { RawRun } from '../wasm/engine.mjs';
+import type { RawRun, RawTimeline } from '../wasm/engine.mjs';
 import type { RunReply, RunRequest, WireLines, WireRun } from './run-protocol.js';
 import { budgetTimeline } from './timeline-budget.js';
 
@@ -52,7 +53,16 @@ self.onmessage = async (event: MessageEvent<RunRequest>) => {
     }
     post({ type: 'progress', run, phase: 'running', share: 0 });
     const raw: RawRun = module.run(written, true, true); // (the script came as text: columns in its units)
+    // A timeline the engine cut for its states (whole pool snapshots passed 4,000,000, as a pool
+    // built by 100,000 ADD lines does at line 2,827) is recorded again, light, by the lab module
+    // (which loads only then): the same run, its big pools' snapshots held to the backends the
+    // views read, so the chart, the table and the pick panel reach every PICK.
     buffer = null;
+    if (raw.timeline?.truncated && raw.timeline.stepLine.length < ENGINE_MAX_STEPS) {
+      const thisRun = run;
+      raw.timeline = await lightTimeline(module.inputBuffer(written).slice()); // (a copy: a next run may reuse the buffer meanwhile)
+      if (run !== thisRun) return; // a newer run began meanwhile: this one is not wanted
+    }
     const { timeline, picks } = budgetTimeline(raw.timeline!);
     const result: WireRun = {
       output: lines(raw.outputBytes, raw.outputLines),
@@ -67,6 +77,20 @@ self.onmessage = async (event: MessageEvent<RunRequest>) => {
     post({ type: 'failed', run: message.run, message: error instanceof Error ? error.message : String(error) });
   }
 };
+
+/** The engine's own cap on a timeline's steps (cpp/core/timeline.hpp): a timeline cut before it was cut for its states. */
+const ENGINE_MAX_STEPS = 1_000_000;
+
+// The script's bytes run again by the lab module with a light timeline (TimelineRecorder::record_light).
+async function lightTimeline(script: Uint8Array): Promise<RawTimeline> {
+  const lab = (await loadLab()).module;
+  lab.inputBuffer(script.length).set(script);
+  try {
+    return readRun(lab, lab.runLight(script.length)).timeline!;
+  } finally {
+    lab.releaseRun();
+  }
+}
 
 // The engine joins lines with '\n' (no line contains one): where each starts.
 function lines(joined: Uint8Array, numbers: Uint32Array): WireLines {

@@ -14,12 +14,19 @@
 // PICK's winner and its TOP_ROWS highest sums, and each PICK's counts over
 // the whole pool (pool-facts.ts) so the pick panel can say what it leaves
 // out. Only then, if it still does not fit, the prefix is cut.
+//
+// When the engine cut a timeline for its states, the worker has the lab
+// module record it light (cpp/core/timeline.hpp, record_light): past
+// 250,000 states its blocks hold only the backends with the first 60 ids,
+// and each PICK after such a block the whole pool before it. Such a timeline (`partial`) is always narrowed here, so every view
+// knows that its pools are not whole. MAX_STEPS (250,000) lets a pool of
+// 100,000 built by ADD lines reach its PICKs.
 import { Timeline } from '../api/timeline.js';
 import { NOT_A_PICK } from '../api/winners.js';
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { pickFactsOf, type WirePickFacts } from './pool-facts.js';
 
-export const MAX_STEPS = 100_000;
+export const MAX_STEPS = 250_000;
 export const MAX_CELLS = 200_000;
 
 /** The backends every view shows (ids 0 … KEEP_BACKENDS − 1). */
@@ -37,7 +44,8 @@ export interface BudgetedTimeline {
 
 /** The timeline within the budget: narrowed to the backends people read when its states do not fit, then a prefix. */
 export function budgetTimeline(t: RawTimeline, maxSteps = MAX_STEPS, maxCells = MAX_CELLS): BudgetedTimeline {
-  if (t.cellBackend.length <= maxCells) return { timeline: shortenTimeline(t, maxSteps, maxCells), picks: null };
+  // (A light timeline's light blocks already hold only part of their pools: narrowed, every view knows it.)
+  if (t.cellBackend.length <= maxCells && !t.partial) return { timeline: shortenTimeline(t, maxSteps, maxCells), picks: null };
   const { keep, picks } = chooseBackends(t);
   return { timeline: shortenTimeline(narrow(t, keep), maxSteps, maxCells), picks };
 }

@@ -11,6 +11,10 @@ import { RowLayout } from '../../../web/runner/output-wrap.js';
 import type { WireLines } from '../../../web/runner/run-protocol.js';
 import { budgetTimeline, shortenTimeline } from '../../../web/runner/timeline-budget.js';
 import { slowstart } from '../support/engine.js';
+import type { Engine } from '../../../web/api/engine-abi.js';
+import { readRun } from '../../../web/api/run-view.js';
+import { lab } from '../support/lab.js';
+import type { LabModule } from '../../../web/wasm/lab.mjs';
 
 const wire = (texts: string[], lines: number[]): WireLines => {
   const bytes = new TextEncoder().encode(texts.join('\n'));
@@ -171,6 +175,71 @@ describe('a big pool narrowed to what people read', () => {
     const { timeline, picks } = budgetTimeline(raw(), 1e6, 1e6);
     expect(timeline.cellBackend.length).toBe(full.cellBackend.length);
     expect(picks).toBeNull();
+  });
+});
+
+describe('a pool of 100,000 built by ADD lines, in a light timeline', () => {
+  // 100,000 lines ADD b<i>=1 0 (weight 1 at once), 9 PICKs (lines 100,001-100,009), WEIGHTS.
+  // Worked by hand: PICK k: b0..b(k-2) have won (each 1 - 100,000 and 1 a pick since), the
+  // other 100,001 - k sum k, the highest: b(k-1) wins, tied with 100,000 - k others, and
+  // gives back the total 100,000. Whole blocks stopped this timeline at line 2,827 (the
+  // engine's 4,000,000 states); the light one reaches every line.
+  const N = 100_000;
+  const script = `${Array.from({ length: N }, (_, i) => `ADD b${i}=1 0`).join('\n')}\n${'PICK\n'.repeat(9)}WEIGHTS\n`;
+  const bytes = new TextEncoder().encode(script);
+  const engine = (slowstart as unknown as { module: Engine }).module; // (internal: what the page's worker runs)
+  const run = (light: boolean) => {
+    if (light) {
+      // What the page's worker does when the engine's timeline was cut for its states: the lab module runs it light.
+      const m = (lab as unknown as { module: LabModule }).module; // (internal)
+      m.inputBuffer(bytes.length).set(bytes);
+      try {
+        return readRun(m, m.runLight(bytes.length)).timeline!;
+      } finally {
+        m.releaseRun();
+      }
+    }
+    engine.inputBuffer(bytes.length).set(bytes);
+    return engine.run(bytes.length, true, false).timeline!;
+  };
+
+  it('reaches every PICK with each PICK\'s counts, within a bounded number of states', () => {
+    const raw = run(true);
+    expect(raw.partial).toBe(true);
+    expect(raw.truncated).toBe(false);
+    expect(raw.stepLine.length).toBe(N + 10);
+    expect(raw.names.length).toBe(N);
+    // Bounded: whole blocks up to 250,000 states, then 60 a light block, and the pool once for the run of PICKs.
+    expect(raw.cellBackend.length).toBeLessThanOrEqual(250_000 + 60 * raw.blockStart.length + N);
+    const { timeline, picks } = budgetTimeline(raw);
+    const t = Timeline.fromRaw(timeline);
+    expect(t.truncated).toBe(false);
+    expect(t.length).toBe(N + 10);
+    const steps = Array.from({ length: 9 }, (_, k) => N + k);
+    expect(steps.map((i) => t.stepLine[i])).toEqual(steps.map((i) => i + 1));
+    expect(steps.map((i) => t.names[t.winner(i) as number])).toEqual(steps.map((_, k) => `b${k}`));
+    expect([...picks!.step]).toEqual(steps);
+    expect([...picks!.poolSize]).toEqual(Array(9).fill(N));
+    expect([...picks!.takingPart]).toEqual(Array(9).fill(N));
+    expect([...picks!.total]).toEqual(Array(9).fill(N));
+    expect([...picks!.best]).toEqual(steps.map((_, k) => k + 1));
+    expect([...picks!.tied]).toEqual(steps.map((_, k) => N - k));
+    // The last PICK's winner b8, before and after (the step before shares its block).
+    const score = (i: number, name: string) => t.pool(i).find((b) => b.name === name)!.score;
+    expect(score(N + 7, 'b8')).toBe(8);
+    expect(score(N + 8, 'b8')).toBe(9 - N);
+    expect(score(N + 8, 'b0')).toBe(1 - N + 8);
+    // Along the ADD lines the first 60 are drawn: b59 joins at line 60, b0 is there throughout.
+    expect(t.pool(58).some((b) => b.name === 'b59')).toBe(false);
+    expect(t.pool(59).find((b) => b.name === 'b59')).toMatchObject({ up: true, weight: 1, score: 0 });
+    expect(t.pool(N - 1).find((b) => b.name === 'b0')).toMatchObject({ up: true, weight: 1, score: 0 });
+  });
+
+  it('the engine module (and the public run()) records whole blocks as before, cut at line 2,827', () => {
+    const full = run(false);
+    expect(full.partial).toBeUndefined();
+    expect(full.truncated).toBe(true);
+    expect(full.stepLine.length).toBe(2827); // 2,827 * 2,828 / 2 = 3,997,378 states; the next ADD passes 4,000,000
   });
 });
 
