@@ -8,6 +8,9 @@
 #                                       qemu-i386: a 32-bit size_t, as in
 #                                       WebAssembly (UBSan only; no ASan there)
 #   tests/fuzz/run.sh --selftest        check that LeakSanitizer reports a leak
+#   tests/fuzz/run.sh --build           build the three binaries (at once) and stop:
+#                                       ctest's fixture fuzz.build, so that the
+#                                       smoke runs that follow can run side by side
 #
 # Environment:
 #   FUZZ_OUT_DIR   where the binary, the working corpus and crash artifacts go
@@ -19,6 +22,9 @@
 #                  emptied first (ctest's smoke runs): reading back the corpus
 #                  long runs keep takes longer than the run itself once it has
 #                  grown (1,141 inputs of --pick: minutes under the sanitizers)
+#   SLOWSTART_FUZZ_SMOKE_SECONDS
+#                  how long a smoke run (FUZZ_SMOKE=1) fuzzes when no SECONDS
+#                  is given (default 8; a long hunt is a run of its own)
 # Exit status: 0 when the run found nothing, non-zero otherwise. A crashing
 # input is saved as $FUZZ_OUT_DIR/fuzz_artifacts/crash-* (or leak-*, timeout-*,
 # oom-*); reproduce with: $FUZZ_OUT_DIR/fuzz_interpreter <artifact>
@@ -30,15 +36,32 @@ out=${FUZZ_OUT_DIR:-$root/build}
 cxx=${FUZZ_CXX:-clang++}
 target=interpreter
 
+if [[ ${1:-} == --build ]]; then
+  # The three binaries at once (each is one clang++ process): in ctest, the
+  # fixture the smoke runs require, so that they never compile the same
+  # binary twice at the same time and can run side by side.
+  pids=()
+  for mode in "" --pick --m32; do
+    if [[ $mode == --m32 ]] && ! command -v qemu-i386 >/dev/null; then continue; fi
+    bash "${BASH_SOURCE[0]}" $mode --build-one & pids+=($!)
+  done
+  status=0
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+  exit $status
+fi
+
 selftest=0
+build_only=0
 secs=20
+[[ ${FUZZ_SMOKE:-0} == 1 ]] && secs=${SLOWSTART_FUZZ_SMOKE_SECONDS:-8}
 m32=0
 if [[ ${1:-} == --pick ]]; then target=pick; shift; fi
 if [[ ${1:-} == --m32 ]]; then target=pick; m32=1; shift; fi
 case "${1:-}" in
   --selftest) selftest=1 ;;
+  --build-one) build_only=1 ;;
   "") ;;
-  *[!0-9]*) echo "usage: $0 [--pick | --m32] [SECONDS] | --selftest" >&2; exit 2 ;;
+  *[!0-9]*) echo "usage: $0 [--pick | --m32] [SECONDS] | --selftest | --build" >&2; exit 2 ;;
   *) secs=$1 ;;
 esac
 bin=$out/fuzz_$target
@@ -64,6 +87,7 @@ if (( rebuild )); then
   fi
   mv -f "$bin.tmp" "$bin"
 fi
+(( build_only )) && exit 0
 
 # Leak detection is on by default for ASan on x86-64 Linux; say so explicitly
 # so that an inherited ASAN_OPTIONS cannot silently turn it off.
@@ -79,6 +103,9 @@ if [[ ${FUZZ_SMOKE:-0} == 1 ]]; then
   rm -rf "$corpus"
 fi
 seeds=$out/fuzz_seeds${suffix:+_$suffix}       # rebuilt each run from the checked-in seeds
+# The self-test shares the interpreter's binary, not its folders: the two
+# may run at the same time.
+(( selftest )) && seeds=$out/fuzz_seeds_selftest
 mkdir -p "$artifacts" "$corpus"
 rm -rf "$seeds"; mkdir -p "$seeds"
 if [[ $target == interpreter ]]; then
