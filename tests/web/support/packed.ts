@@ -1,15 +1,14 @@
 // The npm package as `npm pack` makes it from a clean clone of this
 // repository (git clone: what is committed, nothing built, so packing must
-// build: scripts/prepack.sh), made once per Vitest run for the test files
-// that need it (package.test.ts, e2e/package-consumers.test.ts), whichever
-// asks first; the other waits for it. Packing a clone leaves this tree alone
+// build: scripts/prepack.sh), made once per Vitest run (once-per-run.ts)
+// for the test files that need it (package.test.ts,
+// e2e/package-consumers.test.ts). Packing a clone leaves this tree alone
 // (packing here would rebuild dist/ and swap README.md under the files
 // running beside it). The clone's C++ build uses ccache when it is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { oncePerRun } from './once-per-run.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -74,38 +73,7 @@ async function pack(dir: string): Promise<Packed> {
   return { tarball: join(dir, info.filename), files: info.files.map((f) => f.path).sort(), clone, readmeBefore };
 }
 
-let mine: Promise<Packed> | undefined;
-
 /** The package packed from a clean clone, once per run (the first caller packs; the others wait). */
 export function packed(): Promise<Packed> {
-  mine ??= (async () => {
-    // SLOWSTART_TEST_RUN: the run's folder (tests/web/support/global-setup.ts).
-    const run = process.env.SLOWSTART_TEST_RUN ?? (await mkdtemp(join(tmpdir(), 'slowstart-run-')));
-    const dir = join(run, 'pack');
-    const result = join(dir, 'packed.json');
-    const failure = join(dir, 'failed.txt');
-    let first = true;
-    try {
-      mkdirSync(dir); // atomic: one caller gets to pack
-    } catch {
-      first = false;
-    }
-    if (first) {
-      try {
-        const p = await pack(dir);
-        writeFileSync(`${result}.tmp`, JSON.stringify(p));
-        renameSync(`${result}.tmp`, result);
-        return p;
-      } catch (e) {
-        writeFileSync(failure, String((e as Error).stack ?? e));
-        throw e;
-      }
-    }
-    for (;;) {
-      if (existsSync(result)) return JSON.parse(readFileSync(result, 'utf8')) as Packed;
-      if (existsSync(failure)) throw new Error(`packing failed in another test file:\n${readFileSync(failure, 'utf8')}`);
-      await new Promise((ok) => setTimeout(ok, 250));
-    }
-  })();
-  return mine;
+  return oncePerRun('pack', pack);
 }
