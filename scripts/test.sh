@@ -26,7 +26,7 @@ finish() {
 
 phase "set-up: Debian packages" bash scripts/setup.sh --system
 
-# npm ci, the native build and the fuzz binaries (three clang++ processes, for
+# npm ci, the native build and the fuzz binaries (clang++ with sanitizers, for
 # CTest's fuzz runs) at once.
 phase "set-up: npm ci" bash scripts/setup.sh --npm >test-results/npm-ci.log 2>&1 &
 npm_pid=$!
