@@ -15,21 +15,23 @@ const workers = Number(process.env.SLOWSTART_TEST_WORKERS) || availableParalleli
 
 // The files that take longest start first, so that none is left running
 // alone at the end (Vitest orders by the last run's durations, which a
-// fresh clone has none of). Measured on 2 cores: test-results/phases.txt.
+// fresh clone has none of); package.test.ts a little later, once
+// package-consumers.test.ts has packed the clone they share (packed.ts), so
+// that it does not hold a worker waiting. Durations: docs/TESTING.md.
 const LONGEST_FIRST = [
   'tests/web/e2e/package-consumers.test.ts',
   'tests/web/unit/grade-cli.test.ts',
-  'tests/web/unit/package.test.ts',
   'tests/web/unit/cli-parity.test.ts',
-  'tests/web/e2e/traffic.test.ts',
-  'tests/web/e2e/element-saved-work.test.ts',
-  'tests/web/e2e/implement.test.ts',
-  'tests/web/e2e/page.test.ts',
   'tests/web/unit/grade-mistakes.test.ts',
+  'tests/web/e2e/traffic.test.ts',
+  'tests/web/e2e/implement.test.ts',
+  'tests/web/unit/package.test.ts',
+  'tests/web/e2e/element-saved-work.test.ts',
+  'tests/web/unit/leak.test.ts',
   'tests/web/e2e/implement-sandbox.test.ts',
+  'tests/web/e2e/page.test.ts',
   'tests/web/e2e/element.test.ts',
   'tests/web/e2e/big-input.test.ts',
-  'tests/web/unit/leak.test.ts',
 ];
 
 // `npm run test:quick` (SLOWSTART_QUICK=1, scripts/test-quick.sh) leaves
