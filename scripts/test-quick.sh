@@ -5,7 +5,7 @@
 # Vitest files, leaving out the slowest (SLOWSTART_QUICK=1, vitest.config.ts
 # lists them: the browser tests, packing, both CLIs grading real programs,
 # the 1 GB line, the hostile programs), with fewer random CLI-parity scripts
-# and fewer leak cycles. About a minute and a half on 2 cores. Extra
+# and fewer leak cycles. 1 to 2 minutes on 2 cores (docs/TESTING.md). Extra
 # arguments go to Vitest (a file, -t NAME). `npm test` runs everything, as CI does.
 source "$(dirname "$0")/lib.sh"
 mkdir -p test-results
