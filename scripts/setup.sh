@@ -4,7 +4,17 @@
 # Benchmark, clang for the fuzzer, Emscripten, Chromium, Python 3 for the
 # grading tests' learner programs and XML parsing) and the npm
 # dependencies. Safe to run again; a no-op when all is there.
+#
+#   scripts/setup.sh            both
+#   scripts/setup.sh --system   the Debian packages only
+#   scripts/setup.sh --npm      the npm dependencies only (scripts/test.sh runs
+#                               this beside the native build, which needs none)
 source "$(dirname "$0")/lib.sh"
+what=${1:-all}
+case $what in
+  all | --system | --npm) ;;
+  *) echo "usage: $0 [--system | --npm]" >&2; exit 2 ;;
+esac
 
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -29,7 +39,7 @@ have python3 || need+=(python3)
 have chromium || need+=(chromium)
 have gzip || need+=(gzip)
 
-if ((${#need[@]})); then
+if [[ $what != --npm ]] && ((${#need[@]})); then
   step "Installing Debian packages: ${need[*]}"
   if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; else SUDO=; fi
   export DEBIAN_FRONTEND=noninteractive
@@ -38,7 +48,7 @@ if ((${#need[@]})); then
 fi
 
 # npm ci when node_modules is missing or older than the lock file.
-if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+if [[ $what != --system ]] && [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   step "Installing npm dependencies (npm ci)"
   npm ci --no-audit --no-fund
 fi

@@ -2,44 +2,51 @@
 # the default compiler is g++, so it is built by tests/fuzz/run.sh with
 # clang++ directly rather than as a CMake target.
 #
-# ctest -L fuzz          only the fuzz smoke test
+# ctest -L fuzz          only the fuzz build and smoke runs
 # ctest -LE fuzz         everything else
 find_program(SLOWSTART_CLANGXX NAMES clang++ clang++-14)
 find_program(SLOWSTART_BASH NAMES bash)
 if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
+  set(_fuzz_env "FUZZ_OUT_DIR=${CMAKE_BINARY_DIR};FUZZ_CXX=${SLOWSTART_CLANGXX}")
+  # The binaries first (run.sh --build: the interpreter's and the pick's
+  # share the engine's objects; about 35 s of CPU for the three with the
+  # sanitizers): a fixture, so that the runs below never compile and can run
+  # side by side. scripts/test.sh builds them beside the native build.
+  add_test(NAME fuzz.build
+           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --build
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fuzz.build PROPERTIES
+    LABELS "fuzz;slow" TIMEOUT 600 ENVIRONMENT "${_fuzz_env}" FIXTURES_SETUP slowstart_fuzz_binaries
+    COST 1000)  # started first, while the quick tests share the other core
+  # Smoke runs: SLOWSTART_FUZZ_SMOKE_SECONDS each (default 8), from the
+  # checked-in seeds alone (FUZZ_SMOKE, run.sh says why). A long hunt is
+  # run.sh's own: tests/fuzz/run.sh [--pick | --m32] SECONDS.
+  set(_fuzz_tests fuzz.smoke fuzz.pick_smoke)
   add_test(NAME fuzz.smoke
-           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh 15
+           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # The fast pick against the O(n) oracle (tests/fuzz/fuzz_pick.cpp).
   add_test(NAME fuzz.pick_smoke
-           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --pick 15
+           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --pick
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # The same with a 32-bit size_t, as WebAssembly has (clang -m32 under
   # qemu-i386; setup.sh installs both).
   find_program(SLOWSTART_QEMU_I386 NAMES qemu-i386)
   if(SLOWSTART_QEMU_I386)
     add_test(NAME fuzz.pick32_smoke
-             COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --m32 15
+             COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --m32
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    list(APPEND _fuzz_tests fuzz.pick32_smoke)
   endif()
+  set_tests_properties(${_fuzz_tests} PROPERTIES
+    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1"
+    FIXTURES_REQUIRED slowstart_fuzz_binaries COST 100)
+  # Reuses fuzz.smoke's binary, with folders of its own.
   add_test(NAME fuzz.leak_selftest
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --selftest
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set(_fuzz_env "FUZZ_OUT_DIR=${CMAKE_BINARY_DIR};FUZZ_CXX=${SLOWSTART_CLANGXX}")
-  # The first run compiles the target with sanitizers (about a minute on two
-  # cores), so allow for that on top of the 15 s of fuzzing. The self-test
-  # reuses the same binary, so it must not run at the same time.
-  # The smoke runs start from the seeds alone (FUZZ_SMOKE, run.sh says why).
-  set_tests_properties(fuzz.smoke PROPERTIES
-    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
-  set_tests_properties(fuzz.pick_smoke PROPERTIES
-    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
-  if(SLOWSTART_QEMU_I386)
-    set_tests_properties(fuzz.pick32_smoke PROPERTIES
-      LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env};FUZZ_SMOKE=1" RESOURCE_LOCK slowstart_fuzz)
-  endif()
   set_tests_properties(fuzz.leak_selftest PROPERTIES
-    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" RESOURCE_LOCK slowstart_fuzz)
+    LABELS "fuzz;slow" TIMEOUT 300 ENVIRONMENT "${_fuzz_env}" FIXTURES_REQUIRED slowstart_fuzz_binaries)
 else()
   message(STATUS "clang++ not found: fuzz.smoke test not added")
 endif()

@@ -8,17 +8,24 @@
 #                                       qemu-i386: a 32-bit size_t, as in
 #                                       WebAssembly (UBSan only; no ASan there)
 #   tests/fuzz/run.sh --selftest        check that LeakSanitizer reports a leak
+#   tests/fuzz/run.sh --build           build the three binaries and stop (ctest's
+#                                       fixture fuzz.build, so that the smoke runs
+#                                       that follow never compile and run side by side)
 #
 # Environment:
 #   FUZZ_OUT_DIR   where the binary, the working corpus and crash artifacts go
 #                  (default: <repo>/build)
 #   FUZZ_CXX       the compiler (default: clang++; g++ has no libFuzzer)
 #   FUZZ_JOBS      passed as -jobs/-workers when > 1 (default 1)
+#   FUZZ_BUILD_JOBS  clang++ processes at once when building (default: the cores)
 #   FUZZ_MAX_LEN   longest input (default 4096 for the interpreter, 1024 for --pick)
 #   FUZZ_SMOKE     when 1, start from the checked-in seeds alone, in a corpus
 #                  emptied first (ctest's smoke runs): reading back the corpus
 #                  long runs keep takes longer than the run itself once it has
 #                  grown (1,141 inputs of --pick: minutes under the sanitizers)
+#   SLOWSTART_FUZZ_SMOKE_SECONDS
+#                  how long a smoke run (FUZZ_SMOKE=1) fuzzes when no SECONDS
+#                  is given (default 8; a long hunt is a run of its own)
 # Exit status: 0 when the run found nothing, non-zero otherwise. A crashing
 # input is saved as $FUZZ_OUT_DIR/fuzz_artifacts/crash-* (or leak-*, timeout-*,
 # oom-*); reproduce with: $FUZZ_OUT_DIR/fuzz_interpreter <artifact>
@@ -30,40 +37,88 @@ out=${FUZZ_OUT_DIR:-$root/build}
 cxx=${FUZZ_CXX:-clang++}
 target=interpreter
 
+mkdir -p "$out"
+cd "$root"
+
+# The binaries: interpreter and pick (ASan + UBSan) share the engine's
+# objects; pick32 (-m32, UBSan) has its own. Each object is one clang++
+# process, FUZZ_BUILD_JOBS (default: the cores) at a time.
+flags() {  # flags asan|m32 compile|link
+  local kind=fuzzer-no-link
+  [[ $2 == link ]] && kind=fuzzer
+  if [[ $1 == m32 ]]; then
+    echo "-m32 -std=c++20 -g -O1 -fsanitize=$kind,undefined -fno-sanitize-recover=undefined"
+  else
+    echo "-std=c++20 -g -O1 -fsanitize=$kind,address,undefined -fno-sanitize-recover=undefined"
+  fi
+}
+flavour() { [[ $1 == pick32 ]] && echo m32 || echo asan; }
+binary() { echo "$out/fuzz_$1"; }
+# A binary is rebuilt when a source is newer than it (ctest runs this often).
+stale() {
+  local bin sources s
+  bin=$(binary "$1")
+  [[ -x $bin ]] || return 0
+  sources=(cpp/{spec,fast,core}/*.?pp "tests/fuzz/fuzz_${1%32}.cpp" tests/support/*.hpp "$here/run.sh")
+  for s in "${sources[@]}"; do [[ $s -nt $bin ]] && return 0; done
+  return 1
+}
+compile_one() {  # compile_one FLAVOUR SOURCE
+  # shellcheck disable=SC2046
+  "$cxx" $(flags "$1" compile) -I cpp -c "$2" -o "$out/fuzz_obj/$1/$(basename "$2" .cpp).o"
+}
+build() {  # build VARIANT...: the stale ones
+  local v stale_ones=() flavours=() jobs=() f src
+  for v in "$@"; do stale "$v" && stale_ones+=("$v"); done
+  ((${#stale_ones[@]})) || return 0
+  echo "run.sh: compiling ${stale_ones[*]/#/fuzz_}" >&2
+  for v in "${stale_ones[@]}"; do
+    f=$(flavour "$v")
+    [[ " ${flavours[*]} " == *" $f "* ]] || flavours+=("$f")
+    jobs+=("$f tests/fuzz/fuzz_${v%32}.cpp")
+  done
+  for f in "${flavours[@]}"; do
+    mkdir -p "$out/fuzz_obj/$f"
+    for src in cpp/{fast,core}/*.cpp; do jobs+=("$f $src"); done
+  done
+  export -f compile_one flags
+  export cxx out
+  printf '%s\n' "${jobs[@]}" | xargs -P "${FUZZ_BUILD_JOBS:-$(nproc)}" -L1 bash -c 'compile_one "$@"' _
+  for v in "${stale_ones[@]}"; do
+    f=$(flavour "$v")
+    local objs=("$out/fuzz_obj/$f/fuzz_${v%32}.o")
+    for src in cpp/{fast,core}/*.cpp; do objs+=("$out/fuzz_obj/$f/$(basename "$src" .cpp).o"); done
+    # shellcheck disable=SC2046
+    "$cxx" $(flags "$f" link) "${objs[@]}" -o "$(binary "$v").tmp"
+    mv -f "$(binary "$v").tmp" "$(binary "$v")"
+  done
+}
+
+if [[ ${1:-} == --build ]]; then
+  # All three at once: in ctest, the fixture the smoke runs require, so
+  # that they never compile and can run side by side.
+  variants=(interpreter pick)
+  command -v qemu-i386 >/dev/null && variants+=(pick32)
+  build "${variants[@]}"
+  exit 0
+fi
+
 selftest=0
 secs=20
+[[ ${FUZZ_SMOKE:-0} == 1 ]] && secs=${SLOWSTART_FUZZ_SMOKE_SECONDS:-8}
 m32=0
 if [[ ${1:-} == --pick ]]; then target=pick; shift; fi
 if [[ ${1:-} == --m32 ]]; then target=pick; m32=1; shift; fi
 case "${1:-}" in
   --selftest) selftest=1 ;;
   "") ;;
-  *[!0-9]*) echo "usage: $0 [--pick | --m32] [SECONDS] | --selftest" >&2; exit 2 ;;
+  *[!0-9]*) echo "usage: $0 [--pick | --m32] [SECONDS] | --selftest | --build" >&2; exit 2 ;;
   *) secs=$1 ;;
 esac
-bin=$out/fuzz_$target
-(( m32 )) && bin=$out/fuzz_pick32
-
-mkdir -p "$out"
-cd "$root"
-
-# Rebuild only when a source is newer than the binary (ctest runs this often).
-sources=(cpp/{spec,fast,core}/*.?pp tests/fuzz/fuzz_$target.cpp tests/support/*.hpp "$here/run.sh")
-rebuild=0
-if [[ ! -x $bin ]]; then rebuild=1; else
-  for s in "${sources[@]}"; do [[ $s -nt $bin ]] && { rebuild=1; break; }; done
-fi
-if (( rebuild )); then
-  echo "run.sh: compiling $bin" >&2
-  if (( m32 )); then
-    "$cxx" -m32 -std=c++20 -g -O1 -fsanitize=fuzzer,undefined -fno-sanitize-recover=undefined \
-      -I cpp cpp/{fast,core}/*.cpp tests/fuzz/fuzz_pick.cpp -o "$bin.tmp"
-  else
-    "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-      -I cpp cpp/{fast,core}/*.cpp tests/fuzz/fuzz_$target.cpp -o "$bin.tmp"
-  fi
-  mv -f "$bin.tmp" "$bin"
-fi
+variant=$target
+(( m32 )) && variant=pick32
+bin=$(binary "$variant")
+build "$variant"
 
 # Leak detection is on by default for ASan on x86-64 Linux; say so explicitly
 # so that an inherited ASAN_OPTIONS cannot silently turn it off.
@@ -79,6 +134,9 @@ if [[ ${FUZZ_SMOKE:-0} == 1 ]]; then
   rm -rf "$corpus"
 fi
 seeds=$out/fuzz_seeds${suffix:+_$suffix}       # rebuilt each run from the checked-in seeds
+# The self-test shares the interpreter's binary, not its folders: the two
+# may run at the same time.
+(( selftest )) && seeds=$out/fuzz_seeds_selftest
 mkdir -p "$artifacts" "$corpus"
 rm -rf "$seeds"; mkdir -p "$seeds"
 if [[ $target == interpreter ]]; then

@@ -38,7 +38,7 @@ const picksScript = (n: number) => `POOL a=5 b=1 c=1\n${'PICK\n'.repeat(n)}`;
 
 beforeAll(async () => {
   checkBuilt();
-  const site = await buildSite('site-big-input');
+  const site = await buildSite();
   pageServer = await serveStatic(site, { headers: { 'content-security-policy': PAGE_CSP } });
   elementSite = await mkdtemp(join(tmpdir(), 'slowstart-big-'));
   await linkElement(elementSite);

@@ -10,7 +10,7 @@ import { SHOTS } from '../support/site.js';
 
 let site: BuiltSite;
 beforeAll(async () => {
-  site = await serveBuiltSite('site-chart-plays');
+  site = await serveBuiltSite();
 });
 afterAll(() => site?.close());
 

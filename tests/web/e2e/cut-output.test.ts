@@ -24,7 +24,7 @@ let sites: PageAndElement;
 let browser: Browser;
 
 beforeAll(async () => {
-  sites = await servePageAndElement('site-cut-output', {
+  sites = await servePageAndElement({
     '/cut.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cut</title>
 <link rel="icon" href="/course/favicon.svg" type="image/svg+xml">
 <script type="module" src="/element/slow-start-runner.js"></script></head><body>

@@ -73,13 +73,13 @@ export interface PageAndElement {
   close(): Promise<void>;
 }
 
-/** Builds the page into test-results/<name> and serves it and the element site (with inline `pages`, see serveStatic). */
-export async function servePageAndElement(name: string, pages: Record<string, string> = {}): Promise<PageAndElement> {
+/** Serves the page (built once per run: buildSite) and the element site (with inline `pages`, see serveStatic). */
+export async function servePageAndElement(pages: Record<string, string> = {}): Promise<PageAndElement> {
   checkBuilt();
   const elementDir = await makeSite();
   const servers: StaticServer[] = [];
   const browser = await launchChromium();
-  servers.push(await serveStatic(await buildSite(name), { headers: { 'content-security-policy': PAGE_CSP } }));
+  servers.push(await serveStatic(await buildSite(), { headers: { 'content-security-policy': PAGE_CSP } }));
   servers.push(await serveStatic(elementDir, { pages }));
   return {
     page: servers[0].url,

@@ -11,7 +11,7 @@ let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const site = await buildSite('site-hostile');
+  const site = await buildSite();
   server = await serveStatic(site, { headers: { 'content-security-policy': PAGE_CSP } });
   browser = await launchChromium();
 });

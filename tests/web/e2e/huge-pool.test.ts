@@ -22,7 +22,7 @@ import { SHOTS } from '../support/site.js';
 
 let site: BuiltSite;
 beforeAll(async () => {
-  site = await serveBuiltSite('site-huge-pool');
+  site = await serveBuiltSite();
 });
 afterAll(() => site?.close());
 

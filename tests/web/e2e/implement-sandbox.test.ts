@@ -38,7 +38,7 @@ let markers = 0;
 
 beforeAll(async () => {
   checkBuilt();
-  site = await serveStatic(await buildSite('site-implement-sandbox'));
+  site = await serveStatic(await buildSite());
   elements = await serveStatic(await makeSite());
   elsewhere = createServer((req, res) => {
     if (req.url === '/marker') markers++;

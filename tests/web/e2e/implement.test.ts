@@ -26,7 +26,7 @@ let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const SITE = await buildSite('site-implement');
+  const SITE = await buildSite();
   await mkdir(SHOTS, { recursive: true });
   server = await serveStatic(SITE, { headers: { 'content-security-policy': PAGE_CSP } });
   browser = await launchChromium();

@@ -9,7 +9,7 @@ import { openRunnerPage, serveBuiltSite, setScript, type BuiltSite } from '../su
 
 let site: BuiltSite;
 beforeAll(async () => {
-  site = await serveBuiltSite('site-learners');
+  site = await serveBuiltSite();
 });
 afterAll(() => site?.close());
 

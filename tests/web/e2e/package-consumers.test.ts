@@ -7,16 +7,16 @@
 // the API's worked example, a script of over 100,000 characters through the
 // element's background worker, and implement mode's tests in their worker.
 //
-// Budget (2 cores): one pack, one install copied to the other apps, the
-// builds in parallel, one Chromium. The clone's C++ build uses ccache when
-// it is installed (CCACHE_BASEDIR: the clone, so every run hits the same entries).
-import { spawn, spawnSync } from 'node:child_process';
+// Budget (2 cores): one pack per run (support/packed.ts, shared with
+// package.test.ts), one install copied to the other apps, the builds in
+// parallel, one Chromium.
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
+import { mustExec, packed as packedOnce } from '../support/packed.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -41,36 +41,6 @@ const BIG = { lines: 30_000, first: ['a', 'b', 'a', 'a'], a: 20_000, diagnostics
 
 type Bundler = 'vite' | 'webpack' | 'esbuild';
 const BUNDLERS: Bundler[] = ['vite', 'webpack', 'esbuild'];
-
-interface Run {
-  code: number | null;
-  /** stdout and stderr as they came. */
-  out: string;
-  stdout: string;
-}
-
-function exec(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((ok, fail) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...env },
-    });
-    let out = '';
-    let stdout = '';
-    child.stdout.on('data', (b: Buffer) => ((out += b), (stdout += b)));
-    child.stderr.on('data', (b: Buffer) => (out += b));
-    child.on('error', fail);
-    child.on('close', (code) => ok({ code, out, stdout }));
-  });
-}
-
-/** Runs it and returns its stdout; throws with the output when it fails. */
-async function mustExec(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
-  const r = await exec(cmd, args, cwd, env);
-  if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.code}:\n${r.out.slice(-4000)}`);
-  return r.stdout;
-}
 
 /** The page that loads the app: each bundler's own way. */
 function indexHtml(bundler: Bundler): Promise<string> {
@@ -105,26 +75,16 @@ const servers = new Map<Bundler, StaticServer>();
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'slowstart-consumers-'));
-  // A clean clone: what is committed, nothing built. Its build tools are this tree's.
-  const clone = join(work, 'clone');
-  await mustExec('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone], work);
-  await symlink(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
-  const ccache = spawnSync('ccache', ['--version']).status === 0;
-  const pack = await mustExec(
-    'npm',
-    ['pack', '--json', '--pack-destination', work],
-    clone,
-    ccache ? { CMAKE_CXX_COMPILER_LAUNCHER: 'ccache', CCACHE_BASEDIR: clone, CCACHE_NOHASHDIR: '1' } : {},
-  );
-  const [info] = JSON.parse(pack) as { filename: string; files: { path: string }[] }[];
-  packed = info.files.map((f) => f.path);
+  // Packed from a clean clone, once per run (shared with package.test.ts).
+  const info = await packedOnce();
+  packed = info.files;
 
   // One install, copied to the other apps (the tarball has no dependencies).
   const apps = join(work, 'apps');
   const first = join(apps, BUNDLERS[0]);
   await mkdir(first, { recursive: true });
   await writeFile(join(first, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await mustExec('npm', ['install', '--no-audit', '--no-fund', '--offline', join(work, info.filename)], first);
+  await mustExec('npm', ['install', '--no-audit', '--no-fund', '--offline', info.tarball], first);
   for (const bundler of BUNDLERS.slice(1)) await cp(first, join(apps, bundler), { recursive: true });
   for (const bundler of BUNDLERS) {
     const app = join(apps, bundler);
@@ -142,7 +102,7 @@ beforeAll(async () => {
     await symlink(join(apps, bundler, 'dist'), join(site, 'course/app'));
     servers.set(bundler, await serveStatic(site, { headers: { 'content-security-policy': CSP } }));
   }
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -18,7 +18,7 @@ let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const SITE = await buildSite('site');
+  const SITE = await buildSite();
   await mkdir(SHOTS, { recursive: true });
   server = await serveStatic(SITE, { headers: { 'content-security-policy': CSP } });
   browser = await launchChromium();

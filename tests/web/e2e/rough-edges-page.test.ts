@@ -11,7 +11,7 @@ import { SHOTS } from '../support/site.js';
 
 let site: BuiltSite;
 beforeAll(async () => {
-  site = await serveBuiltSite('site-rough-edges');
+  site = await serveBuiltSite();
 });
 afterAll(() => site?.close());
 

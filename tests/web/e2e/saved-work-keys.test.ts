@@ -30,7 +30,7 @@ const WEEK2 = 'POOL week2=2\nWEIGHTS\n';
 const WEEK3 = 'POOL week3=3\nPICK\n';
 
 beforeAll(async () => {
-  sites = await servePageAndElement('site-saved-work-keys', {
+  sites = await servePageAndElement({
     '/mod/page/view.php?id=1': lmsPage('Week 1', WEEK1),
     '/mod/page/view.php?id=2': lmsPage('Week 2', WEEK2),
     // How an earlier version saw week 1: the path alone named it (see the migration test).

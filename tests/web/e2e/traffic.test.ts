@@ -9,7 +9,7 @@ import { SHOTS } from '../support/site.js';
 
 let site: BuiltSite;
 beforeAll(async () => {
-  site = await serveBuiltSite('site-traffic');
+  site = await serveBuiltSite();
 });
 afterAll(() => site?.close());
 

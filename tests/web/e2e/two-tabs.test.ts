@@ -19,7 +19,7 @@ let browser: Browser;
 const TALL = { viewport: { width: 1300, height: 2400 } };
 
 beforeAll(async () => {
-  sites = await servePageAndElement('site-two-tabs');
+  sites = await servePageAndElement();
   browser = sites.browser;
 });
 

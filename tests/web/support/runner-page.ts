@@ -8,15 +8,15 @@ import { watchProblems } from './browser.js';
 import { serveWithBrowser, type ServedSite } from './served-site.js';
 import { buildSite, PAGE_CSP, SHOTS } from './site.js';
 
-/** The page built into test-results/<name>, served under the page's CSP, and a browser. */
+/** The page (built once per run: buildSite), served under the page's CSP, and a browser. */
 export type BuiltSite = ServedSite;
 
 /** The implement mode's worker alone may evaluate the learner's code (docs/IMPLEMENT.md). */
 export const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'";
 export const isWorker = (path: string) => /\/assets\/worker-[^/]+\.js$/.test(path);
 
-export async function serveBuiltSite(name: string): Promise<BuiltSite> {
-  const dir = await buildSite(name);
+export async function serveBuiltSite(): Promise<BuiltSite> {
+  const dir = await buildSite();
   await mkdir(SHOTS, { recursive: true });
   return serveWithBrowser(dir, {
     headers: { 'content-security-policy': PAGE_CSP },

@@ -1,8 +1,10 @@
 // The runner page's production build and dev server for the browser tests:
-// each test file builds into its own folder (test-results/<name>) so files
-// never delete each other's site.
+// the page is built once per run (once-per-run.ts) and every file serves
+// that folder, read-only (they ran one at a time and built it each).
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, createServer, type ViteDevServer } from 'vite';
+import { oncePerRun } from './once-per-run.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const SHOTS = `${ROOT}test-results/screenshots`;
@@ -13,11 +15,13 @@ export const SHOTS = `${ROOT}test-results/screenshots`;
 export const PAGE_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
-/** `vite build` of the page into test-results/<name>; returns the folder. */
-export async function buildSite(name: string): Promise<string> {
-  const outDir = `${ROOT}test-results/${name}`;
-  await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  return outDir;
+/** `vite build` of the page, once per run; returns the folder (serve it, write nothing in it). */
+export function buildSite(): Promise<string> {
+  return oncePerRun('site', async (dir) => {
+    const outDir = join(dir, 'site');
+    await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    return outDir;
+  });
 }
 
 /** The dev server (what `npm start` serves) on a free port; close it when done. */

@@ -1,18 +1,17 @@
-// The npm package as a user gets it: `npm pack`, install the tarball into an
-// empty folder, then use it the three ways a Node user would (ESM import, the
+// The npm package as a user gets it: `npm pack` (of a clean clone, made
+// once per run: support/packed.ts), install the tarball into an empty
+// folder, then use it the three ways a Node user would (ESM import, the
 // `slowstart` bin through npx, TypeScript types). The Vite + Chromium half is
 // tests/web/e2e/package-consumers.test.ts.
 //
-// Needs dist/ (scripts/build-package.sh) and build/slowstart. The tarball has
-// no dependencies, so the install needs no network.
-import { spawn } from 'node:child_process';
+// Needs build/slowstart (for the byte comparison). The tarball has no
+// dependencies, so the install needs no network.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
+import { exec as run, mustExec, packed as packedOnce, ROOT } from '../support/packed.js';
 
 // The SPEC's worked example.
 const SCRIPT = 'POOL a=5 b=1 c=1\nPICK\nPICK\nADD d=10 20\nWEIGHTS\nNOW 5\nWEIGHTS\nPICK\nDOWN a\nPICK\npick\n';
@@ -25,54 +24,28 @@ interface Result {
   stderr: string;
 }
 
-/** Runs a command without a shell; quiet npm, no update check. */
-function exec(cmd: string, args: string[], cwd: string): Promise<Result> {
-  return new Promise((ok, fail) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', fail);
-    child.on('close', (code) => ok({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-  });
-}
-
-async function mustExec(cmd: string, args: string[], cwd: string): Promise<Result> {
-  const r = await exec(cmd, args, cwd);
-  if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
-
-interface PackResult {
-  filename: string;
-  files: { path: string }[];
+/** Runs a command without a shell, stdout and stderr apart. */
+async function exec(cmd: string, args: string[], cwd: string): Promise<Result> {
+  const r = await run(cmd, args, cwd);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 let work: string;
 let tarball: string;
 let packed: string[];
+let clone: string; // what was packed: a clean clone, built by prepack
+let readmeBefore: string;
 let app: string; // the consumer folder
 
 beforeAll(async () => {
-  for (const f of ['dist/api/index.js', 'dist/api/node.js', 'dist/api/cli.js', 'dist/wasm/engine.wasm'])
-    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run scripts/build-wasm.sh and scripts/build-package.sh`);
+  ({ tarball, files: packed, clone, readmeBefore } = await packedOnce());
   work = await mkdtemp(join(tmpdir(), 'slowstart-package-'));
-  const pack = await mustExec('npm', ['pack', '--json', '--pack-destination', work], ROOT);
-  const [info] = JSON.parse(pack.stdout) as PackResult[];
-  tarball = join(work, info.filename);
-  packed = info.files.map((f) => f.path).sort();
-
   app = join(work, 'app');
   await mkdir(app);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
   await mustExec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
   await writeFile(join(app, 'spec.txt'), SCRIPT);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -80,7 +53,7 @@ afterAll(async () => {
 
 describe('the tarball', () => {
   it('holds only what `files` names (the built API, the WASM modules, README) and package.json, and all of it', async () => {
-    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    const pkg = JSON.parse(await readFile(join(clone, 'package.json'), 'utf8')) as { files: string[] };
     // `files` itself may name only built output and the README.
     expect(pkg.files.filter((f) => !/^(dist\/.+|README\.md|LICENSE|CHANGELOG\.md)$/.test(f))).toEqual([]);
 
@@ -100,7 +73,7 @@ describe('the tarball', () => {
     // Everything `files` names is in it: each file, and each module of a named folder.
     const required = ['package.json'];
     for (const f of pkg.files) {
-      const path = join(ROOT, f);
+      const path = join(clone, f);
       if (!existsSync(path)) {
         required.push(f); // a missing file would be silently left out
         continue;
@@ -113,7 +86,7 @@ describe('the tarball', () => {
         required.push(f);
       }
     }
-    if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
+    if (existsSync(join(clone, 'README.md'))) required.push('README.md');
     for (const f of required) expect(packed, `${f} missing from the tarball`).toContain(f);
     for (const f of ['engine.mjs', 'engine.wasm', 'engine.d.mts']) expect(packed).toContain(`dist/wasm/${f}`);
     for (const entry of ['index', 'node', 'cli', 'slowstart', 'balancer', 'timeline', 'types'])
@@ -130,14 +103,15 @@ describe('the tarball', () => {
     expect(pkg.bugs.url).toMatch(/^https:\/\//);
     // The npm page shows the tarball's README: the package's own (docs/PACKAGE.md), not the repository's.
     const readme = await readFile(join(app, 'node_modules/slowstart/README.md'), 'utf8');
-    expect(readme).toBe(await readFile(join(ROOT, 'docs/PACKAGE.md'), 'utf8'));
+    expect(readme).toBe(await readFile(join(clone, 'docs/PACKAGE.md'), 'utf8'));
     expect(readme).toContain('npm install slowstart');
     // Every link works from the npm page: absolute (docs/ is not shipped).
     const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
     expect(links.length).toBeGreaterThan(0);
     expect(links.filter((l) => !/^https:\/\//.test(l))).toEqual([]);
     // Packing put the repository's README back.
-    expect(await readFile(join(ROOT, 'README.md'), 'utf8')).not.toBe(readme);
+    expect(readmeBefore).not.toBe(readme);
+    expect(await readFile(join(clone, 'README.md'), 'utf8')).toBe(readmeBefore);
     // Importing the API pulls in no element code: only element files have side effects.
     expect(pkg.sideEffects).toEqual(['./dist/element/*.js']);
   });
@@ -288,5 +262,5 @@ export type { WeightProblem };
     const r = await exec(tsc, ['-p', 'tsconfig.node-only.json'], app);
     expect(r.stdout + r.stderr, 'tsc for a Node-only project (lib es2022, types node, no skipLibCheck)').toBe('');
     expect(r.code).toBe(0);
-  }, 60_000);
+  }, 180_000); // three tsc runs: a minute when the machine is busy
 });
