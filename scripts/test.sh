@@ -61,7 +61,10 @@ wait "$ctest_pid" || native_status=$?
 if ((native_status)); then cat test-results/ctest.log; else sed -n '/tests passed/,$p' test-results/ctest.log; fi
 
 # "NN% tests passed, F tests failed out of T"
-read -r native_failed native_total < <(sed -nE 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/p' test-results/ctest.log | tail -1)
+read -r native_failed native_total < <(sed -nE 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/p' test-results/ctest.log | tail -1) || true
+native_failed=${native_failed:-0} native_total=${native_total:-0}
+# No summary at all (CTest itself failed) counts as one failure.
+((native_total || !native_status)) || native_failed=1 native_total=1
 # No report at all (Vitest itself failed) counts as one failure.
 web=$(node -e "const r=require('./test-results/vitest.json');console.log(r.numPassedTests+' '+r.numFailedTests)" 2>/dev/null || echo "0 1")
 read -r web_passed web_failed <<<"$web"
@@ -69,5 +72,5 @@ echo "npm test: $(seconds_since "$START") s in all" >>"$PHASES"
 step "Phases (test-results/phases.txt)"
 cat "$PHASES"
 echo
-echo "$((${native_total:-0} - ${native_failed:-0} + web_passed)) passed, $((${native_failed:-0} + web_failed)) failed"
+echo "$((native_total - native_failed + web_passed)) passed, $((native_failed + web_failed)) failed"
 if ((native_status || web_status)); then exit 1; fi
