@@ -78,6 +78,10 @@ export default defineConfig({
           include: ['tests/web/e2e/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
+          // Browser files share the cores with other files now: a state a test
+          // waits for may take more than the default second to arrive. A poll
+          // passes as soon as its condition holds, so only a failure waits longer.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

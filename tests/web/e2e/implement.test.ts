@@ -207,8 +207,22 @@ describe('the implement-it-yourself mode', () => {
     const other = page.locator('.ss-impl-test[data-test-id="ramp-table"] details');
     await other.locator('summary').click();
     expect(await other.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-    if ((await page.locator('.ss-impl-results').getAttribute('aria-busy')) === 'true') {
-      await page.locator('.ss-impl-stop').click();
+    const busy = async () => (await page.locator('.ss-impl-results').getAttribute('aria-busy')) === 'true';
+    // The run may end (its first test's 1 s limit) between the check and the
+    // click on a busy machine: Stop is gone then, with nothing left to stop.
+    const stopped =
+      (await busy()) &&
+      (await page
+        .locator('.ss-impl-stop')
+        .click({ timeout: 5_000 })
+        .then(
+          () => true,
+          async (e: unknown) => {
+            if (await busy()) throw e;
+            return false;
+          },
+        ));
+    if (stopped) {
       await expect.poll(() => counts(page)).toMatch(/^Stopped: \d+ of \d+ ran/);
       expect(await page.locator('.ss-impl-stop').isHidden()).toBe(true);
       expect(await page.locator('.ss-impl-test[data-state="running"], .ss-impl-test[data-state="waiting"]').count()).toBe(0);
