@@ -2,7 +2,7 @@
 // share: done once per Vitest run, by whichever file asks first, in a folder
 // of the run's (SLOWSTART_TEST_RUN, tests/web/support/global-setup.ts); the
 // others wait for its result.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,10 +38,25 @@ export function oncePerRun<T>(key: string, make: (dir: string) => Promise<T>): P
       for (;;) {
         if (existsSync(result)) return JSON.parse(readFileSync(result, 'utf8')) as T;
         if (existsSync(failure)) throw new Error(`${key} failed in another test file:\n${readFileSync(failure, 'utf8')}`);
-        await new Promise((ok) => setTimeout(ok, 200));
+        await changeIn(run, () => existsSync(result) || existsSync(failure));
       }
     })();
     mine.set(key, p);
   }
   return p;
+}
+
+/** Resolves at the next change in `folder` (a state, not a time), or at once when `done()` already holds. */
+function changeIn(folder: string, done: () => boolean): Promise<void> {
+  return new Promise((ok) => {
+    const watcher = watch(folder, () => {
+      watcher.close();
+      ok();
+    });
+    // Checked after the watch is set, so a file made in between is not missed.
+    if (done()) {
+      watcher.close();
+      ok();
+    }
+  });
 }
