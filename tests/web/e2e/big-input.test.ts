@@ -24,7 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { buildSite, PAGE_CSP, SHOTS } from '../support/site.js';
-import { traceMainThread, type MainThreadTasks } from '../support/main-thread-trace.js';
+import { CPU_BOUND_TEST, traceMainThread, type MainThreadTasks } from '../support/main-thread-trace.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { checkBuilt, linkElement } from './element-site.js';
 
@@ -115,7 +115,7 @@ async function lastRow(root: Page | import('playwright-core').Locator, count: nu
 const status = (page: Page) => page.locator('.ss-status').textContent();
 
 describe('big input on the runner page', () => {
-  it('a 5 MB paste: in piece by piece, run in the worker with progress, the output in full, one undo step, the page responsive', async () => {
+  it('a 5 MB paste: in piece by piece, run in the worker with progress, the output in full, one undo step, the page responsive', CPU_BOUND_TEST, async () => {
     const { page, problems } = await openPage();
     const before = await page.evaluate(() => window.slowstartRunner!.script);
     await page.evaluate(() => window.slowstartRunner!.editor.view.dispatch({ selection: { anchor: 0, head: window.slowstartRunner!.editor.view.state.doc.length } }));
@@ -219,7 +219,7 @@ describe('big input on the runner page', () => {
 });
 
 describe('a 50 MB script in <slow-start-runner src>', () => {
-  it('is shown read-only with a note, runs in full in the worker, and the page stays responsive and small', async () => {
+  it('is shown read-only with a note, runs in full in the worker, and the page stays responsive and small', CPU_BOUND_TEST, async () => {
     const page = await browser.newPage({ viewport: { width: 1300, height: 900 }, reducedMotion: 'reduce' });
     const problems = watchProblems(page);
     // A page of the same origin first, so that the element's page loads in the traced renderer.

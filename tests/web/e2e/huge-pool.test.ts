@@ -16,7 +16,7 @@
 // the 99,991 others that have 9, and ends at 9 − 100,000 = −99,991.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceMainThread } from '../support/main-thread-trace.js';
+import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
 import { openRunnerPage, serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
 import { SHOTS } from '../support/site.js';
 
@@ -86,7 +86,7 @@ const N = 100_000;
 const poolLine = `POOL ${Array.from({ length: N }, (_, i) => `b${i}=1`).join(' ')}`;
 
 describe('a 100,000-backend POOL line', () => {
-  it('keeps the page live, shows the line cut, and reaches every PICK in the pick panel', async () => {
+  it('keeps the page live, shows the line cut, and reaches every PICK in the pick panel', CPU_BOUND_TEST, async () => {
     const { page, problems } = await openRunnerPage(site.browser, site.url, { width: 1280, height: 900, reducedMotion: true });
     const tasks = await traceMainThread(site.browser, page);
     await paste(page, `POOL ${Array.from({ length: N }, (_, i) => `b${i}=1`).join(' ')}\n${'PICK\n'.repeat(9)}WEIGHTS\n`);
@@ -119,7 +119,7 @@ describe('a pool of 100,000 built by 100,000 ADD lines', () => {
   // The same pool line by line: ADD b<i>=1 0 on lines 1-100,000, PICKs on 100,001-100,009,
   // WEIGHTS on 100,010. Worked by hand as above (PICK k chooses b(k-1)). Before: the timeline
   // stopped at line 2,827 (the engine's 4,000,000 states), before any PICK.
-  it('reaches every PICK in the pick panel, the legend and the table, with bounded memory', async () => {
+  it('reaches every PICK in the pick panel, the legend and the table, with bounded memory', CPU_BOUND_TEST, async () => {
     const { page, problems } = await openRunnerPage(site.browser, site.url, { width: 1280, height: 900, reducedMotion: true });
     const tasks = await traceMainThread(site.browser, page);
     await paste(page, `${Array.from({ length: N }, (_, i) => `ADD b${i}=1 0`).join('\n')}\n${'PICK\n'.repeat(9)}WEIGHTS\n`);
