@@ -10,7 +10,8 @@
 
 namespace slowstart::simulate_command {
 
-extern const char* const kSimulateUsage;
+// `slowstart simulate --help`: the option table's usage and the report's options.
+std::string simulate_usage();
 
 struct SimulateArgs {
   TrafficOptions options;

@@ -1,4 +1,4 @@
-import type { LabModule, RawHealthCheck, RawPolicy, RawRules, RawTraffic, RawTrafficDefaults } from '../wasm/lab.mjs';
+import type { LabModule, RawHealthCheck, RawPolicy, RawRules, RawTraffic, RawTrafficDefaults, RawTrafficOption } from '../wasm/lab.mjs';
 import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence, type WeightProblem } from './grading.js';
 import { raise } from './raise.js';
 import { toUtf16Columns } from './columns.js';
@@ -35,7 +35,7 @@ export interface ServiceModel {
    * `requests` requests served (`warmupRequests` of them).
    */
   warmBy?: 'serving' | 'time' | 'requests';
-  /** With `warmBy: 'requests'`: how many requests warm a backend. */
+  /** With `warmBy: 'requests'`: how many requests warm a backend. Default 10000. */
   warmupRequests?: number;
 }
 
@@ -45,6 +45,13 @@ export type HealthCheck = RawHealthCheck;
 export type Policy = RawPolicy;
 /** The simulation's defaults (`Lab.trafficDefaults`), said once by the engine. */
 export type TrafficDefaults = RawTrafficDefaults;
+/**
+ * One option of the simulation as the engine's option table has it
+ * (`Lab.trafficOptionTable`): its CLI flag, its key in {@link TrafficOptions}
+ * (a path such as `service.baseMs`), its key in `--summary json`, its group,
+ * range or choices, default and help, and when it takes effect.
+ */
+export type TrafficOptionInfo = RawTrafficOption;
 
 /** A backend's state in a bucket (`Traffic.state`): the worst the bucket saw. */
 export const BackendState = { Out: 0, Serving: 1, Ramping: 2, Ejected: 3 } as const;
@@ -266,9 +273,28 @@ export class Lab {
     return Traffic.fromRaw(raw);
   }
 
-  /** The simulation's defaults: the service model and every health check's parameters. */
+  /** The simulation's defaults: every option's, by its key (the service model, every health check's parameters). */
   trafficDefaults(): TrafficDefaults {
     return this.#module.trafficDefaults();
+  }
+
+  /**
+   * The simulation's options, one table: what the CLI's `simulate --help`,
+   * `--summary json`, {@link TrafficOptions} and this API's checks are made
+   * from. A page can build its controls from it.
+   */
+  trafficOptionTable(): readonly TrafficOptionInfo[] {
+    return this.#module.trafficOptionTable();
+  }
+
+  /**
+   * The arguments of `slowstart simulate` that simulate with these options
+   * (those not at their defaults, in the table's order), e.g.
+   * `['--rps', '1536', '--health', 'envoy', ...]`: the engine writes them, so
+   * both CLIs read them back as the same options. Bad options throw.
+   */
+  simulateArguments(options: TrafficOptions = {}): string[] {
+    return raise(this.#module.simulateArguments(options));
   }
 
   // Diagnostics' columns in the string's units (the script's bytes are still in the input buffer).
