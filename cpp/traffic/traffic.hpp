@@ -22,6 +22,7 @@
 #include "core/interpreter.hpp"
 #include "traffic/option_table.hpp"
 #include "traffic/options.hpp"
+#include "traffic/result.hpp"
 
 namespace slowstart {
 
@@ -30,39 +31,6 @@ namespace slowstart {
 // few seconds in the browser: docs/PERFORMANCE.md, performance log PL-6.)
 inline constexpr double kMaxSimRequests = 1e9;
 inline constexpr std::size_t kMaxSimCells = 20'000'000;  // buckets x backends
-
-struct TrafficResult {
-  std::vector<std::string> names;  // backend ids, as in the timeline
-  double bucket = 1.0;             // bucket k covers [k * bucket, (k+1) * bucket)
-  std::size_t buckets = 0;
-  // Per bucket and backend, index [k * names.size() + id]:
-  std::vector<std::uint32_t> requests;   // requests routed to it
-  std::vector<double> outstanding;       // mean in flight, seen by each arrival
-  std::vector<double> latency_ms;        // mean latency of those requests (0 if none)
-  std::vector<std::uint32_t> failed;     // attempts that arrived in the bucket and timed out
-  std::vector<std::uint32_t> retried;    // of those, the ones retried on another backend
-  std::vector<std::uint8_t> state;       // BackendState, the worst the bucket saw
-  std::vector<std::uint32_t> unrouted;   // per bucket: requests with no backend (NONE)
-  std::vector<std::uint32_t> total;      // per bucket: all requests (retries included)
-  std::vector<Diagnostic> diagnostics;   // the script's rejected lines
-  // Why there is no simulation (a bad option, or one too large); the
-  // diagnostics above are still the script's.
-  Problem problem;
-  double duration = 0.0;
-  // Per backend id, over the whole run.
-  std::vector<std::uint32_t> ejections;
-  std::vector<double> seconds_ejected;
-  // Start of the first bucket from which on every bucket is calm (nobody
-  // ejected, no request failed, every backend's mean latency within
-  // stable_margin % of the warm service time); negative when the last bucket
-  // is not calm or there is no service model.
-  double stable_at = -1;
-
-  double share(std::size_t k, std::size_t id) const {
-    const std::uint32_t t = total[k];
-    return t ? static_cast<double>(requests[k * names.size() + id]) / t : 0.0;
-  }
-};
 
 // Runs the simulation. A bad option (check_traffic_options, called first)
 // or a simulation too large leaves the result without buckets and says why
