@@ -7,6 +7,7 @@
 // the arguments are wrong (stdio.hpp: how the CLI ends when a stream fails).
 // Input is streamed in chunks, so a script of any length runs in memory
 // proportional to its longest line and its pool.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,7 +52,8 @@ int run(FILE* in) {
   return interpreter.rejected() > 0 ? 1 : 0;
 }
 
-slowstart::Problem read_script(const std::string& path, std::string& text) {
+// `slowstart simulate`'s script, at most `max_bytes` of it (the work budget's limit and one byte).
+slowstart::Problem read_script(const std::string& path, std::size_t max_bytes, std::string& text) {
   FILE* in = stdin;
   if (!path.empty() && path != "-") {
     in = std::fopen(path.c_str(), "rb");
@@ -59,7 +61,8 @@ slowstart::Problem read_script(const std::string& path, std::string& text) {
   }
   static char buffer[1 << 16];
   std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0) text.append(buffer, n);
+  while (text.size() < max_bytes && (n = std::fread(buffer, 1, std::min(sizeof buffer, max_bytes - text.size()), in)) > 0)
+    text.append(buffer, n);
   const bool failed = std::ferror(in);
   const int error = errno;
   if (in != stdin) std::fclose(in);

@@ -13,6 +13,7 @@ void EnvoyCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
   }
   if (++s.errors != c_.consecutive_5xx || fleet.passive[id].out) return;
   std::size_t up = 0, out = 0;
+  meter_.add(kStepsPerScanned * static_cast<double>(fleet.backends.size()));
   for (std::size_t i = 0; i < fleet.backends.size(); ++i) {
     if (!fleet.backends[i].up) continue;
     ++up;
@@ -27,6 +28,8 @@ void EnvoyCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
 }
 
 void EnvoyCheck::sweep(const Fleet& fleet, FleetEvents& events, double t) {
+  // (The budget counts a sweep as a pass over every backend the script names.)
+  meter_.add(kStepsPerScanned * static_cast<double>(fleet.id_pos.size()));
   for (std::size_t i = 0; i < fleet.backends.size(); ++i) {
     const std::uint32_t id = fleet.pos_id[i];
     const Passive& p = fleet.passive[id];

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "traffic/budget.hpp"
 #include "traffic/fleet.hpp"
 #include "traffic/options.hpp"
 
@@ -19,7 +20,8 @@ namespace slowstart {
 
 class EnvoyCheck {
  public:
-  EnvoyCheck(const HealthCheck& check, std::size_t ids) : c_(check), state_(ids) {}
+  // Its passes over the pool (the ejection percent, the sweeps) add to `meter`.
+  EnvoyCheck(const HealthCheck& check, std::size_t ids, WorkMeter& meter) : c_(check), meter_(meter), state_(ids) {}
 
   // The script (re)started it: the count starts over; the multiplier stays
   // (the host is the same address).
@@ -35,6 +37,7 @@ class EnvoyCheck {
     std::uint32_t multiplier = 0;  // the ejection-time multiplier
   };
   const HealthCheck& c_;
+  WorkMeter& meter_;
   std::vector<State> state_;  // by id
 };
 

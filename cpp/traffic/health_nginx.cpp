@@ -40,6 +40,7 @@ void NginxCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
 void NginxCheck::after_pick(const Fleet& fleet, FleetEvents& events, std::int32_t pos, double t) {
   // Every pick raises each dipped effective weight by 1 (of the servers it
   // looked at), and the chosen server is stamped "checked".
+  meter_.add(static_cast<double>(dipped_.size()));
   for (std::size_t k = 0; k < dipped_.size();) {
     const std::uint32_t id = dipped_[k];
     State& s = state_[id];

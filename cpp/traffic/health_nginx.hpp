@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "traffic/budget.hpp"
 #include "traffic/fleet.hpp"
 #include "traffic/options.hpp"
 
@@ -20,7 +21,9 @@ namespace slowstart {
 
 class NginxCheck {
  public:
-  NginxCheck(const HealthCheck& check, std::size_t ids) : c_(check), state_(ids), listed_(ids, 0) {}
+  // Every pick's pass over the lowered effective weights adds to `meter`.
+  NginxCheck(const HealthCheck& check, std::size_t ids, WorkMeter& meter)
+      : c_(check), meter_(meter), state_(ids), listed_(ids, 0) {}
 
   // The script (re)started or took down the backend: its counters start over.
   void restart(std::uint32_t id) { state_[id] = State{}; }
@@ -46,6 +49,7 @@ class NginxCheck {
     std::int64_t dip = 0;     // weight - effective_weight
   };
   const HealthCheck& c_;
+  WorkMeter& meter_;
   std::vector<State> state_;           // by id
   std::vector<std::uint32_t> dipped_;  // ids whose effective weight is below their weight
   std::vector<std::uint8_t> listed_;   // by id: in dipped_

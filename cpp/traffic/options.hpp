@@ -11,6 +11,10 @@
 
 namespace slowstart {
 
+// A health check's shortest interval, and shortest ejection, in seconds: a
+// timer that fires every 1e-300 s would never let the clock move (`t + interval == t`).
+inline constexpr double kMinInterval = 0.001;
+
 struct HealthCheck {
   HealthKind kind = HealthKind::None;
   // nginx (ngx_http_upstream_module `server`): max_fails failures make the

@@ -58,21 +58,4 @@ double Ramps::ramp_end(std::size_t i) const {
   return static_cast<double>(joined_ms_[i] + fleet_.backends[i].ramp * 1000) / 1000.0;
 }
 
-std::int64_t Ramps::curve_at(std::size_t i, std::int64_t tick) const {
-  const Backend& b = fleet_.backends[i];
-  return curve_weight_ms(o_.curve, b.target, b.ramp, tick - joined_ms_[i], recovering_[i]);
-}
-
-std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w) const {
-  const std::int64_t end = joined_ms_[i] + fleet_.backends[i].ramp * 1000;
-  std::int64_t same = tick, step = 1;
-  while (same + step < end && curve_at(i, same + step) == w) same += step, step *= 2;
-  std::int64_t differs = std::min(same + step, end);
-  while (differs - same > 1) {
-    const std::int64_t mid = same + (differs - same) / 2;
-    (curve_at(i, mid) == w ? same : differs) = mid;
-  }
-  return differs;
-}
-
 }  // namespace slowstart

@@ -4,12 +4,14 @@
 // backend's next change is found once (gallop, then halve: the curves never
 // decrease) and waited for. By position in the pool, as SmoothWrr's weights.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <queue>
 #include <vector>
 
+#include "traffic/budget.hpp"
 #include "traffic/fleet.hpp"
 #include "traffic/options.hpp"
 
@@ -17,7 +19,8 @@ namespace slowstart {
 
 class Ramps {
  public:
-  Ramps(const TrafficOptions& o, const Fleet& fleet) : o_(o), fleet_(fleet) {}
+  // Each weight change found adds its curve evaluations to `meter`.
+  Ramps(const TrafficOptions& o, const Fleet& fleet, WorkMeter& meter) : o_(o), fleet_(fleet), meter_(meter) {}
 
   // POOL: n backends, none weighed yet.
   void reset(std::size_t n);
@@ -62,12 +65,33 @@ class Ramps {
 
   const TrafficOptions& o_;
   const Fleet& fleet_;
+  WorkMeter& meter_;
   std::vector<std::int64_t> curve_;       // the curve's weight
   std::vector<std::uint32_t> epoch_;      // bumped when a backend changes: older Changes are void
   std::vector<std::int64_t> joined_ms_;   // when its ramp started (a readmission restarts it)
   std::vector<std::uint8_t> recovering_;  // joined by UP or readmitted (HAProxy ramps only then)
   std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
 };
+
+// On every weight change's path: defined here so that advance inlines them.
+inline std::int64_t Ramps::curve_at(std::size_t i, std::int64_t tick) const {
+  const Backend& b = fleet_.backends[i];
+  return curve_weight_ms(o_.curve, b.target, b.ramp, tick - joined_ms_[i], recovering_[i]);
+}
+
+inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w) const {
+  const std::int64_t end = joined_ms_[i] + fleet_.backends[i].ramp * 1000;
+  std::int64_t same = tick, step = 1, evaluations = 0;
+  while (same + step < end && curve_at(i, same + step) == w) same += step, step *= 2, ++evaluations;
+  std::int64_t differs = std::min(same + step, end);
+  while (differs - same > 1) {
+    const std::int64_t mid = same + (differs - same) / 2;
+    (curve_at(i, mid) == w ? same : differs) = mid;
+    ++evaluations;
+  }
+  meter_.add(static_cast<double>(evaluations));
+  return differs;
+}
 
 template <typename Weigh>
 void Ramps::advance(std::int64_t tick, Weigh weigh) {
@@ -76,6 +100,7 @@ void Ramps::advance(std::int64_t tick, Weigh weigh) {
     changes_.pop();
     if (c.epoch != epoch_[c.pos]) continue;
     const std::int64_t w = curve_[c.pos] = curve_at(c.pos, tick);
+    meter_.add(1);
     weigh(c.pos);
     const std::int64_t end = joined_ms_[c.pos] + fleet_.backends[c.pos].ramp * 1000;  // full weight from here on
     if (tick >= end) continue;

@@ -29,6 +29,7 @@ struct TrafficResult {
   // Why there is no simulation (a bad option, or one too large); the
   // diagnostics above are still the script's.
   Problem problem;
+  bool too_large = false;  // the problem is the work budget's (budget.hpp)
   double duration = 0.0;
   // Per backend id, over the whole run.
   std::vector<std::uint32_t> ejections;

@@ -193,6 +193,23 @@ std::string format_diagnostics(const TrafficResult& r) {
 
 namespace slowstart::simulate_command {
 
+std::size_t report_bytes_bound(const ScenarioSize& size, const SimulateArgs& args) {
+  if (args.summary) return 0;  // a line per backend: no more than the result itself
+  const bool service = args.options.service.enabled;
+  const bool failures = args.options.timeout_ms > 0;
+  // The widest a time label, a count, a mean or a latency can print.
+  constexpr double kTime = 24, kCount = 10, kMean = 14, kLatency = 18;
+  double per_row = 0;
+  if (args.csv) {  // a row per cell: its name quoted, every quote doubled at worst
+    per_row = size.backends * (kTime + kCount + 6 + kMean + kLatency + 6 + (failures ? 2 * kCount + 10 : 0) + 1 + 2) +
+              2 * size.name_bytes;
+  } else {  // a row per bucket: a column per backend, as wide as its name
+    per_row = kTime + 10 + size.backends * (2 + 8 + (service ? 4 + kMean + kLatency : 0) + (failures ? 4 + kCount + 8 : 0)) +
+              size.name_bytes;
+  }
+  return static_cast<std::size_t>(std::min((size.buckets + 1) * per_row, 1e18));
+}
+
 int run_simulate(const std::vector<std::string>& args, const ScriptReader& read, std::string& out,
                  std::string& err) {
   SimulateArgs sim;
@@ -205,9 +222,26 @@ int run_simulate(const std::vector<std::string>& args, const ScriptReader& read,
     return 0;
   }
   std::string script;
-  if (Problem p = read(sim.path, script)) {
+  // One byte past the budget's limit tells a script that is too long (and
+  // /dev/zero is read no further).
+  if (Problem p = read(sim.path, kMaxScriptBytes + 1, script)) {
     err += "slowstart: " + *p + '\n';
     return 2;
+  }
+  if (Problem p = script_too_large(script.size())) {
+    err += "slowstart simulate: " + *p + '\n';
+    return 2;
+  }
+  // The report's size is known before anything runs (the script's first pass).
+  if (const TrafficMeasure m = measure_traffic(script, sim.options); !m.problem) {
+    if (const std::size_t bytes = report_bytes_bound(m.size, sim); bytes > kMaxReportBytes) {
+      TrafficResult refused;
+      refused.diagnostics = m.diagnostics;
+      refused.problem = "report too large: up to " + rough_text(static_cast<double>(bytes)) + " bytes (at most " +
+                        count_text(static_cast<double>(kMaxReportBytes)) + "); widen the bucket, or use --summary json";
+      err += format_diagnostics(refused);
+      return 2;
+    }
   }
   const TrafficResult r = simulate_traffic(script, sim.options);
   err += format_diagnostics(r);

@@ -3,6 +3,7 @@
 #include "core/split_mix64.hpp"
 #include "fast/decimal.hpp"
 #include "fast/smooth_wrr.hpp"
+#include "traffic/budget.hpp"
 #include "traffic/fleet.hpp"
 #include "traffic/health_envoy.hpp"
 #include "traffic/health_haproxy.hpp"
@@ -63,16 +64,18 @@ class ScanSink : public ScriptSink {
 // change the fleet (fleet.hpp) through this loop's FleetEvents.
 class Simulator : public ScriptSink, FleetEvents {
  public:
-  Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r)
+  Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r, const RunLimits& limits)
       : o_(o),
         ids_(scan.ids),
         r_(r),
         n_ids_(scan.ids.names().size()),
         rng_(o.seed),
+        meter_(limits.steps),
+        in_flight_limit_(limits.in_flight),
         service_(o.service, n_ids_),
-        nginx_(o.health, n_ids_),
+        nginx_(o.health, n_ids_, meter_),
         haproxy_(o.health, n_ids_),
-        envoy_(o.health, n_ids_) {
+        envoy_(o.health, n_ids_, meter_) {
     fleet_.active.assign(n_ids_, 0);
     fleet_.id_pos.assign(n_ids_, kNone);
     fleet_.passive.assign(n_ids_, Passive{});
@@ -80,6 +83,9 @@ class Simulator : public ScriptSink, FleetEvents {
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
     per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted();
+    // The budget's costs (budget.hpp): what each pick one by one costs, and a
+    // scanning pick's pass over the pool (counted for every backend the script names).
+    steps_per_pick_ = kStepsPerAttempt + (picks_scan(o_) ? kStepsPerScanned * static_cast<double>(n_ids_) : 0);
     if (o_.health.kind == HealthKind::Envoy) timers_.push(Timer{o_.health.interval, 0, 0, TimerKind::EnvoySweep});
   }
 
@@ -91,11 +97,19 @@ class Simulator : public ScriptSink, FleetEvents {
     // happens at the latest time reached (its ramp still counts from the
     // clock the script set).
     advance_to(static_cast<double>(pool.now()));
-    sync(cmd, pool);
+    if (!stopped_) sync(cmd, pool);
   }
+
+  // The work the run has counted so far (budget.hpp), the script's and the cells' included.
+  WorkMeter& meter() { return meter_; }
+
+  // Why the run stopped before its end (over the work budget, or too many
+  // attempts in flight), or nothing.
+  const Problem& stopped() const { return stopped_; }
 
   void finish() {
     advance_to(std::numeric_limits<double>::infinity());
+    if (stopped_) return;
     for (std::size_t k = 0; k < r_.buckets; ++k)
       for (std::size_t id = 0; id < n_ids_; ++id) {
         const std::size_t c = k * n_ids_ + id;
@@ -354,7 +368,10 @@ class Simulator : public ScriptSink, FleetEvents {
   // backends not in `tried`, with the ramp applied as o_.ramp_by says.
   std::int32_t pick(std::int64_t tick, const std::uint32_t* tried, std::size_t n_tried) {
     const bool skip = o_.ramp_by == RampBy::Skip;
-    if (weighted() && !skip && n_tried == 0) return wrr_.pick();  // the common case
+    if (weighted() && !skip) {
+      if (n_tried == 0) return wrr_.pick();  // the common case
+      return pick_weighted_without(tried, n_tried);
+    }
     // The candidates: available, not tried; then the skip decorator.
     cand_.clear();
     for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
@@ -390,8 +407,24 @@ class Simulator : public ScriptSink, FleetEvents {
     return kNone;
   }
 
-  // The weighted pick among the candidates only: the same pick with
-  // everyone else's weight at 0 for a moment.
+  // The weighted pick of a retry: the same pick with the backends already
+  // tried at weight 0 for a moment. (The others that are no candidates, down,
+  // at weight 0 or left out by a check, weigh 0 already: weigh() says so.)
+  std::int32_t pick_weighted_without(const std::uint32_t* tried, std::size_t n_tried) {
+    hidden_.clear();
+    for (std::size_t k = 0; k < n_tried; ++k) {
+      const std::int32_t pos = fleet_.id_pos[tried[k]];
+      if (pos == kNone) continue;
+      const auto i = static_cast<std::size_t>(pos);
+      if (wrr_.weight(i) != 0) hidden_.emplace_back(static_cast<std::uint32_t>(i), wrr_.weight(i)), wrr_.set_weight(i, 0);
+    }
+    const std::int32_t p = wrr_.pick();
+    for (const auto& [i, w] : hidden_) wrr_.set_weight(i, w);
+    return p;
+  }
+
+  // The weighted pick among the candidates only (the skip decorator's): the
+  // same pick with everyone else's weight at 0 for a moment.
   std::int32_t pick_weighted_among_candidates() {
     hidden_.clear();
     std::size_t c = 0;
@@ -411,6 +444,7 @@ class Simulator : public ScriptSink, FleetEvents {
 
   void complete_until(double t) {
     for (;;) {
+      if (over_budget(now_)) return;
       const bool done = !done_.empty() && done_.top().t <= t;
       const bool timer = !timers_.empty() && timers_.top().t <= t;
       if (!done && !timer) return;
@@ -433,6 +467,7 @@ class Simulator : public ScriptSink, FleetEvents {
 
   // The attempt failed: the same request again on another backend, now.
   void retry(const Done& d) {
+    meter_.add(steps_per_pick_);
     const std::size_t k = r_.bucket_of(d.t);
     ++r_.retried[d.bucket * n_ids_ + d.id];
     if (ramps_.pending()) ramp_to(tick_of(d.t));
@@ -483,6 +518,8 @@ class Simulator : public ScriptSink, FleetEvents {
     ++fleet_.active[id];
     active_changed(id);
     done_.push(d);
+    if (static_cast<double>(done_.size() + service_.held()) > in_flight_limit_ && !stopped_)
+      stopped_ = in_flight_overrun(in_flight_limit_, t);
   }
 
   // ---- arrivals ---------------------------------------------------------
@@ -521,11 +558,20 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       r_.total[k] += static_cast<std::uint32_t>(end - next_);
       r_.unrouted[k] += unrouted;
+      meter_.add(kStepsPerRoutedRequest * static_cast<double>(end - next_));
       next_ = end;
+      if (over_budget(t)) return;
     }
   }
 
+  // Past the work budget (or stopped before): the run goes no further.
+  bool over_budget(double t) {
+    if (!stopped_ && meter_.over()) stopped_ = work_overrun(meter_.limit(), t, o_.duration);
+    return stopped_.has_value();
+  }
+
   void advance_to(double until) {
+    if (stopped_) return;
     if (!per_request_) {
       route_runs(until);
       now_ = std::max(now_, std::min(until, o_.duration));
@@ -538,15 +584,19 @@ class Simulator : public ScriptSink, FleetEvents {
       const double t = static_cast<double>(next_) / rps;
       if (t >= until) break;
       now_ = t;
+      meter_.add(steps_per_pick_);
+      if (over_budget(t)) return;
       const auto k = r_.bucket_of(t);
       if (service) {
         complete_until(t);
+        if (stopped_) return;
         // Sample outstanding requests at fixed points of each bucket.
         const auto sample = static_cast<std::uint64_t>(t / (o_.bucket / samples_per_bucket));
         if (sample != last_sample_) {
           last_sample_ = sample;
           const auto sk = static_cast<std::size_t>(sample / samples_per_bucket);
           if (sk < r_.buckets) {
+            meter_.add(static_cast<double>(n_ids_));
             for (std::size_t id = 0; id < n_ids_; ++id)
               r_.outstanding[sk * n_ids_ + id] += static_cast<double>(fleet_.active[id]) / samples_per_bucket;
           }
@@ -580,6 +630,10 @@ class Simulator : public ScriptSink, FleetEvents {
   SplitMix64 rng_;
   bool per_request_ = false;
   double now_ = 0;  // the scenario's time reached
+  WorkMeter meter_;
+  double in_flight_limit_;
+  double steps_per_pick_ = 0;
+  Problem stopped_;
 
   Fleet fleet_;
   ServiceTimes service_;
@@ -588,7 +642,7 @@ class Simulator : public ScriptSink, FleetEvents {
   EnvoyCheck envoy_;
 
   // Position-aligned with the pool.
-  Ramps ramps_{o_, fleet_};
+  Ramps ramps_{o_, fleet_, meter_};
   SmoothWrr wrr_;                     // the pick, with the weights it sees
   std::vector<std::int32_t> picks_;   // one millisecond's winners
   std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
@@ -609,37 +663,64 @@ class Simulator : public ScriptSink, FleetEvents {
 
 }  // namespace
 
-TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options) {
+namespace {
+
+// Pass 1 over the script: its names, diagnostics and end; what the budget needs of it.
+ScanSink scan_script(std::string_view script, CurveRules& rules) {
+  ScanSink scan;
+  Interpreter in(scan);
+  in.set_rules(&rules);
+  in.feed_text(script);
+  return scan;
+}
+
+ScriptFacts facts_of(std::string_view script, const ScanSink& scan) {
+  std::size_t name_bytes = 0;
+  for (const std::string& name : scan.ids.names()) name_bytes += name.size();
+  return ScriptFacts{script.size(), scan.ids.names().size(), name_bytes, scan.end};
+}
+
+}  // namespace
+
+TrafficMeasure measure_traffic(std::string_view script, const TrafficOptions& options) {
+  TrafficMeasure m;
+  if ((m.problem = check_traffic_options(options))) return m;
+  if ((m.problem = script_too_large(script.size()))) {
+    m.too_large = true;
+    return m;
+  }
+  CurveRules rules(options.curve);
+  ScanSink scan = scan_script(script, rules);
+  m.size = size_of(options, facts_of(script, scan));
+  m.diagnostics = std::move(scan.diagnostics);
+  m.too_large = (m.problem = over_budget(m.size, options)).has_value();
+  return m;
+}
+
+TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options, const RunLimits& limits) {
   TrafficResult r;
   if ((r.problem = check_traffic_options(options))) return r;
+  if ((r.problem = script_too_large(script.size()))) {
+    r.too_large = true;
+    return r;
+  }
   // The script's own pool only says who is in it and since when: its rules
   // are the curve's plain ones (no pick index to keep up; the simulation
   // weighs and picks itself).
   CurveRules rules(options.curve);
-  ScanSink scan;
-  {
-    Interpreter in(scan);
-    in.set_rules(&rules);
-    in.feed_text(script);
-  }
+  ScanSink scan = scan_script(script, rules);
   r.diagnostics = std::move(scan.diagnostics);
   r.names = scan.ids.names();
   TrafficOptions o = options;
-  if (o.duration == 0) o.duration = scan.end + 10.0;
-  const double requests = o.duration * o.rps;
-  const double buckets = std::ceil(o.duration / o.bucket);
-  if (requests > kMaxSimRequests) {
-    r.problem = "simulation too large: " + decimal(static_cast<std::int64_t>(requests)) + " requests (at most " +
-                decimal(static_cast<std::int64_t>(kMaxSimRequests)) + "); lower rps or duration";
-    return r;
-  }
-  if (buckets * static_cast<double>(std::max<std::size_t>(1, r.names.size())) > kMaxSimCells) {
-    r.problem = "simulation too large: too many buckets x backends; widen the bucket";
+  const ScenarioSize size = size_of(o, facts_of(script, scan));
+  o.duration = size.duration;
+  if ((r.problem = over_budget(size, o))) {
+    r.too_large = true;
     return r;
   }
   r.duration = o.duration;
   r.bucket = o.bucket;
-  r.buckets = static_cast<std::size_t>(std::max(1.0, buckets));
+  r.buckets = static_cast<std::size_t>(size.buckets);
   const std::size_t cells = r.buckets * r.names.size();
   r.requests.assign(cells, 0);
   r.outstanding.assign(cells, 0.0);
@@ -651,13 +732,22 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.total.assign(r.buckets, 0);
   r.ejections.assign(r.names.size(), 0);
   r.seconds_ejected.assign(r.names.size(), 0.0);
-  Simulator sim(o, scan, r);
+  Simulator sim(o, scan, r, limits);
+  sim.meter().add(static_cast<double>(cells) * kStepsPerCell + static_cast<double>(script.size()) * kStepsPerScriptByte);
   {
     Interpreter in(sim);
     in.set_rules(&rules);
     in.feed_text(script);
   }
   sim.finish();
+  if (sim.stopped()) {
+    // Over the budget as it ran: no result, only why (and the script's diagnostics).
+    std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
+    r = TrafficResult{};
+    r.diagnostics = std::move(diagnostics);
+    r.problem = sim.stopped();
+    r.too_large = true;
+  }
   return r;
 }
 

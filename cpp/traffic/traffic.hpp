@@ -20,21 +20,28 @@
 #include <vector>
 
 #include "core/interpreter.hpp"
+#include "traffic/budget.hpp"
 #include "traffic/option_table.hpp"
 #include "traffic/options.hpp"
 #include "traffic/result.hpp"
 
 namespace slowstart {
 
-// Limits that keep one simulation bounded in time and memory.
-// (An hour at 100,000 requests per second over 10,000 backends is 3.6e8: a
-// few seconds in the browser: docs/PERFORMANCE.md, performance log PL-6.)
-inline constexpr double kMaxSimRequests = 1e9;
-inline constexpr std::size_t kMaxSimCells = 20'000'000;  // buckets x backends
-
 // Runs the simulation. A bad option (check_traffic_options, called first)
-// or a simulation too large leaves the result without buckets and says why
-// in `problem`.
-TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options);
+// or a simulation over the work budget (budget.hpp: checked before it runs,
+// and counted as it runs) leaves the result without buckets and says why in
+// `problem` (`too_large` for the budget's problems).
+TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options, const RunLimits& limits = {});
+
+// A simulation's size without running it (the script's first pass only):
+// the duration it would run, its requests, rows and work; `problem` when an
+// option is bad or it is over the budget.
+struct TrafficMeasure {
+  ScenarioSize size;
+  Problem problem;
+  bool too_large = false;
+  std::vector<Diagnostic> diagnostics;  // the script's rejected lines
+};
+TrafficMeasure measure_traffic(std::string_view script, const TrafficOptions& options);
 
 }  // namespace slowstart

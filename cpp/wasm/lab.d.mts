@@ -73,6 +73,37 @@ export interface RawTrafficDefaults {
   maxRetries: number;
 }
 
+/** The work budget's limits (cpp/traffic/budget.hpp). */
+export interface RawSimulationLimits {
+  /** The longest script, bytes. */
+  scriptBytes: number;
+  /** The most requests (duration × rps). */
+  requests: number;
+  /** The most work, in the budget's steps. */
+  steps: number;
+  /** The most buckets × backends. */
+  cells: number;
+  /** The most requests in flight or waiting for a worker at once (checked as it runs). */
+  inFlight: number;
+  /** A health check's shortest interval, seconds. */
+  minInterval: number;
+}
+
+/** What a simulation would cost, without running it. */
+export interface RawSimulationSize {
+  duration: number;
+  requests: number;
+  backends: number;
+  buckets: number;
+  cells: number;
+  sweeps: number;
+  steps: number;
+  /** Why it would not run (over a limit), or null. */
+  problem: string | null;
+  tooLarge: boolean;
+  limits: RawSimulationLimits;
+}
+
 /** One row of the option table (cpp/traffic/option_table.hpp). */
 export interface RawTrafficOption {
   /** The CLI's flag ("--rps"), or null for a rule the model always applies (shown in JSON only). */
@@ -230,10 +261,14 @@ export interface LabModule {
   runLight(length: number): number;
   /** Frees the last run's results (once they are read). */
   releaseRun(): void;
-  /** An Error (returned, not thrown) for bad options or a simulation too large. */
+  /** An Error (returned, not thrown) for bad options, or (code TOO_LARGE) a simulation over the work budget. */
   simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
   /** The simulation's defaults (the option table's), said once. */
   trafficDefaults(): RawTrafficDefaults;
+  /** A simulation's size without running it, or an Error (returned) for bad options. */
+  simulationSize(length: number, options: RawTrafficOptions): RawSimulationSize | Error;
+  /** The work budget's limits. */
+  simulationLimits(): RawSimulationLimits;
   /** The option table: every option of the simulation, in --help's order. */
   trafficOptionTable(): RawTrafficOption[];
   /** The `slowstart simulate` arguments that give these options, or an Error (returned) for bad ones. */
@@ -261,9 +296,10 @@ export interface LabModule {
   };
   /** The line `slowstart tests` prints when a file in --out's folder is in the way. */
   testsOutBlocked(path: string, why: 'exists' | 'symlink' | 'not-regular'): string;
+  /** `read(path, maxBytes)`: at most maxBytes of the script, or a problem. */
   simulateCommand(
     args: string[],
-    read: (path: string) => Uint8Array | string,
+    read: (path: string, maxBytes: number) => Uint8Array | string,
   ): { out: string; err: string; status: number };
 }
 

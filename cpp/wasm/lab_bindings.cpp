@@ -23,6 +23,18 @@ using namespace slowstart::wasm;
 
 namespace {
 
+// The work budget's limits (cpp/traffic/budget.hpp).
+val simulation_limits() {
+  val limits = val::object();
+  limits.set("scriptBytes", static_cast<double>(kMaxScriptBytes));
+  limits.set("requests", kMaxSimRequests);
+  limits.set("steps", kMaxWorkSteps);
+  limits.set("cells", kMaxSimCells);
+  limits.set("inFlight", kMaxInFlight);
+  limits.set("minInterval", kMinInterval);
+  return limits;
+}
+
 // simulate(script, options): the traffic simulation's columns.
 // Returns the columns, or an Error (bad options, or a simulation too large).
 val simulate(double length, val options) {
@@ -30,7 +42,7 @@ val simulate(double length, val options) {
   TrafficOptions o;
   if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
   const TrafficResult r = simulate_traffic(script, o);  // checks the options first
-  if (r.problem) return js_error(*r.problem);
+  if (r.problem) return r.too_large ? js_error(*r.problem, "TOO_LARGE") : js_error(*r.problem);
   std::string err;
   std::vector<std::uint32_t> err_lines, err_columns;
   for (const auto& d : r.diagnostics) {
@@ -62,6 +74,30 @@ val simulate(double length, val options) {
   return out;
 }
 
+// simulationSize(script, options): what a simulation would cost, without
+// running it (the script's first pass): {duration, requests, backends,
+// buckets, cells, sweeps, steps, problem, tooLarge, limits}. An Error for bad
+// options; over the budget is not an error here (`tooLarge`, `problem`).
+val simulation_size(double length, val options) {
+  const std::string_view script = input(length);
+  TrafficOptions o;
+  if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
+  const TrafficMeasure m = measure_traffic(script, o);
+  if (m.problem && !m.too_large) return js_error(*m.problem);
+  val out = val::object();
+  out.set("duration", m.size.duration);
+  out.set("requests", m.size.requests);
+  out.set("backends", m.size.backends);
+  out.set("buckets", m.size.buckets);
+  out.set("cells", m.size.cells);
+  out.set("sweeps", m.size.sweeps);
+  out.set("steps", m.size.steps);
+  out.set("problem", m.problem ? val(*m.problem) : val::null());
+  out.set("tooLarge", m.too_large);
+  out.set("limits", simulation_limits());
+  return out;
+}
+
 // The simulation's defaults, said once (the option table): every option by
 // its API key, and the most retries.
 val traffic_defaults() {
@@ -88,8 +124,8 @@ val simulate_command_text(val args, val read) {
   std::string out, err;
   const int status = simulate_command::run_simulate(
       list,
-      [&](const std::string& path, std::string& text) -> Problem {
-        val r = read(path);
+      [&](const std::string& path, std::size_t max_bytes, std::string& text) -> Problem {
+        val r = read(path, static_cast<double>(max_bytes));
         if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();  // a problem
         text = r.as<std::string>();  // Uint8Array: raw bytes
         return std::nullopt;
@@ -139,6 +175,8 @@ EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("simulate", &simulate);
   emscripten::function("trafficDefaults", &traffic_defaults);
   emscripten::function("trafficOptionTable", &traffic_option_table_js);
+  emscripten::function("simulationSize", &simulation_size);
+  emscripten::function("simulationLimits", &simulation_limits);
   emscripten::function("simulateArguments", &simulate_arguments);
   emscripten::function("simulateCommand", &simulate_command_text);
 }

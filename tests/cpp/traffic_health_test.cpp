@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "simulate_with_script.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
 
@@ -288,13 +289,7 @@ TEST(TrafficPolicies, SkipDecoratorUnroutesAWarmingPool) {
 
 namespace {
 int run(const std::vector<std::string>& args, const std::string& script, std::string& out, std::string& err) {
-  return simulate_command::run_simulate(
-      args,
-      [&](const std::string&, std::string& text) -> Problem {
-        text = script;
-        return std::nullopt;
-      },
-      out, err);
+  return test_support::simulate_with_script(args, script, out, err);
 }
 }  // namespace
 
