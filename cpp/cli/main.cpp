@@ -28,7 +28,9 @@ namespace {
 using slowstart::cli::kUsage;
 using slowstart::cli::put;
 
-int run(FILE* in) {
+// `name`: the script's path as given, or null for standard input (a read
+// error then names the file: "cannot read 'DIR': Is a directory").
+int run(FILE* in, const char* name) {
   slowstart::TextSink sink;
   slowstart::Interpreter interpreter(sink);
   static char buffer[1 << 16];
@@ -44,7 +46,10 @@ int run(FILE* in) {
     }
   }
   if (std::ferror(in)) {
-    std::fprintf(stderr, "slowstart: read error: %s\n", std::strerror(errno));
+    if (name)
+      std::fprintf(stderr, "slowstart: cannot read '%s': %s\n", name, std::strerror(errno));
+    else
+      std::fprintf(stderr, "slowstart: read error: %s\n", std::strerror(errno));
     return 2;
   }
   interpreter.finish();
@@ -66,7 +71,9 @@ slowstart::Problem read_script(const std::string& path, std::size_t max_bytes, s
   const bool failed = std::ferror(in);
   const int error = errno;
   if (in != stdin) std::fclose(in);
-  if (failed) return std::string("read error: ") + std::strerror(error);
+  if (failed)
+    return in == stdin ? std::string("read error: ") + std::strerror(error)
+                       : "cannot read '" + path + "': " + std::strerror(error);
   return std::nullopt;
 }
 
@@ -106,13 +113,13 @@ int run_command(int argc, char** argv) {
     }
     path = argv[i];
   }
-  if (!path || std::string_view(path) == "-") return run(stdin);
+  if (!path || std::string_view(path) == "-") return run(stdin, nullptr);
   FILE* file = std::fopen(path, "rb");
   if (!file) {
     std::fprintf(stderr, "slowstart: cannot open '%s': %s\n", path, std::strerror(errno));
     return 2;
   }
-  const int status = run(file);
+  const int status = run(file, path);
   std::fclose(file);
   return status;
 }

@@ -56,6 +56,19 @@ std::string pad_left(const std::string& s, std::size_t width) {
 
 std::string state_name(std::uint8_t s) { return name_of(static_cast<BackendState>(s & 3)); }
 
+// A name as a CSV field (RFC 4180): a name may hold a comma or a quote (any
+// non-blank characters but `=`), so such a name is quoted, its quotes doubled;
+// every other name is written as it is (the recorded CSVs unchanged).
+std::string csv_field(const std::string& name) {
+  if (name.find_first_of(",\"") == std::string::npos) return name;
+  std::string q = "\"";
+  for (const char c : name) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + '"';
+}
+
 // Names never hold control characters (the SPEC): quotes and backslashes
 // are all JSON needs escaped.
 std::string json_text(std::string_view s) {
@@ -120,7 +133,7 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
     for (std::size_t k = 0; k < r.buckets; ++k)
       for (std::size_t id = 0; id < n; ++id) {
         const std::size_t c = k * n + id;
-        out += time_label(static_cast<double>(k) * r.bucket) + ',' + r.names[id] + ',' +
+        out += time_label(static_cast<double>(k) * r.bucket) + ',' + csv_field(r.names[id]) + ',' +
                std::to_string(r.requests[c]) + ',' + fixed(r.share(k, id), 4) + ',' +
                (service ? fixed(r.outstanding[c], 1) : "") + ',' +
                (service ? fixed(r.latency_ms[c], 1) : "");

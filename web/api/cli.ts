@@ -62,7 +62,8 @@ async function simulate(args: string[]): Promise<number> {
     try {
       return readUpTo(fd, maxBytes);
     } catch (e) {
-      return `read error: ${errnoText(e)}`; // a directory opens, and fails here, as with fread
+      // A directory opens, and fails here, as with fread: the file is named, as natively.
+      return stdin ? `read error: ${errnoText(e)}` : `cannot read '${path}': ${errnoText(e)}`;
     } finally {
       if (!stdin) closeSync(fd);
     }
@@ -131,12 +132,15 @@ async function main(argv: string[]): Promise<number> {
       }
     } catch (e) {
       if (e instanceof WriteFailure) throw e; // the output's fault, not the input's
-      if ((e as NodeJS.ErrnoException).syscall === 'open') {
-        // The name as given, byte for byte (it may not be UTF-8).
-        const name = typeof file === 'string' ? Buffer.from(file) : file!;
+      if (file !== undefined) {
+        // The name as given, byte for byte (it may not be UTF-8): "cannot
+        // open" when it does not open, "cannot read" when it opens and fails
+        // (a directory), as natively.
+        const name = typeof file === 'string' ? Buffer.from(file) : file;
+        const verb = (e as NodeJS.ErrnoException).syscall === 'open' ? 'open' : 'read';
         await write(
           process.stderr,
-          Buffer.concat([Buffer.from("slowstart: cannot open '"), name, Buffer.from(`': ${errnoText(e)}\n`)]),
+          Buffer.concat([Buffer.from(`slowstart: cannot ${verb} '`), name, Buffer.from(`': ${errnoText(e)}\n`)]),
         );
       } else {
         await write(process.stderr, `slowstart: read error: ${errnoText(e)}\n`);
