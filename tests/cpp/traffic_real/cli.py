@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Sends runtime commands to HAProxy's stats socket at given instants and
+prints each with HAProxy's reply: time (s since START_EPOCH), the command,
+the reply (one line, "-" when empty).
+
+    cli.py SOCKET START_EPOCH "T COMMAND" ...
+
+For example "2 set server pool/b state maint" at 2 s. The commands are sent in
+the order given; each one waits for its instant."""
+import socket
+import sys
+import time
+
+path, start = sys.argv[1], float(sys.argv[2])
+for item in sys.argv[3:]:
+    at, command = item.split(" ", 1)
+    while time.time() < start + float(at):
+        time.sleep(0.001)
+    sent = time.time() - start
+    reply = b""
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        s.sendall(command.encode() + b"\n")
+        while chunk := s.recv(65536):
+            reply += chunk
+        s.close()
+    except OSError as e:
+        reply = f"error: {e}".encode()
+    text = " | ".join(line for line in reply.decode().splitlines() if line.strip()) or "-"
+    print(f"{sent:.3f} {command} -> {text}", flush=True)
