@@ -10,9 +10,10 @@ server, status, weight, chkfail (failed checks, the simulated ones included),
 hanafail (times observe's error-limit was reached). A line is printed when
 any of them changes. HAProxy's status column carries the check progress
 ("DOWN 1/2", "UP 2/3")."""
-import socket
 import sys
 import time
+
+from hasock import ask
 
 path, seconds, start = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 servers = sys.argv[4:]
@@ -22,13 +23,7 @@ if not named:
 last = {}
 while time.time() < start + seconds:
     try:
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(path)
-        s.sendall(b"show stat\n")
-        data = b""
-        while chunk := s.recv(65536):
-            data += chunk
-        s.close()
+        data = ask(path, "show stat")
         rows = [r.split(",") for r in data.decode().splitlines()]
         head = rows[0]
         col = {n.lstrip("# "): i for i, n in enumerate(head)}

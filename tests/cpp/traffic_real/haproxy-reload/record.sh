@@ -18,29 +18,17 @@ run() {  # NAME STATE_LINE
   local old=${pids[-1]}
   bg "$py" "$harness/stat.py" "$tmp/haproxy.sock" 9 "$start" b > "$here/$name-stat.txt"
   # b to maintenance at 1 s, back at 2 s: its ramp runs from 2 s to 6 s.
-  bg "$py" "$harness/cli.py" "$tmp/haproxy.sock" "$start" \
-    "1 set server pool/b state maint" "2 set server pool/b state ready" > "$here/$name-cli.txt"
+  "$py" "$harness/cli.py" "$tmp/haproxy.sock" "$start" \
+    "1 set server pool/b state maint" "2 set server pool/b state ready" > "$here/$name-cli.txt" &
+  local cli_pid=$!
   client http://127.0.0.1:24160/ 20 8 "$start" "$here/$name-client.txt" &
   local client_pid=$!
   # At 3.4 s the old process's states go to the state file; at 3.5 s the
   # reload: a new process with -sf the old one (which finishes its requests).
-  "$py" - "$tmp/haproxy.sock" "$tmp/server-state" "$start" <<'PY'
-import socket, sys, time
-sock, path, start = sys.argv[1], sys.argv[2], float(sys.argv[3])
-while time.time() < start + 3.4:
-    time.sleep(0.001)
-s = socket.socket(socket.AF_UNIX)
-s.connect(sock)
-s.sendall(b"show servers state\n")
-data = b""
-while chunk := s.recv(65536):
-    data += chunk
-open(path, "wb").write(data)
-while time.time() < start + 3.5:
-    time.sleep(0.001)
-PY
+  "$py" "$harness/cli.py" "$tmp/haproxy.sock" "$start" "3.4 show servers state > $tmp/server-state" \
+    "3.5 show info > /dev/null" >> "$here/$name-cli.txt"
+  wait "$cli_pid"
   echo "$("$py" -c "import time; print(f'{time.time() - $start:.3f}')") reload" > "$here/$name-reload.txt"
-  cp "$tmp/haproxy-raw.log" "$tmp/haproxy-raw-old.log"
   bg haproxy -f "$tmp/haproxy.cfg" -db -sf "$old" > >("$py" "$harness/stamp.py" "$start" > "$tmp/haproxy-raw-new.log") 2>&1
   wait "$client_pid"
   sleep 1.5
