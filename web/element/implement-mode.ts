@@ -9,6 +9,7 @@ import type { Runner } from '../runner/runner.js';
 import type { ImplementTest } from '../implement/suite.js';
 import { dedentScript } from '../host/text.js';
 import { slotTemplate } from './sources.js';
+import { toldInConsole } from './told-in-console.js';
 
 /**
  * The author's tests: each element inside `<template slot="tests">` (a
@@ -43,7 +44,7 @@ export async function mountImplement(options: {
   const [{ ImplementView, OPEN_IN_RUNNER_EVENT }, { adoptImplementStyles }, lab] = await Promise.all([
     import('../implement/view.js'),
     import('../implement/styles.js'),
-    loadLab(),
+    toldInConsole(loadLab()),
   ]);
   adoptImplementStyles(options.shadowRoot);
   const view = new ImplementView({
