@@ -118,6 +118,12 @@ const typings: Plugin = {
       fileName: 'slow-start-runner.d.ts',
       source: readFileSync(new URL('./web/element/element-types.d.ts', import.meta.url), 'utf8'),
     });
+    // React 19's JSX typings (`slowstart/element/react`), beside them.
+    this.emitFile({
+      type: 'asset',
+      fileName: 'react.d.ts',
+      source: readFileSync(new URL('./web/element/react-types.d.ts', import.meta.url), 'utf8'),
+    });
   },
 };
 
