@@ -19,6 +19,7 @@ const workers = Number(process.env.SLOWSTART_TEST_WORKERS) || availableParalleli
 // package-consumers.test.ts has packed the clone they share (packed.ts), so
 // that it does not hold a worker waiting. Durations: docs/TESTING.md.
 const LONGEST_FIRST = [
+  'tests/web/e2e/consumer-matrix.test.ts',
   'tests/web/e2e/package-consumers.test.ts',
   'tests/web/unit/grade-cli.test.ts',
   'tests/web/unit/cli-parity.test.ts',
