@@ -76,6 +76,7 @@ export interface SlowStartPredictDetail {
   correct: boolean;
   /** Which question (0-based) of `total`. */
   index: number;
+  /** How many output lines there are to predict. */
   total: number;
 }
 
@@ -155,20 +156,33 @@ export declare class SlowStartRunnerElement extends HTMLElement implements SlowS
   starter: string;
   get expected(): readonly string[] | null;
   set expected(expected: string | readonly string[] | null);
-  /** The attributes as properties (SlowStartRunnerAttributes). */
+  /** The `src` attribute: URL of the starter script. */
   src: string | null;
+  /** The `expected-src` attribute: URL of the expected output. */
   expectedSrc: string | null;
+  /** The `mode` attribute: `run`, `predict` or `implement`. */
   mode: string | null;
+  /** The `autorun` attribute: run the starter once the engine is loaded. */
   autorun: boolean;
+  /** The `readonly` attribute: no editing, nothing saved. */
   readOnly: boolean;
+  /** The `no-chart` attribute: no ramp chart. */
   noChart: boolean;
+  /** The `traffic` attribute: the Traffic tab. */
   traffic: boolean;
+  /** The `examples` attribute: the examples menu. */
   examples: boolean;
+  /** The `compare` attribute: the "Compare with my program" box. */
   compare: boolean;
+  /** The `no-builtin-tests` attribute: implement mode without the built-in tests. */
   noBuiltinTests: boolean;
+  /** The `heading-level` attribute: the level of the element's headings (2 to 6). */
   headingLevel: number | null;
+  /** The `height` attribute: pixels or a CSS length. */
   height: string | null;
+  /** The `theme` attribute: `light` or `dark`. */
   theme: string | null;
+  /** The `storage-key` attribute: where the learner's work is kept. */
   storageKey: string | null;
   readonly result: SlowStartRunDetail | null;
   readonly ready: Promise<void>;
