@@ -186,15 +186,22 @@ export const APPS: ConsumerApp[] = [
   nextApp('webpack'),
 ];
 
-/** The .wasm files under `dir`, by name without the bundler's hash: { engine: 1, lab: 1, quickjs: 1 } when each was emitted once. */
-export async function wasmCounts(dir: string): Promise<Record<string, number>> {
+/**
+ * The .wasm files under `dir`, named by which of the package's they are
+ * (compared byte for byte with `reference`, the tarball's dist/: bundlers
+ * rename them, Docusaurus to a bare hash): { engine: 1, lab: 1, quickjs: 1 }
+ * when each was emitted once.
+ */
+export async function wasmCounts(dir: string, reference: string): Promise<Record<string, number>> {
+  const known = await Promise.all(['engine', 'lab', 'quickjs'].map(async (name) => ({ name, bytes: await readFile(join(reference, 'wasm', `${name}.wasm`)) })));
   const counts: Record<string, number> = {};
   const walk = async (d: string): Promise<void> => {
     for (const entry of await readdir(d)) {
       const path = join(d, entry);
       if ((await stat(path)).isDirectory()) await walk(path);
       else if (entry.endsWith('.wasm')) {
-        const name = /^(engine|lab|quickjs|emscripten-module)/.exec(entry)?.[1] ?? entry;
+        const bytes = await readFile(path);
+        const name = known.find((k) => k.bytes.equals(bytes))?.name ?? entry;
         counts[name] = (counts[name] ?? 0) + 1;
       }
     }

@@ -7,7 +7,7 @@ export function Course() {
   return (
     <>
       <slow-start-runner id="exercise" autorun starter={'POOL a=5 b=1 c=1\nPICK\nPICK\nPICK'} expected={'a\na\nb'} />
-      <slow-start-runner id="predict" mode="predict" starter={'POOL a=2 b=1\nPICK\nPICK'} />
+      <slow-start-runner id="predict" mode="predict" autorun starter={'POOL a=2 b=1\nPICK\nPICK'} />
       <slow-start-runner id="impl" mode="implement" />
     </>
   );

@@ -40,7 +40,7 @@ export function App() {
         expected={['a', 'a', 'b']}
         onslowstart-pass={(e) => setVerdict(e.detail)}
       />
-      <slow-start-runner id="predict" ref={predict} mode="predict" starter={'POOL a=2 b=1\nPICK\nPICK'} />
+      <slow-start-runner id="predict" ref={predict} mode="predict" autorun starter={'POOL a=2 b=1\nPICK\nPICK'} />
       <slow-start-runner id="impl" mode="implement" heading-level={2} />
     </>
   );
