@@ -71,6 +71,8 @@ export function gradeInProcess(format: Format, runs: RawOutcome[], command = ['l
       sourceDateEpoch: Number(EPOCH.SOURCE_DATE_EPOCH),
       listTxt: () => [],
       read: () => null,
+      listFiles: () => ({ files: [] }),
+      readAt: () => new Uint8Array(0),
     });
     expect(started.ok).toBe(true);
     runs.forEach((o, i) => session.setOutcome(i, o));
