@@ -260,7 +260,9 @@ bool kill_strays(const std::vector<pid_t>& programs, std::int64_t budget_ms) {
   const pid_t self = getpid(), own_group = getpgrp();
   for (;;) {
     std::vector<Proc> found;
+    std::size_t seen = 0;
     each_process([&](pid_t pid) {
+      if (++seen % 64 == 0 && now_ms() > deadline) return;  // a round of a huge /proc stays within the budget
       Proc p;
       if (read_stat(pid, p) && p.ppid == self && !contains(programs, pid)) found.push_back(p);
     });
@@ -301,9 +303,8 @@ std::size_t processes_of(uid_t uid) {
 }
 
 // --user: every process of that user, wherever it is: kill(-1) as the user,
-// which the kernel does atomically against fork. Then waits (a little) for
-// them to be gone, and collects the ones that were the grader's children.
-void clear_user(const RunAs& as) {
+// which the kernel does atomically against fork.
+void kill_user(const RunAs& as) {
   if (!as.set) return;
   const pid_t pid = fork();
   if (pid == 0) {
@@ -312,6 +313,13 @@ void clear_user(const RunAs& as) {
   }
   for (const std::int64_t until = now_ms() + 2000; pid > 0 && now_ms() < until; pause_ms(1))
     if (waitpid(pid, nullptr, WNOHANG) != 0) break;
+}
+
+// kill_user, then waits (a little) for the user's processes to be gone, and
+// collects the ones that were the grader's children.
+void clear_user(const RunAs& as) {
+  if (!as.set) return;
+  kill_user(as);
   for (const std::int64_t until = now_ms() + 2000; processes_of(as.uid) > 0 && now_ms() < until;) pause_ms(2);
   kill_strays({}, 500);
 }
@@ -491,7 +499,10 @@ bool run_all(GradeRun& run, const std::vector<std::string>& paths, const RunAs& 
       if (c.exited && t >= c.drain_until) close_fd(c.out), close_fd(c.err);  // a grandchild keeps them open
     }
     // What an ended program left outside its group (double fork, setsid)
-    // is the grader's child now: killed before the next test starts.
+    // is the grader's child now: killed before the next test starts. With
+    // --user and no other test running, every process of the user goes at
+    // once (atomic: a fork bomb cannot outrun it).
+    if (ended && as.set && programs_of(running).empty()) kill_user(as);
     if (ended) kill_strays(programs_of(running), kSweepMs);
 
     for (std::size_t k = 0; k < running.size();) {

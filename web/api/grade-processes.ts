@@ -190,9 +190,13 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
     child.stdin.end(input);
     child.on('exit', (code, signal) => {
       exit = { code, signal, ms: Math.round(performance.now() - start) };
+      clearTimeout(timer); // it ended in time: what is left is reading its pipes
       killGroup(); // what it left behind, so the pipes close
       runner.running.delete(pid);
-      strays(runner);
+      // With --user and no other test running, every process of the user
+      // goes at once (atomic: a fork bomb cannot outrun it); else a sweep.
+      if (runner.uid !== undefined && runner.running.size === 0) killUser(runner);
+      else strays(runner);
       // Whatever still holds the pipes after DRAIN_MS (something that escaped
       // the kills) is cut off: but only once the output already waiting in
       // the pipes is read (setImmediate runs after the poll for I/O).
@@ -255,8 +259,8 @@ function readStat(pid: number | string): Proc | null {
   }
 }
 
-/** pid -> its stat, for every process (Linux); empty elsewhere. */
-function processes(): Map<number, Proc> {
+/** pid -> its stat, for every process (Linux; empty elsewhere), read until `deadline`. */
+function processes(deadline = Infinity): Map<number, Proc> {
   const all = new Map<number, Proc>();
   let names: string[];
   try {
@@ -264,7 +268,8 @@ function processes(): Map<number, Proc> {
   } catch {
     return all;
   }
-  for (const name of names) {
+  for (const [k, name] of names.entries()) {
+    if (k % 64 === 0 && performance.now() > deadline) break;
     if (!/^\d+$/.test(name)) continue;
     const p = readStat(name);
     if (p) all.set(Number(name), p);
@@ -316,7 +321,7 @@ export function killStrays(runner: Runner, budgetMs: number): boolean {
   const deadline = performance.now() + budgetMs;
   const ownGroup = readStat('self')?.pgrp ?? 0;
   for (;;) {
-    const all = processes();
+    const all = processes(deadline);
     const found: number[] = [];
     for (const [pid, p] of all) {
       if (pid === process.pid || runner.running.has(pid) || p.start < runner.since || p.state === 'Z') continue;
