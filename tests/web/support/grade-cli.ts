@@ -178,12 +178,17 @@ export interface JsonResult {
   problem: string | null;
   looks_like: string[];
   seconds: number;
+  /** The test's script as the report shows it (null when it passed). */
+  script: string | null;
 }
 
 export interface JsonReport {
   format: string;
   version: number;
   command: string[];
+  could_not_grade: string | null;
+  engine_copies: { file: string; what: string; encoding: string }[];
+  alike: { summary: string; tests: string[]; stderr: string }[];
   tests: number;
   passed: number;
   failed: number;
