@@ -11,7 +11,7 @@
 // batch process), so each process runs once per CLI, not once per format.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -353,6 +353,24 @@ describe('slowstart grade: tests and arguments', { timeout: SLOW }, () => {
       const alone = await mkdtemp(join(scratch, `alone-${which}-`));
       const oneByOne = json(await cli(which, ['grade', ...PATIENT, '--tests', d, '-j', '1', '--timeout', '2', '--format', 'json', '--', ...program.slice(0, -1), alone], EPOCH));
       expect(oneByOne.results.map((r) => r.status), which).toEqual(['timed-out', 'passed']);
+    }
+  });
+
+  it('a link out of the tests\' folder is refused, one inside it is a test', async () => {
+    const d = join(scratch, 'links');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'a.txt'), 'POOL a=1\nPICK\n');
+    await symlink(join(d, 'a.txt'), join(d, 'alias.txt')); // inside: fine
+    const ok = json(await both(['grade', ...PATIENT, '--tests', d, '--format', 'json', '--', ...PYTHON]));
+    expect(ok.results.map((r) => [r.id, r.status])).toEqual([['a', 'passed'], ['alias', 'passed']]);
+    // A grader's own file, which a failed test's report would show (its script, its expected lines).
+    const secret = join(scratch, 'secret-answers');
+    await writeFile(secret, 'the grader\'s own file\n');
+    for (const name of ['stolen.txt', 'a.out']) {
+      await symlink(secret, join(d, name));
+      const run = await both(['grade', ...PATIENT, '--tests', d, '--', ...PYTHON]);
+      expect(run).toMatchObject({ code: 2, stderr: `slowstart grade: cannot read '${d}/${name}': a symbolic link that leads out of the folder\n` });
+      await rm(join(d, name));
     }
   });
 
