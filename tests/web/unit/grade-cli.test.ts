@@ -408,6 +408,10 @@ describe('slowstart tests', { timeout: SLOW }, () => {
       const run = spawnSync(NATIVE, [join(a, `${t.id}.txt`)]);
       expect(run.stdout.equals(await readFile(join(a, `${t.id}.out`))), t.id).toBe(true);
     }
+    // A file where the folder should be: one line, the same from both CLIs.
+    const file = join(scratch, 'a-file');
+    await writeFile(file, 'not a folder');
+    expect(await both(['tests', '--out', file])).toMatchObject({ code: 2, stderr: `slowstart tests: cannot open '${file}': Not a directory\n` });
     // And grading on the written files gives what grading on the built-in suite gives.
     const fromFiles = json(await cli('native', ['grade', ...PATIENT, '--tests', a, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'round-up'], EPOCH));
     const builtIn = JSON.parse(gradeInProcess('json', outcomes(PYTHON, 'round-up')).bytes.toString()) as ReturnType<typeof json>;
