@@ -51,6 +51,7 @@ bool squeezable(char c) {
 
 std::string squeeze(std::string_view s) {
   std::string out;
+  out.reserve(s.size());
   for (char c : s)
     if (!squeezable(c)) out += c;
   return out;
@@ -111,10 +112,12 @@ EngineCopyFinder::EngineCopyFinder() {
     }
   }
   by_start_.resize(1 << 16);
+  starts_.assign((1 << 16) / 64, 0);
   for (std::size_t k = 0; k < patterns_.size(); ++k) {
     const std::string& b = patterns_[k].bytes;
-    by_start_[static_cast<unsigned char>(b[0]) << 8 | static_cast<unsigned char>(b[1])].push_back(
-        static_cast<std::uint16_t>(k));
+    const std::size_t key = static_cast<unsigned char>(b[0]) << 8 | static_cast<unsigned char>(b[1]);
+    by_start_[key].push_back(static_cast<std::uint16_t>(k));
+    starts_[key >> 6] |= std::uint64_t{1} << (key & 63);
   }
 }
 
@@ -131,6 +134,7 @@ void EngineCopyFinder::scan(std::string& carry, std::string_view chunk, bool squ
   for (std::size_t i = 0; i + 1 < text.size(); ++i) {
     const auto key = static_cast<std::size_t>(static_cast<unsigned char>(text[i]) << 8 |
                                               static_cast<unsigned char>(text[i + 1]));
+    if (!(starts_[key >> 6] >> (key & 63) & 1)) continue;  // most positions: 8 KB of bits, in cache
     for (const std::uint16_t k : by_start_[key]) {
       const Pattern& p = patterns_[k];
       if (p.squeezed != squeezed || seen_[p.mark][p.string] || text.size() - i < p.bytes.size()) continue;

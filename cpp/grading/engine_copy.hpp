@@ -50,6 +50,7 @@ class EngineCopyFinder {
 
   std::vector<Pattern> patterns_;
   std::vector<std::vector<std::uint16_t>> by_start_;  // [first two bytes]: patterns that start so
+  std::vector<std::uint64_t> starts_;                 // a bit per first two bytes that some pattern starts with
   std::size_t longest_ = 0;
   std::string carry_, carry_squeezed_;
   std::vector<std::vector<std::uint8_t>> seen_;  // [mark][string]: 0, or the encoding + 1
