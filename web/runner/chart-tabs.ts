@@ -33,6 +33,7 @@ export class ChartTabs {
   readonly #options: ChartTabsOptions;
   #shown = RAMP_TAB;
   #script = '';
+  #locked: string | null = null;
 
   /** Puts the tabs in `panel`'s heading (in place of its title); `panel`'s other children, and the heading's tools, are the Ramp tab's. */
   constructor(panel: HTMLElement, tabs: readonly ChartTab[], options: ChartTabsOptions) {
@@ -83,9 +84,23 @@ export class ChartTabs {
     head.firstElementChild!.replaceWith(list);
   }
 
-  /** Shows a tab without telling the host (a page following its URL); unknown ids show Ramp. */
+  /**
+   * Keeps every tab but Ramp shut, saying why (`reason`; null opens them):
+   * predict mode, where another view would draw what is still to be predicted.
+   */
+  lock(reason: string | null): void {
+    this.#locked = reason;
+    for (const e of this.#extras) {
+      e.button.setAttribute('aria-disabled', String(reason !== null));
+      if (reason) e.button.title = reason;
+      else e.button.removeAttribute('title');
+    }
+    if (reason && this.#shown !== RAMP_TAB) this.show(RAMP_TAB);
+  }
+
+  /** Shows a tab without telling the host (a page following its URL); unknown ids show Ramp, and so does a locked tab. */
   show(id: string): void {
-    const extra = this.#extras.find((e) => e.tab.id === id) ?? null;
+    const extra = this.#locked === null ? (this.#extras.find((e) => e.tab.id === id) ?? null) : null;
     this.#shown = extra ? id : RAMP_TAB;
     this.#ramp.setAttribute('aria-selected', String(!extra));
     this.#ramp.tabIndex = extra ? -1 : 0;
@@ -112,6 +127,7 @@ export class ChartTabs {
   }
 
   #choose(id: string): void {
+    if (this.#locked !== null && id !== RAMP_TAB) return;
     this.show(id);
     this.#options.onChoose?.(id);
   }

@@ -39,6 +39,7 @@ export class PickExplain {
   readonly #next: HTMLButtonElement;
   readonly #copy: HTMLButtonElement;
   readonly #idea: HTMLParagraphElement;
+  readonly #details: HTMLDetailsElement;
   readonly #onSeek: (step: number) => void;
   #timeline: Timeline | null = null;
   #step = -1;
@@ -76,11 +77,22 @@ export class PickExplain {
         'The idea: the winner gives back exactly what everyone added, so the scores always sum to zero; ' +
         'a backend that keeps winning sinks until the others catch up, and over a run each backend wins in proportion to its weight.',
     });
-    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#idea, this.#box);
+    const details = (this.#details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#idea, this.#box));
     details.open = !options.folded;
     this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
     parent.append(this.element);
     this.setTimeline(null);
+  }
+
+  /**
+   * Opens the working (a folded view unfolds) and, with `scroll`, brings it
+   * into view: predict mode's answer to a wrong guess, which may sit far
+   * below the question in a compact element.
+   */
+  open(options: { scroll?: boolean; smooth?: boolean } = {}): void {
+    this.element.hidden = false;
+    this.#details.open = true;
+    if (options.scroll) this.element.scrollIntoView({ block: 'nearest', behavior: options.smooth ? 'smooth' : 'auto' });
   }
 
   /** The sentence shown for the step under the playhead. */

@@ -191,6 +191,8 @@ export const RUNNER_CSS = /* css */ `
 .ss-jump-rule { stroke: var(--ss-muted); stroke-width: 1.25; stroke-dasharray: 2 3; }
 .ss-jump-label { fill: var(--ss-fg); font-size: 11px; text-anchor: end; paint-order: stroke; stroke: var(--ss-panel); stroke-width: 3px; stroke-linejoin: round; }
 .ss-chart-note { margin: 2px 12px; font-size: 12px; color: var(--ss-muted); }
+.ss-export-note { margin: 4px 12px; font-size: 12.5px; max-width: 75ch; }
+.ss-export-note:empty { display: none; }
 
 /* Legend */
 .ss-legend {
@@ -248,6 +250,7 @@ const TABS_CSS = /* css */ `
 }
 .ss-tab[aria-selected="true"] { color: var(--ss-fg); border-bottom-color: var(--ss-accent); }
 .ss-tab:hover { color: var(--ss-fg); }
+.ss-tab[aria-disabled="true"] { opacity: 0.55; cursor: not-allowed; }
 .ss-tab-box { padding: 8px 12px 12px; }
 `;
 
