@@ -267,7 +267,7 @@ export class RampChart {
       this.#masked.push(overlay);
     }
     root.append(this.#playheadGroup());
-    const jumps = m.stretches.length - 1;
+    const jumps = Math.max(0, m.stretches.length - 1);
     const n = t.names.length;
     const part = t !== this.#full;
     const upTo = part ? (t.length ? ` so far, up to line ${t.stepLine[t.length - 1]}` : ' so far: nothing yet') : '';

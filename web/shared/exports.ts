@@ -82,7 +82,8 @@ export interface SvgExport {
   height: number;
 }
 
-const TITLE_H = 30; // px above the chart for the title
+const TITLE_LINE = 19; // px per line of the title (14 px bold)
+const TITLE_CHAR = 8; // px per character of the title, a little generous
 const KEY_ROW = 20; // px per row of the key
 const KEY_CHAR = 7; // px per character of a key's name (12 px text, a little generous)
 
@@ -146,15 +147,17 @@ export function svgText(svg: SVGSVGElement, options: SvgExportOptions): SvgExpor
     x += itemW;
   }
   const keyH = options.key?.length ? (row + 1) * KEY_ROW + 8 : 0;
-  const titleH = options.title ? TITLE_H : 0;
+  const titleLines = options.title ? wrapWords(options.title, Math.max(20, Math.floor((width - 24) / TITLE_CHAR))) : [];
+  const titleH = titleLines.length ? titleLines.length * TITLE_LINE + 12 : 0;
   const height = titleH + chartH + keyH;
 
   const out = el('svg', { xmlns: NS, width: String(width), height: String(height), viewBox: `0 0 ${width} ${height}` });
   if (options.title) out.append(el('title', {}, options.title));
   out.append(el('rect', { width: '100%', height: '100%', fill: options.background }));
-  if (options.title) {
-    out.append(el('text', { x: '12', y: String(TITLE_H / 2 + 2), 'dominant-baseline': 'central', 'font-family': font, 'font-size': '14', 'font-weight': '600', fill: ink }, options.title));
-  }
+  titleLines.forEach((line, i) => {
+    const y = 8 + i * TITLE_LINE + TITLE_LINE / 2;
+    out.append(el('text', { x: '12', y: String(y), 'dominant-baseline': 'central', 'font-family': font, 'font-size': '14', 'font-weight': '600', fill: ink }, line));
+  });
   // The chart itself, as a nested <svg> at its own size (its viewBox kept).
   clone.removeAttribute('role');
   clone.removeAttribute('aria-label');
@@ -168,6 +171,20 @@ export function svgText(svg: SVGSVGElement, options: SvgExportOptions): SvgExpor
     out.append(keyGroup);
   }
   return { text: new XMLSerializer().serializeToString(out), width, height };
+}
+
+/** Words into lines of at most `chars` characters (a longer word has a line of its own). */
+function wrapWords(text: string, chars: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > chars) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** Why a PNG could not be made: the page's policy forbids the data: image it is drawn from, or the browser failed. */
