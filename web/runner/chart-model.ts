@@ -2,6 +2,7 @@
 // pixels), so a resize only re-projects it. Pure functions: no DOM.
 import type { Timeline } from '../api/index.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
+import { count } from '../shared/format.js';
 
 /**
  * A stretch of the run in which the clock never goes back. The x axis lays
@@ -145,7 +146,7 @@ function spreadRuns(x: Float64Array, end: number, rank: Uint32Array, slot: Float
   }
 }
 
-/** A clock value for people: whole seconds as they are. */
+/** A clock value for people: whole seconds as they are, thousands separated (shared/format.ts count). */
 export function formatClock(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+  return count(Number.isInteger(v) ? v : Number(v.toFixed(1)));
 }

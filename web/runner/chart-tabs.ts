@@ -35,7 +35,7 @@ export class ChartTabs {
   #script = '';
   #locked: string | null = null;
 
-  /** Puts the tabs in `panel`'s heading (in place of its title); `panel`'s other children, and the heading's tools, are the Ramp tab's. */
+  /** Puts the tabs in `panel`'s heading (its title kept for screen readers); `panel`'s other children, and the heading's tools, are the Ramp tab's. */
   constructor(panel: HTMLElement, tabs: readonly ChartTab[], options: ChartTabsOptions) {
     const doc = panel.ownerDocument;
     this.#options = options;
@@ -81,7 +81,12 @@ export class ChartTabs {
       buttons[to].focus();
       e.preventDefault();
     });
-    head.firstElementChild!.replaceWith(list);
+    // The heading stays, for screen readers only: it names the panel's region (the section is
+    // aria-labelledby it) and keeps the page's outline; the tabs take its place on screen.
+    const title = head.firstElementChild!;
+    title.textContent = 'Charts';
+    title.classList.add('ss-sr-only');
+    title.after(list);
   }
 
   /**

@@ -19,7 +19,7 @@ import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from
 import { drawSeries } from './chart-series.js';
 import { h, setText, svg, uniqueId } from '../shared/dom.js';
 import type { ExportKey } from '../shared/exports.js';
-import { plural } from '../shared/format.js';
+import { count, plural } from '../shared/format.js';
 import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
 import { NO_WINNER } from '../api/winners.js';
@@ -281,7 +281,7 @@ export class RampChart {
     const hidden = n - f.seriesCount;
     const note = [
       part ? this.#revealNote : '',
-      hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${n} backends.` : '',
+      hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${count(n)} backends.` : '',
       t.truncated ? 'The script is too long to chart in full; the chart stops early.' : '',
     ]
       .filter(Boolean)

@@ -135,7 +135,7 @@ describe('big input on the runner page', () => {
     expectResponsive(await tasks());
     expect(runWorkers(page)).toBe(1); // kept for the next run: its engine stayed under 256 MB
     expect(await page.evaluate(() => window.slowstartRunner!.editor.lineCount)).toBe(1_000_002);
-    expect(await page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('1000000 lines');
+    expect(await page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('1,000,000 lines');
     // The rows drawn and the last one, worked by hand (period 7): row k is pick k. (Which rows
     // are drawn follows the playhead, at the last step the chart keeps: read their numbers.)
     const drawn = await page
@@ -237,7 +237,7 @@ describe('a 50 MB script in <slow-start-runner src>', () => {
     expect(await host.locator('.ss-preview-note').textContent()).toBe(
       'This script is 47.7 MB: too big to edit here. The editor shows its first 1.0 MB, read-only; the script runs in full. Download it to edit it in a text editor, or load a smaller one.',
     );
-    expect(await host.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('10000000 lines');
+    expect(await host.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('10,000,000 lines');
     expect(await host.evaluate((el) => (el as HTMLElement & { script: string }).script.length)).toBe(17 + 5 * 10_000_000);
     // Read-only: typing changes nothing.
     await host.locator('.cm-content').click();
