@@ -100,7 +100,15 @@ export class ChartTabs {
       if (reason) e.button.title = reason;
       else e.button.removeAttribute('title');
     }
-    if (reason && this.#shown !== RAMP_TAB) this.show(RAMP_TAB);
+    if (!reason) return;
+    if (this.#shown !== RAMP_TAB) this.show(RAMP_TAB);
+    // A view built before holds what it drew, hidden: gone, not only out of sight (it is built
+    // again when its tab is next shown).
+    for (const e of this.#extras) {
+      e.box.replaceChildren();
+      e.view = null;
+      e.mounting = null;
+    }
   }
 
   /** Shows a tab without telling the host (a page following its URL); unknown ids show Ramp, and so does a locked tab. */
@@ -143,17 +151,19 @@ export class ChartTabs {
     const note = h(doc, 'p', { class: 'ss-chart-note', text: `Loading the ${extra.tab.label} tab…` });
     extra.box.replaceChildren(note);
     const { documentRoot, headingLevel } = this.#options;
-    extra.mounting = extra.tab.mount(extra.box, { documentRoot, headingLevel }).then(
+    const mounting = (extra.mounting = extra.tab.mount(extra.box, { documentRoot, headingLevel }).then(
       (view) => {
+        if (extra.mounting !== mounting) return; // dropped meanwhile (lock)
         note.remove();
         extra.view = view;
         view.update(this.#script);
         view.visible = this.#shown === extra.tab.id;
       },
       (error: unknown) => {
+        if (extra.mounting !== mounting) return;
         extra.mounting = null; // the next time the tab is shown tries again
         setText(note, `The ${extra.tab.label} tab failed to load: ${String(error)}`);
       },
-    );
+    ));
   }
 }

@@ -217,8 +217,11 @@ describe('predict mode keeps its secrets', () => {
     // The Table open and the Traffic tab shown before Predict is turned on: both give way.
     await page.locator('.ss-table-details > summary').click();
     await page.getByRole('tab', { name: 'Traffic' }).click();
+    await expect.poll(() => page.locator('.ss-traffic-box .ss-band').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await page.getByLabel('Predict', { exact: true }).check();
     expect(await page.getByRole('tab', { name: 'Ramp' }).getAttribute('aria-selected')).toBe('true');
+    // What the Traffic view drew (the weights, as shares of requests) is gone, not only hidden.
+    expect(await page.locator('.ss-traffic-box').evaluate((box) => box.childElementCount)).toBe(0);
     // A link to the Traffic tab does not open it either.
     await page.evaluate(() => (location.hash = '#traffic'));
     await settle(page);
