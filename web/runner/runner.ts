@@ -9,7 +9,7 @@ import { openLintPanel } from '@codemirror/lint';
 import type { EditorState } from '@codemirror/state';
 import type { Diagnostic, OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
 import type { ChartTabView } from '../shared/chart-tab.js';
-import { plural } from '../shared/format.js';
+import { count, plural } from '../shared/format.js';
 import { setText } from '../shared/dom.js';
 import { modKey } from '../shared/shortcut.js';
 import { ChartTabs } from './chart-tabs.js';
@@ -73,7 +73,7 @@ export class Runner {
   #holdTimer = 0;
   #predict: PredictPanel | null = null;
   // Predict mode: the output lines and the run's steps the views were given (null: all of them).
-  #shownLines: number | null = null;
+  #shownLines: readonly OutputLine[] | null = null;
   #viewed: Timeline | null = null;
   #inShow = false;
   #pending = false; // the text changed since the last run
@@ -241,8 +241,7 @@ export class Runner {
    * mode those revealed so far. What hosts may show, copy or compare.
    */
   get shownOutput(): readonly OutputLine[] {
-    const output = this.#result?.output ?? [];
-    return this.#shownLines === null ? output : output.slice(0, this.#shownLines);
+    return this.#shownLines ?? this.#result?.output ?? [];
   }
 
   /** False while predict mode still holds lines back (hosts hold their comparisons and verdicts). */
@@ -291,8 +290,9 @@ export class Runner {
     const result = this.#result;
     const full = this.#timeline;
     const all = !this.#predict || (this.#predict.complete && !nothing);
-    this.#shownLines = all ? null : Math.min(shown, result?.output.length ?? 0);
-    const steps = all ? null : nothing ? 0 : revealedSteps(full, result?.output ?? [], this.#shownLines ?? 0, at);
+    const output = result?.output ?? [];
+    this.#shownLines = all ? null : output.slice(0, Math.min(shown, output.length));
+    const steps = all ? null : nothing ? 0 : revealedSteps(full, output, this.#shownLines!.length, at);
     const viewed = (this.#viewed = full && steps !== null ? timelinePrefix(full, steps) : full);
     if (result) this.output.setOutput(this.shownOutput, (i) => rowKind(this.#timeline, this.#outputLine(i)));
     setText(this.#outputMeta, result ? this.#outputCount(result) : '');
@@ -468,8 +468,8 @@ export class Runner {
 
   #outputCount(result: RunResult): string {
     const all = result.output.length;
-    const shown = this.#shownLines ?? all;
-    return `${shown < all ? `${shown} of ${all} lines shown` : plural(all, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`;
+    const shown = this.#shownLines?.length ?? all;
+    return `${shown < all ? `${count(shown)} of ${count(all)} lines shown` : plural(all, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`;
   }
 
   #report(result: RunResult): void {
