@@ -19,6 +19,7 @@ import type { TestResult } from './grade.js';
 import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
 import type { LoadFailure } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
+import { startWorker, trustedTypesHint } from '../shared/trusted-worker.js';
 
 export interface ImplementRunOptions {
   /** Per test, ms (default 2000). The worker is terminated only at `outerLimitMs(timeLimitMs)`. */
@@ -52,7 +53,8 @@ export interface ImplementRun {
   aborted?: boolean;
 }
 
-const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+// In the form bundlers rewrite; started through the package's Trusted Types policy where there is one (trusted-worker.ts).
+const defaultWorker = () => startWorker(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
 
 /**
  * A worker that finished its run is kept for the next one (of any view
@@ -131,7 +133,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
         w = worker = takeIdle(make) ?? make();
       } catch (e) {
         // e.g. a Content-Security-Policy whose worker-src refuses the script
-        const message = `the page does not allow the tests' worker: ${String(e)}`;
+        const message = `the page does not allow the tests' worker: ${String(e)}${trustedTypesHint(e)}`;
         return finish({ compileError: { kind: 'worker', message }, results: [] });
       }
       let current = -1; // the test running, -1 while loading and compiling

@@ -11,6 +11,7 @@ import type { Text } from '@codemirror/state';
 import { Timeline, type RunResult } from '../api/index.js';
 import { nextTask } from '../shared/big-text.js';
 import { readSlices, slicesOf } from '../shared/doc-text.js';
+import { startWorker, trustedTypesHint } from '../shared/trusted-worker.js';
 import { lazyDiagnostics, lazyOutput } from './lazy-lines.js';
 import { keepPickFacts } from './pool-facts.js';
 import type { RunReply, RunRequest, WireRun } from './run-protocol.js';
@@ -40,7 +41,8 @@ export interface BackgroundRunsOptions {
   createWorker?: () => Worker;
 }
 
-const defaultWorker = () => new Worker(new URL('./run-worker.ts', import.meta.url), { type: 'module' });
+// In the form bundlers rewrite; started through the package's Trusted Types policy where there is one (trusted-worker.ts).
+const defaultWorker = () => startWorker(() => new Worker(new URL('./run-worker.ts', import.meta.url), { type: 'module' }));
 
 // How many slices go to the worker per task (each is a copy of 256 KB).
 const SLICES_PER_TASK = 4;
@@ -91,7 +93,7 @@ export class BackgroundRuns {
       worker = this.#worker ??= this.#makeWorker();
     } catch (error) {
       this.#done(run);
-      return { kind: 'failed', message: String(error) };
+      return { kind: 'failed', message: String(error) + trustedTypesHint(error) };
     }
     const reply = new Promise<RunReply | { type: 'dropped' }>((resolve) => (this.#pending = resolve));
     this.#busy = true;
