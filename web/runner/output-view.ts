@@ -8,7 +8,7 @@
 import { linesAsParts } from '../shared/exports.js';
 import type { OutputLine } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
-import { MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from './output-wrap.js';
+import { MAX_LINES, ROW_HEIGHT, RowLayout, WrapMemo, wrappedLines } from './output-wrap.js';
 import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
@@ -56,6 +56,7 @@ export class OutputView {
   readonly #probeChars: HTMLSpanElement;
   #cols = 0; // characters that fit on a row's line (0: not measured yet)
   #layout = new RowLayout([], 0);
+  readonly #wraps = new WrapMemo(); // what earlier runs' lines took at this width
   #rows: Row[] = [];
   #lines: readonly OutputLine[] = [];
   #kind: RowKind = () => NOT_A_PICK;
@@ -146,7 +147,7 @@ export class OutputView {
 
   // Row heights for the current lines and width, then the spacer and the rows.
   #relayout(): void {
-    this.#layout = new RowLayout(this.#lines, this.#cols);
+    this.#layout = new RowLayout(this.#lines, this.#cols, this.#wraps);
     const height = Math.min(this.#layout.height, MAX_SCROLL_HEIGHT);
     this.#spacer.style.height = `${height}px`;
     // At least three rows, so "No output yet" and a line or two read as a box.

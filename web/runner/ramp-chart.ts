@@ -16,6 +16,7 @@ import { buildChartModel, formatClock, type ChartModel } from './chart-model.js'
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
 import { h, setText, svg, uniqueId } from '../shared/dom.js';
+import { morphChildren, setAttr } from '../shared/morph.js';
 import { plural } from '../shared/format.js';
 import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
@@ -73,7 +74,14 @@ export class RampChart {
   readonly #maskId = uniqueId('ss-played');
   readonly #mask: SVGMaskElement;
   readonly #maskRects: SVGRectElement[];
-  #masked: SVGGElement[] = [];
+  // The chart's three parts, kept across redraws: the mask's <defs>, the plot
+  // (axes, lines, lane, overlay: redrawn from scratch, then morphed into the
+  // live one, so an edit touches only what it changed), and the playhead.
+  readonly #defs: SVGDefsElement;
+  readonly #plot: SVGGElement;
+  readonly #playhead: SVGGElement;
+  #masked: Element[] = [];
+  #maskOn = false; // the play-out mask is applied to #masked
   #ran = false;
   #timeline: Timeline | null = null;
   #model: ChartModel | null = null;
@@ -101,6 +109,10 @@ export class RampChart {
     this.#pickRing = svg(doc, 'rect', { class: 'ss-pick-ring', attrs: { rx: '1.5', width: '8' } });
     this.#maskRects = [0, 1, 2, 3].map((k) => svg(doc, 'rect', { attrs: { fill: k % 2 ? FUTURE_FILL : 'white' } }));
     this.#mask = svg(doc, 'mask', { attrs: { id: this.#maskId, maskUnits: 'userSpaceOnUse' } }, ...this.#maskRects);
+    this.#defs = svg(doc, 'defs', {}, this.#mask);
+    this.#plot = svg(doc, 'g', { class: 'ss-plot' });
+    this.#playhead = svg(doc, 'g', { class: 'ss-playhead', attrs: { 'aria-hidden': 'true' } });
+    this.#playhead.append(this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
 
     // The width is kept from the observer, so a run never forces a layout.
     // Redraw on the next frame, not inside the observer: a redraw changes
@@ -177,6 +189,7 @@ export class RampChart {
     const root = this.#svg;
     if (!t || !m || this.#width <= 0) {
       this.#frame = null;
+      this.#masked = [];
       root.setAttribute('viewBox', `0 0 ${Math.max(this.#width, 1)} 60`);
       root.setAttribute('height', '60');
       root.replaceChildren(
@@ -193,22 +206,22 @@ export class RampChart {
     }
 
     const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? MAX_SERIES, this.#options.maxPlotHeight));
-    root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
-    root.setAttribute('width', String(f.width));
-    root.setAttribute('height', String(f.height));
-    const series = drawSeries(doc, f, t, m);
-    const lane = drawPickLane(doc, f, t);
-    root.replaceChildren(svg(doc, 'defs', {}, this.#mask), drawAxes(doc, f, m), series, lane);
-    this.#masked = [series, lane.querySelector<SVGGElement>('.ss-lane-picks')!];
-    if (o) {
-      const overlay = drawOverlay(doc, f, t, o.timeline, o.model, o.label);
-      root.append(overlay);
-      this.#masked.push(overlay);
-    }
-    root.append(this.#playheadGroup());
+    setAttr(root, 'viewBox', `0 0 ${f.width} ${f.height}`);
+    setAttr(root, 'width', String(f.width));
+    setAttr(root, 'height', String(f.height));
+    const fresh = svg(doc, 'g');
+    fresh.append(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t));
+    if (o) fresh.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
+    // Masked as the live parts are now, so that keeping the mask changes nothing.
+    const masked = (g: ParentNode) => [g.children[1], g.children[2]?.querySelector('.ss-lane-picks'), g.children[3]].filter((e): e is Element => !!e);
+    if (this.#maskOn) for (const g of masked(fresh)) g.setAttribute('mask', `url(#${this.#maskId})`);
+    if (root.firstChild !== this.#defs) root.replaceChildren(this.#defs, this.#plot, this.#playhead);
+    morphChildren(this.#plot, fresh);
+    this.#masked = masked(this.#plot);
     const jumps = m.stretches.length - 1;
     const n = t.names.length;
-    root.setAttribute(
+    setAttr(
+      root,
       'aria-label',
       `${this.#options.label}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
         `and ${plural(m.picks, 'pick')}.${jumps ? ` The clock goes back ${jumps === 1 ? 'once' : `${jumps} times`} (a marked jump).` : ''}` +
@@ -227,12 +240,6 @@ export class RampChart {
         .join(' '),
     );
     this.#placePlayhead();
-  }
-
-  #playheadGroup(): SVGGElement {
-    const g = svg(this.#doc, 'g', { class: 'ss-playhead', attrs: { 'aria-hidden': 'true' } });
-    g.append(this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
-    return g;
   }
 
   #placePlayhead(): void {
@@ -267,8 +274,9 @@ export class RampChart {
   // Full up to the playhead and faint after it; everything in full (no mask)
   // when `at` is null. The lane's cut is just past the current step's tick.
   #playOut(f: ChartFrame, at: { cx: number; px: number } | null): void {
+    this.#maskOn = at !== null;
     for (const g of this.#masked) {
-      if (at) g.setAttribute('mask', `url(#${this.#maskId})`);
+      if (at) setAttr(g, 'mask', `url(#${this.#maskId})`);
       else g.removeAttribute('mask');
     }
     if (!at) return;
@@ -313,15 +321,15 @@ export class RampChart {
 }
 
 function setRect(el: SVGRectElement, x: number, y: number, width: number, height: number): void {
-  el.setAttribute('x', String(x));
-  el.setAttribute('y', String(y));
-  el.setAttribute('width', String(width));
-  el.setAttribute('height', String(height));
+  setAttr(el, 'x', String(x));
+  setAttr(el, 'y', String(y));
+  setAttr(el, 'width', String(width));
+  setAttr(el, 'height', String(height));
 }
 
 function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: number): void {
-  el.setAttribute('x1', String(x1));
-  el.setAttribute('y1', String(y1));
-  el.setAttribute('x2', String(x2));
-  el.setAttribute('y2', String(y2));
+  setAttr(el, 'x1', String(x1));
+  setAttr(el, 'y1', String(y1));
+  setAttr(el, 'x2', String(x2));
+  setAttr(el, 'y2', String(y2));
 }
