@@ -39,6 +39,8 @@ interface Row {
   swatch: HTMLSpanElement;
   text: HTMLSpanElement;
   index: number;
+  /** What the row shows was filled for: this index, at this offset, in this version of the lines. */
+  filled: string;
 }
 
 export class OutputView {
@@ -63,6 +65,7 @@ export class OutputView {
   #current = -1;
   #linkedLine: number | null = null;
   #frame = 0;
+  #version = 0; // bumped when the lines, their kinds or the layout change: rows filled before are filled again
   // Layout values kept from events, so updating the list never forces the
   // browser to lay out the page in the middle of a run.
   #viewH = 0;
@@ -147,6 +150,7 @@ export class OutputView {
 
   // Row heights for the current lines and width, then the spacer and the rows.
   #relayout(): void {
+    this.#version++;
     this.#layout = new RowLayout(this.#lines, this.#cols, this.#wraps);
     const height = Math.min(this.#layout.height, MAX_SCROLL_HEIGHT);
     this.#spacer.style.height = `${height}px`;
@@ -220,6 +224,17 @@ export class OutputView {
   #fill(row: Row, index: number, offset: number): void {
     const item = this.#lines[index];
     row.el.hidden = false;
+    // A row that shows this line already (a step of a run playing moves the
+    // current row, not the rows) only has its selection and link marks set.
+    const filled = `${this.#version}:${index}:${offset}`;
+    if (row.filled === filled) {
+      const selected = index === this.#current ? 'true' : 'false';
+      if (row.el.getAttribute('aria-selected') !== selected) row.el.setAttribute('aria-selected', selected);
+      const linked = item.line === this.#linkedLine;
+      if (row.el.classList.contains('ss-linked') !== linked) row.el.classList.toggle('ss-linked', linked);
+      return;
+    }
+    row.filled = filled;
     row.index = index;
     row.el.id = `${this.#idPrefix}-${index}`;
     row.el.style.transform = `translateY(${this.#layout.top(index) + offset}px)`;
@@ -259,7 +274,7 @@ export class OutputView {
     const text = h(doc, 'span', { class: 'ss-out-text' });
     const el = h(doc, 'div', { class: 'ss-out-row', attrs: { role: 'option' } }, line, swatch, text);
     this.#spacer.append(el);
-    return { el, line, swatch, text, index: -1 };
+    return { el, line, swatch, text, index: -1, filled: '' };
   }
 
   #rowIndexOf(target: EventTarget | null): number | null {

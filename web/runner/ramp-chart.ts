@@ -3,8 +3,18 @@
 // backend (chart-series.ts), a pick lane below (pick-lane.ts), and the
 // playhead: a marker at the current clock and a caret at the current step.
 // The run plays out: lines and picks are drawn in full up to the playhead
-// and faint after it (a mask moved with the playhead), so the ramp grows as
-// it plays; with reduced motion, or at the last step, all is drawn in full.
+// and faint after it, so the ramp grows as it plays; with reduced motion, or
+// at the last step, all is drawn in full. The faint part is a veil over the
+// chart (two HTML boxes of the chart's own background, 72 % opaque) that
+// the compositor slides with the playhead: no repaint in a frame of
+// playing. (An SVG mask moved with the playhead did the same look, but
+// Chromium rasterized the whole masked chart again in every frame: about
+// four times the page thread's own work per frame, headless.) Predict
+// mode, which hides the future whole, keeps the mask (black): it moves
+// only when an answer is revealed, and it is part of the SVG itself. The
+// playhead's marks (clock line and label, caret, ring) are a small SVG of
+// their own over the chart, so moving them in every frame lays out and
+// repaints those four marks, not the chart.
 // This module composes them, follows the element's width, moves the
 // playhead and turns clicks into seeks. An overlay (chart-overlay.ts) can
 // draw a second run of the same script on top: the implement mode's
@@ -35,8 +45,6 @@ export interface RampChartOptions {
   reducedMotion?: () => boolean;
 }
 
-/** Luminance of what is still to come while the run plays out (0 hidden, 1 full). */
-const FUTURE_FILL = 'rgb(72,72,72)';
 
 interface Overlay {
   timeline: Timeline;
@@ -54,7 +62,6 @@ export class RampChart {
   /** Predict mode: nothing after the playhead is drawn (not even faint), at any step. */
   setHideFuture(hide: boolean): void {
     this.#hideFuture = hide;
-    this.#maskRects.forEach((r, k) => k % 2 && r.setAttribute('fill', hide ? 'black' : FUTURE_FILL));
     this.#placePlayhead();
   }
 
@@ -74,12 +81,16 @@ export class RampChart {
   readonly #maskId = uniqueId('ss-played');
   readonly #mask: SVGMaskElement;
   readonly #maskRects: SVGRectElement[];
-  // The chart's three parts, kept across redraws: the mask's <defs>, the plot
+  // The veils over what is still to come, while the run plays out: over the plot, over the lane.
+  readonly #veils: [HTMLDivElement, HTMLDivElement];
+  #veiled = ['', ''];
+  // The chart's parts, kept across redraws: the mask's <defs> and the plot
   // (axes, lines, lane, overlay: redrawn from scratch, then morphed into the
-  // live one, so an edit touches only what it changed), and the playhead.
+  // live one, so an edit touches only what it changed); and over the chart,
+  // the playhead's marks in an SVG of their own.
   readonly #defs: SVGDefsElement;
   readonly #plot: SVGGElement;
-  readonly #playhead: SVGGElement;
+  readonly #marks: SVGSVGElement;
   #masked: Element[] = [];
   #maskOn = false; // the play-out mask is applied to #masked
   #ran = false;
@@ -100,19 +111,26 @@ export class RampChart {
     this.#note.hidden = true;
     this.#overlayKey = h(doc, 'p', { class: 'ss-overlay-key' });
     this.#overlayKey.hidden = true;
-    this.element.append(this.#overlayKey, this.#svg, this.#note);
-    parent.append(this.element);
-
+    this.#veils = [
+      h(doc, 'div', { class: 'ss-veil ss-veil-plot', attrs: { 'aria-hidden': 'true' } }),
+      h(doc, 'div', { class: 'ss-veil ss-veil-lane', attrs: { 'aria-hidden': 'true' } }),
+    ];
+    for (const v of this.#veils) v.hidden = true;
     this.#clockLine = svg(doc, 'line', { class: 'ss-clock-line' });
     this.#clockLabel = svg(doc, 'text', { class: 'ss-clock-label' });
     this.#caret = svg(doc, 'line', { class: 'ss-caret' });
     this.#pickRing = svg(doc, 'rect', { class: 'ss-pick-ring', attrs: { rx: '1.5', width: '8' } });
-    this.#maskRects = [0, 1, 2, 3].map((k) => svg(doc, 'rect', { attrs: { fill: k % 2 ? FUTURE_FILL : 'white' } }));
+    this.#marks = svg(doc, 'svg', { class: 'ss-chart-marks', attrs: { 'aria-hidden': 'true' } });
+    this.#marks.append(svg(doc, 'g', { class: 'ss-playhead' }, this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel));
+    this.#marks.toggleAttribute('hidden', true);
+    this.element.append(this.#overlayKey, h(doc, 'div', { class: 'ss-chart-frame' }, this.#svg, ...this.#veils, this.#marks), this.#note);
+    parent.append(this.element);
+
+    // Predict mode's mask: what is still to come, hidden (black).
+    this.#maskRects = [0, 1, 2, 3].map((k) => svg(doc, 'rect', { attrs: { fill: k % 2 ? 'black' : 'white' } }));
     this.#mask = svg(doc, 'mask', { attrs: { id: this.#maskId, maskUnits: 'userSpaceOnUse' } }, ...this.#maskRects);
     this.#defs = svg(doc, 'defs', {}, this.#mask);
     this.#plot = svg(doc, 'g', { class: 'ss-plot' });
-    this.#playhead = svg(doc, 'g', { class: 'ss-playhead', attrs: { 'aria-hidden': 'true' } });
-    this.#playhead.append(this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
 
     // The width is kept from the observer, so a run never forces a layout.
     // Redraw on the next frame, not inside the observer: a redraw changes
@@ -192,6 +210,8 @@ export class RampChart {
       this.#masked = [];
       root.setAttribute('viewBox', `0 0 ${Math.max(this.#width, 1)} 60`);
       root.setAttribute('height', '60');
+      this.#marks.toggleAttribute('hidden', true);
+      for (const v of this.#veils) v.hidden = true;
       root.replaceChildren(
         svg(doc, 'text', {
           class: 'ss-chart-empty',
@@ -206,16 +226,19 @@ export class RampChart {
     }
 
     const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? MAX_SERIES, this.#options.maxPlotHeight));
-    setAttr(root, 'viewBox', `0 0 ${f.width} ${f.height}`);
-    setAttr(root, 'width', String(f.width));
-    setAttr(root, 'height', String(f.height));
     const fresh = svg(doc, 'g');
     fresh.append(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t));
     if (o) fresh.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
     // Masked as the live parts are now, so that keeping the mask changes nothing.
     const masked = (g: ParentNode) => [g.children[1], g.children[2]?.querySelector('.ss-lane-picks'), g.children[3]].filter((e): e is Element => !!e);
     if (this.#maskOn) for (const g of masked(fresh)) g.setAttribute('mask', `url(#${this.#maskId})`);
-    if (root.firstChild !== this.#defs) root.replaceChildren(this.#defs, this.#plot, this.#playhead);
+    if (root.firstChild !== this.#defs) root.replaceChildren(this.#defs, this.#plot);
+    for (const el of [root, this.#marks]) {
+      setAttr(el, 'viewBox', `0 0 ${f.width} ${f.height}`);
+      setAttr(el, 'width', String(f.width));
+      setAttr(el, 'height', String(f.height));
+    }
+    this.#marks.toggleAttribute('hidden', false);
     morphChildren(this.#plot, fresh);
     this.#masked = masked(this.#plot);
     const jumps = m.stretches.length - 1;
@@ -271,20 +294,40 @@ export class RampChart {
     }
   }
 
-  // Full up to the playhead and faint after it; everything in full (no mask)
-  // when `at` is null. The lane's cut is just past the current step's tick.
+  // Full up to the playhead and faint after it (or, predicting, hidden);
+  // everything in full when `at` is null. The plot's cut is at the clock
+  // (the clock's label above it stays clear), the lane's just past the
+  // current step's tick and the ring around it.
   #playOut(f: ChartFrame, at: { cx: number; px: number } | null): void {
-    this.#maskOn = at !== null;
+    const bottom = f.laneTop + f.laneH + 4;
+    const cuts: Array<[number, number, number]> = at
+      ? [
+          [at.cx + 1, f.plotTop - 2, f.laneTop - 2], // the plot and its x labels: lines up to the clock (its line clear)
+          [at.px + 4, f.laneTop - 2, bottom], // the lane: picks up to the current step's
+        ]
+      : [];
+    const masking = at !== null && this.#hideFuture;
+    this.#maskOn = masking;
     for (const g of this.#masked) {
-      if (at) setAttr(g, 'mask', `url(#${this.#maskId})`);
+      if (masking) setAttr(g, 'mask', `url(#${this.#maskId})`);
       else g.removeAttribute('mask');
     }
-    if (!at) return;
-    const bottom = f.laneTop + f.laneH + 4;
-    const cuts: Array<[number, number, number]> = [
-      [at.cx, 0, f.laneTop - 2], // the plot (and its x labels): lines up to the clock
-      [at.px + 2.5, f.laneTop - 2, bottom], // the lane: picks up to the current step's
-    ];
+    this.#veils.forEach((veil, k) => {
+      const cut = !masking ? cuts[k] : undefined;
+      veil.hidden = !cut;
+      if (!cut) return;
+      const [x, top, end] = cut;
+      // Only what changed is written: in a frame of playing, the transform alone (the compositor's).
+      const box = `${top}/${end - top}/${f.width}`;
+      if (this.#veiled[k] !== box) {
+        this.#veiled[k] = box;
+        veil.style.top = `${top}px`;
+        veil.style.height = `${end - top}px`;
+        veil.style.width = `${f.width}px`;
+      }
+      veil.style.transform = `translateX(${Math.max(0, x)}px)`;
+    });
+    if (!masking) return;
     cuts.forEach(([x, top, end], k) => {
       setRect(this.#maskRects[2 * k], 0, top, Math.max(0, x), end - top);
       setRect(this.#maskRects[2 * k + 1], Math.max(0, x), top, Math.max(0, f.width - x), end - top);

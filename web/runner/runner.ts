@@ -78,6 +78,9 @@ export class Runner {
   #next: 'play' | 'end' | null;
   #source: Source = 'elsewhere';
   #shownStep = -1;
+  // While a run plays, the editor's line and the pick view follow at most every SLOW_FOLLOW_MS (see #showStep).
+  #slowFollowed = 0;
+  #slowBehind: { step: number; line: number } | null = null; // a step they have still to show
   #destroyed = false;
 
   constructor(options: RunnerOptions) {
@@ -432,20 +435,40 @@ export class Runner {
 
   // One place moves everything that follows the playhead.
   #showStep(step: number, frac: number, cause: MoveCause): void {
-    this.chart.setPlayhead(step, frac);
     const tl = this.#timeline;
-    if (!tl || step === this.#shownStep) return;
+    if (!tl || step === this.#shownStep) {
+      const behind = this.#slowBehind;
+      if (behind && !this.playhead.playing) this.#followSlowly(behind.step, behind.line, true, false);
+      this.chart.setPlayhead(step, frac);
+      return;
+    }
     this.#shownStep = step;
     const line = tl.stepLine[step];
-    // The editor follows playing and clicks elsewhere, but never scrolls
-    // away from where the learner is typing; the output always follows.
-    this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
+    // The editor first, as in #show: its transaction reads the DOM selection,
+    // which lays the page out, cheap while nothing else has changed yet (after
+    // the chart's marks moved it was a second layout in every frame of playing).
+    // While playing, the editor and the pick view (a table rebuilt per step)
+    // follow at most every SLOW_FOLLOW_MS: done in every frame they were most
+    // of the page's work per frame; when the run stops they catch up. The
+    // editor follows clicks elsewhere too, but never scrolls away from where
+    // the learner is typing; the output, chart and legend follow every step.
+    const playing = cause === 'play' && this.playhead.playing;
+    if (playing && performance.now() - this.#slowFollowed < SLOW_FOLLOW_MS) this.#slowBehind = { step, line };
+    else this.#followSlowly(step, line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'), cause !== 'play');
+    this.chart.setPlayhead(step, frac);
     const out = this.#result?.output ?? [];
     const row = outputIndexAtLine(out, line);
     this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
     this.legend.setStep(step);
     this.table.setStep(step);
-    this.pickView.setStep(step, cause !== 'play');
+  }
+
+  // The editor's line (scrolled into view if `scroll`) and the pick view (said aloud if `announce`).
+  #followSlowly(step: number, line: number, scroll: boolean, announce: boolean): void {
+    this.#slowBehind = null;
+    this.#slowFollowed = performance.now();
+    this.editor.setCurrentLine(line, scroll);
+    this.pickView.setStep(step, announce);
   }
 
   #report(result: RunResult): void {
@@ -472,7 +495,10 @@ export class Runner {
   }
 }
 
-/** How long a problem on the word being typed waits before it shows (a beginner types a letter every 200-400 ms). */
+/** While a run plays, the editor's current line and the pick view move at most this often (ms): 10 times a second reads as following. */
+export const SLOW_FOLLOW_MS = 100;
+
+/** How long a problem on the line being typed waits before it shows (a beginner types a letter every 200-400 ms). */
 export const HOLD_MS = 1200;
 
 /**
