@@ -15,11 +15,14 @@
  */
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
+import { startWorker } from '../api/start-worker.js';
+import { trustedTypesHint } from '../api/trusted-worker.js';
+import { labWasmUrl } from '../api/wasm-urls.js';
+import { quickjsWasmUrl } from './sandbox/quickjs-wasm-url.js';
 import type { TestResult } from './grade.js';
 import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
 import type { LoadFailure } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
-import { startWorker, trustedTypesHint } from '../shared/trusted-worker.js';
 
 export interface ImplementRunOptions {
   /** Per test, ms (default 2000). The worker is terminated only at `outerLimitMs(timeLimitMs)`. */
@@ -53,8 +56,12 @@ export interface ImplementRun {
   aborted?: boolean;
 }
 
-// In the form bundlers rewrite; started through the package's Trusted Types policy where there is one (trusted-worker.ts).
-const defaultWorker = () => startWorker(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
+// In the form bundlers rewrite; startWorker reads what it asks for (and passes it through the package's Trusted Types policy where there is one).
+const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+
+/** Starts the worker `make` describes, wherever the package is served from, with the .wasm URLs it needs (web/api/start-worker.ts). */
+const start = (make: () => Worker): Worker =>
+  startWorker(make, { file: 'element/implement-worker.js', name: 'implement mode', wasm: { lab: labWasmUrl(), quickjs: quickjsWasmUrl() } });
 
 /**
  * A worker that finished its run is kept for the next one (of any view
@@ -130,7 +137,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
       if (first >= tests.length) return finish({ results });
       let w: Worker;
       try {
-        w = worker = takeIdle(make) ?? make();
+        w = worker = takeIdle(make) ?? start(make);
       } catch (e) {
         // e.g. a Content-Security-Policy whose worker-src refuses the script
         const message = `the page does not allow the tests' worker: ${String(e)}${trustedTypesHint(e)}`;

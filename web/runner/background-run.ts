@@ -9,9 +9,11 @@
 // told and runs the script on the page as before.
 import type { Text } from '@codemirror/state';
 import { Timeline, type RunResult } from '../api/index.js';
+import { startWorker } from '../api/start-worker.js';
+import { trustedTypesHint } from '../api/trusted-worker.js';
+import { engineWasmUrl, labWasmUrl } from '../api/wasm-urls.js';
 import { nextTask } from '../shared/big-text.js';
 import { readSlices, slicesOf } from '../shared/doc-text.js';
-import { startWorker, trustedTypesHint } from '../shared/trusted-worker.js';
 import { lazyDiagnostics, lazyOutput } from './lazy-lines.js';
 import { keepPickFacts } from './pool-facts.js';
 import type { RunReply, RunRequest, WireRun } from './run-protocol.js';
@@ -41,8 +43,8 @@ export interface BackgroundRunsOptions {
   createWorker?: () => Worker;
 }
 
-// In the form bundlers rewrite; started through the package's Trusted Types policy where there is one (trusted-worker.ts).
-const defaultWorker = () => startWorker(() => new Worker(new URL('./run-worker.ts', import.meta.url), { type: 'module' }));
+// In the form bundlers rewrite; startWorker reads what it asks for (and passes it through the package's Trusted Types policy where there is one).
+const defaultWorker = () => new Worker(new URL('./run-worker.ts', import.meta.url), { type: 'module' });
 
 // How many slices go to the worker per task (each is a copy of 256 KB).
 const SLICES_PER_TASK = 4;
@@ -154,7 +156,12 @@ export class BackgroundRuns {
   }
 
   #makeWorker(): Worker {
-    const worker = (this.#options.createWorker ?? defaultWorker)();
+    // Wherever the package is served from, with the .wasm URLs the worker needs (web/api/start-worker.ts).
+    const worker = startWorker(this.#options.createWorker ?? defaultWorker, {
+      file: 'element/run-worker.js',
+      name: 'background run',
+      wasm: { engine: engineWasmUrl(), lab: labWasmUrl() },
+    });
     worker.onmessage = (event: MessageEvent<RunReply>) => {
       const reply = event.data;
       if (reply.run !== this.#run) return;

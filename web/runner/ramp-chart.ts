@@ -10,27 +10,30 @@
 // playing. (An SVG mask moved with the playhead did the same look, but
 // Chromium rasterized the whole masked chart again in every frame: about
 // four times the page thread's own work per frame, headless.) Predict
-// mode, which hides the future whole, keeps the mask (black): it moves
-// only when an answer is revealed, and it is part of the SVG itself. The
+// mode has no future to veil: only the steps revealed are drawn. The
 // playhead's marks (clock line and label, caret, ring) are a small SVG of
 // their own over the chart, so moving them in every frame lays out and
 // repaints those four marks, not the chart.
 // This module composes them, follows the element's width, moves the
 // playhead and turns clicks into seeks. An overlay (chart-overlay.ts) can
 // draw a second run of the same script on top: the implement mode's
-// learner's weights and picks over the reference's.
+// learner's weights and picks over the reference's. In predict mode the
+// chart is given how many steps it may show (setReveal) and draws only
+// those (timeline-prefix.ts), on the whole run's clock axis.
 import type { Timeline } from '../api/index.js';
 import { drawAxes } from './chart-axes.js';
 import { ChartFrame } from './chart-frame.js';
-import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
+import { buildChartModel, formatClock, revealedModel, type ChartModel } from './chart-model.js';
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
-import { h, setText, svg, uniqueId } from '../shared/dom.js';
+import { h, setText, svg } from '../shared/dom.js';
+import type { ExportKey } from '../shared/exports.js';
+import { count, plural } from '../shared/format.js';
 import { morphChildren, setAttr } from '../shared/morph.js';
-import { plural } from '../shared/format.js';
 import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
 import { NO_WINNER } from '../api/winners.js';
+import { timelinePrefix } from './timeline-prefix.js';
 
 export interface RampChartOptions {
   /** Accessible name prefix, e.g. "Ramp chart". */
@@ -57,12 +60,41 @@ export class RampChart {
   readonly #doc: Document;
   readonly #svg: SVGSVGElement;
 
-  #hideFuture = false;
+  /** Predict mode: how many steps are shown (null: all). */
+  #reveal: number | null = null;
+  #revealNote = '';
 
-  /** Predict mode: nothing after the playhead is drawn (not even faint), at any step. */
-  setHideFuture(hide: boolean): void {
-    this.#hideFuture = hide;
-    this.#placePlayhead();
+  /**
+   * Predict mode: draws the run's first `steps` steps only (null: all of
+   * it), nothing after them, not even faint; `note` says what is held back.
+   * A new run (setTimeline) then starts from none until this says more.
+   */
+  setReveal(steps: number | null, note = ''): void {
+    this.#reveal = steps === null ? null : Math.max(0, steps);
+    this.#revealNote = note;
+    this.#applyReveal();
+    this.#draw();
+  }
+
+  /** Steps drawn (the run's, or in predict mode those revealed). */
+  get shownSteps(): number {
+    return this.#timeline?.length ?? 0;
+  }
+
+  /**
+   * What an export names: a title (the chart's accessible name, its first
+   * sentence) and a key, each backend with a line drawn, in the chart's order.
+   */
+  exportParts(): { title: string; key: ExportKey[] } {
+    const t = this.#timeline;
+    const label = this.#svg.getAttribute('aria-label') ?? this.#options.label;
+    const title = `slowstart · ${label.split('. ')[0].replace(/\.$/, '')}`;
+    if (!t || !this.#frame) return { title, key: [] };
+    const key: ExportKey[] = [];
+    this.#svg.querySelectorAll<SVGPathElement>('.ss-series > path').forEach((path, id) => {
+      if (path.getAttribute('d')) key.push({ name: t.names[id], sample: path });
+    });
+    return { title, key };
   }
 
   /** The chart's SVG (for export). */
@@ -77,23 +109,21 @@ export class RampChart {
   readonly #clockLabel: SVGTextElement;
   readonly #caret: SVGLineElement;
   readonly #pickRing: SVGRectElement;
-  // The playing-out mask: [played, to come] over the plot and over the lane.
-  readonly #maskId = uniqueId('ss-played');
-  readonly #mask: SVGMaskElement;
-  readonly #maskRects: SVGRectElement[];
   // The veils over what is still to come, while the run plays out: over the plot, over the lane.
   readonly #veils: [HTMLDivElement, HTMLDivElement];
   #veiled = ['', ''];
-  // The chart's parts, kept across redraws: the mask's <defs> and the plot
-  // (axes, lines, lane, overlay: redrawn from scratch, then morphed into the
-  // live one, so an edit touches only what it changed); and over the chart,
-  // the playhead's marks in an SVG of their own.
-  readonly #defs: SVGDefsElement;
+  // The chart's parts, kept across redraws: the plot (axes, lines, lane,
+  // overlay: redrawn from scratch, then morphed into the live one, so an
+  // edit touches only what it changed); and over the chart, the playhead's
+  // marks in an SVG of their own.
   readonly #plot: SVGGElement;
   readonly #marks: SVGSVGElement;
-  #masked: Element[] = [];
-  #maskOn = false; // the play-out mask is applied to #masked
+  readonly #playhead: SVGGElement;
   #ran = false;
+  /** The run, and its model. */
+  #full: Timeline | null = null;
+  #fullModel: ChartModel | null = null;
+  /** What is drawn: the run, or in predict mode its first steps (maybe none). */
   #timeline: Timeline | null = null;
   #model: ChartModel | null = null;
   #frame: ChartFrame | null = null;
@@ -121,15 +151,12 @@ export class RampChart {
     this.#caret = svg(doc, 'line', { class: 'ss-caret' });
     this.#pickRing = svg(doc, 'rect', { class: 'ss-pick-ring', attrs: { rx: '1.5', width: '8' } });
     this.#marks = svg(doc, 'svg', { class: 'ss-chart-marks', attrs: { 'aria-hidden': 'true' } });
-    this.#marks.append(svg(doc, 'g', { class: 'ss-playhead' }, this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel));
+    this.#playhead = svg(doc, 'g', { class: 'ss-playhead' }, this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
+    this.#marks.append(this.#playhead);
     this.#marks.toggleAttribute('hidden', true);
     this.element.append(this.#overlayKey, h(doc, 'div', { class: 'ss-chart-frame' }, this.#svg, ...this.#veils, this.#marks), this.#note);
     parent.append(this.element);
 
-    // Predict mode's mask: what is still to come, hidden (black).
-    this.#maskRects = [0, 1, 2, 3].map((k) => svg(doc, 'rect', { attrs: { fill: k % 2 ? 'black' : 'white' } }));
-    this.#mask = svg(doc, 'mask', { attrs: { id: this.#maskId, maskUnits: 'userSpaceOnUse' } }, ...this.#maskRects);
-    this.#defs = svg(doc, 'defs', {}, this.#mask);
     this.#plot = svg(doc, 'g', { class: 'ss-plot' });
 
     // The width is kept from the observer, so a run never forces a layout.
@@ -155,11 +182,36 @@ export class RampChart {
    */
   setTimeline(timeline: Timeline | null): void {
     this.#ran = true;
-    const previous = this.#timeline;
-    this.#timeline = timeline && timeline.length > 0 ? timeline : null;
-    this.#model = this.#timeline ? buildChartModel(this.#timeline) : null;
-    if (this.#overlay && !(previous && this.#timeline && sameRun(previous, this.#timeline))) this.#setOverlay(null);
+    const previous = this.#full;
+    this.#full = timeline && timeline.length > 0 ? timeline : null;
+    this.#fullModel = this.#full ? buildChartModel(this.#full) : null;
+    if (this.#reveal !== null) this.#reveal = 0;
+    this.#applyReveal();
+    if (this.#overlay && !(previous && this.#full && sameRun(previous, this.#full))) this.#setOverlay(null);
     this.#draw();
+  }
+
+  #applyReveal(): void {
+    const full = this.#full;
+    if (!full || this.#reveal === null || this.#reveal >= full.length) {
+      this.#timeline = full;
+      this.#model = this.#fullModel;
+      return;
+    }
+    this.#timeline = timelinePrefix(full, this.#reveal);
+    this.#model = revealedModel(this.#fullModel!, this.#timeline);
+  }
+
+  // Predict mode: the lines go on to where the clock next moves (the state
+  // shown holds until then), not to the chart's end; all of it at a clock
+  // that never moves again, so a run at clock 0 draws its lines across.
+  #lineEnd(f: ChartFrame): number {
+    const t = this.#timeline;
+    const full = this.#fullModel;
+    if (this.#reveal === null || !t || !full || t.length === 0 || t === this.#full) return f.right;
+    const x = full.stepX[t.length - 1];
+    for (let i = t.length; i < full.stepX.length; i++) if (full.stepX[i] > x) return f.x(full.stepX[i]);
+    return f.right;
   }
 
   /**
@@ -187,7 +239,7 @@ export class RampChart {
   }
 
   #setOverlay(timeline: Timeline | null, label = '', caption = ''): void {
-    const reference = this.#timeline;
+    const reference = this.#full;
     const fits = timeline && timeline.length > 0 && reference && overlayFits(reference, timeline);
     this.#overlay = fits ? { timeline, model: buildChartModel(timeline), label } : null;
     const key = this.#overlayKey;
@@ -207,7 +259,6 @@ export class RampChart {
     const root = this.#svg;
     if (!t || !m || this.#width <= 0) {
       this.#frame = null;
-      this.#masked = [];
       root.setAttribute('viewBox', `0 0 ${Math.max(this.#width, 1)} 60`);
       root.setAttribute('height', '60');
       this.#marks.toggleAttribute('hidden', true);
@@ -227,12 +278,9 @@ export class RampChart {
 
     const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? MAX_SERIES, this.#options.maxPlotHeight));
     const fresh = svg(doc, 'g');
-    fresh.append(drawAxes(doc, f, m), drawSeries(doc, f, t, m), drawPickLane(doc, f, t));
+    fresh.append(drawAxes(doc, f, m), drawSeries(doc, f, t, m, this.#lineEnd(f)), drawPickLane(doc, f, t));
     if (o) fresh.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
-    // Masked as the live parts are now, so that keeping the mask changes nothing.
-    const masked = (g: ParentNode) => [g.children[1], g.children[2]?.querySelector('.ss-lane-picks'), g.children[3]].filter((e): e is Element => !!e);
-    if (this.#maskOn) for (const g of masked(fresh)) g.setAttribute('mask', `url(#${this.#maskId})`);
-    if (root.firstChild !== this.#defs) root.replaceChildren(this.#defs, this.#plot);
+    if (root.firstChild !== this.#plot) root.replaceChildren(this.#plot);
     for (const el of [root, this.#marks]) {
       setAttr(el, 'viewBox', `0 0 ${f.width} ${f.height}`);
       setAttr(el, 'width', String(f.width));
@@ -240,28 +288,28 @@ export class RampChart {
     }
     this.#marks.toggleAttribute('hidden', false);
     morphChildren(this.#plot, fresh);
-    this.#masked = masked(this.#plot);
-    const jumps = m.stretches.length - 1;
+    const jumps = Math.max(0, m.stretches.length - 1);
     const n = t.names.length;
+    const part = t !== this.#full;
+    const upTo = part ? (t.length ? ` so far, up to line ${t.stepLine[t.length - 1]}` : ' so far: nothing yet') : '';
     setAttr(
       root,
       'aria-label',
-      `${this.#options.label}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
+      `${this.#options.label}${upTo}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
         `and ${plural(m.picks, 'pick')}.${jumps ? ` The clock goes back ${jumps === 1 ? 'once' : `${jumps} times`} (a marked jump).` : ''}` +
         `${o ? ` Dashed: ${o.label}.` : ''} The Table has the same data as text.`,
     );
 
     const hidden = n - f.seriesCount;
-    this.#note.hidden = hidden <= 0 && !t.truncated;
-    setText(
-      this.#note,
-      [
-        hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${n} backends.` : '',
-        t.truncated ? 'The script is too long to chart in full; the chart stops early.' : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-    );
+    const note = [
+      part ? this.#revealNote : '',
+      hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${count(n)} backends.` : '',
+      t.truncated ? 'The script is too long to chart in full; the chart stops early.' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    this.#note.hidden = note === '';
+    setText(this.#note, note);
     this.#placePlayhead();
   }
 
@@ -269,13 +317,20 @@ export class RampChart {
     const t = this.#timeline;
     const f = this.#frame;
     if (!t || !f) return;
+    // Predict mode before anything is shown: no playhead.
+    setAttr(this.#playhead, 'visibility', t.length ? 'visible' : 'hidden');
+    if (t.length === 0) {
+      this.#playOut(f, null);
+      return;
+    }
     const i = Math.max(0, Math.min(t.length - 1, this.#step));
     const j = Math.min(t.length - 1, i + 1);
     const k = j > i ? this.#frac : 0; // gliding between steps i and j
     const m = this.#model!;
     const cx = Math.round(f.x(m.stepX[i] + (m.stepX[j] - m.stepX[i]) * k)) + 0.5;
     const px = f.laneX(i) + (f.laneX(j) - f.laneX(i)) * k;
-    const full = !this.#hideFuture && (i === t.length - 1 || (this.#options.reducedMotion?.() ?? false));
+    // Nothing to play out in predict mode: what is not revealed is not drawn.
+    const full = this.#reveal !== null || i === t.length - 1 || (this.#options.reducedMotion?.() ?? false);
     this.#playOut(f, full ? null : { cx, px });
     setLine(this.#clockLine, cx, f.plotTop - 4, cx, f.plotBottom);
     setLine(this.#caret, px, f.laneTop - 6, px, f.laneTop + f.laneH + 3);
@@ -294,10 +349,10 @@ export class RampChart {
     }
   }
 
-  // Full up to the playhead and faint after it (or, predicting, hidden);
-  // everything in full when `at` is null. The plot's cut is at the clock
-  // (the clock's label above it stays clear), the lane's just past the
-  // current step's tick and the ring around it.
+  // Full up to the playhead and faint after it; everything in full when
+  // `at` is null. The plot's cut is at the clock (the clock's label above
+  // it stays clear), the lane's just past the current step's tick and the
+  // ring around it.
   #playOut(f: ChartFrame, at: { cx: number; px: number } | null): void {
     const bottom = f.laneTop + f.laneH + 4;
     const cuts: Array<[number, number, number]> = at
@@ -306,14 +361,8 @@ export class RampChart {
           [at.px + 4, f.laneTop - 2, bottom], // the lane: picks up to the current step's
         ]
       : [];
-    const masking = at !== null && this.#hideFuture;
-    this.#maskOn = masking;
-    for (const g of this.#masked) {
-      if (masking) setAttr(g, 'mask', `url(#${this.#maskId})`);
-      else g.removeAttribute('mask');
-    }
     this.#veils.forEach((veil, k) => {
-      const cut = !masking ? cuts[k] : undefined;
+      const cut = cuts[k];
       veil.hidden = !cut;
       if (!cut) return;
       const [x, top, end] = cut;
@@ -326,11 +375,6 @@ export class RampChart {
         veil.style.width = `${f.width}px`;
       }
       veil.style.transform = `translateX(${Math.max(0, x)}px)`;
-    });
-    if (!masking) return;
-    cuts.forEach(([x, top, end], k) => {
-      setRect(this.#maskRects[2 * k], 0, top, Math.max(0, x), end - top);
-      setRect(this.#maskRects[2 * k + 1], Math.max(0, x), top, Math.max(0, f.width - x), end - top);
     });
   }
 
@@ -361,13 +405,6 @@ export class RampChart {
       if (this.#svg.hasPointerCapture(e.pointerId)) seekAt(e);
     });
   }
-}
-
-function setRect(el: SVGRectElement, x: number, y: number, width: number, height: number): void {
-  setAttr(el, 'x', String(x));
-  setAttr(el, 'y', String(y));
-  setAttr(el, 'width', String(width));
-  setAttr(el, 'height', String(height));
 }
 
 function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: number): void {

@@ -33,7 +33,7 @@ function playedOut(page: Page) {
     const [plotPlayed, lanePlayed] = veils.map((v) => new DOMMatrix(getComputedStyle(v).transform).m41);
     const clock = Number(chart.querySelector('.ss-clock-line')!.getAttribute('x1'));
     const caret = Number(chart.querySelector('.ss-caret')!.getAttribute('x1'));
-    // The chart itself is never masked while it plays (predict mode alone masks it).
+    // The chart itself is never masked while it plays (the veils do the faint future; predict mode draws only what is revealed).
     const svgMasked = [...chart.querySelectorAll('.ss-chart-svg .ss-series, .ss-chart-svg .ss-lane-picks')].some((g) => g.hasAttribute('mask'));
     return { masked, plotPlayed, lanePlayed, clock, caret, svgMasked };
   });

@@ -3,7 +3,7 @@
 // tests (and big scripts' background runs) could not start, though
 // docs/SECURITY.md said the page works with Trusted Types. The workers are now
 // started through the package's named policy, `slowstart`
-// (web/shared/trusted-worker.ts). In Chromium, every response sent with the
+// (web/api/trusted-worker.ts). In Chromium, every response sent with the
 // policy: the element (built, dist/element) and the runner page (built), the
 // tests run and a big script runs in the background, with no violation;
 // with a `trusted-types` directive that lists `slowstart`, the same; the
