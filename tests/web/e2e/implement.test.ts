@@ -441,7 +441,7 @@ describe('the implement-it-yourself mode', () => {
 
 describe('the implement mode on the dev server (npm start)', () => {
   it('runs the worker, and takes a course author’s tests', async () => {
-    const { server: dev, url } = await startDevServer();
+    const { server: dev, url, warnings } = await startDevServer();
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
@@ -478,6 +478,8 @@ describe('the implement mode on the dev server (npm start)', () => {
       // 9 * 5 / 10 = 4.5, rounded down.
       expect(authored).toEqual({ ids: ['author-1', 'author-2'], pass: [true, true], output: ['a=4'] });
       expect(problems).toEqual([]);
+      // Nothing went wrong on the server's side either (it once failed its dependency scan).
+      expect(warnings).toEqual([]);
       await page.close();
     } finally {
       await dev.close();

@@ -417,7 +417,7 @@ describe('the web runner page', () => {
 
 describe('the dev server (npm start)', () => {
   it('serves the page with the default script run', async () => {
-    const { server: dev, url } = await startDevServer();
+    const { server: dev, url, warnings } = await startDevServer();
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
@@ -425,6 +425,8 @@ describe('the dev server (npm start)', () => {
       await page.locator('.ss-out-row').first().waitFor({ timeout: 60_000 });
       await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
       expect(problems).toEqual([]);
+      // Nothing went wrong on the server's side either (it once failed its dependency scan).
+      expect(warnings).toEqual([]);
       await page.close();
     } finally {
       await dev.close();
