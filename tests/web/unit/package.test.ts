@@ -1,8 +1,9 @@
 // The npm package as a user gets it: `npm pack` (of a clean clone, made
 // once per run: support/packed.ts), install the tarball into an empty
 // folder, then use it the three ways a Node user would (ESM import, the
-// `slowstart` bin through npx, TypeScript types). The Vite + Chromium half is
-// tests/web/e2e/package-consumers.test.ts.
+// `slowstart` bin through npx, TypeScript types). The browser half (the same
+// tarball in real apps, built by each tool and driven in Chromium) is
+// tests/web/e2e/consumer-matrix.test.ts.
 //
 // Needs build/slowstart (for the byte comparison). The tarball has no
 // dependencies, so the install needs no network.
@@ -89,6 +90,8 @@ describe('the tarball', () => {
     if (existsSync(join(clone, 'README.md'))) required.push('README.md');
     for (const f of required) expect(packed, `${f} missing from the tarball`).toContain(f);
     for (const f of ['engine.mjs', 'engine.wasm', 'engine.d.mts']) expect(packed).toContain(`dist/wasm/${f}`);
+    // Each .wasm is shipped once, in dist/wasm/ (the element's code points there).
+    expect(packed.filter((p) => p.endsWith('.wasm'))).toEqual(['dist/wasm/engine.wasm', 'dist/wasm/lab.wasm', 'dist/wasm/quickjs.wasm']);
     for (const entry of ['index', 'node', 'cli', 'slowstart', 'balancer', 'timeline', 'types'])
       expect(packed).toContain(`dist/api/${entry}.js`);
   });
