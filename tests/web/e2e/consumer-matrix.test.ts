@@ -21,7 +21,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import {
   APPS,
@@ -58,20 +58,30 @@ let tarball: string;
 let tarballDist: string;
 let browser: Browser;
 
-// Two builds at a time (each is mostly one core's work).
+// Two builds (or dev servers) at a time, each mostly one core's work; the
+// heaviest first, so that none is left running alone at the end (measured
+// on the loaded machine: docs/TESTING.md).
+const HEAVIEST_FIRST = ['docusaurus', 'next-turbopack', 'astro', 'next-webpack', 'vitepress', 'vite7-react', 'vite6-vue', 'vite5-svelte'];
+const rank = (name: string) => (HEAVIEST_FIRST.includes(name) ? HEAVIEST_FIRST.indexOf(name) : HEAVIEST_FIRST.length);
 let running = 0;
-const waiting: (() => void)[] = [];
-async function limited<T>(job: () => Promise<T>): Promise<T> {
-  if (running >= 2) await new Promise<void>((ok) => waiting.push(ok));
+const waiting: { rank: number; go: () => void }[] = [];
+async function limited<T>(order: number, job: () => Promise<T>): Promise<T> {
+  if (running >= 2) {
+    await new Promise<void>((go) => {
+      waiting.push({ rank: order, go });
+      waiting.sort((a, b) => a.rank - b.rank);
+    });
+  }
   running++;
   try {
     return await job();
   } finally {
     running--;
-    waiting.shift()?.();
+    waiting.shift()?.go();
   }
 }
-// The two Next builds share a folder: one after the other.
+// The two Next builds share a folder: one after the other (the second waits
+// outside the limit, holding no slot).
 let nextChain: Promise<unknown> = Promise.resolve();
 
 beforeAll(async () => {
@@ -198,18 +208,26 @@ async function prepare(app: ConsumerApp): Promise<string> {
 const prepared = new Map<string, Promise<string>>();
 const prepareOnce = (app: ConsumerApp) => prepared.get(app.name) ?? prepared.set(app.name, prepare(app)).get(app.name)!;
 
+// Each app's production build, once done (its dev server starts after it: they share the folder).
+const builds = new Map<string, Promise<unknown>>();
+
 async function buildAndDrive(expect: ExpectStatic, app: ConsumerApp): Promise<void> {
-  const started = performance.now();
-  const dir = await prepareOnce(app);
-  const place = buildPlace(dir, work, tarballDist);
-  const output = await limited(async () => {
-    if (app.name === 'vite7-react') await place.exec(await bin(dir, 'tsc'), ['-p', '.']); // the JSX typings, strict
-    const build = () => app.build(place);
-    if (app.folder !== 'next') return build();
-    const chained = nextChain.then(build);
-    nextChain = chained.catch(() => undefined);
-    return chained;
-  });
+  let started = 0;
+  const build = () =>
+    limited(rank(app.name), async () => {
+      started = performance.now();
+      const dir = await prepareOnce(app);
+      const place = buildPlace(dir, work, tarballDist);
+      if (app.name === 'vite7-react') await place.exec(await bin(dir, 'tsc'), ['-p', '.']); // the JSX typings, strict
+      return { dir, place, output: await app.build(place) };
+    });
+  let built: ReturnType<typeof build>;
+  if (app.folder === 'next') {
+    built = nextChain.then(build);
+    nextChain = built.catch(() => undefined);
+  } else built = build();
+  builds.set(app.name, built);
+  const { dir, place, output } = await built;
   note(app.name, app.setup, { build: `yes (${Math.round((performance.now() - started) / 1000)} s, ${Math.round(place.cpuSeconds())} s CPU)` });
   expect(await wasmCounts(output, tarballDist)).toEqual({ engine: 1, lab: 1, quickjs: 1 });
   if (app.entry) {
@@ -226,95 +244,101 @@ async function buildAndDrive(expect: ExpectStatic, app: ConsumerApp): Promise<vo
   }
 }
 
-describe.concurrent('course pages built with each tool, for production, under a sub-path', () => {
-  it.for(APPS)('$name', { timeout: 1_200_000 }, async (app, { expect }) => {
-    await buildAndDrive(expect, app);
-  });
-});
-
-describe.concurrent('the Vite apps in their dev servers, with no optimizeDeps set-up', () => {
-  const DEV = [
-    { name: 'vite5-svelte', base: SUB_PATH },
-    { name: 'vite6-vue', base: '/' },
-    { name: 'vite7-react', base: SUB_PATH },
-    { name: 'vite8', base: '/' },
-  ];
-  it.for(DEV)('$name at $base', { timeout: 600_000 }, async ({ name, base }, { expect }) => {
-    const app = APPS.find((a) => a.name === name)!;
-    // After the production build gave it the package (or now, alone).
-    const dir = await prepareOnce(app);
-    await rm(join(dir, 'node_modules/.vite'), { recursive: true, force: true });
-    const port = await freePort();
-    const row = `${name} dev ${base}`;
-    const setup = `\`vite\` (dev server) at ${base}, dependencies pre-bundled`;
-    const url = `http://127.0.0.1:${port}${base}`;
-    const server = await startServer(await bin(dir, 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--base', base], dir, url);
-    try {
-      note(row, setup, { build: 'dev', assets: '—' });
-      await drive(expect, { name: row, setup, api: app.api, base }, url);
-    } finally {
-      await server.close();
-    }
-  });
-});
-
-describe('the package on another origin (a CDN, a course’s asset host)', () => {
-  it('starts its workers through same-origin bootstraps: the page on one port, the package on another with CORS', { timeout: 300_000 }, async ({ expect }) => {
-    const cdn = await serveStatic(join(tarballDist, '..'), { headers: { 'access-control-allow-origin': '*' } });
-    const html = await staticScripts(`${cdn.url}/package/`);
-    const root = join(work, 'two-origins');
-    await mkdir(join(root, 'course'), { recursive: true });
-    await cp(join(CONSUMERS, 'show-api.js'), join(root, 'course/show-api.js'));
-    const site = await serveStatic(root, { pages: { '/course/': html } });
-    const name = 'two origins';
-    const setup = 'the static page on one origin, the package (dist/ as published) on another, with CORS';
-    try {
-      note(name, setup, { build: '—', assets: '—' });
-      await drive(expect, { name, setup, api: APPS[0].api, base: SUB_PATH }, `${site.url}/course/`);
-    } finally {
-      await site.close();
-      await cdn.close();
-    }
-  });
-
-  it('tries a failed load again: the next call, and the next element, load the engine', { timeout: 120_000 }, async () => {
-    const site = await serveStatic(join(tarballDist, '..'), {
-      pages: { '/retry.html': '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body></body>' },
+// Everything at once (the limit above keeps it to two builds or dev servers).
+describe.concurrent('the consumer matrix', () => {
+  describe.concurrent('course pages built with each tool, for production, under a sub-path', () => {
+    it.for(APPS)('$name', { timeout: 1_200_000 }, async (app, { expect }) => {
+      await buildAndDrive(expect, app);
     });
-    const page = await browser.newPage();
-    const problems = watchProblems(page);
-    await listen(page);
-    // The network is down until the test says (Emscripten fetches a second time when streaming fails).
-    let down = true;
-    let refused = 0;
-    await page.route('**/engine.wasm', (route) => (down ? (refused++, route.fulfill({ status: 503, body: 'busy' })) : route.continue()));
-    const pkg = `${site.url}/package/`;
-    // (Strings: Vitest would rewrite an import() written in this file.)
-    const load = `import(${JSON.stringify(`${pkg}api/index.js`)}).then(({ loadSlowStart }) => loadSlowStart())`;
-    const addElement = (id: string) =>
-      page.evaluate(`import(${JSON.stringify(`${pkg}element/slow-start-runner.js`)}).then(() => {
-        const el = document.createElement('slow-start-runner');
-        el.id = ${JSON.stringify(id)};
-        el.setAttribute('autorun', '');
-        el.textContent = 'POOL a=1\\nPICK\\n';
-        document.body.append(el);
-      })`);
-    try {
-      await page.goto(`${site.url}/retry.html`);
-      const first = await page.evaluate(`${load}.then(() => 'loaded', (e) => e.code + ' ' + String(e.url).replace(/^.*\\//, ''))`);
-      expect(first).toBe('WASM_LOAD_FAILED engine.wasm');
-      // An element added while the network is down says so in the console.
-      await addElement('while-down');
-      await expect.poll(() => problems.filter((p) => /slowstart: .*engine\.wasm/.test(p)).length).toBeGreaterThan(0);
-      expect(refused).toBeGreaterThan(0);
-      down = false;
-      // Back up: the next call and the next element load it.
-      expect(await page.evaluate(`${load}.then((s) => s.run('POOL a=1\\nPICK\\n').output.map((o) => o.text).join(' '))`)).toBe('a');
-      await addElement('after');
-      await expect.poll(async () => (await events(page, 'slowstart-run')).some((e) => e.id === 'after' && e.lines === 1), { timeout: 60_000 }).toBe(true);
-    } finally {
-      await page.close();
-      await site.close();
-    }
+  });
+
+  describe.concurrent('the Vite apps in their dev servers, with no optimizeDeps set-up', () => {
+    const DEV = [
+      { name: 'vite5-svelte', base: SUB_PATH },
+      { name: 'vite6-vue', base: '/' },
+      { name: 'vite7-react', base: SUB_PATH },
+      { name: 'vite8', base: '/' },
+    ];
+    it.for(DEV)('$name at $base', { timeout: 600_000 }, async ({ name, base }, { expect }) => {
+      const app = APPS.find((a) => a.name === name)!;
+      // After its production build (they share the folder), or alone.
+      await builds.get(name)?.catch(() => undefined);
+      const row = `${name} dev ${base}`;
+      const setup = `\`vite\` (dev server) at ${base}, dependencies pre-bundled`;
+      await limited(HEAVIEST_FIRST.length + 1, async () => {
+        const dir = await prepareOnce(app);
+        await rm(join(dir, 'node_modules/.vite'), { recursive: true, force: true });
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}${base}`;
+        const server = await startServer(await bin(dir, 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--base', base], dir, url);
+        try {
+          note(row, setup, { build: 'dev', assets: '—' });
+          await drive(expect, { name: row, setup, api: app.api, base }, url);
+        } finally {
+          await server.close();
+        }
+      });
+    });
+  });
+
+  describe.concurrent('the package on another origin (a CDN, a course’s asset host)', () => {
+    it('starts its workers through same-origin bootstraps: the page on one port, the package on another with CORS', { timeout: 300_000 }, async ({ expect }) => {
+      const cdn = await serveStatic(join(tarballDist, '..'), { headers: { 'access-control-allow-origin': '*' } });
+      const html = await staticScripts(`${cdn.url}/package/`);
+      const root = join(work, 'two-origins');
+      await mkdir(join(root, 'course'), { recursive: true });
+      await cp(join(CONSUMERS, 'show-api.js'), join(root, 'course/show-api.js'));
+      const site = await serveStatic(root, { pages: { '/course/': html } });
+      const name = 'two origins';
+      const setup = 'the static page on one origin, the package (dist/ as published) on another, with CORS';
+      try {
+        note(name, setup, { build: '—', assets: '—' });
+        await drive(expect, { name, setup, api: APPS[0].api, base: SUB_PATH }, `${site.url}/course/`);
+      } finally {
+        await site.close();
+        await cdn.close();
+      }
+    });
+
+    it('tries a failed load again: the next call, and the next element, load the engine', { timeout: 120_000 }, async ({ expect }) => {
+      const site = await serveStatic(join(tarballDist, '..'), {
+        pages: { '/retry.html': '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body></body>' },
+      });
+      const page = await browser.newPage();
+      const problems = watchProblems(page);
+      await listen(page);
+      // The network is down until the test says (Emscripten fetches a second time when streaming fails).
+      let down = true;
+      let refused = 0;
+      await page.route('**/engine.wasm', (route) => (down ? (refused++, route.fulfill({ status: 503, body: 'busy' })) : route.continue()));
+      const pkg = `${site.url}/package/`;
+      // (Strings: Vitest would rewrite an import() written in this file.)
+      const load = `import(${JSON.stringify(`${pkg}api/index.js`)}).then(({ loadSlowStart }) => loadSlowStart())`;
+      const addElement = (id: string) =>
+        page.evaluate(`import(${JSON.stringify(`${pkg}element/slow-start-runner.js`)}).then(() => {
+          const el = document.createElement('slow-start-runner');
+          el.id = ${JSON.stringify(id)};
+          el.setAttribute('autorun', '');
+          el.textContent = 'POOL a=1\\nPICK\\n';
+          document.body.append(el);
+        })`);
+      try {
+        await page.goto(`${site.url}/retry.html`);
+        const first = await page.evaluate(`${load}.then(() => 'loaded', (e) => e.code + ' ' + String(e.url).replace(/^.*\\//, ''))`);
+        expect(first).toBe('WASM_LOAD_FAILED engine.wasm');
+        // An element added while the network is down says so in the console.
+        await addElement('while-down');
+        await expect.poll(() => problems.filter((p) => /slowstart: .*engine\.wasm/.test(p)).length).toBeGreaterThan(0);
+        expect(refused).toBeGreaterThan(0);
+        down = false;
+        // Back up: the next call and the next element load it.
+        expect(await page.evaluate(`${load}.then((s) => s.run('POOL a=1\\nPICK\\n').output.map((o) => o.text).join(' '))`)).toBe('a');
+        await addElement('after');
+        await expect.poll(async () => (await events(page, 'slowstart-run')).some((e) => e.id === 'after' && e.lines === 1), { timeout: 60_000 }).toBe(true);
+      } finally {
+        await page.close();
+        await site.close();
+      }
+    });
   });
 });
