@@ -142,6 +142,9 @@ interface Drive {
  */
 async function drive(expect: ExpectStatic, app: Drive, url: string): Promise<void> {
   const page = await browser.newPage();
+  // Generous: the matrix runs beside other test files on two cores, two builds at a time.
+  page.setDefaultTimeout(120_000);
+  page.setDefaultNavigationTimeout(120_000);
   const problems = watchProblems(page);
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
