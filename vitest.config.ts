@@ -16,11 +16,11 @@ const workers = Number(process.env.SLOWSTART_TEST_WORKERS) || availableParalleli
 // The files that take longest start first, so that none is left running
 // alone at the end (Vitest orders by the last run's durations, which a
 // fresh clone has none of); package.test.ts a little later, once
-// package-consumers.test.ts has packed the clone they share (packed.ts), so
-// that it does not hold a worker waiting. Durations: docs/TESTING.md.
+// consumer-matrix.test.ts has started packing the clone they share
+// (packed.ts), so that it does not hold a worker waiting. Durations:
+// docs/TESTING.md.
 const LONGEST_FIRST = [
   'tests/web/e2e/consumer-matrix.test.ts',
-  'tests/web/e2e/package-consumers.test.ts',
   'tests/web/unit/grade-cli.test.ts',
   'tests/web/unit/cli-parity.test.ts',
   'tests/web/unit/grade-mistakes.test.ts',

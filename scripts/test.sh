@@ -37,8 +37,8 @@ if command -v clang++ >/dev/null; then
 fi
 # The consumer apps of tests/web/e2e/consumer-matrix.test.ts (VitePress,
 # Astro, Docusaurus, Next.js, Vite 5-7 with React, Vue and Svelte, Rollup):
-# npm ci of each from its lock file and npm's cache, all at once, waiting on
-# the network and the disk while the cores build. A failure here is the
+# one npm workspace, one npm ci from its lock file and npm's cache, waiting
+# on the network and the disk while the cores build. A failure here is the
 # matrix test's to report (it runs the same script).
 phase "set-up: consumer apps (tests/consumers)" bash tests/consumers/install.sh >test-results/consumers-install.log 2>&1 &
 consumers_pid=$!

@@ -3,6 +3,7 @@ import { Balancer } from './balancer.js';
 import { Engine } from './engine-abi.js';
 import { toRunResult } from './run-result.js';
 import { writeInput } from './wasm-io.js';
+import type { Timeline } from './timeline.js';
 import type { Keyword, RunOptions, RunResult } from './types.js';
 
 /** The loaded engine. Get one with `loadSlowStart()`. */
@@ -26,8 +27,11 @@ export class SlowStart {
 
   /**
    * Runs a script in the command language. Same output, diagnostics and line
-   * numbers as the CLI. `script` may be text or UTF-8 bytes.
+   * numbers as the CLI. `script` may be text or UTF-8 bytes. With the
+   * timeline (the default) the result's `timeline` is always there.
    */
+  run(script: string | Uint8Array, options?: RunOptions & { timeline?: true }): RunResult & { timeline: Timeline };
+  run(script: string | Uint8Array, options: RunOptions): RunResult;
   run(script: string | Uint8Array, options: RunOptions = {}): RunResult {
     const length = writeInput(this.#module, script);
     return toRunResult(this.#module.run(length, options.timeline ?? true, typeof script === 'string'));

@@ -1,8 +1,5 @@
 import 'slowstart/element';
-import { loadSlowStart } from 'slowstart';
+import * as slowstart from 'slowstart';
+import { showApi } from '../show-api.js';
 
-const out = document.getElementById('api-output');
-loadSlowStart().then(
-  (s) => (out.textContent = s.run('POOL a=5 b=1 c=1\nPICK\nPICK\nPICK\n').output.map((o) => o.text).join(' ')),
-  (e) => (out.textContent = String(e)),
-).finally(() => (document.body.dataset.api = 'done'));
+showApi(slowstart);

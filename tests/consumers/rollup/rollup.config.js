@@ -2,6 +2,7 @@
 // emit files from `new URL(…, import.meta.url)`, so the package is not
 // bundled: its dist/ is copied next to the bundle as it is, and the
 // bundle's imports of it point there. The app's own code is bundled.
+// (The test writes the page, dist/index.html: ../course-page.html.)
 import { cpSync } from 'node:fs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 
@@ -19,7 +20,6 @@ export default {
       name: 'copy-slowstart',
       writeBundle() {
         cpSync('node_modules/slowstart/dist', 'dist/slowstart', { recursive: true });
-        cpSync('public', 'dist', { recursive: true });
       },
     },
   ],

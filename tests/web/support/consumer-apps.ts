@@ -1,48 +1,110 @@
-// The consumer apps of tests/consumers/ (its README): how each is
-// installed, given the package, built and served, for
-// tests/web/e2e/consumer-matrix.test.ts. Each is built once per run, for
-// production, under a sub-path (SUB_PATH); the Vite apps are also run by
-// their dev server, at / (Vite 5, 7) and under the sub-path (Vite 6).
+// The consumer apps of tests/consumers/ (its README): how each is given the
+// package, built and served, for tests/web/e2e/consumer-matrix.test.ts.
+// Each is built once per run, for production, under a sub-path (SUB_PATH).
+//
+// Two kinds: the apps of the npm workspace (tests/consumers/package.json:
+// one lock file, one install) are built in their folders; the apps built
+// with the repository's own tools (Vite 8, webpack, esbuild: devDependencies)
+// and the static page are built in a copy under the run's work folder, so
+// that nothing resolves into the workspace's node_modules (its Vite is 5).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { mustExec } from './packed.js';
 import { serveStatic } from './static-server.js';
 
-export const CONSUMERS = resolve(import.meta.dirname, '../../consumers');
+const ROOT = resolve(import.meta.dirname, '../../..');
+export const CONSUMERS = join(ROOT, 'tests/consumers');
 /** Where every app is served in production. */
 export const SUB_PATH = '/course/';
+/**
+ * A strict policy for the apps whose pages have no inline script: scripts,
+ * workers and .wasm from the page's origin only (img-src data: is the
+ * course page's own blank icon, `<link rel="icon" href="data:,">`).
+ */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data:";
 
 export interface Served {
   url: string;
   close(): Promise<void>;
 }
 
+/** Where an app is built: its folder (`dir`), and the run's work folder (copies, the unpacked package). */
+export interface BuildPlace {
+  dir: string;
+  work: string;
+  /** The package's dist/ as the tarball has it. */
+  tarballDist: string;
+  /** Runs a build command in `dir` (mustExec's way), adding its CPU time to the place's. */
+  exec(cmd: string, args: string[], env?: Record<string, string>): Promise<void>;
+}
+
+/** A BuildPlace whose `exec` counts the CPU time (user + sys) of all it runs, as bash's `times` reports its children's. */
+export function buildPlace(dir: string, work: string, tarballDist: string): BuildPlace & { cpuSeconds(): number } {
+  let cpu = 0;
+  let n = 0;
+  return {
+    dir,
+    work,
+    tarballDist,
+    cpuSeconds: () => cpu,
+    async exec(cmd, args, env = {}) {
+      const times = join(work, `times-${process.pid}-${Date.now()}-${n++}`);
+      await mustExec('bash', ['-c', '"$@"; s=$?; times >"$0"; exit $s', times, cmd, ...args], dir, { ...quiet, ...env });
+      // Two lines, "0m0.01s 0m0.00s" (the shell) then its children's user and sys.
+      const children = (await readFile(times, 'utf8')).trim().split('\n')[1] ?? '';
+      for (const [, m, sec] of children.matchAll(/(\d+)m([\d.]+)s/g)) cpu += Number(m) * 60 + Number(sec);
+      await rm(times, { force: true });
+    },
+  };
+}
+
 export interface ConsumerApp {
   /** The row's name in docs/TESTING.md's matrix. */
   name: string;
-  /** Its folder in tests/consumers/ (null: none to install, the tarball's dist/ is the site). */
+  /** Its folder in tests/consumers/ (null: the static page, course-page.html). */
   folder: string | null;
+  /** Built in its folder (a workspace app) rather than in a copy. */
+  inPlace: boolean;
   /** What it is, for the matrix. */
   setup: string;
-  /** The page calls the API (its `#api-output` shows the picks). */
-  api: boolean;
-  /** Builds it (in its folder); resolves to the folder whose files are the site's (counted for .wasm files). */
-  build(dir: string, tarballDist: string): Promise<string>;
+  /** What the page's `#api-output` shows once the API answered (null: the page does not call it). */
+  api: string | null;
+  /** Served with STRICT_CSP. */
+  csp: boolean;
+  /** Files the app needs before a build or its dev server (after it was given the package). */
+  prepare?(dir: string): Promise<void>;
+  /** Builds it; resolves to the folder whose files are the site's (counted for .wasm files). */
+  build(place: BuildPlace): Promise<string>;
   /** Serves the built app; the page is at `url`. */
   serve(dir: string, output: string): Promise<Served>;
+  /** The script the page loads first, for apps that bundle the element's code: it must not hold the editor (that loads with the first element). */
+  entry?(output: string): Promise<string>;
 }
 
-const bin = (dir: string, name: string) => join(dir, 'node_modules/.bin', name);
 const quiet = { NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', CI: '1' };
 
+/** A tool's command: the app's own node_modules/.bin, else the workspace's (npm hoists most), else the repository's. */
+export async function bin(dir: string, name: string): Promise<string> {
+  for (const base of [dir, CONSUMERS, ROOT]) {
+    const path = join(base, 'node_modules/.bin', name);
+    if (await access(path).then(() => true, () => false)) return path;
+  }
+  throw new Error(`no ${name} in ${dir}, ${CONSUMERS} or ${ROOT} (node_modules/.bin): run tests/consumers/install.sh`);
+}
+
+/** The course page with an app's script tags. */
+export async function coursePage(scripts: string): Promise<string> {
+  return (await readFile(join(CONSUMERS, 'course-page.html'), 'utf8')).replace('<!--SCRIPTS-->', scripts);
+}
+
 /** Serves `output` at SUB_PATH. */
-async function serveUnder(output: string): Promise<Served> {
+async function serveUnder(output: string, headers: Record<string, string> = {}): Promise<Served> {
   const site = join(output, '..', `.site-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   await mkdir(site, { recursive: true });
   await symlink(output, join(site, SUB_PATH.replace(/\/$/, '')));
-  const server = await serveStatic(site);
+  const server = await serveStatic(site, { headers });
   return { url: `${server.url}${SUB_PATH}`, close: async () => (await server.close(), await rm(site, { recursive: true, force: true })) };
 }
 
@@ -64,8 +126,12 @@ export async function startServer(cmd: string, args: string[], cwd: string, url:
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b));
   child.stderr!.on('data', (b: Buffer) => (out += b));
+  const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
   const close = async () => {
-    if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
   };
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited ${child.exitCode}:\n${out.slice(-3000)}`);
@@ -80,7 +146,7 @@ export async function startServer(cmd: string, args: string[], cwd: string, url:
   throw new Error(`${cmd} did not answer at ${url}:\n${out.slice(-3000)}`);
 }
 
-/** The package's tarball, unpacked as `npm install <tarball>` would (it has no dependencies). */
+/** The package's tarball, unpacked into the app's own node_modules as `npm install <tarball>` would (it has no dependencies). */
 export async function givePackage(dir: string, tarball: string): Promise<void> {
   const target = join(dir, 'node_modules/slowstart');
   await rm(target, { recursive: true, force: true });
@@ -88,49 +154,90 @@ export async function givePackage(dir: string, tarball: string): Promise<void> {
   await mustExec('tar', ['xzf', tarball, '-C', target, '--strip-components=1'], dir);
 }
 
+/** A copy of the app's folder in the work folder, with a copy of show-api.js in it (inside the app: Vite's dev server serves nothing above its root). */
+export async function copyApp(folder: string, work: string): Promise<string> {
+  const dir = join(work, 'apps', folder);
+  await rm(dir, { recursive: true, force: true });
+  await cp(join(CONSUMERS, folder), dir, { recursive: true, filter: (src) => !/\/(node_modules|dist)$/.test(src) });
+  await cp(join(CONSUMERS, 'show-api.js'), join(dir, 'show-api.js'));
+  return dir;
+}
+
+const API_PAGE = 'a a b; true SlowStartError INVALID_ARGUMENT';
+const PICKS = 'a a b';
+
 const viteApp = (name: string, setup: string): ConsumerApp => ({
   name,
   folder: name,
+  inPlace: true,
   setup,
-  api: true,
-  async build(dir) {
+  api: PICKS,
+  csp: false,
+  async build({ dir, exec }) {
     // The user's command with Vite's defaults but the sub-path.
-    await mustExec(bin(dir, 'vite'), ['build', '--base', SUB_PATH, '--logLevel', 'warn', '--outDir', 'dist'], dir, quiet);
+    await exec(await bin(dir, 'vite'), ['build', '--base', SUB_PATH, '--logLevel', 'warn', '--outDir', 'dist']);
     return join(dir, 'dist');
   },
   serve: (_dir, output) => serveUnder(output),
 });
+
+/** The script of index.html (Vite names it by hash). */
+async function viteEntry(output: string): Promise<string> {
+  const html = await readFile(join(output, 'index.html'), 'utf8');
+  const src = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+  if (!src) throw new Error(`no module script in ${output}/index.html`);
+  return join(output, src.slice(SUB_PATH.length));
+}
 
 const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
   const env = { SITE_BASE: SUB_PATH.replace(/\/$/, ''), NEXT_DIST_DIR: `.next-${bundler}` };
   return {
     name: `next-${bundler}`,
     folder: 'next',
+    inPlace: true,
     setup: `Next.js 16, App Router, ${bundler === 'turbopack' ? 'Turbopack' : 'webpack'} (React 19): a client component with the elements, a server component calling loadSlowStart()`,
-    api: true,
-    async build(dir) {
-      await mustExec(bin(dir, 'next'), ['build', ...(bundler === 'webpack' ? ['--webpack'] : [])], dir, { ...quiet, ...env });
+    api: PICKS,
+    csp: false,
+    async build({ dir, exec }) {
+      await exec(await bin(dir, 'next'), ['build', ...(bundler === 'webpack' ? ['--webpack'] : [])], env);
       return join(dir, env.NEXT_DIST_DIR, 'static');
     },
     async serve(dir) {
       const port = await freePort();
-      return startServer(bin(dir, 'next'), ['start', '--port', String(port), '--hostname', '127.0.0.1'], dir, `http://127.0.0.1:${port}${SUB_PATH}`, env);
+      return startServer(await bin(dir, 'next'), ['start', '--port', String(port), '--hostname', '127.0.0.1'], dir, `http://127.0.0.1:${port}${SUB_PATH}`, env);
     },
   };
 };
+
+/** A site generator's app: `args` build it into `out` (relative to its folder), under SUB_PATH. */
+const generator = (name: string, setup: string, command: string, args: string[], out: string): ConsumerApp => ({
+  name,
+  folder: name,
+  inPlace: true,
+  setup,
+  api: null,
+  csp: false,
+  async build({ dir, exec }) {
+    await exec(await bin(dir, command), args, { SITE_BASE: SUB_PATH });
+    return join(dir, out);
+  },
+  serve: (_dir, output) => serveUnder(output),
+});
 
 export const APPS: ConsumerApp[] = [
   {
     name: 'static',
     folder: null,
-    setup: "a static page (MkDocs, Quarto, Jupyter Book output): the package's dist/ copied beside it, one <script type=\"module\">",
-    api: true,
-    async build(dir, tarballDist) {
-      const out = join(dir, 'static-site');
+    inPlace: false,
+    setup: "a static page (MkDocs, Quarto, Jupyter Book output): the package's dist/ copied beside it, script tags",
+    api: API_PAGE,
+    csp: false,
+    async build({ work, tarballDist }) {
+      const out = join(work, 'static-site');
       await rm(out, { recursive: true, force: true });
       await cp(tarballDist, join(out, 'slowstart'), { recursive: true });
-      const html = await readFile(join(CONSUMERS, 'static/index.html'), 'utf8');
-      await writeFile(join(out, 'index.html'), html.replaceAll('__PKG__', './slowstart/'));
+      await cp(join(CONSUMERS, 'show-api.js'), join(out, 'show-api.js'));
+      await writeFile(join(out, 'index.html'), await staticScripts('./slowstart/'));
       return out;
     },
     serve: (_dir, output) => serveUnder(output),
@@ -138,53 +245,89 @@ export const APPS: ConsumerApp[] = [
   {
     name: 'rollup',
     folder: 'rollup',
+    inPlace: true,
     setup: 'Rollup 4 with the documented recipe (the package external, its dist/ copied)',
-    api: true,
-    async build(dir) {
-      await mustExec(bin(dir, 'rollup'), ['-c', '--silent'], dir, quiet);
+    api: API_PAGE,
+    csp: true,
+    async build({ dir, exec }) {
+      await exec(await bin(dir, 'rollup'), ['-c', '--silent']);
+      await writeFile(join(dir, 'dist/index.html'), await coursePage('<script type="module" src="./main.js"></script>'));
       return join(dir, 'dist');
     },
-    serve: (_dir, output) => serveUnder(output),
+    serve: (_dir, output) => serveUnder(output, { 'content-security-policy': STRICT_CSP }),
   },
   viteApp('vite5-svelte', 'Vite 5 + Svelte 5, defaults (workers built as iife)'),
   viteApp('vite6-vue', 'Vite 6 + Vue 3 (isCustomElement), defaults'),
-  viteApp('vite7-react', 'Vite 7 + React 19 (props, events, JSX typings under the template\'s strict tsconfig), defaults'),
+  viteApp('vite7-react', "Vite 7 + React 19 (props, events, JSX typings under the template's strict tsconfig), defaults"),
   {
-    name: 'vitepress',
-    folder: 'vitepress',
-    setup: 'VitePress 1.6 (Vite 5, Vue): a Markdown page',
-    api: false,
-    async build(dir) {
-      await mustExec(bin(dir, 'vitepress'), ['build', 'docs'], dir, { ...quiet, SITE_BASE: SUB_PATH });
-      return join(dir, 'docs/.vitepress/dist');
+    name: 'vite8',
+    folder: 'vite8',
+    inPlace: false,
+    setup: 'Vite 8, no config file',
+    api: API_PAGE,
+    csp: true,
+    async prepare(dir) {
+      await writeFile(join(dir, 'index.html'), await coursePage('<script type="module" src="./main.js"></script>'));
     },
-    serve: (_dir, output) => serveUnder(output),
-  },
-  {
-    name: 'astro',
-    folder: 'astro',
-    setup: 'Astro 5 + Starlight 0.37: an MDX page',
-    api: false,
-    async build(dir) {
-      await mustExec(bin(dir, 'astro'), ['build', '--silent'], dir, { ...quiet, SITE_BASE: SUB_PATH });
+    async build({ dir, exec }) {
+      await exec(await bin(dir, 'vite'), ['build', '--base', SUB_PATH, '--logLevel', 'warn']);
       return join(dir, 'dist');
     },
-    serve: (_dir, output) => serveUnder(output),
+    serve: (_dir, output) => serveUnder(output, { 'content-security-policy': STRICT_CSP }),
+    entry: viteEntry,
   },
   {
-    name: 'docusaurus',
-    folder: 'docusaurus',
-    setup: 'Docusaurus 3.10 (React 19, webpack): an MDX page',
-    api: false,
-    async build(dir) {
-      await mustExec(bin(dir, 'docusaurus'), ['build', '--out-dir', 'build'], dir, { ...quiet, SITE_BASE: SUB_PATH });
-      return join(dir, 'build');
+    name: 'webpack',
+    folder: 'webpack',
+    inPlace: false,
+    setup: 'webpack 5, production mode',
+    api: API_PAGE,
+    csp: true,
+    async build({ dir, exec }) {
+      await exec(await bin(dir, 'webpack'), ['--config', 'webpack.config.js']);
+      await writeFile(join(dir, 'dist/index.html'), await coursePage('<script defer src="main.js"></script>'));
+      return join(dir, 'dist');
     },
-    serve: (_dir, output) => serveUnder(output),
+    serve: (_dir, output) => serveUnder(output, { 'content-security-policy': STRICT_CSP }),
+    entry: async (output) => join(output, 'main.js'),
   },
+  {
+    name: 'esbuild',
+    folder: 'esbuild',
+    inPlace: false,
+    setup: "esbuild with the documented set-up (the package's dist/ copied, locateFile)",
+    api: API_PAGE,
+    csp: true,
+    async build({ dir, exec }) {
+      await exec(await bin(dir, 'esbuild'), ['main.js', '--bundle', '--format=esm', '--minify', '--outfile=dist/main.js']);
+      await cp(join(dir, 'node_modules/slowstart/dist'), join(dir, 'dist/slowstart'), { recursive: true });
+      await writeFile(
+        join(dir, 'dist/index.html'),
+        await coursePage('<script type="module" src="main.js"></script>\n<script type="module" src="slowstart/element/slow-start-runner.js"></script>'),
+      );
+      return join(dir, 'dist');
+    },
+    serve: (_dir, output) => serveUnder(output, { 'content-security-policy': STRICT_CSP }),
+  },
+  generator('vitepress', 'VitePress 1.6 (Vite 5, Vue): a Markdown page', 'vitepress', ['build', 'docs'], 'docs/.vitepress/dist'),
+  generator('astro', 'Astro 5 + Starlight 0.37: an MDX page', 'astro', ['build', '--silent'], 'dist'),
+  // Not minified (Docusaurus' own --no-minify): 52 s of CPU instead of 91 s (measured one
+  // after the other, caches emptied), and a minifier does not touch what is tested (the URLs
+  // webpack rewrote; both Next apps are minified, by webpack's and Turbopack's defaults).
+  generator('docusaurus', 'Docusaurus 3.10 (React 19, webpack; --no-minify): an MDX page', 'docusaurus', ['build', '--out-dir', 'build', '--no-minify'], 'build'),
   nextApp('turbopack'),
   nextApp('webpack'),
 ];
+
+/** The static page with the package at `pkg` (a folder beside it, or another origin). */
+export function staticScripts(pkg: string): Promise<string> {
+  return coursePage(`<script type="module" src="${pkg}element/slow-start-runner.js"></script>
+<script type="module">
+  import * as slowstart from '${pkg}api/index.js';
+  import { showApi } from './show-api.js';
+  showApi(slowstart);
+</script>`);
+}
 
 /**
  * The .wasm files under `dir`, named by which of the package's they are

@@ -2,7 +2,7 @@
 // repository (git clone: what is committed, nothing built, so packing must
 // build: scripts/prepack.sh), made once per Vitest run (once-per-run.ts)
 // for the test files that need it (package.test.ts,
-// e2e/package-consumers.test.ts). Packing a clone leaves this tree alone
+// e2e/consumer-matrix.test.ts). Packing a clone leaves this tree alone
 // (packing here would rebuild dist/ and swap README.md under the files
 // running beside it). The clone's C++ build uses ccache when it is installed.
 import { spawn, spawnSync } from 'node:child_process';

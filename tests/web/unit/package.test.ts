@@ -1,8 +1,9 @@
 // The npm package as a user gets it: `npm pack` (of a clean clone, made
 // once per run: support/packed.ts), install the tarball into an empty
 // folder, then use it the three ways a Node user would (ESM import, the
-// `slowstart` bin through npx, TypeScript types). The Vite + Chromium half is
-// tests/web/e2e/package-consumers.test.ts.
+// `slowstart` bin through npx, TypeScript types). The browser half (the same
+// tarball in real apps, built by each tool and driven in Chromium) is
+// tests/web/e2e/consumer-matrix.test.ts.
 //
 // Needs build/slowstart (for the byte comparison). The tarball has no
 // dependencies, so the install needs no network.
@@ -89,6 +90,8 @@ describe('the tarball', () => {
     if (existsSync(join(clone, 'README.md'))) required.push('README.md');
     for (const f of required) expect(packed, `${f} missing from the tarball`).toContain(f);
     for (const f of ['engine.mjs', 'engine.wasm', 'engine.d.mts']) expect(packed).toContain(`dist/wasm/${f}`);
+    // Each .wasm is shipped once, in dist/wasm/ (the element's code points there).
+    expect(packed.filter((p) => p.endsWith('.wasm'))).toEqual(['dist/wasm/engine.wasm', 'dist/wasm/lab.wasm', 'dist/wasm/quickjs.wasm']);
     for (const entry of ['index', 'node', 'cli', 'slowstart', 'balancer', 'timeline', 'types'])
       expect(packed).toContain(`dist/api/${entry}.js`);
   });
@@ -263,4 +266,48 @@ export type { WeightProblem };
     expect(r.stdout + r.stderr, 'tsc for a Node-only project (lib es2022, types node, no skipLibCheck)').toBe('');
     expect(r.code).toBe(0);
   }, 180_000); // three tsc runs: a minute when the machine is busy
+
+  it("every TypeScript and JavaScript example of README.md and docs/PACKAGE.md type-checks under strict, as a user pastes it", async () => {
+    // Each ```ts / ```js block is a module of its own (a user pastes one at
+    // a time), checked against the installed tarball's types with Vite's
+    // react-ts template's settings (ES2022 libs, no esnext.disposable,
+    // bundler resolution, strict); JavaScript with checkJs, as an editor
+    // checks it. Node's examples get @types/node.
+    const examples: string[] = [];
+    for (const doc of ['README.md', 'docs/PACKAGE.md']) {
+      const text = await readFile(join(ROOT, doc), 'utf8');
+      let n = 0;
+      for (const m of text.matchAll(/^```(ts|js)\n([\s\S]*?)^```$/gm)) {
+        const line = text.slice(0, m.index).split('\n').length;
+        const file = `example-${doc.replace(/\W/g, '-')}-${++n}-line-${line}.${m[1] === 'ts' ? 'ts' : 'js'}`;
+        // `export {}`: a module even when the example imports nothing.
+        await writeFile(join(app, file), `${m[2]}export {};\n`);
+        examples.push(file);
+      }
+    }
+    // The API's examples in both documents (a failure to find them is the test's own).
+    expect(examples.filter((f) => f.includes('README')).length).toBeGreaterThanOrEqual(2);
+    expect(examples.filter((f) => f.includes('PACKAGE')).length).toBeGreaterThanOrEqual(3);
+    const config = {
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+        allowJs: true,
+        checkJs: true,
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        moduleDetection: 'force',
+      },
+      files: examples,
+    };
+    await writeFile(join(app, 'tsconfig.examples.json'), JSON.stringify(config));
+    const r = await exec(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.examples.json'], app);
+    expect(r.stdout + r.stderr, `tsc --strict on the docs' examples (${examples.join(', ')})`).toBe('');
+    expect(r.code).toBe(0);
+  }, 120_000);
 });

@@ -85,7 +85,8 @@ describe('compiling', () => {
   });
 
   it('stops top-level code that never finishes, at the time limit', () => {
-    // The session starts at the clock's first reading (1 ms): its deadline is 301.
+    // The harness (the sandbox's own code) reads the clock once (1 ms); the learner's time
+    // starts at the next reading (2 ms): its deadline is 302.
     const [error, last] = onVirtualClock(1, () => openError('while (true) {}', 300));
     expect(error).toEqual({
       message: 'your code did not finish loading: is there an endless loop outside the functions (the loop on your line 1)?',
@@ -93,7 +94,23 @@ describe('compiling', () => {
       reason: 'time',
       codeLine: 1,
     });
-    expect(last).toBe(302); // the first reading past the deadline stopped it, and none before
+    expect(last).toBe(303); // the first reading past the deadline stopped it, and none before
+  });
+
+  it('does not count the time the sandbox takes over its own harness against the learner (a page busy for seconds)', () => {
+    // The clock jumps 5 s between the session's first reading and the next, as on a page
+    // whose worker got no CPU for that long: the harness must still load, and the learner's
+    // 300 ms start after it. (It once failed with "the harness did not load".)
+    let readings = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (readings++ === 0 ? 0 : 5000 + readings));
+    try {
+      const opened = sandbox.open(CORRECT, { timeMs: 300 });
+      expect(opened).toHaveProperty('session');
+      if ('session' in opened) opened.session.dispose();
+    } finally {
+      clock.mockRestore();
+    }
+    expect(readings).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -102,7 +119,7 @@ describe('time', () => {
     const source = withPick('globalThis.calls = (globalThis.calls ?? 0) + 1;\nwhile (true) {}');
     const [r, last] = onVirtualClock(1, () => grade(source, SPEC, 300));
     expect(r.stopped).toBe('time');
-    expect(last).toBe(302); // deadline 301: stopped at the first reading past it
+    expect(last).toBe(303); // deadline 302 (the harness read 1): stopped at the first reading past it
     expect(r.problems).toEqual([]); // the worker reports the stop (with the script line) instead
   });
 
@@ -110,14 +127,14 @@ describe('time', () => {
     // About 50 ms of native work per call, and only one or two interrupt checks.
     const source = 'function effectiveWeight(t) { new Array(3e5).fill(1).join(","); return t; }\nfunction pick() { return null; }';
     const script = `ADD a=1 5000\n${Array.from({ length: 2000 }, (_, i) => `NOW ${i + 1}\nWEIGHTS\n`).join('')}`;
-    // A clock 100 ms further at each reading: the deadline (400) passes within a few calls,
+    // A clock 100 ms further at each reading: the deadline (500) passes within a few calls,
     // whether QuickJS's interrupt check or the host's check before a call reads it.
     const [r, last] = onVirtualClock(100, () => grade(source, test(script), 300));
     expect(r.stopped).toBe('time');
     // Stopped at the first reading past the deadline. The host reads the clock before every
-    // call of the learner's: five readings in all is the session's start and at most four
-    // calls of 2,000 (each about 50 ms of real time: it once ran them all).
-    expect(last).toBe(500);
+    // call of the learner's: six readings in all is the harness's, the session's start and at
+    // most four calls of 2,000 (each about 50 ms of real time: it once ran them all).
+    expect(last).toBe(600);
   });
 });
 

@@ -204,7 +204,8 @@ export class LearnerSandbox {
 
   /**
    * Runs the learner's source (its top-level code) in a fresh runtime and
-   * binds its functions. The session's time starts now.
+   * binds its functions. The session's time starts with the learner's code
+   * (after the sandbox's own harness has loaded).
    */
   open(source: string, limits: SandboxLimits): { session: SandboxSession } | { error: OpenError } {
     if (this.#spoiled) return { error: { message: 'the sandbox is being reloaded after a failure; run the tests again' } };
@@ -238,7 +239,9 @@ export class SandboxSession implements LearnerRules {
   readonly #runtime: QuickJSRuntime;
   readonly #context: QuickJSContext;
   readonly #memoryBytes: number;
-  #deadline: number;
+  // No deadline while the harness (the sandbox's own code) loads: the learner's time starts after it.
+  #deadline = Number.POSITIVE_INFINITY;
+  readonly #timeMs: number;
   #entries: Entries | undefined;
   #names: string[] = [];
   #stopped: SessionStop | undefined;
@@ -255,7 +258,7 @@ export class SandboxSession implements LearnerRules {
     this.#runtime = runtime;
     this.#context = context;
     this.#memoryBytes = sandbox.memoryBytes;
-    this.#deadline = performance.now() + timeMs;
+    this.#timeMs = timeMs;
     runtime.setInterruptHandler(() => {
       if (performance.now() <= this.#deadline) return false;
       this.#interrupted = true;
@@ -299,14 +302,17 @@ export class SandboxSession implements LearnerRules {
     const ctx = this.#context;
     const harness = ctx.evalCode(HARNESS_SOURCE, 'slowstart-harness.js');
     if (harness.error) {
+      const why = String(ctx.dump(harness.error));
       harness.error.dispose();
-      throw new Error('the harness did not load');
+      throw new Error(`the harness did not load (${why})`);
     }
     const entries = {} as Entries;
     for (const key of ENTRY_NAMES) entries[key] = ctx.getProp(harness.value, key);
     harness.value.dispose();
     this.#entries = entries;
 
+    // The learner's time starts here: a page under load can take seconds over the harness.
+    this.#deadline = performance.now() + this.#timeMs;
     // Each loop says its line as it runs (loop-marks.ts); marked code QuickJS
     // refuses (a grammar the two parsers read differently) is loaded as it is.
     const loaded = ctx.evalCode(this.#compiles(marked) ?? source, LEARNER_FILE);

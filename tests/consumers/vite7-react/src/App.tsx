@@ -33,13 +33,10 @@ export function App() {
       <h1>Slow start, in React</h1>
       <p id="api-output">{api}</p>
       <p id="verdict">{verdict ? (verdict.pass ? 'passed' : 'not yet') : ''}</p>
-      <slow-start-runner
-        id="exercise"
-        autorun
-        starter={'POOL a=5 b=1 c=1\nPICK\nPICK\nPICK'}
-        expected={['a', 'a', 'b']}
-        onslowstart-pass={(e) => setVerdict(e.detail)}
-      />
+      {/* The expected output in a <template>: React puts its text in the template itself, not in its .content. */}
+      <slow-start-runner id="exercise" autorun starter={'POOL a=5 b=1 c=1\nPICK\nPICK\nPICK'} onslowstart-pass={(e) => setVerdict(e.detail)}>
+        <template slot="expected">{'a\na\nb'}</template>
+      </slow-start-runner>
       <slow-start-runner id="predict" ref={predict} mode="predict" autorun starter={'POOL a=2 b=1\nPICK\nPICK'} />
       <slow-start-runner id="impl" mode="implement" heading-level={2} />
     </>
