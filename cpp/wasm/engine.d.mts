@@ -20,6 +20,12 @@ export interface RawTimeline {
   truncated: boolean;
   /** Some blocks hold only part of their pool (a light timeline: the lab module's `runLight`). */
   partial?: boolean;
+  /**
+   * Set by the reader, not the module: the score changes were left in the
+   * module (stepScoresEnd, scoreCell and scoreValue are empty) and are worked
+   * out from the winners under the SPEC's rules when asked for (timeline.ts).
+   */
+  scoresDerived?: boolean;
 }
 
 /** A run as web/api/run-view.ts reads it out of a module's RunView (cpp/wasm/run_view.hpp). */

@@ -203,7 +203,7 @@ export class Engine {
     const view = this.#m._ss_run(length, withTimeline ? 1 : 0);
     let raw: RawRun;
     try {
-      raw = readRun(this.#m, view);
+      raw = readRun(this.#m, view, true); // this module runs the SPEC's rules only: its scores follow from the winners
     } finally {
       this.#m._ss_release_run();
     }

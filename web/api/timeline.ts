@@ -33,6 +33,11 @@ export type StepWinner = number | null | undefined;
  * a few hundred kilobytes, not 10,000 objects per backend. Scores are the
  * engine's own numbers, stored where they change: each pool snapshot
  * ("block") has every backend's score, and each PICK the scores it changed.
+ * A run of `run()` keeps only the blocks' scores: a PICK's changes follow
+ * from its winner under the SPEC's rules (every participant's score rises by
+ * its weight, the winner's falls by their total), so they are worked out
+ * when a step's scores are asked for, and the three change columns are
+ * built, the same numbers as the engine's, only when first read.
  */
 export class Timeline {
   /** Backend names by id; an id is stable for the whole run. */
@@ -56,11 +61,17 @@ export class Timeline {
   /** Each cell's score after the step that took its block. */
   readonly cellScore: Float64Array;
   /** Step i changed the scores [stepScoresEnd[i-1], stepScoresEnd[i]) of scoreCell/scoreValue. */
-  readonly stepScoresEnd: Uint32Array;
+  get stepScoresEnd(): Uint32Array {
+    return scoreChanges(this).stepScoresEnd;
+  }
   /** A cell (of the step's block) whose score changed... */
-  readonly scoreCell: Uint32Array;
+  get scoreCell(): Uint32Array {
+    return scoreChanges(this).scoreCell;
+  }
   /** ...and its new score. */
-  readonly scoreValue: Float64Array;
+  get scoreValue(): Float64Array {
+    return scoreChanges(this).scoreValue;
+  }
   /**
    * Steps 0 … scoredSteps − 1 have scores. A run that changes more than
    * 2,000,000 scores (2,000 PICKs of a 1,000-backend pool) stops recording
@@ -87,9 +98,7 @@ export class Timeline {
     this.cellUp = raw.cellUp;
     this.cellWeight = raw.cellWeight;
     this.cellScore = raw.cellScore;
-    this.stepScoresEnd = raw.stepScoresEnd;
-    this.scoreCell = raw.scoreCell;
-    this.scoreValue = raw.scoreValue;
+    changes.set(this, raw.scoresDerived ? null : { stepScoresEnd: raw.stepScoresEnd, scoreCell: raw.scoreCell, scoreValue: raw.scoreValue });
     this.scoredSteps = raw.scoredSteps;
     this.truncated = raw.truncated;
   }
@@ -148,6 +157,84 @@ interface Cursor {
 }
 const cursors = new WeakMap<Timeline, Cursor>();
 
+// Each timeline's score changes: as the module gave them, or null while they
+// are to be worked out from the winners (built on first read).
+interface ScoreChanges {
+  stepScoresEnd: Uint32Array;
+  scoreCell: Uint32Array;
+  scoreValue: Float64Array;
+}
+const changes = new WeakMap<Timeline, ScoreChanges | null>();
+
+/** @internal True when `t`'s scores are worked out from its winners (a run of the engine module). */
+export function scoresDerived(t: Timeline): boolean {
+  return changes.get(t) === null;
+}
+
+function scoreChanges(t: Timeline): ScoreChanges {
+  let c = changes.get(t);
+  if (!c) {
+    c = deriveChanges(t);
+    changes.set(t, c);
+  }
+  return c;
+}
+
+// The change lists the engine would have recorded (cpp/core/timeline.cpp's
+// record_scores): per PICK, each participant whose score changed, in pool
+// order. Only for a reader of the columns themselves; the views use scoresAfter.
+function deriveChanges(t: Timeline): ScoreChanges {
+  const ends = new Uint32Array(t.length); // (steps past the score cap change none)
+  const cells: number[] = [];
+  const values: number[] = [];
+  let block = -1;
+  let scores = new Float64Array(0);
+  let start = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (i >= t.scoredSteps) {
+      ends[i] = cells.length;
+      continue;
+    }
+    if (t.stepBlock[i] !== block) {
+      block = t.stepBlock[i];
+      start = t.blockStart[block];
+      scores = t.cellScore.slice(start, blockEnd(t, block));
+    } else {
+      applyPick(t, i, start, scores, (k, value) => {
+        cells.push(start + k);
+        values.push(value);
+      });
+    }
+    ends[i] = cells.length;
+  }
+  return { stepScoresEnd: ends, scoreCell: Uint32Array.from(cells), scoreValue: Float64Array.from(values) };
+}
+
+// Step i's PICK (if it is one, and has a winner) applied to its block's
+// `scores` under the SPEC's rules: each participant (UP, weight > 0) gains
+// its weight, the winner loses the participants' total. `changed` hears of
+// each score that moved, in pool order.
+function applyPick(t: Timeline, i: number, start: number, scores: Float64Array, changed?: (k: number, value: number) => void): void {
+  const winner = t.stepWinner[i];
+  if (winner < 0) return; // not a PICK, or NONE: nothing changes
+  let total = 0;
+  let won = -1;
+  for (let k = 0; k < scores.length; k++) {
+    const c = start + k;
+    if (t.cellUp[c] !== 1 || !(t.cellWeight[c] > 0)) continue;
+    total += t.cellWeight[c];
+    if (t.cellBackend[c] === winner) won = k;
+  }
+  for (let k = 0; k < scores.length; k++) {
+    const c = start + k;
+    if (t.cellUp[c] !== 1 || !(t.cellWeight[c] > 0)) continue;
+    const value = scores[k] + t.cellWeight[c] - (k === won ? total : 0);
+    if (value === scores[k]) continue;
+    scores[k] = value;
+    changed?.(k, value);
+  }
+}
+
 function blockEnd(t: Timeline, block: number): number {
   return block + 1 < t.blockStart.length ? t.blockStart[block + 1] : t.cellBackend.length;
 }
@@ -168,9 +255,14 @@ export function scoresAfter(t: Timeline, i: number): Float64Array | null {
     c = { block, step: firstStepOf(t, block) - 1, scores: t.cellScore.slice(start, blockEnd(t, block)) };
     cursors.set(t, c);
   }
-  for (let s = c.step + 1; s <= i; s++) {
-    for (let k = s > 0 ? t.stepScoresEnd[s - 1] : 0; k < t.stepScoresEnd[s]; k++) {
-      c.scores[t.scoreCell[k] - start] = t.scoreValue[k];
+  const given = changes.get(t);
+  // (The block's own first step is already in its scores.)
+  if (!given) for (let s = Math.max(c.step + 1, firstStepOf(t, block) + 1); s <= i; s++) applyPick(t, s, start, c.scores);
+  else {
+    for (let s = c.step + 1; s <= i; s++) {
+      for (let k = s > 0 ? given.stepScoresEnd[s - 1] : 0; k < given.stepScoresEnd[s]; k++) {
+        c.scores[given.scoreCell[k] - start] = given.scoreValue[k];
+      }
     }
   }
   c.step = i;

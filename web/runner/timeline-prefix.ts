@@ -5,6 +5,7 @@
 // cannot show, export or leak what they were never given. Views of the
 // same arrays (subarray), so a prefix costs no copy.
 import { Timeline } from '../api/index.js';
+import { scoresDerived } from '../api/timeline.js';
 
 /** Steps 0 … steps − 1 of `t` (clamped to its length); 0 steps gives an empty timeline (length 0). */
 export function timelinePrefix(t: Timeline, steps: number): Timeline {
@@ -14,8 +15,11 @@ export function timelinePrefix(t: Timeline, steps: number): Timeline {
   const blocks = n > 0 ? t.stepBlock[n - 1] + 1 : 0;
   const cells = blocks < t.blockStart.length ? t.blockStart[blocks] : t.cellBackend.length;
   // Scores may stop before the last step (Timeline.scoredSteps): the change list ends where they do.
-  const scored = Math.min(n, t.stepScoresEnd.length);
-  const changes = scored > 0 ? t.stepScoresEnd[scored - 1] : 0;
+  // A run's own timeline has no change list: the prefix works its scores out from its own winners too.
+  const derived = scoresDerived(t);
+  const scored = derived ? 0 : Math.min(n, t.stepScoresEnd.length);
+  const changes = scored === 0 ? 0 : t.stepScoresEnd[scored - 1];
+  const none = new Uint32Array(0);
   return Timeline.fromRaw({
     // The names are the script's (every POOL and ADD), not the run's output: kept whole, so the
     // chart's rows and colours stay where they are as lines are revealed.
@@ -29,10 +33,11 @@ export function timelinePrefix(t: Timeline, steps: number): Timeline {
     cellUp: t.cellUp.subarray(0, cells),
     cellWeight: t.cellWeight.subarray(0, cells),
     cellScore: t.cellScore.subarray(0, cells),
-    stepScoresEnd: t.stepScoresEnd.subarray(0, scored),
-    scoreCell: t.scoreCell.subarray(0, changes),
-    scoreValue: t.scoreValue.subarray(0, changes),
+    stepScoresEnd: derived ? none : t.stepScoresEnd.subarray(0, scored),
+    scoreCell: derived ? none : t.scoreCell.subarray(0, changes),
+    scoreValue: derived ? new Float64Array(0) : t.scoreValue.subarray(0, changes),
     scoredSteps: Math.min(t.scoredSteps, n),
     truncated: false,
+    scoresDerived: derived,
   });
 }
