@@ -157,11 +157,11 @@ export async function traceMainThread(browser: Browser, page: Page): Promise<() 
 }
 
 /**
- * Test options for a test that bounds a task's CPU time. npm test runs three
- * files at once on two cores: a burst of another file's (a production bundle,
- * a WebAssembly build) can land inside the measured task and inflate its CPU
- * time (seen once: 203 ms against a bound of 150 ms, where the test alone
- * measures 40-90 ms). One more try; a page that is really slow fails both.
+ * Test options for a test that bounds a task's CPU time. The calibration
+ * follows the machine's speed over the trace; a burst of another file's work
+ * (a production bundle, a WebAssembly build) can still land inside the one
+ * measured task and not in the calibrations. One more try (a trace a failed
+ * try left running is ended first); a page that is really slow fails both.
  */
 export const CPU_BOUND_TEST = { retry: 1 } as const;
 
