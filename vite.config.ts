@@ -33,7 +33,8 @@ export default defineConfig({
   // consumer apps of tests/consumers/ too, whose imports (placeholders,
   // other apps' packages) do not resolve here: the scan fails, nothing is
   // pre-bundled, and the page's first visit finds its dependencies one by
-  // one and stalls on a re-optimisation (a fresh clone's `npm start`).
+  // one, stalls on a re-optimisation (a fresh clone's `npm start`) and can
+  // end up holding two copies of @codemirror/state (page.test.ts, implement.test.ts).
   optimizeDeps: { entries: ['index.html'] },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },

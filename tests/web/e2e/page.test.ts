@@ -180,9 +180,10 @@ describe('the web runner page', () => {
     expect(await help.locator('p').textContent()).toContain('Replaces the pool');
     const box = (await page.locator('.cm-editor').boundingBox())!;
     await page.screenshot({ path: `${SHOTS}/page-keyword-help.png`, clip: { ...box, height: 160 } });
-    // The underline is where the engine says: the duplicate name, not the first.
+    // The underline is where the engine says: the duplicate name, not the first. (Line 2, "U",
+    // is the line being typed: it is judged once the learner pauses, issue 34.)
     const range = page.locator('.cm-lintRange-error');
-    await expect.poll(() => range.allTextContents()).toEqual(['web', 'U']);
+    await expect.poll(() => range.allTextContents(), { timeout: 15_000 }).toEqual(['web', 'U']);
     const before = await page.locator('.cm-line').first().evaluate((line) => {
       const underline = line.querySelector('.cm-lintRange-error')!;
       const r = line.ownerDocument.createRange();
