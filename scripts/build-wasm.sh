@@ -2,6 +2,14 @@
 # Builds the WebAssembly engine into web/wasm/ (engine.mjs + engine.wasm).
 source "$(dirname "$0")/lib.sh"
 step "Building the WebAssembly engine"
+# Each compile goes through ccache when it is installed (Emscripten's own
+# hook: em++ runs `ccache clang++ ...`), keyed on paths relative to the tree:
+# the clean clone that `npm pack` builds in the package tests (and the same
+# sources in any other checkout) compiles nothing this tree has compiled.
+# The link (LTO and wasm-opt) always runs.
+if command -v ccache >/dev/null && [[ -z ${EM_COMPILER_WRAPPER:-} ]]; then
+  export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1
+fi
 if [[ ! -f build/wasm/CMakeCache.txt ]]; then
   # emcmake's default emulator flag breaks Node 20; name node ourselves.
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \

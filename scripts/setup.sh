@@ -33,6 +33,9 @@ have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 have_pkg g++-multilib || need+=(g++-multilib)
 have qemu-i386 || need+=(qemu-user)
 have em++ || need+=(emscripten)
+# ccache: the WebAssembly build's compiles (scripts/build-wasm.sh), so that the
+# clean clone the package tests pack compiles nothing the tree has compiled.
+have ccache || need+=(ccache)
 # Emscripten pulls Python in too; named here because the grading tests run
 # tests/grade/learners/learner.py and parse JUnit XML with it.
 have python3 || need+=(python3)

@@ -24,7 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { buildSite, PAGE_CSP, SHOTS } from '../support/site.js';
-import { CPU_BOUND_TEST, traceMainThread, type MainThreadTasks } from '../support/main-thread-trace.js';
+import { CPU_BOUND_TEST, expectTasksWithin, taskFigures, traceMainThread, type MainThreadTasks } from '../support/main-thread-trace.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { checkBuilt, linkElement } from './element-site.js';
 
@@ -62,13 +62,16 @@ afterAll(async () => {
   if (elementSite) await rm(elementSite, { recursive: true, force: true });
 });
 
-/** No task of the page's main thread may use more CPU than this (the goal is ~100 ms; some room for a slow garbage collection). */
-const MAX_TASK_CPU_MS = 150;
-const MAX_BROWSER_TASK_CPU_MS = 400;
-/** Every task the page's JavaScript ran in under MAX_TASK_CPU_MS, the browser's own under MAX_BROWSER_TASK_CPU_MS. */
+/**
+ * No task of the page's main thread may use more CPU than 2.5 calibration tasks of the same trace
+ * (main-thread-trace.ts; the goal is ~100 ms, some room for a slow garbage collection), the
+ * browser's own (its loader copying the 50 MB body) than 6. It was 150 ms and 400 ms, which a
+ * loaded machine (CI runs three files at once on two cores) can break with no change to the page.
+ */
+const RESPONSIVE = { script: 2.5, native: 6 };
 function expectResponsive(tasks: MainThreadTasks): void {
-  expect(tasks.longestScriptCpuMs).toBeLessThan(MAX_TASK_CPU_MS);
-  expect(tasks.longestNativeCpuMs).toBeLessThan(MAX_BROWSER_TASK_CPU_MS);
+  console.log(`big input: ${taskFigures(tasks)}`);
+  expectTasksWithin(tasks, RESPONSIVE);
 }
 const runWorkers = (page: Page) => page.workers().filter((w) => /run-worker/.test(w.url())).length;
 

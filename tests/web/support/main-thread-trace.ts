@@ -115,7 +115,8 @@ export async function traceMainThread(browser: Browser, page: Page): Promise<() 
     const marks = traceEvents.filter((e) => e.name === CALIBRATION_MARK && main.has(`${e.pid}:${e.tid}`));
     const holdsMark = (t: TraceEvent) => marks.some((m) => m.tid === t.tid && m.pid === t.pid && m.ts >= t.ts && m.ts <= t.ts + (t.dur ?? 0));
     const calibrations = allTasks.filter(holdsMark);
-    if (calibrations.length !== 3) throw new Error(`the trace has ${calibrations.length} calibration tasks, not 3`);
+    // (The first is missing when a navigation since moved the page to another renderer.)
+    if (calibrations.length < 2) throw new Error(`the trace has ${calibrations.length} calibration tasks, not 2 or 3`);
     const tasks = allTasks.filter((t) => !calibrations.includes(t));
     // The times at which JavaScript was entered, per thread, sorted: a task ran some if one falls inside it.
     const entries = new Map<string, number[]>();
@@ -140,7 +141,9 @@ export async function traceMainThread(browser: Browser, page: Page): Promise<() 
     };
     const ms = (us: number | undefined) => Math.round((us ?? 0) / 1000);
     const longestCpu = (of: TraceEvent[]) => Math.max(0, ...of.map((t) => ms(t.tdur)));
-    const calibrationCpuMs = Math.max(1, calibrations.map((t) => ms(t.tdur)).sort((a, b) => a - b)[1]!);
+    const cpu = calibrations.map((t) => (t.tdur ?? 0) / 1000).sort((a, b) => a - b);
+    const mid = (cpu.length - 1) / 2;
+    const calibrationCpuMs = Math.max(1, Math.round((cpu[Math.floor(mid)]! + cpu[Math.ceil(mid)]!) / 2));
     const longestScriptCpuMs = longestCpu(tasks.filter(ranScript));
     const longestNativeCpuMs = longestCpu(tasks.filter((t) => !ranScript(t)));
     return {
@@ -157,11 +160,11 @@ export async function traceMainThread(browser: Browser, page: Page): Promise<() 
 }
 
 /**
- * Test options for a test that bounds a task's CPU time. npm test runs three
- * files at once on two cores: a burst of another file's (a production bundle,
- * a WebAssembly build) can land inside the measured task and inflate its CPU
- * time (seen once: 203 ms against a bound of 150 ms, where the test alone
- * measures 40-90 ms). One more try; a page that is really slow fails both.
+ * Test options for a test that bounds a task's CPU time. The calibration
+ * follows the machine's speed over the trace; a burst of another file's work
+ * (a production bundle, a WebAssembly build) can still land inside the one
+ * measured task and not in the calibrations. One more try (a trace a failed
+ * try left running is ended first); a page that is really slow fails both.
  */
 export const CPU_BOUND_TEST = { retry: 1 } as const;
 
