@@ -11,7 +11,10 @@
 // initgroups gives them). Its stdin, stdout and stderr are non-blocking
 // pipes read from one poll() loop, `jobs` at a time. At the time limit, or
 // past the stdout cap, its process group gets SIGKILL; so does what is left
-// of it when it exits. The grader is a child subreaper (Linux), so what a
+// of it when it exits. Where one can be made, each program has a PID
+// namespace of its own for what it starts (grade_namespace.hpp), killed
+// whole, at once, with the test. Else, or as well, the grader is a child
+// subreaper (Linux), so what a
 // program leaves running outside its group (a double fork, setsid) becomes
 // the grader's child: it is killed (with its process group) whenever a test
 // ends, in sweeps bounded in time that never wait on one process. With

@@ -6,14 +6,16 @@
  * (docs/SECURITY.md, "Grading hostile programs").
  *
  * Each program starts detached (setsid: a session and a process group of
- * its own, no controlling terminal), with no descriptor above 2 (the grader
+ * its own, no controlling terminal), in a PID namespace of its own where
+ * one can be made (grade-namespace.ts: then all it starts dies with its
+ * test, at once, and no sweep is needed), with no descriptor above 2 (the grader
  * closes those its caller left open: closeInherited), and with --user
  * through util-linux's `setpriv --init-groups`, so it has that user's
  * supplementary groups as the native CLI gives them (Node's own uid/gid
  * option drops them: libuv calls setgroups(0)). At the time limit, or past
  * the stdout cap, its process group gets SIGKILL; so does what is left of it
- * when it exits. Node cannot be a child subreaper, so what a program leaves
- * running outside its group is found in /proc: with --user, every process of
+ * when it exits. Node cannot be a child subreaper, so without a namespace
+ * what a program leaves running outside its group is found in /proc: with --user, every process of
  * that user that is not a running program or below one; without, every
  * process that carries this run's mark in its environment (a program that
  * clears its environment escapes that: use --user). Sweeps are bounded in
@@ -140,8 +142,8 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
       const [file, args] = spawnArgs(argv);
       // In a PID namespace, descriptor 3 is its holder's lifeline (grade-namespace.ts).
       const stdio = (runner.namespace ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe']) as 'pipe'[];
-      const command = runner.uid === undefined ? [file, ...args] : [runner.setpriv!, `--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', file, ...args];
-      const [first, ...rest] = runner.namespace ? [...runner.namespace, ...command] : command;
+      const program = runner.uid === undefined ? [file, ...args] : [runner.setpriv!, `--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', file, ...args];
+      const [first, ...rest] = runner.namespace ? [...runner.namespace, ...program] : program;
       child = spawn(first, rest, { detached: true, stdio, env: runner.env });
     } catch (e) {
       return finish(failedStart(e, command));

@@ -300,4 +300,33 @@ describe.skipIf(!AS_ROOT)('a graded program reaches nothing of the grader\'s (do
       });
     });
   }
+
+  it('the Node CLI run by a user other than root: a user namespace with the PID namespace (where the kernel allows one), no capability in it, nothing left', () => {
+    // The user the grader runs as: the isolation user, as a TA's own account would be.
+    const asUser = ['setpriv', '--reuid', user, '--regid', user, '--clear-groups', '--'];
+    const uid = spawnSync('id', ['-u', user]).stdout.toString().trim();
+    const gid = spawnSync('id', ['-g', user]).stdout.toString().trim();
+    const allowed = spawnSync(asUser[0], [...asUser.slice(1), 'unshare', '--user', `--map-user=${uid}`, `--map-group=${gid}`, '--pid', '--fork', '/bin/true']).status === 0;
+    const runs = spawnSync(asUser[0], [...asUser.slice(1), process.execPath, '-e', '0']).status === 0;
+    if (!allowed || !runs) return console.warn(`grade-isolation: the unprivileged Node CLI's namespace is not tried here (${!runs ? 'this Node is closed to other users' : 'no unprivileged user namespace'})`);
+    const state = mkdtempSync(join(shared, 'escapes-unprivileged-'));
+    chmodSync(state, 0o777);
+    const report = join(state, 'report.json');
+    try {
+      // The program says its capabilities first, then is escapes.py.
+      const program = ['/bin/sh', '-c', 'grep "^CapEff:" /proc/self/status >&2; exec "$0" "$@"', PYTHON_BIN, '-S', join(HOSTILE, 'escapes.py'), state];
+      const run = spawnSync(asUser[0], [...asUser.slice(1), ...CLI_COMMAND.node, 'grade', '--tests', one, '--verbose', '--format', 'json', '--output', report, '--', ...program], { env: { ...process.env, ...EPOCH } });
+      expect(run.stderr.toString()).toBe('slowstart grade: processes: each program has a PID namespace of its own for what it starts, all of which is killed at once when the program ends\n');
+      expect(run.status).toBe(0);
+      const result = (JSON.parse(readFileSync(report, 'utf8')) as JsonReport).results[0];
+      expect(result.stderr).toBe('CapEff:\t0000000000000000\n');
+      expect(existsSync(join(state, 'current')), 'the daemon ran').toBe(true);
+      const last = readFileSync(join(state, 'current'), 'utf8');
+      spawnSync('sleep', ['0.3']);
+      expect(readFileSync(join(state, 'current'), 'utf8'), 'nothing hops on').toBe(last);
+      expect(aliveIn(join(state, 'first')) || aliveIn(join(state, 'current'))).toBe(false);
+    } finally {
+      writeFileSync(join(state, 'stop'), '');
+    }
+  });
 });
