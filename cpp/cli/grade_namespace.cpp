@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,15 @@ namespace slowstart::cli {
 
 namespace {
 
+// Every descriptor closed: nothing of the grader's or of the program's stays
+// open in a process that never execs.
+void close_all_from(unsigned first) {
+#if defined(SYS_close_range)
+  if (syscall(SYS_close_range, first, ~0U, 0U) == 0) return;
+#endif
+  for (int fd = static_cast<int>(first); fd < 1 << 16; ++fd) close(fd);
+}
+
 void on_child(int) {}  // only to wake ppoll: a process of the namespace ended
 
 // The holder, PID 1 of the namespace: the lifeline as its stdin and nothing
@@ -25,10 +35,7 @@ void on_child(int) {}  // only to wake ppoll: a process of the namespace ended
 // it collects every orphan of the namespace until the lifeline closes.
 [[noreturn]] void hold(int lifeline) {
   if (dup2(lifeline, 0) < 0) _exit(1);
-#if defined(SYS_close_range)
-  if (syscall(SYS_close_range, 1U, ~0U, 0U) != 0)
-#endif
-    for (int fd = 1; fd < 1 << 16; ++fd) close(fd);
+  close_all_from(1);
   setsid();
   sigset_t child;
   sigemptyset(&child);
@@ -51,6 +58,27 @@ void on_child(int) {}  // only to wake ppoll: a process of the namespace ended
 }
 
 }  // namespace
+
+int fork_into_namespace() {
+  const pid_t program = fork();
+  if (program < 0) return errno;
+  if (program == 0) return 0;
+  close_all_from(0);
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);  // its own end by the program's signal leaves no core of its own
+  int status = 0;
+  while (waitpid(program, &status, 0) < 0)
+    if (errno != EINTR) _exit(127);
+  if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+  const int sig = WTERMSIG(status);
+  signal(sig, SIG_DFL);
+  sigset_t just;
+  sigemptyset(&just);
+  sigaddset(&just, sig);
+  sigprocmask(SIG_UNBLOCK, &just, nullptr);
+  kill(getpid(), sig);
+  _exit(128 + sig);
+}
 
 bool pid_namespace_works() {
 #ifdef __linux__

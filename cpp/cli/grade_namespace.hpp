@@ -5,11 +5,14 @@
 // The program's child process (after setsid, before exec) unshares its PID
 // namespace for its children and forks the holder first: the namespace's
 // PID 1, which collects what is orphaned there and waits on the run's
-// lifeline. Then it execs the program in its own place, so the program is
-// still the grader's child with its own pid and signals (it is not PID 1,
-// whose default signal actions the kernel ignores: abort() there would end
-// as SIGSEGV), while everything it starts lives in the namespace, with no
-// way out by fork, double fork, setsid, a clean environment or pid hopping.
+// lifeline. Then it forks the program into the namespace and stays outside
+// as its parent, ending as the program ends (its exit status, or the signal
+// that killed it): so the grader sees the program's own status, and the
+// program is not PID 1 (whose default signal actions the kernel ignores:
+// abort() there would end as SIGSEGV) and can start threads (a process
+// whose children go into another namespace than its own cannot). Everything
+// it starts lives in the namespace, with no way out by fork, double fork,
+// setsid, a clean environment or pid hopping.
 // When the holder ends, the kernel kills every process in the namespace at
 // once (atomic against fork): the grader kills it by pid when the test ends,
 // and it ends by itself when the lifeline closes (the grader is gone).
@@ -43,5 +46,10 @@ class Lifeline {
 // In the program's child, before exec: a PID namespace for what it will
 // start, and its holder. Returns the holder's pid, or -errno.
 pid_t enter_pid_namespace(int lifeline);
+
+// Then: forks the program into the namespace and, outside, waits for it and
+// ends as it ends (never returns there). Returns 0 in the program, or an
+// errno when the fork fails.
+int fork_into_namespace();
 
 }  // namespace slowstart::cli

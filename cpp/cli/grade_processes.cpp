@@ -174,6 +174,7 @@ bool spawn(const std::vector<std::string>& argv, const RunAs& as, int lifeline, 
       pid_t holder = e ? -1 : enter_pid_namespace(lifeline);
       if (holder < 0) e = e ? e : static_cast<int>(-holder), holder = -1;
       [[maybe_unused]] const ssize_t w = write(report[1], &holder, sizeof holder);
+      if (!e) e = fork_into_namespace();  // from here on, the program's process (its parent waits outside)
     }
     if (!e && (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)) e = errno;
     if (!e) close_above_stdio();

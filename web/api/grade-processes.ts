@@ -31,7 +31,7 @@ import { createServer, type Server } from 'node:net';
 import type { RawOutcome } from '../wasm/lab.mjs';
 import type { Readable } from 'node:stream';
 import { errnoText } from './cli-io.js';
-import { SHELL_EXEC_FAILED, UNSHARE_FAILED } from './grade-namespace.js';
+import { EXEC_FAILED, UNSHARE_FAILED } from './grade-namespace.js';
 
 /** How long the pipes may stay open once the program has exited. */
 const DRAIN_MS = 1000;
@@ -110,9 +110,6 @@ export interface Runner {
   namespace?: string[];
 }
 
-/** setpriv's own failure to exec the program: "setpriv: failed to execute NAME: TEXT". */
-const SETPRIV_FAILED = /^setpriv: [^\n]*: ([^\n:]+)\n?$/;
-
 /** glibc's strerror() text back to its code, for the few exec can give. */
 const EXEC_ERRORS: Record<string, string> = {
   'No such file or directory': 'ENOENT',
@@ -122,7 +119,6 @@ const EXEC_ERRORS: Record<string, string> = {
   'Not a directory': 'ENOTDIR',
   'Too many levels of symbolic links': 'ELOOP',
   'Argument list too long': 'E2BIG',
-  'not found': 'ENOENT', // dash's word for it
   'No space left on device': 'ENOSPC', // unshare: out of namespaces
   'Cannot allocate memory': 'ENOMEM',
   'Operation not permitted': 'EPERM',
@@ -240,9 +236,9 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
       runner.running.delete(pid);
       const e = exit ?? { code: null, signal: null, ms: Math.round(performance.now() - start) };
       const stderr = Buffer.concat(err);
-      // setpriv could not exec the program: it did not start (as execvp's failure in the native CLI).
+      // setpriv or nsenter could not exec the program: it did not start (as execvp's failure in the native CLI).
       const said = stderr.toString('latin1');
-      const execFailed = !outLength && (e.code === 127 || e.code === 126) ? (runner.uid !== undefined ? SETPRIV_FAILED : runner.namespace ? SHELL_EXEC_FAILED : null)?.exec(said) : null;
+      const execFailed = !outLength && (e.code === 127 || e.code === 126) && (runner.uid !== undefined || runner.namespace) ? EXEC_FAILED.exec(said) : null;
       if (execFailed) return finish(failedStart({ code: e.code === 127 ? 'ENOENT' : (EXEC_ERRORS[execFailed[1]] ?? 'EACCES') }, command));
       // The namespace could not be made (the probe's could: e.g. too many at once).
       const unshareFailed = runner.namespace && !outLength && e.code === 1 ? UNSHARE_FAILED.exec(said) : null;
