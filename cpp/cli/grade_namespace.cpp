@@ -33,7 +33,23 @@ void on_child(int) {}  // only to wake ppoll: a process of the namespace ended
 // else open (it never execs: the grader's descriptors must not stay open in
 // it), a session of its own (no program can move it to another group), and
 // it collects every orphan of the namespace until the lifeline closes.
-[[noreturn]] void hold(int lifeline) {
+// Pids in the namespace continue from the holder's own pid as the machine
+// sees it (/proc is the machine's), so that programs of tests running at
+// once do not all get the same small pid (a program that names a file
+// after its pid, `$$`, would meet another test's). Then says it is done.
+void number_from_own_pid(int ready) {
+  char self[32] = {};
+  const ssize_t n = readlink("/proc/self", self, sizeof self - 1);
+  const int fd = n > 0 ? open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC) : -1;
+  if (fd >= 0) {
+    [[maybe_unused]] const ssize_t w = write(fd, self, static_cast<std::size_t>(n));
+    close(fd);
+  }
+  [[maybe_unused]] const ssize_t w = write(ready, "x", 1);
+}
+
+[[noreturn]] void hold(int lifeline, int ready) {
+  number_from_own_pid(ready);
   if (dup2(lifeline, 0) < 0) _exit(1);
   close_all_from(1);
   setsid();
@@ -111,9 +127,18 @@ Lifeline::~Lifeline() {
 pid_t enter_pid_namespace(int lifeline) {
 #ifdef __linux__
   if (unshare(CLONE_NEWPID) != 0) return -errno;
+  int ready[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) return -errno;
   const pid_t holder = fork();
-  if (holder == 0) hold(lifeline);
-  return holder < 0 ? -errno : holder;
+  if (holder == 0) hold(lifeline, ready[1]);
+  const int e = errno;
+  close(ready[1]);
+  char x;
+  if (holder > 0)
+    while (read(ready[0], &x, 1) < 0 && errno == EINTR) {
+    }
+  close(ready[0]);
+  return holder < 0 ? -e : holder;
 #else
   (void)lifeline;
   return -ENOSYS;

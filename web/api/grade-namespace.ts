@@ -39,24 +39,36 @@ import { existsSync } from 'node:fs';
  */
 export const NO_NAMESPACE_SWITCH = 'SLOWSTART_TEST_NO_PID_NAMESPACE';
 
+/**
+ * The holder, PID 1 of the namespace: pids there continue from its own as
+ * the machine sees it (/proc is the machine's), so that programs of tests
+ * running at once do not all get the same small pid (a program that names
+ * a file after its pid, `$$`, would meet another test's; where it may not
+ * set that, as without root, they start at 1); then it waits on a read of
+ * the lifeline in a child (the sign, for the starter, that the pids are
+ * set), collecting every orphan of the namespace meanwhile.
+ */
+const HOLDER = 'read -r p _ </proc/self/stat; echo "$p" 2>/dev/null >/proc/sys/kernel/ns_last_pid; read _ <&3 & wait';
+
 /** A word for sh, as it is. */
 const quoted = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
 
 /**
  * The shell that starts each program ("$@": the program's command), given
  * util-linux's unshare and nsenter commands. The holder (unshare's child,
- * the namespace's PID 1) is found as unshare's child in /proc, then nsenter
- * takes the shell's place. Without the kernel's children file, or when
+ * the namespace's PID 1) is found as unshare's child in /proc; once it has
+ * a child of its own, nsenter takes the shell's place. Without the kernel's children file, or when
  * unshare fails, it says so as unshare would and exits 1.
  */
 export function starter(unshare: string[], nsenter: string[]): string {
   return [
-    `${unshare.map(quoted).join(' ')} /bin/sh -c 'read _ <&3 & wait' </dev/null >/dev/null 2>&1 &`,
+    `${unshare.map(quoted).join(' ')} /bin/sh -c ${quoted(HOLDER)} </dev/null >/dev/null 2>&1 &`,
     'u=$!',
     'while :; do',
     '  [ -e "/proc/$u/task/$u/children" ] || { echo "unshare: unshare failed: Function not implemented" >&2; exit 1; }',
     '  h=; read -r h _ <"/proc/$u/task/$u/children"',
-    '  [ -n "$h" ] && break',
+    '  k=; [ -n "$h" ] && read -r k _ 2>/dev/null <"/proc/$h/task/$h/children"',
+    '  [ -n "$k" ] && break',
     '  read -r _ _ s _ <"/proc/$u/stat"',
     '  [ "$s" = Z ] && { echo "unshare: unshare failed: Resource temporarily unavailable" >&2; exit 1; }',
     'done',
