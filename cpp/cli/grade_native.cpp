@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cli/grade_files.hpp"
+#include "cli/grade_namespace.hpp"
 #include "cli/grade_processes.hpp"
 #include "cli/stdio.hpp"
 #include "grading/grade.hpp"
@@ -132,8 +133,12 @@ int grade_command(const std::vector<std::string>& args) {
   struct sigaction ignore{}, previous_pipe{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &previous_pipe);
+  Lifeline lifeline;
+  const bool namespaces = lifeline.open() && pid_namespace_works();
+  err = run.containment_note(namespaces ? Containment::PidNamespace : Containment::Subreaper);
+  put(err, stderr);
   const std::int64_t t0 = now_ms();
-  const bool all_killed = run_all(run, paths, as);
+  const bool all_killed = run_all(run, paths, as, namespaces ? lifeline.read_end() : -1);
   const std::int64_t wall = now_ms() - t0;
   sigaction(SIGPIPE, &previous_pipe, nullptr);
   files.remove();

@@ -21,6 +21,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "cli/grade_namespace.hpp"
 #include "grading/grade_report.hpp"
 
 namespace slowstart::cli {
@@ -92,6 +93,7 @@ bool exhausted(int e) { return e == EMFILE || e == ENFILE || e == EAGAIN || e ==
 struct Child {
   std::size_t test = 0;
   pid_t pid = -1;
+  pid_t holder = -1;  // PID 1 of the program's PID namespace (grade_namespace.hpp), when it has one
   int in = -1, out = -1, err = -1, pidfd = -1;
   std::string_view input;
   std::size_t written = 0, cap = 0;
@@ -137,8 +139,10 @@ void close_above_stdio() {
   for (int fd = 3; fd < most; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-// Starts the program; false (and r.started false) when it cannot start.
-bool spawn(const std::vector<std::string>& argv, const RunAs& as, Child& c) {
+// Starts the program (in a PID namespace of its own when `lifeline` is one:
+// its holder's pid comes first through `report`); false (and r.started
+// false) when it cannot start.
+bool spawn(const std::vector<std::string>& argv, const RunAs& as, int lifeline, Child& c) {
   int in[2], out[2], err[2], report[2];
   int made = 0;
   int* pipes[] = {in, out, err, report};
@@ -165,6 +169,13 @@ bool spawn(const std::vector<std::string>& argv, const RunAs& as, Child& c) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (lifeline >= 0) {
+      // Before --user's identity: making the namespace needs root.
+      pid_t holder = e ? -1 : enter_pid_namespace(lifeline);
+      if (holder < 0) e = e ? e : static_cast<int>(-holder), holder = -1;
+      [[maybe_unused]] const ssize_t w = write(report[1], &holder, sizeof holder);
+      if (!e) e = fork_into_namespace();  // from here on, the program's process (its parent waits outside)
+    }
     if (!e && (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)) e = errno;
     if (!e) close_above_stdio();
     if (!e && as.set &&
@@ -189,13 +200,20 @@ bool spawn(const std::vector<std::string>& argv, const RunAs& as, Child& c) {
   c.pid = pid;
   // Until exec (or its failure) closes `report`: so the program's session
   // and group exist before any kill can be aimed at them.
-  int e = 0;
   ssize_t n;
+  if (lifeline >= 0) {
+    pid_t holder = -1;
+    do n = read(report[0], &holder, sizeof holder);
+    while (n < 0 && errno == EINTR);
+    if (n == static_cast<ssize_t>(sizeof holder) && holder > 0) c.holder = holder;
+  }
+  int e = 0;
   do n = read(report[0], &e, sizeof e);
   while (n < 0 && errno == EINTR);
   close(report[0]);
   if (n == static_cast<ssize_t>(sizeof e)) {
     waitpid(pid, nullptr, 0);  // it has _exit()ed or is about to
+    if (c.holder > 0) kill(c.holder, SIGKILL);  // collected by the next sweep (it is the grader's child now)
     if (e == EACCES && !command_exists(argv[0])) e = ENOENT;
     close_fd(c.in), close_fd(c.out), close_fd(c.err);
     failed_start(c, e);
@@ -209,8 +227,11 @@ bool spawn(const std::vector<std::string>& argv, const RunAs& as, Child& c) {
   return true;
 }
 
+// The program's process group, and its PID namespace (with every process
+// in it, at once) when it has one.
 void kill_group(const Child& c) {
   if (c.pid > 0) kill(-c.pid, SIGKILL);
+  if (c.holder > 0) kill(c.holder, SIGKILL);
 }
 
 struct Proc {
@@ -247,6 +268,28 @@ void each_process(Each each) {
   closedir(d);
 }
 
+// The grader's children, from /proc/self/task/PID/children (the grader is
+// one thread: every child, reparented orphans too, is that thread's): one
+// read instead of every process's stat. False where the kernel has no
+// such file (CONFIG_PROC_CHILDREN): then look through every process.
+template <typename Each>
+bool each_child(Each each) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%ld/children", static_cast<long>(getpid()));
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::string list;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(fd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) list.append(buffer, static_cast<std::size_t>(n));
+  close(fd);
+  const char* at = list.c_str();
+  char* end = nullptr;
+  for (long pid; (pid = std::strtol(at, &end, 10)) > 0; at = end) each(static_cast<pid_t>(pid));
+  return true;
+}
+
 bool contains(const std::vector<pid_t>& list, pid_t pid) { return std::find(list.begin(), list.end(), pid) != list.end(); }
 
 // Kills and collects the grader's children that are not a running test's
@@ -261,11 +304,12 @@ bool kill_strays(const std::vector<pid_t>& programs, std::int64_t budget_ms) {
   for (;;) {
     std::vector<Proc> found;
     std::size_t seen = 0;
-    each_process([&](pid_t pid) {
+    const auto look = [&](pid_t pid) {
       if (++seen % 64 == 0 && now_ms() > deadline) return;  // a round of a huge /proc stays within the budget
       Proc p;
       if (read_stat(pid, p) && p.ppid == self && !contains(programs, pid)) found.push_back(p);
-    });
+    };
+    if (!each_child(look)) each_process(look);
     if (found.empty()) return true;
     bool dying = false;
     for (const Proc& p : found) {
@@ -413,7 +457,7 @@ void restore_stop_handlers() {
   for (int k = 0; k < 3; ++k) sigaction(kStops[k], &g_previous[k], nullptr);
 }
 
-bool run_all(GradeRun& run, const std::vector<std::string>& paths, const RunAs& as) {
+bool run_all(GradeRun& run, const std::vector<std::string>& paths, const RunAs& as, int lifeline) {
   const GradeOptions& o = run.options();
   std::vector<Child> running;
   std::size_t next = 0;
@@ -430,7 +474,7 @@ bool run_all(GradeRun& run, const std::vector<std::string>& paths, const RunAs& 
       c.cap = run.test(c.test).max_output;
       c.started = now_ms();
       c.deadline = c.started + o.timeout_ms;
-      if (!spawn(run.argv(paths[c.test]), as, c)) {
+      if (!spawn(run.argv(paths[c.test]), as, lifeline, c)) {
         cannot_start = true;
         run.set_outcome(c.test, std::move(c.r));
         for (Child& other : running) kill_group(other), other.r.timed_out = true;

@@ -11,7 +11,10 @@
 // initgroups gives them). Its stdin, stdout and stderr are non-blocking
 // pipes read from one poll() loop, `jobs` at a time. At the time limit, or
 // past the stdout cap, its process group gets SIGKILL; so does what is left
-// of it when it exits. The grader is a child subreaper (Linux), so what a
+// of it when it exits. Where one can be made, each program has a PID
+// namespace of its own for what it starts (grade_namespace.hpp), killed
+// whole, at once, with the test. Else, or as well, the grader is a child
+// subreaper (Linux), so what a
 // program leaves running outside its group (a double fork, setsid) becomes
 // the grader's child: it is killed (with its process group) whenever a test
 // ends, in sweeps bounded in time that never wait on one process. With
@@ -60,13 +63,14 @@ extern volatile sig_atomic_t g_stop;
 void install_stop_handlers();
 void restore_stop_handlers();
 
-// Runs every test, as above. Stops starting tests once the program cannot
+// Runs every test, as above; each program in a PID namespace of its own
+// when `lifeline` is the read end of a Lifeline (grade_namespace.hpp), -1 where none can be made. Stops starting tests once the program cannot
 // be started (GradeRun::finish then reports that alone), or when a signal
 // says stop (then it returns at once, every program killed). Returns false
 // when some process a program started could not be killed within the
 // bounds (only without --user: a program hopping from pid to pid faster
 // than /proc can be read); the caller says so.
-bool run_all(grading::GradeRun& run, const std::vector<std::string>& paths, const RunAs& as);
+bool run_all(grading::GradeRun& run, const std::vector<std::string>& paths, const RunAs& as, int lifeline);
 
 
 }  // namespace slowstart::cli

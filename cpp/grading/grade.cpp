@@ -37,6 +37,9 @@ const char* const kGradeUsage =
     "                       grader runs as root): every process of the user is\n"
     "                       killed after each round of -j tests, and a user\n"
     "                       that already has processes is refused\n"
+    "  -v, --verbose        say on stderr how the programs' processes are\n"
+    "                       contained (a PID namespace for each program, or\n"
+    "                       where none can be made what grading falls back on)\n"
     "  --exit-status RULE   lenient (default): a test fails when the program is\n"
     "                       killed, or exits with an error: a status other\n"
     "                       than 0 and the engine's (1 counts as rejecting a\n"
@@ -121,6 +124,11 @@ Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, boo
     if (r.is("--builtin")) {
       if (Problem p = r.flag()) return p;
       o.builtin = true;
+      continue;
+    }
+    if (r.is("--verbose", "-v")) {
+      if (Problem p = r.flag()) return p;
+      o.verbose = true;
       continue;
     }
     const bool valued = r.is("--tests") || r.is("--random") || r.is("--seed") || r.is("--timeout") ||
@@ -357,6 +365,27 @@ std::string GradeRun::clamp_jobs(unsigned most, std::uint64_t file_limit) {
   options_.jobs = most;
   return std::string(kPrefix) + "-j " + decimal(asked) + " is more than the open-file limit (" +
          decimal(static_cast<std::int64_t>(file_limit)) + ") allows: running " + decimal(most) + " at a time\n";
+}
+
+std::string GradeRun::containment_note(Containment how) const {
+  if (!options_.verbose) return {};
+  const bool user = !options_.user.empty();
+  std::string line = std::string(kPrefix) + "processes: ";
+  if (how == Containment::PidNamespace) {
+    line += "each program has a PID namespace of its own for what it starts, all of which is killed at once when "
+            "the program ends";
+    if (user) line += "; every process of --user's user is killed after each round of tests";
+  } else if (user) {
+    line += "no PID namespace can be made here: every process of --user's user is killed, at once, after each "
+            "round of tests";
+  } else if (how == Containment::Subreaper) {
+    line += "no PID namespace can be made here: what a program leaves running is found as the grader's "
+            "orphaned children (a child subreaper) and killed";
+  } else {
+    line += "no PID namespace can be made here: what a program leaves running is found in /proc by the mark in "
+            "its environment and killed (a process that clears its environment escapes that: use --user)";
+  }
+  return line + "\n";
 }
 
 bool GradeRun::needs_script_paths() const {

@@ -50,7 +50,14 @@ struct GradeOptions {
   std::string output;  // --output: the report's file, written once every program is dead
   std::string submission;  // --submission: the learner's files, looked through for a copy of the engine
   EngineCopies engine_copies = EngineCopies::Flag;
+  bool verbose = false;  // --verbose: say on stderr how the programs' processes are contained
 };
+
+// How a front end keeps what a program starts from outliving its test: a
+// PID namespace of its own for each program (both CLIs, where one can be
+// made), else the native CLI's child subreaper or the Node CLI's mark in
+// the programs' environment (docs/SECURITY.md, "What remains, exactly").
+enum class Containment { PidNamespace, Subreaper, EnvironmentMark };
 
 // How one run of the program went, as a front end saw it.
 struct RunOutcome {
@@ -177,6 +184,10 @@ class GradeRun {
   // True when an argument holds "{}": the front end must give each test's
   // script a path (a dir test has its own; write the others to files).
   bool needs_script_paths() const;
+  // With --verbose, the line for stderr that says how the processes are
+  // contained (with --user as well: every process of the user is killed
+  // after each round); "" without.
+  std::string containment_note(Containment how) const;
   // COMMAND ARGS... with "{}" replaced by the script's path.
   std::vector<std::string> argv(const std::string& script_path) const;
 

@@ -202,6 +202,11 @@ class GradeSession {
     return run_.clamp_jobs(static_cast<unsigned>(most), static_cast<std::uint64_t>(file_limit));
   }
   bool needsScriptPaths() const { return run_.needs_script_paths(); }
+  // --verbose's line: "namespace" (a PID namespace per program) or "mark" (the Node CLI's fallback).
+  std::string containmentNote(std::string how) const {
+    return run_.containment_note(how == "namespace" ? grading::Containment::PidNamespace
+                                                    : grading::Containment::EnvironmentMark);
+  }
   // {id, script (bytes), path (bytes)}
   val test(double i) const {
     const grading::GradeTest& t = run_.test(static_cast<std::size_t>(i));
@@ -297,6 +302,7 @@ EMSCRIPTEN_BINDINGS(slowstart_grading) {
       .function("user", &GradeSession::user)
       .function("output", &GradeSession::output)
       .function("clampJobs", &GradeSession::clampJobs)
+      .function("containmentNote", &GradeSession::containmentNote)
       .function("test", &GradeSession::test)
       .function("argv", &GradeSession::argv)
       .function("setOutcome", &GradeSession::setOutcome)

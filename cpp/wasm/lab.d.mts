@@ -245,6 +245,8 @@ export interface GradeSession {
   user(): string;
   /** --output's path (bytes), empty without it. */
   output(): Uint8Array;
+  /** --verbose's line for stderr on how the processes are contained ("" without --verbose): "namespace", or the Node CLI's "mark". */
+  containmentNote(how: 'namespace' | 'mark'): string;
   /** A warning for stderr when -j asks for more than `most`, or "". */
   clampJobs(most: number, fileLimit: number): string;
   test(i: number): { id: string; script: Uint8Array; path: Uint8Array };

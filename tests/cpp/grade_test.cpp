@@ -565,3 +565,31 @@ TEST(GradeOptions, UserAndOutput) {
   start(bad, {"--user", "", "--", "prog"}, dir);
   EXPECT_EQ(bad.err, "slowstart grade: --user takes a user name, got ''\n");
 }
+
+// --verbose says how the processes are contained, in words both CLIs share
+// (each CLI names its own fallback); nothing without it.
+TEST(GradeOptions, VerboseSaysHowProcessesAreContained) {
+  FakeDir dir;
+  Started quiet;
+  start(quiet, {"--", "prog"}, dir);
+  ASSERT_TRUE(quiet.ok);
+  EXPECT_EQ(quiet.run.containment_note(Containment::PidNamespace), "");
+  Started s;
+  start(s, {"-v", "--", "prog"}, dir);
+  ASSERT_TRUE(s.ok);
+  EXPECT_EQ(s.run.containment_note(Containment::PidNamespace),
+            "slowstart grade: processes: each program has a PID namespace of its own for what it starts, all of "
+            "which is killed at once when the program ends\n");
+  EXPECT_EQ(s.run.containment_note(Containment::Subreaper),
+            "slowstart grade: processes: no PID namespace can be made here: what a program leaves running is found "
+            "as the grader's orphaned children (a child subreaper) and killed\n");
+  Started user;
+  start(user, {"--verbose", "--user", "learner", "--", "prog"}, dir);
+  ASSERT_TRUE(user.ok);
+  EXPECT_EQ(user.run.containment_note(Containment::EnvironmentMark),
+            "slowstart grade: processes: no PID namespace can be made here: every process of --user's user is "
+            "killed, at once, after each round of tests\n");
+  Started flag;
+  start(flag, {"--verbose=yes", "--", "prog"}, dir);
+  EXPECT_FALSE(flag.ok);
+}

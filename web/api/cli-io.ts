@@ -44,6 +44,11 @@ const ERRNO_TEXT: Record<string, string> = {
   EMFILE: 'Too many open files',
   ECONNRESET: 'Connection reset by peer',
   EPIPE: 'Broken pipe',
+  ENOMEM: 'Cannot allocate memory',
+  EAGAIN: 'Resource temporarily unavailable',
+  ENOEXEC: 'Exec format error',
+  ETXTBSY: 'Text file busy',
+  E2BIG: 'Argument list too long',
 };
 
 /** The strerror() text of a Node system error. */

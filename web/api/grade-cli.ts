@@ -17,6 +17,7 @@ import { availableParallelism, hostname } from 'node:os';
 import type { GradeSession } from '../wasm/lab.mjs';
 import { CANNOT_RUN, errnoText, rawArguments, write } from './cli-io.js';
 import { gradeIo, leaveReport, reportTargetProblem, scriptPaths, writeAll } from './grade-files.js';
+import { probePidNamespace } from './grade-namespace.js';
 import {
   claimUser,
   clearUser,
@@ -104,6 +105,8 @@ export async function grade(args: string[]): Promise<number> {
       since: startTime(process.pid),
     };
     runner.env = { ...process.env, [runner.mark.split('=')[0]]: runner.mark.split('=')[1] };
+    runner.namespace = (await probePidNamespace()) ?? undefined;
+    await write(process.stderr, session.containmentNote(runner.namespace ? 'namespace' : 'mark'));
     const user = session.user();
     if (user) {
       const as = runAs(user);

@@ -6,14 +6,16 @@
  * (docs/SECURITY.md, "Grading hostile programs").
  *
  * Each program starts detached (setsid: a session and a process group of
- * its own, no controlling terminal), with no descriptor above 2 (the grader
+ * its own, no controlling terminal), in a PID namespace of its own where
+ * one can be made (grade-namespace.ts: then all it starts dies with its
+ * test, at once, and no sweep is needed), with no descriptor above 2 (the grader
  * closes those its caller left open: closeInherited), and with --user
  * through util-linux's `setpriv --init-groups`, so it has that user's
  * supplementary groups as the native CLI gives them (Node's own uid/gid
  * option drops them: libuv calls setgroups(0)). At the time limit, or past
  * the stdout cap, its process group gets SIGKILL; so does what is left of it
- * when it exits. Node cannot be a child subreaper, so what a program leaves
- * running outside its group is found in /proc: with --user, every process of
+ * when it exits. Node cannot be a child subreaper, so without a namespace
+ * what a program leaves running outside its group is found in /proc: with --user, every process of
  * that user that is not a running program or below one; without, every
  * process that carries this run's mark in its environment (a program that
  * clears its environment escapes that: use --user). Sweeps are bounded in
@@ -27,7 +29,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { RawOutcome } from '../wasm/lab.mjs';
+import type { Readable } from 'node:stream';
 import { errnoText } from './cli-io.js';
+import { EXEC_FAILED, UNSHARE_FAILED } from './grade-namespace.js';
 
 /** How long the pipes may stay open once the program has exited. */
 const DRAIN_MS = 1000;
@@ -102,10 +106,9 @@ export interface Runner {
   /** Processes that started before the grader are never the programs'. */
   since: number;
   sweep?: ReturnType<typeof setImmediate>;
+  /** The command that starts each program in a PID namespace of its own (grade-namespace.ts); none where none can be made. */
+  namespace?: string[];
 }
-
-/** setpriv's own failure to exec the program: "setpriv: failed to execute NAME: TEXT". */
-const SETPRIV_FAILED = /^setpriv: [^\n]*: ([^\n:]+)\n?$/;
 
 /** glibc's strerror() text back to its code, for the few exec can give. */
 const EXEC_ERRORS: Record<string, string> = {
@@ -116,6 +119,9 @@ const EXEC_ERRORS: Record<string, string> = {
   'Not a directory': 'ENOTDIR',
   'Too many levels of symbolic links': 'ELOOP',
   'Argument list too long': 'E2BIG',
+  'No space left on device': 'ENOSPC', // unshare: out of namespaces
+  'Cannot allocate memory': 'ENOMEM',
+  'Operation not permitted': 'EPERM',
 };
 
 /** One run; `stderrKept` bytes of its stderr are kept (the lab module's stderrKept: grade.hpp's kStderrKept). */
@@ -130,11 +136,11 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
     let child: ReturnType<typeof spawn>;
     try {
       const [file, args] = spawnArgs(argv);
-      const options = { detached: true, stdio: ['pipe', 'pipe', 'pipe'] as ('pipe')[], env: runner.env };
-      child =
-        runner.uid === undefined
-          ? spawn(file, args, options)
-          : spawn(runner.setpriv!, [`--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', file, ...args], options);
+      // In a PID namespace, descriptor 3 is its holder's lifeline (grade-namespace.ts).
+      const stdio = (runner.namespace ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe']) as 'pipe'[];
+      const program = runner.uid === undefined ? [file, ...args] : [runner.setpriv!, `--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', file, ...args];
+      const [first, ...rest] = runner.namespace ? [...runner.namespace, ...program] : program;
+      child = spawn(first, rest, { detached: true, stdio, env: runner.env });
     } catch (e) {
       return finish(failedStart(e, command));
     }
@@ -145,6 +151,10 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
     }
     const pid = child.pid;
     runner.running.add(pid);
+    // Closing it ends the holder, and with it every process of the namespace.
+    const lifeline = child.stdio[3] as Readable | null | undefined;
+    const endNamespace = () => lifeline?.destroy();
+    lifeline?.on('error', () => {});
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outLength = 0;
@@ -164,6 +174,7 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
+      endNamespace();
     }, timeoutMs);
     child.on('error', () => {}); // it started: 'exit' and 'close' tell the rest
     child.stdout.on('data', (chunk: Buffer) => {
@@ -174,6 +185,7 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
         outLength = maxOutput;
         outOver = true;
         killGroup();
+        endNamespace();
         child.stdout!.destroy();
         return;
       }
@@ -192,11 +204,13 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
       exit = { code, signal, ms: Math.round(performance.now() - start) };
       clearTimeout(timer); // it ended in time: what is left is reading its pipes
       killGroup(); // what it left behind, so the pipes close
+      endNamespace(); // and whatever left the group: all of the namespace at once
       runner.running.delete(pid);
       // With --user and no other test running, every process of the user
-      // goes at once (atomic: a fork bomb cannot outrun it); else a sweep.
+      // goes at once (atomic: a fork bomb cannot outrun it); else a sweep,
+      // where no namespace already took everything.
       if (runner.uid !== undefined && runner.running.size === 0) killUser(runner);
-      else strays(runner);
+      else if (!runner.namespace) strays(runner);
       // Whatever still holds the pipes after DRAIN_MS (something that escaped
       // the kills) is cut off: but only once the output already waiting in
       // the pipes is read (setImmediate runs after the poll for I/O).
@@ -211,6 +225,7 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
             }
             child.stdout!.destroy();
             child.stderr!.destroy();
+            endNamespace();
           }), DRAIN_MS);
       };
       drain();
@@ -221,9 +236,13 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
       runner.running.delete(pid);
       const e = exit ?? { code: null, signal: null, ms: Math.round(performance.now() - start) };
       const stderr = Buffer.concat(err);
-      // setpriv could not exec the program: it did not start (as execvp's failure in the native CLI).
-      const failed = runner.uid !== undefined && !outLength && (e.code === 127 || e.code === 126) ? SETPRIV_FAILED.exec(stderr.toString('latin1')) : null;
-      if (failed) return finish(failedStart({ code: e.code === 127 ? 'ENOENT' : (EXEC_ERRORS[failed[1]] ?? 'EACCES') }, command));
+      // setpriv or nsenter could not exec the program: it did not start (as execvp's failure in the native CLI).
+      const said = stderr.toString('latin1');
+      const execFailed = !outLength && (e.code === 127 || e.code === 126) && (runner.uid !== undefined || runner.namespace) ? EXEC_FAILED.exec(said) : null;
+      if (execFailed) return finish(failedStart({ code: e.code === 127 ? 'ENOENT' : (EXEC_ERRORS[execFailed[1]] ?? 'EACCES') }, command));
+      // The namespace could not be made (the probe's could: e.g. too many at once).
+      const unshareFailed = runner.namespace && !outLength && e.code === 1 ? UNSHARE_FAILED.exec(said) : null;
+      if (unshareFailed) return finish(failedStart({ code: EXEC_ERRORS[unshareFailed[1]] ?? 'EAGAIN' }, command));
       const ours = timedOut || outOver; // then the signal is our SIGKILL
       finish(
         outcome({

@@ -1,6 +1,7 @@
 # A hostile submission (docs/SECURITY.md): 200 children that outlive it,
 # half of them in sessions of their own. argv[1]: a file where each child
 # writes its pid (the test checks that none is alive).
+# (Each pid as the grader sees it, /proc/self, whatever PID namespace the process is in.)
 import os
 import sys
 import time
@@ -13,7 +14,7 @@ for i in range(200):
             os.setsid()
         try:
             with open(sys.argv[1], "a") as f:
-                f.write(f"{os.getpid()}\n")
+                f.write(f"{int(os.readlink('/proc/self'))}\n")
         except OSError:
             pass
         os.write(told, b"x")  # the pid is written

@@ -162,9 +162,11 @@ describe('slowstart grade: programs that misbehave', { timeout: SLOW }, () => {
   it('kills the whole process group at the time limit: a child the program started goes too', async () => {
     const tests = await dir('hang-group', { 'a.txt': 'POOL a=1\nPICK\n' });
     for (const which of ['native', 'node'] as const) {
-      // A shell that starts a long sleep, writes its pid down, and waits for it.
+      // A shell that starts a long sleep, writes its pid down, and waits for it. The pid
+      // as the machine sees it: the shell's own from /proc/self (the machine's /proc,
+      // whatever PID namespace it is in), then its child's from that pid's children.
       const pidFile = join(scratch, `sleeper-${which}.pid`);
-      const program = ['sh', '-c', 'sleep 300 & echo $! > "$0"; wait', pidFile];
+      const program = ['sh', '-c', 'sleep 300 & read -r me _ </proc/self/stat; read -r kid _ <"/proc/$me/task/$me/children"; echo "$kid" > "$0"; wait', pidFile];
       const run = await cli(which, ['grade', ...PATIENT, '--tests', tests, '--timeout', '1', '--format', 'json', '--', ...program], EPOCH);
       expect(json(run).results[0].status, which).toBe('timed-out');
       const pid = Number(await readFile(pidFile, 'utf8'));
@@ -456,8 +458,8 @@ describe('slowstart grade: limits, signals and any bytes (issue 23)', { timeout:
       for (const sig of ['SIGTERM', 'SIGINT'] as const) {
         const tmp = await mkdtemp(join(scratch, `signal-${which}-`));
         const pids = join(tmp, 'pids');
-        // Each test's program writes its pid, then sleeps; {} makes the grader write temporary files.
-        const program = ['sh', '-c', 'echo $$ >> "$0"; exec sleep 300', pids, '{}'];
+        // Each test's program writes its pid (as the machine sees it: /proc/self), then sleeps; {} makes the grader write temporary files.
+        const program = ['sh', '-c', 'read -r me _ </proc/self/stat; echo "$me" >> "$0"; exec sleep 300', pids, '{}'];
         const child = spawn(which === 'native' ? NATIVE : process.execPath, [...(which === 'native' ? [] : [NODE_CLI]), 'grade', '-j', '2', '--', ...program], {
           env: { ...process.env, TMPDIR: tmp },
           stdio: 'ignore',

@@ -6,8 +6,9 @@
 // folder only root can open, --output): each is a failure, no process of
 // the program is left, and the report is the grader's. Without --user a
 // negative control shows the first attack working (so the test sees one),
-// and the process defences (a child subreaper natively, /proc and the
-// run's mark in Node) still leave nothing running.
+// and the process defences (each program's PID namespace where one can be
+// made; else a child subreaper natively, /proc and the run's mark in Node)
+// still leave nothing running.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,9 +139,10 @@ describe.skipIf(!root)('slowstart grade against hostile programs (docs/SECURITY.
     });
 
     it(`${which}: without --user, a daemon and 200 children are killed all the same`, () => {
-      // Natively the grader is a child subreaper; Node finds them by the
-      // run's mark in their environment (a program that execs with a clean
-      // environment escapes that: use --user).
+      // Each program's PID namespace takes them all; where none can be
+      // made, the native grader is a child subreaper, and Node finds them by
+      // the run's mark in their environment (a program that execs with a
+      // clean environment escapes that: use --user; grade-isolation.test.ts).
       for (const program of ['rewrites-report.py', 'forks-200.py']) {
         const pids = join(shared, `plain-${which}-${program}.pids`);
         const args = program === 'forks-200.py' ? [pids] : [join(shared, 'plain-report'), pids];
