@@ -46,7 +46,7 @@ beforeAll(async () => {
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
   await mustExec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
   await writeFile(join(app, 'spec.txt'), SCRIPT);
-}, 300_000);
+}, 900_000); // packing a clone (once per run, shared) builds the WebAssembly modules: minutes on a loaded machine
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
