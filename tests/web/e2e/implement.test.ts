@@ -445,8 +445,10 @@ describe('the implement mode on the dev server (npm start)', () => {
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
-      await page.goto(`${url}#implement`);
-      await page.locator('.ss-impl-test').first().waitFor({ timeout: 60_000 });
+      // A fresh dev server transforms the page's modules on this first visit: on a loaded machine
+      // the load event can take longer than a navigation's 30 s, so wait for the view instead.
+      await page.goto(`${url}#implement`, { waitUntil: 'commit' });
+      await page.locator('.ss-impl-test').first().waitFor({ timeout: 120_000 });
       await setCode(page, CORRECT);
       await runTests(page);
       expect(await states(page)).toEqual(Array(N).fill('pass'));

@@ -421,8 +421,10 @@ describe('the dev server (npm start)', () => {
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
-      await page.goto(url);
-      await page.locator('.ss-out-row').first().waitFor({ timeout: 60_000 });
+      // A fresh dev server transforms the page's modules on this first visit: on a loaded machine
+      // the load event can take longer than a navigation's 30 s, so wait for the view instead.
+      await page.goto(url, { waitUntil: 'commit' });
+      await page.locator('.ss-out-row').first().waitFor({ timeout: 120_000 });
       await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
       expect(problems).toEqual([]);
       // Nothing went wrong on the server's side either (it once failed its dependency scan).
