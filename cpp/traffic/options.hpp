@@ -29,13 +29,18 @@ struct HealthCheck {
   std::uint32_t rise = 2;
   // Envoy (cluster outlier_detection): consecutive_5xx in a row eject it for
   // base_ejection_time x (times ejected), at most max_ejection_time; sweeps
-  // every `interval`; at most max_ejection_percent of the hosts out at once
-  // (but always one).
+  // every `interval`; an ejection only while (ejected + 1) / hosts stays
+  // within max_ejection_percent (Envoy 1.28+, docs/proxy-rules.md E1), or
+  // when none is out and always_eject_one_host is set (1.31+, E2);
+  // legacy_ejection_percent: the rule before 1.28 (the share before the
+  // ejection below the limit; the first ejection always allowed).
   std::uint32_t consecutive_5xx = 5;
   double interval = 10;
   double base_ejection_time = 30;
   double max_ejection_time = 300;
   double max_ejection_percent = 10;
+  bool always_eject_one_host = false;
+  bool legacy_ejection_percent = false;
 };
 
 // The most workers one backend may have (the service model keeps a slot per worker).

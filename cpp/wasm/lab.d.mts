@@ -48,6 +48,10 @@ export interface RawHealthParameters {
   baseEjectionTime: number;
   maxEjectionTime: number;
   maxEjectionPercent: number;
+  /** Envoy 1.31+: one host may be ejected whenever none is. */
+  alwaysEjectOneHost: boolean;
+  /** Envoy before 1.28: the share before the ejection, the first always allowed. */
+  legacyEjectionPercent: boolean;
 }
 
 export interface RawHealthCheck extends Partial<RawHealthParameters> {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "simulate_with_script.hpp"
+#include "traffic/health_envoy.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
 
@@ -164,9 +165,11 @@ TEST(TrafficHealth, HAProxyErrorLimitMarkDownChecksAndSlowstart) {
 // 0.8 s of warm-up. Round 2: 3.1 (warm 0.9 s: 1200 ms), 3.3 (1000), 3.5,
 // 3.7 fail at 3.6, 3.8, ...: ejected again at 3.8 for 2 x 2 = 4 s, back at
 // the sweep at 8.0 with 1.5 s of warm-up, and then answers in time.
+// max_ejection_percent 50: one host of two (the default 10 % ejects none of two).
 TEST(TrafficHealth, EnvoyConsecutive5xxAndEscalatingEjection) {
   TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
   o.health.kind = HealthKind::Envoy;
+  o.health.max_ejection_percent = 50;
   o.health.consecutive_5xx = 2;
   o.health.interval = 1;
   o.health.base_ejection_time = 2;
@@ -193,23 +196,60 @@ TEST(TrafficHealth, EnvoyConsecutive5xxAndEscalatingEjection) {
   EXPECT_NEAR(t.seconds_ejected[B], 3.0 - 0.8, 1e-9);
 }
 
-// max_ejection_percent: with 10 % of a pool of 4, Envoy ejects one host (it
-// always may) but not a second.
+// max_ejection_percent (docs/proxy-rules.md E1, E2), worked from Envoy's
+// rule: 100 x (ejected + 1) / hosts <= max. At 10 %: 4 hosts allow none
+// (25 % for the first), 10 allow 1, 25 allow 2 (8 %; a third is 12 %); with
+// always_eject_one_host the first whenever none is out; before 1.28 the share
+// before the ejection below 10 %: 25 hosts allowed 3 (0, 4, 8 %).
+TEST(TrafficHealth, EnvoyMaxEjectionPercentCountsTheHostAboutToGo) {
+  HealthCheck c;
+  const auto allowed = [&](std::size_t hosts) {
+    std::size_t ejected = 0;
+    while (ejected < hosts && ejection_allowed(c, ejected, hosts)) ++ejected;
+    return ejected;
+  };
+  EXPECT_EQ(allowed(4), 0u);
+  EXPECT_EQ(allowed(9), 0u);
+  EXPECT_EQ(allowed(10), 1u);
+  EXPECT_EQ(allowed(25), 2u);
+  c.max_ejection_percent = 50;
+  EXPECT_EQ(allowed(4), 2u);
+  EXPECT_EQ(allowed(1), 0u);  // 100 % for the only host
+  c.max_ejection_percent = 100;
+  EXPECT_EQ(allowed(1), 1u);
+  c.max_ejection_percent = 10;
+  c.always_eject_one_host = true;
+  EXPECT_EQ(allowed(4), 1u);
+  EXPECT_EQ(allowed(25), 2u);
+  c.always_eject_one_host = false;
+  c.legacy_ejection_percent = true;
+  EXPECT_EQ(allowed(4), 1u);
+  EXPECT_EQ(allowed(25), 3u);
+}
+
+// The same in a run: four hosts, each cold at 0 and failing in a row. At the
+// default 10 % current Envoy ejects none; with always_eject_one_host (or the
+// rule before 1.28) one, and never a second; at 100 % all four.
 TEST(TrafficHealth, EnvoyMaxEjectionPercent) {
   TrafficOptions o = cold_b(21, WarmBy::Serving, 2);
   o.rps = 20;
   o.health.kind = HealthKind::Envoy;
   o.health.consecutive_5xx = 2;
-  const TrafficResult r = simulate_traffic("POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n", o);
-  std::uint32_t ejections = 0;
-  for (const auto e : r.ejections) ejections += e;
-  EXPECT_EQ(ejections, 1u);
+  const char* script = "POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n";
+  const auto ejections = [&](const TrafficOptions& with) {
+    std::uint32_t n = 0;
+    for (const auto e : simulate_traffic(script, with).ejections) n += e;
+    return n;
+  };
+  EXPECT_EQ(ejections(o), 0u);
+  TrafficOptions one = o;
+  one.health.always_eject_one_host = true;
+  EXPECT_EQ(ejections(one), 1u);
+  TrafficOptions legacy = o;
+  legacy.health.legacy_ejection_percent = true;
+  EXPECT_EQ(ejections(legacy), 1u);
   o.health.max_ejection_percent = 100;
-  const TrafficResult all = simulate_traffic("POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n", o);
-  ejections = 0;
-  for (const auto e : all.ejections) ejections += e;
-  EXPECT_EQ(ejections, 4u);
-  EXPECT_GT(all.unrouted[1], 0u);  // everyone out: the 503s
+  EXPECT_EQ(ejections(o), 4u);
 }
 
 // ---- policies --------------------------------------------------------
