@@ -5,6 +5,12 @@
 
 namespace slowstart {
 
+bool in_panic(double threshold, std::size_t healthy, std::size_t hosts) {
+  if (hosts == 0 || threshold <= 0) return false;
+  const double percent = 100.0 * static_cast<double>(healthy) / static_cast<double>(hosts);
+  return percent < threshold && 1.4 * percent < 100.0;
+}
+
 bool ejection_allowed(const HealthCheck& c, std::size_t ejected, std::size_t hosts) {
   const double n = static_cast<double>(hosts);
   if (c.legacy_ejection_percent) return ejected == 0 || 100.0 * static_cast<double>(ejected) / n < c.max_ejection_percent;

@@ -27,6 +27,13 @@ namespace slowstart {
 // (legacy_ejection_percent): 100 x ejected / hosts < max, the first always.
 bool ejection_allowed(const HealthCheck& check, std::size_t ejected, std::size_t hosts);
 
+// Whether a cluster with `healthy` of `hosts` healthy is in panic (E3;
+// `LoadBalancerBase::isHostSetInPanic` and `recalculatePerPriorityPanic`,
+// load_balancer_impl.cc): healthy below `threshold` percent, unless the
+// availability with the overprovisioning factor 1.4 is still 100 % (so
+// never at 5/7 healthy or more); never with no hosts or a threshold of 0.
+bool in_panic(double threshold, std::size_t healthy, std::size_t hosts);
+
 class EnvoyCheck {
  public:
   // Its passes over the pool (the ejection percent, the sweeps) add to `meter`.

@@ -202,6 +202,11 @@ const TrafficOption kTable[] = {
      .kind = K::Switch,
      .help = "envoy before 1.28: the share out before the ejection below the percent, the first always allowed",
      .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.legacy_ejection_percent)},
+    {.flag = "--panic-threshold", .metavar = "P", .key = "health.panicThreshold", .json = "health.panic_threshold",
+     .label = "panic-threshold", .group = G::HealthCheck, .kind = K::Number, .min = 0, .max = 100, .unit = "percent",
+     .zero = "never",
+     .help = "envoy: below this percent of hosts healthy, pick among all hosts, ejected ones too (healthy_panic_threshold)",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.panic_threshold)},
 
     // ---- output
     {.flag = "--stable-margin", .metavar = "P", .key = "stableMargin", .json = "stable_margin",

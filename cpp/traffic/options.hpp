@@ -41,6 +41,9 @@ struct HealthCheck {
   double max_ejection_percent = 10;
   bool always_eject_one_host = false;
   bool legacy_ejection_percent = false;
+  // Envoy's healthy_panic_threshold (E3): below this percent of hosts healthy
+  // the balancer picks among all hosts, ejected ones included; 0: never.
+  double panic_threshold = 50;
 };
 
 // The most workers one backend may have (the service model keeps a slot per worker).

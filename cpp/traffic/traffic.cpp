@@ -97,7 +97,9 @@ class Simulator : public ScriptSink, FleetEvents {
     // happens at the latest time reached (its ramp still counts from the
     // clock the script set).
     advance_to(static_cast<double>(pool.now()));
-    if (!stopped_) sync(cmd, pool);
+    if (stopped_) return;
+    sync(cmd, pool);
+    update_panic();
   }
 
   // The work the run has counted so far (budget.hpp), the script's and the cells' included.
@@ -229,7 +231,7 @@ class Simulator : public ScriptSink, FleetEvents {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
     std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
-    if (fleet_.passive[id].out) w = 0;
+    if (fleet_.passive[id].out && !fleet_.panic) w = 0;
     const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
     if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
     if (o_.policy == Policy::LeastRequest && w > 0) {
@@ -307,6 +309,24 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     ++p.epoch;
     set_out(id, true);
+    update_panic();
+  }
+
+  // Envoy's panic mode follows the share of hosts healthy (UP and not
+  // ejected); when it flips, every weight is weighed again.
+  void update_panic() {
+    if (o_.health.kind != HealthKind::Envoy) return;
+    std::size_t up = 0, healthy = 0;
+    meter_.add(kStepsPerScanned * static_cast<double>(fleet_.backends.size()));
+    for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
+      if (!fleet_.backends[i].up) continue;
+      ++up;
+      healthy += !fleet_.passive[fleet_.pos_id[i]].out;
+    }
+    const bool panic = in_panic(o_.health.panic_threshold, healthy, up);
+    if (panic == fleet_.panic) return;
+    fleet_.panic = panic;
+    for (std::size_t i = 0; i < fleet_.backends.size(); ++i) weigh(i);
   }
 
   // Back in the pool: a recovery (an UP) with the backend's ramp, when slow
@@ -331,6 +351,7 @@ class Simulator : public ScriptSink, FleetEvents {
     now_ = now;
     log_joined(i);
     now_ = saved;
+    update_panic();
   }
 
   // The proxy saw attempt `id` fail (its timeout) or succeed at `t`;

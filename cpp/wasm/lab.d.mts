@@ -52,6 +52,8 @@ export interface RawHealthParameters {
   alwaysEjectOneHost: boolean;
   /** Envoy before 1.28: the share before the ejection, the first always allowed. */
   legacyEjectionPercent: boolean;
+  /** Envoy: below this percent of hosts healthy, pick among all hosts (healthy_panic_threshold); 0: never. */
+  panicThreshold: number;
 }
 
 export interface RawHealthCheck extends Partial<RawHealthParameters> {

@@ -252,6 +252,46 @@ TEST(TrafficHealth, EnvoyMaxEjectionPercent) {
   EXPECT_EQ(ejections(o), 4u);
 }
 
+// healthy_panic_threshold (E3), worked from Envoy's rule: panic while the
+// healthy share is below the threshold and 1.4 x it below 100 %.
+TEST(TrafficHealth, EnvoyPanicThresholdByHand) {
+  EXPECT_FALSE(in_panic(50, 2, 4));  // 50 % is not below 50
+  EXPECT_TRUE(in_panic(50, 1, 4));   // 25 %
+  EXPECT_TRUE(in_panic(50, 0, 1));   // the only host ejected
+  EXPECT_FALSE(in_panic(0, 0, 1));   // 0: never
+  EXPECT_FALSE(in_panic(50, 0, 0));  // no hosts
+  EXPECT_TRUE(in_panic(80, 7, 10));  // 70 %: 98 % with the factor 1.4
+  EXPECT_FALSE(in_panic(80, 3, 4));  // 75 %: 105 %, capped at 100: no panic
+}
+
+// In a run: one host, cold, ejected (max_ejection_percent 100 lets the only
+// host go). Below 50 % healthy Envoy picks among all hosts, so every request
+// is still routed to it; with --panic-threshold 0 the ejected host gets
+// nothing and the requests find no backend. Four cold hosts at 100 %: the
+// third ejection (25 % healthy) is panic, and nothing is unrouted either.
+TEST(TrafficHealth, EnvoyPanicRoutesToEveryHost) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
+  o.health.kind = HealthKind::Envoy;
+  o.health.consecutive_5xx = 2;
+  o.health.max_ejection_percent = 100;
+  const auto unrouted = [](const TrafficResult& r) {
+    std::uint32_t n = 0;
+    for (const auto u : r.unrouted) n += u;
+    return n;
+  };
+  const TrafficResult one = simulate_traffic("POOL b=1\nUP b 0\n", o);
+  EXPECT_GE(one.ejections[0], 1u);
+  EXPECT_EQ(unrouted(one), 0u);
+  TrafficOptions never = o;
+  never.health.panic_threshold = 0;
+  const TrafficResult out = simulate_traffic("POOL b=1\nUP b 0\n", never);
+  EXPECT_GE(out.ejections[0], 1u);
+  EXPECT_GT(unrouted(out), 0u);
+  const char* four = "POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n";
+  EXPECT_EQ(unrouted(simulate_traffic(four, o)), 0u);
+  EXPECT_GT(unrouted(simulate_traffic(four, never)), 0u);
+}
+
 // ---- policies --------------------------------------------------------
 
 namespace {

@@ -99,6 +99,7 @@ describe('simulate(): failures, health checks and policies', () => {
       maxEjectionPercent: 10,
       alwaysEjectOneHost: false,
       legacyEjectionPercent: false,
+      panicThreshold: 50,
     });
     expect(d.maxRetries).toBe(5);
   });
