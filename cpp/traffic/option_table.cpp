@@ -99,6 +99,10 @@ const TrafficOption kTable[] = {
     {.flag = "--bias", .metavar = "B", .key = "bias", .json = "bias", .label = "bias", .group = G::Policy,
      .kind = K::Number, .min = 0, .max = kInf, .help = "least-request: the active-request bias",
      .when_key = "policy", .when_value = "least-request", .field = FIELD(bias)},
+    {.flag = "--choice-count", .metavar = "N", .key = "choiceCount", .json = "choice_count", .label = "choice-count",
+     .group = G::Policy, .kind = K::Whole, .min = 2, .max = 100,
+     .help = "least-request with equal weights and no host ramping: hosts drawn per pick, the least active wins",
+     .when_key = "policy", .when_value = "least-request", .field = FIELD(choice_count)},
 
     // ---- the service model
     {.flag = "--service", .key = "service", .json = "service", .label = "service model", .group = G::ServiceModel,

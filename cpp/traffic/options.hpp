@@ -69,7 +69,10 @@ struct TrafficOptions {
   Curve curve;              // weights: linear / envoy / haproxy at a resolution
   Policy policy = Policy::SmoothWrr;
   bool slow_start = true;   // false: ramps are ignored (full weight at once)
-  double bias = 1.0;        // least-request's active-request bias
+  double bias = 1.0;        // least-request's active-request bias (its weighted path)
+  // least-request with equal weights and no host in slow start: the hosts
+  // drawn for each pick (Envoy's choice_count; docs/proxy-rules.md E4).
+  std::uint32_t choice_count = 2;
   ServiceModel service;
   // A request whose latency would pass timeout_ms fails at that moment (the
   // proxy gives up; the backend still does the work) and is retried on another

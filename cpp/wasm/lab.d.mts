@@ -17,6 +17,7 @@ export interface RawTrafficOptions {
   policy?: RawPolicy;
   slowStart?: boolean;
   bias?: number;
+  choiceCount?: number;
   service?:
     | boolean
     | {
@@ -71,6 +72,7 @@ export interface RawTrafficDefaults {
   slowStart: boolean;
   seed: number;
   bias: number;
+  choiceCount: number;
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
   timeoutMs: number;
   retries: number;
