@@ -211,6 +211,10 @@ const TrafficOption kTable[] = {
      .zero = "never",
      .help = "envoy: below this percent of hosts healthy, pick among all hosts, ejected ones too (healthy_panic_threshold)",
      .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.panic_threshold)},
+    {.flag = "--ramp-after-ejection", .key = "health.rampAfterEjection", .json = "health.ramp_after_ejection",
+     .label = "ramp-after-ejection", .group = G::HealthCheck, .kind = K::Switch,
+     .help = "envoy: ramp a host back from an ejection, as Envoy does only when an active health check readmits it",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.ramp_after_ejection)},
 
     // ---- output
     {.flag = "--stable-margin", .metavar = "P", .key = "stableMargin", .json = "stable_margin",

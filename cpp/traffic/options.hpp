@@ -44,6 +44,10 @@ struct HealthCheck {
   // Envoy's healthy_panic_threshold (E3): below this percent of hosts healthy
   // the balancer picks among all hosts, ejected ones included; 0: never.
   double panic_threshold = 50;
+  // Envoy: a host back from an outlier ejection gets its full weight at once
+  // (slow start counts from its join, or from an active check's recovery:
+  // E7); ramp_after_ejection ramps it as if an active check had readmitted it.
+  bool ramp_after_ejection = false;
 };
 
 // The most workers one backend may have (the service model keeps a slot per worker).

@@ -371,7 +371,10 @@ class Simulator : public ScriptSink, FleetEvents {
     p.out = false;
     if (fleet_.id_pos[id] == kNone) return;
     const auto i = static_cast<std::size_t>(fleet_.id_pos[id]);
-    ramps_.readmitted(i, now);
+    // Envoy re-applies slow start only to a host an active health check brings
+    // back, never after an outlier ejection (E7): its ramp, if any is left,
+    // still counts from its join.
+    if (o_.health.kind != HealthKind::Envoy || o_.health.ramp_after_ejection) ramps_.readmitted(i, now);
     reweigh_position(i);
     const double saved = now_;
     now_ = now;

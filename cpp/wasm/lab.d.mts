@@ -55,6 +55,8 @@ export interface RawHealthParameters {
   legacyEjectionPercent: boolean;
   /** Envoy: below this percent of hosts healthy, pick among all hosts (healthy_panic_threshold); 0: never. */
   panicThreshold: number;
+  /** Envoy: ramp a host back from an outlier ejection (Envoy does only after an active check's recovery). */
+  rampAfterEjection: boolean;
 }
 
 export interface RawHealthCheck extends Partial<RawHealthParameters> {

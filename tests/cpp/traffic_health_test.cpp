@@ -252,6 +252,31 @@ TEST(TrafficHealth, EnvoyMaxEjectionPercent) {
   EXPECT_EQ(ejections(o), 4u);
 }
 
+// No ramp after an outlier ejection (E7). b joins with a 1 s ramp, cold
+// (2,000 ms a request against a 500 ms timeout): its requests at 1.1 and 1.3
+// fail at 1.6 and 1.8, ejecting it for 2 s, so the sweep at 4.0 lets it back.
+// Its ramp ended at 1 s and Envoy does not start another: from 4.0 it takes
+// its full half at once, every other request, serving (not ramping). With --ramp-after-ejection (what an
+// active check's recovery would do) its 1 s ramp starts again at 4.0, and at
+// resolution 1 a weight-1 host weighs 0 until its ramp ends: nothing in [4, 5).
+TEST(TrafficHealth, EnvoyDoesNotRampAHostBackFromEjection) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
+  o.health.kind = HealthKind::Envoy;
+  o.health.consecutive_5xx = 2;
+  o.health.interval = 1;
+  o.health.base_ejection_time = 2;
+  o.health.max_ejection_percent = 50;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
+  EXPECT_EQ(cell(r.requests, r, 1, B), 4u);
+  EXPECT_EQ(state(r, 3, B), BackendState::Ejected);
+  EXPECT_GE(cell(r.requests, r, 4, B), 4u);
+  EXPECT_EQ(state(r, 4, B), BackendState::Serving);
+  o.health.ramp_after_ejection = true;
+  const TrafficResult ramped = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
+  EXPECT_EQ(cell(ramped.requests, ramped, 4, B), 0u);
+  EXPECT_EQ(state(ramped, 4, B), BackendState::Ramping);
+}
+
 // healthy_panic_threshold (E3), worked from Envoy's rule: panic while the
 // healthy share is below the threshold and 1.4 x it below 100 %.
 TEST(TrafficHealth, EnvoyPanicThresholdByHand) {

@@ -100,6 +100,7 @@ describe('simulate(): failures, health checks and policies', () => {
       alwaysEjectOneHost: false,
       legacyEjectionPercent: false,
       panicThreshold: 50,
+      rampAfterEjection: false,
     });
     expect(d.maxRetries).toBe(5);
   });
