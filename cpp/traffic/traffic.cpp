@@ -545,7 +545,9 @@ class Simulator : public ScriptSink, FleetEvents {
       done_.pop();
       --fleet_.active[d.id];
       active_changed(d.id);
-      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration;
+      // nginx never passes a request on from a single server (N2: the tries left are set to 0).
+      const bool single = o_.health.kind == HealthKind::Nginx && single_server(fleet_);
+      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single;
       report(d.id, d.t, d.failed, again);
       if (again) retry(d);
       else if (d.slot != kNoSlot) free_slots_.push_back(d.slot);
