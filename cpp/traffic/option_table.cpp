@@ -142,6 +142,11 @@ const TrafficOption kTable[] = {
     {.flag = "--retries", .metavar = "N", .key = "retries", .json = "retries", .label = "retries",
      .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxRetries,
      .help = "retry a failed request on another backend", .field = FIELD(retries)},
+    {.flag = "--max-retries-in-flight", .metavar = "N", .key = "maxRetriesInFlight", .json = "max_retries_in_flight",
+     .label = "max-retries-in-flight", .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxCount,
+     .help = "envoy: the most retries in flight at once (the cluster's max_retries circuit breaker); past it a "
+             "failure reaches the client",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(max_retries_in_flight)},
 
     // ---- passive health checks, each balancer's parameters and defaults
     {.flag = "--health", .metavar = "KIND", .key = "health.kind", .json = "health.kind", .label = "health",

@@ -83,6 +83,10 @@ struct TrafficOptions {
   // backend up to `retries` times. 0: no timeout. Needs the service model.
   double timeout_ms = 0;
   std::uint32_t retries = 0;
+  // Envoy's retry circuit breaker (the cluster's max_retries, 3): at most this
+  // many retries in flight at once; a retry past it is not made and the
+  // failure reaches the client (docs/proxy-rules.md E13). With --health envoy.
+  std::uint32_t max_retries_in_flight = 3;
   HealthCheck health;
   RampBy ramp_by = RampBy::Scale;
   std::uint64_t seed = 1;          // random, p2c, least-conn ties, the skip decorator

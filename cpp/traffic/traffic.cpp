@@ -543,15 +543,23 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       const Done d = done_.top();
       done_.pop();
+      if (d.tries > 1) --retries_in_flight_;
       --fleet_.active[d.id];
       active_changed(d.id);
       // nginx never passes a request on from a single server (N2: the tries left are set to 0).
       const bool single = o_.health.kind == HealthKind::Nginx && single_server(fleet_);
-      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single;
+      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single && retry_allowed();
       report(d.id, d.t, d.failed, again);
       if (again) retry(d);
       else if (d.slot != kNoSlot) free_slots_.push_back(d.slot);
     }
+  }
+
+  // Envoy's retry circuit breaker (E13; `CircuitBreakers.Thresholds.max_retries`,
+  // circuit_breaker.proto): no retry while max_retries are in flight
+  // (`upstream_rq_retry_overflow`); the failure goes to the client.
+  bool retry_allowed() const {
+    return o_.health.kind != HealthKind::Envoy || retries_in_flight_ < o_.max_retries_in_flight;
   }
 
   // The attempt failed: the same request again on another backend, now.
@@ -570,6 +578,7 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     const std::uint32_t id = fleet_.pos_id[static_cast<std::size_t>(p)];
     ++r_.requests[k * n_ids_ + id];
+    ++retries_in_flight_;
     serve(id, d.t, k, &d);
   }
 
@@ -721,6 +730,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<std::uint8_t> slow_start_;  // least-request: by position, weighed below full by its ramp
   std::size_t slow_starting_ = 0;
   bool equal_weights_ = true;
+  std::uint64_t retries_in_flight_ = 0;  // attempts after the first, not yet ended
   double now_ = 0;  // the scenario's time reached
   WorkMeter meter_;
   double in_flight_limit_;

@@ -30,6 +30,7 @@ export interface RawTrafficOptions {
       };
   timeoutMs?: number;
   retries?: number;
+  maxRetriesInFlight?: number;
   health?: RawHealthCheck | null;
   rampBy?: 'scale' | 'skip';
   seed?: number;
@@ -78,6 +79,7 @@ export interface RawTrafficDefaults {
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
   timeoutMs: number;
   retries: number;
+  maxRetriesInFlight: number;
   health: RawHealthParameters;
   stableMargin: number;
   maxRetries: number;

@@ -277,6 +277,35 @@ TEST(TrafficHealth, EnvoyDoesNotRampAHostBackFromEjection) {
   EXPECT_EQ(state(ramped, 4, B), BackendState::Ramping);
 }
 
+// Envoy's retry circuit breaker (E13), by hand. 40 requests a second, b
+// every other one (0.025, 0.075, ...), cold for good: each fails at its
+// 500 ms timeout, one every 0.05 s; those failing before the 2 s end (30 of
+// its 40) may be retried on a, warm, where a retry takes 120 ms, so a retry
+// overlaps the next two failures. At most 1 in flight: one failure in three
+// is retried (10); at most 3 (the default): every one (30); 0: none.
+TEST(TrafficHealth, EnvoyCapsTheRetriesInFlight) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 2);
+  o.rps = 40;
+  o.service.base_ms = 120;
+  o.service.warmup = 100;
+  o.retries = 1;
+  o.health.kind = HealthKind::Envoy;
+  o.health.max_ejection_percent = 0;
+  const auto retried = [&](std::uint32_t cap) {
+    TrafficOptions with = o;
+    with.max_retries_in_flight = cap;
+    const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", with);
+    std::uint32_t n = 0, failed = 0;
+    for (std::size_t k = 0; k < r.buckets; ++k) n += cell(r.retried, r, k, B), failed += cell(r.failed, r, k, B);
+    EXPECT_EQ(failed, 40u);
+    return n;
+  };
+  EXPECT_EQ(retried(0), 0u);
+  EXPECT_EQ(retried(1), 10u);
+  EXPECT_EQ(retried(3), 30u);
+  EXPECT_EQ(retried(100), 30u);
+}
+
 // healthy_panic_threshold (E3), worked from Envoy's rule: panic while the
 // healthy share is below the threshold and 1.4 x it below 100 %.
 TEST(TrafficHealth, EnvoyPanicThresholdByHand) {

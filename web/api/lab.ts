@@ -103,6 +103,8 @@ export interface TrafficOptions {
   timeoutMs?: number;
   /** Retries of a failed request on another backend, 0 to 5. Default 0. */
   retries?: number;
+  /** Envoy (`health.kind` envoy): the most retries in flight at once (the cluster's max_retries circuit breaker). Default 3. */
+  maxRetriesInFlight?: number;
   /** Passive health checking (needs a timeout). Default none. */
   health?: HealthCheck | null;
   /** How a policy applies the ramp: `scale` (default) or `skip` (leave a warming host out with probability 1 − ramp). */
