@@ -45,7 +45,7 @@ ScenarioSize size_of(const TrafficOptions& o, const ScriptFacts& script) {
   s.buckets = std::max(1.0, std::ceil(s.duration / o.bucket));
   s.cells = s.buckets * s.backends;
   s.scans = picks_scan(o);
-  const bool one_by_one = s.scans || o.service.enabled;
+  const bool one_by_one = s.scans || o.service.enabled || o.policy == Policy::LeastRequest;
   s.steps_per_request =
       (one_by_one ? kStepsPerAttempt : kStepsPerRoutedRequest) + (s.scans ? kStepsPerScanned * s.backends : 0);
   if (o.health.kind == HealthKind::Envoy) s.sweeps = std::floor(s.duration / o.health.interval);

@@ -31,14 +31,18 @@ struct Fleet {
   std::vector<std::int32_t> id_pos;    // its position now, or kNone
   std::vector<std::uint32_t> active;   // its attempts in flight
   std::vector<Passive> passive;
+  // Envoy's panic mode (docs/proxy-rules.md E3): too few hosts healthy, so
+  // the balancer picks among all of them, those left out included.
+  bool panic = false;
 
   // Backend `id` is in the pool and UP (the script's view; a check may still leave it out).
   bool up(std::uint32_t id) const {
     return id_pos[id] != kNone && backends[static_cast<std::size_t>(id_pos[id])].up;
   }
-  // Position i can take a request: UP, a weight above 0, not left out by a check.
+  // Position i can take a request: UP, a weight above 0, not left out by a
+  // check (or in panic, when the check's verdict is overridden).
   bool available(std::size_t i) const {
-    return backends[i].up && backends[i].target > 0 && !passive[pos_id[i]].out;
+    return backends[i].up && backends[i].target > 0 && (!passive[pos_id[i]].out || panic);
   }
 };
 

@@ -5,6 +5,19 @@
 
 namespace slowstart {
 
+bool in_panic(double threshold, std::size_t healthy, std::size_t hosts) {
+  if (hosts == 0 || threshold <= 0) return false;
+  const double percent = 100.0 * static_cast<double>(healthy) / static_cast<double>(hosts);
+  return percent < threshold && 1.4 * percent < 100.0;
+}
+
+bool ejection_allowed(const HealthCheck& c, std::size_t ejected, std::size_t hosts) {
+  const double n = static_cast<double>(hosts);
+  if (c.legacy_ejection_percent) return ejected == 0 || 100.0 * static_cast<double>(ejected) / n < c.max_ejection_percent;
+  if (c.always_eject_one_host && ejected == 0) return true;
+  return 100.0 * static_cast<double>(ejected + 1) / n <= std::min(100.0, c.max_ejection_percent);
+}
+
 void EnvoyCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t id, double t, bool failed) {
   State& s = state_[id];
   if (!failed) {
@@ -19,7 +32,7 @@ void EnvoyCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
     ++up;
     out += fleet.passive[fleet.pos_id[i]].out;
   }
-  if (out == 0 || 100.0 * static_cast<double>(out) / static_cast<double>(up) < c_.max_ejection_percent) {
+  if (ejection_allowed(c_, out, up)) {
     const auto cap = static_cast<std::uint32_t>(
         std::ceil(std::max(c_.max_ejection_time, c_.base_ejection_time) / c_.base_ejection_time));
     s.multiplier = std::min(s.multiplier + 1, cap);

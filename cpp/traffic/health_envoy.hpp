@@ -3,7 +3,7 @@
 // docs/WHY-SLOW-START.md section 7):
 //   - a timeout is a 5xx (locally originated errors map to 5xx by default);
 //     consecutive_5xx of them in a row eject the host at once, if
-//     max_ejection_percent allows (the first ejection always);
+//     max_ejection_percent allows (ejection_allowed);
 //   - it stays out base_ejection_time x (times ejected), at most
 //     max_ejection_time; sweeps every `interval` bring it back once that
 //     time has passed, and lower the multiplier of a host in service for a
@@ -17,6 +17,22 @@
 #include "traffic/options.hpp"
 
 namespace slowstart {
+
+// Whether one more host may be ejected with `ejected` of `hosts` out
+// (docs/proxy-rules.md E1, E2; `DetectorImpl::ejectHost`,
+// source/common/upstream/outlier_detection_impl.cc): since Envoy 1.28,
+// 100 x (ejected + 1) / hosts <= min(100, max_ejection_percent), so with the
+// default 10 % fewer than 10 hosts eject nothing and 25 allow 2; with
+// always_eject_one_host (1.31+) one may go whenever none is out. Before 1.28
+// (legacy_ejection_percent): 100 x ejected / hosts < max, the first always.
+bool ejection_allowed(const HealthCheck& check, std::size_t ejected, std::size_t hosts);
+
+// Whether a cluster with `healthy` of `hosts` healthy is in panic (E3;
+// `LoadBalancerBase::isHostSetInPanic` and `recalculatePerPriorityPanic`,
+// load_balancer_impl.cc): healthy below `threshold` percent, unless the
+// availability with the overprovisioning factor 1.4 is still 100 % (so
+// never at 5/7 healthy or more); never with no hosts or a threshold of 0.
+bool in_panic(double threshold, std::size_t healthy, std::size_t hosts);
 
 class EnvoyCheck {
  public:

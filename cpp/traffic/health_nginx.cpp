@@ -14,6 +14,10 @@ void NginxCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
   // time and lowers the effective weight by weight / max_fails; a success
   // clears the count only once the server was tried again after its last
   // failure.
+  // A single server is never marked unavailable (docs/proxy-rules.md N2;
+  // `peers->single` in ngx_http_upstream_get_round_robin_peer and
+  // ngx_http_upstream_free_round_robin_peer): its failures are not counted.
+  if (single_server(fleet)) return;
   State& s = state_[id];
   const std::int64_t now = whole_second(t);
   if (failed) {

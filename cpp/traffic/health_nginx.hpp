@@ -19,6 +19,11 @@
 
 namespace slowstart {
 
+// An upstream of one server (nginx's `peers->single`): never marked
+// unavailable, its failures not counted, a failed request not passed on
+// (docs/proxy-rules.md N2). The lab's pool is the upstream.
+inline bool single_server(const Fleet& fleet) { return fleet.backends.size() == 1; }
+
 class NginxCheck {
  public:
   // Every pick's pass over the lowered effective weights adds to `meter`.

@@ -99,6 +99,10 @@ const TrafficOption kTable[] = {
     {.flag = "--bias", .metavar = "B", .key = "bias", .json = "bias", .label = "bias", .group = G::Policy,
      .kind = K::Number, .min = 0, .max = kInf, .help = "least-request: the active-request bias",
      .when_key = "policy", .when_value = "least-request", .field = FIELD(bias)},
+    {.flag = "--choice-count", .metavar = "N", .key = "choiceCount", .json = "choice_count", .label = "choice-count",
+     .group = G::Policy, .kind = K::Whole, .min = 2, .max = 100,
+     .help = "least-request with equal weights and no host ramping: hosts drawn per pick, the least active wins",
+     .when_key = "policy", .when_value = "least-request", .field = FIELD(choice_count)},
 
     // ---- the service model
     {.flag = "--service", .key = "service", .json = "service", .label = "service model", .group = G::ServiceModel,
@@ -138,6 +142,11 @@ const TrafficOption kTable[] = {
     {.flag = "--retries", .metavar = "N", .key = "retries", .json = "retries", .label = "retries",
      .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxRetries,
      .help = "retry a failed request on another backend", .field = FIELD(retries)},
+    {.flag = "--max-retries-in-flight", .metavar = "N", .key = "maxRetriesInFlight", .json = "max_retries_in_flight",
+     .label = "max-retries-in-flight", .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxCount,
+     .help = "envoy: the most retries in flight at once (the cluster's max_retries circuit breaker); past it a "
+             "failure reaches the client",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(max_retries_in_flight)},
 
     // ---- passive health checks, each balancer's parameters and defaults
     {.flag = "--health", .metavar = "KIND", .key = "health.kind", .json = "health.kind", .label = "health",
@@ -191,8 +200,26 @@ const TrafficOption kTable[] = {
     {.flag = "--max-ejection-percent", .metavar = "P", .key = "health.maxEjectionPercent",
      .json = "health.max_ejection_percent", .label = "max-ejection-percent", .group = G::HealthCheck,
      .kind = K::Number, .min = 0, .max = 100, .unit = "percent",
-     .help = "envoy: the most hosts out at once, in percent (one is always allowed)", .when_key = "health.kind",
-     .when_value = "envoy", .field = FIELD(health.max_ejection_percent)},
+     .help = "envoy: an ejection only while (ejected + 1) / hosts stays within this percent (Envoy 1.28+)",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.max_ejection_percent)},
+    {.flag = "--always-eject-one-host", .key = "health.alwaysEjectOneHost", .json = "health.always_eject_one_host",
+     .label = "always-eject-one-host", .group = G::HealthCheck, .kind = K::Switch,
+     .help = "envoy: one host may be ejected whenever none is, whatever the percent (Envoy 1.31+)",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.always_eject_one_host)},
+    {.flag = "--legacy-ejection-percent", .key = "health.legacyEjectionPercent",
+     .json = "health.legacy_ejection_percent", .label = "legacy-ejection-percent", .group = G::HealthCheck,
+     .kind = K::Switch,
+     .help = "envoy before 1.28: the share out before the ejection below the percent, the first always allowed",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.legacy_ejection_percent)},
+    {.flag = "--panic-threshold", .metavar = "P", .key = "health.panicThreshold", .json = "health.panic_threshold",
+     .label = "panic-threshold", .group = G::HealthCheck, .kind = K::Number, .min = 0, .max = 100, .unit = "percent",
+     .zero = "never",
+     .help = "envoy: below this percent of hosts healthy, pick among all hosts, ejected ones too (healthy_panic_threshold)",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.panic_threshold)},
+    {.flag = "--ramp-after-ejection", .key = "health.rampAfterEjection", .json = "health.ramp_after_ejection",
+     .label = "ramp-after-ejection", .group = G::HealthCheck, .kind = K::Switch,
+     .help = "envoy: ramp a host back from an ejection, as Envoy does only when an active health check readmits it",
+     .when_key = "health.kind", .when_value = "envoy", .field = FIELD(health.ramp_after_ejection)},
 
     // ---- output
     {.flag = "--stable-margin", .metavar = "P", .key = "stableMargin", .json = "stable_margin",

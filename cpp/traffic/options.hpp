@@ -29,13 +29,25 @@ struct HealthCheck {
   std::uint32_t rise = 2;
   // Envoy (cluster outlier_detection): consecutive_5xx in a row eject it for
   // base_ejection_time x (times ejected), at most max_ejection_time; sweeps
-  // every `interval`; at most max_ejection_percent of the hosts out at once
-  // (but always one).
+  // every `interval`; an ejection only while (ejected + 1) / hosts stays
+  // within max_ejection_percent (Envoy 1.28+, docs/proxy-rules.md E1), or
+  // when none is out and always_eject_one_host is set (1.31+, E2);
+  // legacy_ejection_percent: the rule before 1.28 (the share before the
+  // ejection below the limit; the first ejection always allowed).
   std::uint32_t consecutive_5xx = 5;
   double interval = 10;
   double base_ejection_time = 30;
   double max_ejection_time = 300;
   double max_ejection_percent = 10;
+  bool always_eject_one_host = false;
+  bool legacy_ejection_percent = false;
+  // Envoy's healthy_panic_threshold (E3): below this percent of hosts healthy
+  // the balancer picks among all hosts, ejected ones included; 0: never.
+  double panic_threshold = 50;
+  // Envoy: a host back from an outlier ejection gets its full weight at once
+  // (slow start counts from its join, or from an active check's recovery:
+  // E7); ramp_after_ejection ramps it as if an active check had readmitted it.
+  bool ramp_after_ejection = false;
 };
 
 // The most workers one backend may have (the service model keeps a slot per worker).
@@ -61,13 +73,20 @@ struct TrafficOptions {
   Curve curve;              // weights: linear / envoy / haproxy at a resolution
   Policy policy = Policy::SmoothWrr;
   bool slow_start = true;   // false: ramps are ignored (full weight at once)
-  double bias = 1.0;        // least-request's active-request bias
+  double bias = 1.0;        // least-request's active-request bias (its weighted path)
+  // least-request with equal weights and no host in slow start: the hosts
+  // drawn for each pick (Envoy's choice_count; docs/proxy-rules.md E4).
+  std::uint32_t choice_count = 2;
   ServiceModel service;
   // A request whose latency would pass timeout_ms fails at that moment (the
   // proxy gives up; the backend still does the work) and is retried on another
   // backend up to `retries` times. 0: no timeout. Needs the service model.
   double timeout_ms = 0;
   std::uint32_t retries = 0;
+  // Envoy's retry circuit breaker (the cluster's max_retries, 3): at most this
+  // many retries in flight at once; a retry past it is not made and the
+  // failure reaches the client (docs/proxy-rules.md E13). With --health envoy.
+  std::uint32_t max_retries_in_flight = 3;
   HealthCheck health;
   RampBy ramp_by = RampBy::Scale;
   std::uint64_t seed = 1;          // random, p2c, least-conn ties, the skip decorator

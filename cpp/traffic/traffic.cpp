@@ -82,7 +82,9 @@ class Simulator : public ScriptSink, FleetEvents {
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
-    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted();
+    // Least-request picks one by one: with equal weights Envoy's pick is a
+    // random two-choice (E4), which a run of weighted picks cannot be.
+    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted() || o_.policy == Policy::LeastRequest;
     // The budget's costs (budget.hpp): what each pick one by one costs, and a
     // scanning pick's pass over the pool (counted for every backend the script names).
     steps_per_pick_ = kStepsPerAttempt + (picks_scan(o_) ? kStepsPerScanned * static_cast<double>(n_ids_) : 0);
@@ -97,7 +99,9 @@ class Simulator : public ScriptSink, FleetEvents {
     // happens at the latest time reached (its ramp still counts from the
     // clock the script set).
     advance_to(static_cast<double>(pool.now()));
-    if (!stopped_) sync(cmd, pool);
+    if (stopped_) return;
+    sync(cmd, pool);
+    update_panic();
   }
 
   // The work the run has counted so far (budget.hpp), the script's and the cells' included.
@@ -173,6 +177,8 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       const std::size_t n = pool.size();
       wrr_.reset(n);
+      slow_start_.assign(n, 0);
+      slow_starting_ = 0;
       fleet_.backends.clear();
       fleet_.pos_id.clear();
       ramps_.reset(n);
@@ -229,7 +235,8 @@ class Simulator : public ScriptSink, FleetEvents {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
     std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
-    if (fleet_.passive[id].out) w = 0;
+    if (o_.policy == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * o_.curve.resolution);
+    if (fleet_.passive[id].out && !fleet_.panic) w = 0;
     const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
     if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
     if (o_.policy == Policy::LeastRequest && w > 0) {
@@ -237,6 +244,26 @@ class Simulator : public ScriptSink, FleetEvents {
       w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
     }
     wrr_.set_weight(i, w);
+  }
+
+  // Least-request: how many backends are in slow start (weighed below their
+  // full weight by the ramp), and whether every backend weighs the same:
+  // Envoy's pick is weighted (EDF) only then (E4, E5).
+  void note_slow_start(std::size_t i, bool ramping) {
+    if (slow_start_.size() <= i) slow_start_.resize(i + 1, 0);
+    if (slow_start_[i] == ramping) return;
+    slow_start_[i] = ramping;
+    if (ramping) ++slow_starting_;
+    else --slow_starting_;
+  }
+  void find_equal_weights() {
+    equal_weights_ = true;
+    std::int64_t w = 0;
+    for (const Backend& b : fleet_.backends) {
+      if (!b.up || b.target == 0) continue;
+      if (w != 0 && b.target != w) equal_weights_ = false;
+      w = b.target;
+    }
   }
 
   void active_changed(std::uint32_t id) {
@@ -307,6 +334,25 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     ++p.epoch;
     set_out(id, true);
+    update_panic();
+  }
+
+  // Envoy's panic mode follows the share of hosts healthy (UP and not
+  // ejected); when it flips, every weight is weighed again.
+  void update_panic() {
+    if (o_.policy == Policy::LeastRequest) find_equal_weights();
+    if (o_.health.kind != HealthKind::Envoy) return;
+    std::size_t up = 0, healthy = 0;
+    meter_.add(kStepsPerScanned * static_cast<double>(fleet_.backends.size()));
+    for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
+      if (!fleet_.backends[i].up) continue;
+      ++up;
+      healthy += !fleet_.passive[fleet_.pos_id[i]].out;
+    }
+    const bool panic = in_panic(o_.health.panic_threshold, healthy, up);
+    if (panic == fleet_.panic) return;
+    fleet_.panic = panic;
+    for (std::size_t i = 0; i < fleet_.backends.size(); ++i) weigh(i);
   }
 
   // Back in the pool: a recovery (an UP) with the backend's ramp, when slow
@@ -325,12 +371,16 @@ class Simulator : public ScriptSink, FleetEvents {
     p.out = false;
     if (fleet_.id_pos[id] == kNone) return;
     const auto i = static_cast<std::size_t>(fleet_.id_pos[id]);
-    ramps_.readmitted(i, now);
+    // Envoy re-applies slow start only to a host an active health check brings
+    // back, never after an outlier ejection (E7): its ramp, if any is left,
+    // still counts from its join.
+    if (o_.health.kind != HealthKind::Envoy || o_.health.ramp_after_ejection) ramps_.readmitted(i, now);
     reweigh_position(i);
     const double saved = now_;
     now_ = now;
     log_joined(i);
     now_ = saved;
+    update_panic();
   }
 
   // The proxy saw attempt `id` fail (its timeout) or succeed at `t`;
@@ -369,6 +419,8 @@ class Simulator : public ScriptSink, FleetEvents {
   std::int32_t pick(std::int64_t tick, const std::uint32_t* tried, std::size_t n_tried) {
     const bool skip = o_.ramp_by == RampBy::Skip;
     if (weighted() && !skip) {
+      if (o_.policy == Policy::LeastRequest && slow_starting_ == 0 && equal_weights_)
+        return pick_unweighted_least_request(tried, n_tried);
       if (n_tried == 0) return wrr_.pick();  // the common case
       return pick_weighted_without(tried, n_tried);
     }
@@ -405,6 +457,41 @@ class Simulator : public ScriptSink, FleetEvents {
         return cand_.empty() ? kNone : pick_round_robin(fleet_.backends.size(), cand_, robin_, !skip, ramp, rng_);
     }
     return kNone;
+  }
+
+  // Envoy's least_request when every host weighs the same and none is in
+  // slow start (docs/proxy-rules.md E4; `EdfLoadBalancerBase::refresh` skips
+  // the EDF schedule, `LeastRequestLoadBalancer::unweightedHostPickNChoices`):
+  // choice_count hosts drawn uniformly *with replacement* (the same host may
+  // come twice), the one with the fewest active requests kept, a tie keeping
+  // the earlier draw. Drawn among the available backends not yet tried: a
+  // uniform position, drawn again if it cannot take the request (a few
+  // times; then from the list of those that can).
+  std::int32_t pick_unweighted_least_request(const std::uint32_t* tried, std::size_t n_tried) {
+    const std::size_t n = fleet_.backends.size();
+    const auto can_take = [&](std::size_t i) {
+      return fleet_.available(i) && std::find(tried, tried + n_tried, fleet_.pos_id[i]) == tried + n_tried;
+    };
+    std::int32_t best = kNone;
+    for (std::uint32_t draw = 0; draw < o_.choice_count; ++draw) {
+      std::int32_t p = kNone;
+      for (int attempt = 0; attempt < 8 && n > 0 && p == kNone; ++attempt) {
+        const auto i = static_cast<std::size_t>(rng_.below(n));
+        if (can_take(i)) p = static_cast<std::int32_t>(i);
+      }
+      if (p == kNone) {
+        cand_.clear();
+        meter_.add(kStepsPerScanned * static_cast<double>(n));
+        for (std::size_t i = 0; i < n; ++i)
+          if (can_take(i)) cand_.push_back(static_cast<std::uint32_t>(i));
+        if (cand_.empty()) return kNone;
+        p = static_cast<std::int32_t>(cand_[static_cast<std::size_t>(rng_.below(cand_.size()))]);
+      }
+      if (best == kNone || fleet_.active[fleet_.pos_id[static_cast<std::size_t>(p)]] <
+                               fleet_.active[fleet_.pos_id[static_cast<std::size_t>(best)]])
+        best = p;
+    }
+    return best;
   }
 
   // The weighted pick of a retry: the same pick with the backends already
@@ -456,13 +543,23 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       const Done d = done_.top();
       done_.pop();
+      if (d.tries > 1) --retries_in_flight_;
       --fleet_.active[d.id];
       active_changed(d.id);
-      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration;
+      // nginx never passes a request on from a single server (N2: the tries left are set to 0).
+      const bool single = o_.health.kind == HealthKind::Nginx && single_server(fleet_);
+      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single && retry_allowed();
       report(d.id, d.t, d.failed, again);
       if (again) retry(d);
       else if (d.slot != kNoSlot) free_slots_.push_back(d.slot);
     }
+  }
+
+  // Envoy's retry circuit breaker (E13; `CircuitBreakers.Thresholds.max_retries`,
+  // circuit_breaker.proto): no retry while max_retries are in flight
+  // (`upstream_rq_retry_overflow`); the failure goes to the client.
+  bool retry_allowed() const {
+    return o_.health.kind != HealthKind::Envoy || retries_in_flight_ < o_.max_retries_in_flight;
   }
 
   // The attempt failed: the same request again on another backend, now.
@@ -481,6 +578,7 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     const std::uint32_t id = fleet_.pos_id[static_cast<std::size_t>(p)];
     ++r_.requests[k * n_ids_ + id];
+    ++retries_in_flight_;
     serve(id, d.t, k, &d);
   }
 
@@ -629,6 +727,10 @@ class Simulator : public ScriptSink, FleetEvents {
   std::size_t n_ids_;
   SplitMix64 rng_;
   bool per_request_ = false;
+  std::vector<std::uint8_t> slow_start_;  // least-request: by position, weighed below full by its ramp
+  std::size_t slow_starting_ = 0;
+  bool equal_weights_ = true;
+  std::uint64_t retries_in_flight_ = 0;  // attempts after the first, not yet ended
   double now_ = 0;  // the scenario's time reached
   WorkMeter meter_;
   double in_flight_limit_;

@@ -17,6 +17,7 @@ export interface RawTrafficOptions {
   policy?: RawPolicy;
   slowStart?: boolean;
   bias?: number;
+  choiceCount?: number;
   service?:
     | boolean
     | {
@@ -29,6 +30,7 @@ export interface RawTrafficOptions {
       };
   timeoutMs?: number;
   retries?: number;
+  maxRetriesInFlight?: number;
   health?: RawHealthCheck | null;
   rampBy?: 'scale' | 'skip';
   seed?: number;
@@ -48,6 +50,14 @@ export interface RawHealthParameters {
   baseEjectionTime: number;
   maxEjectionTime: number;
   maxEjectionPercent: number;
+  /** Envoy 1.31+: one host may be ejected whenever none is. */
+  alwaysEjectOneHost: boolean;
+  /** Envoy before 1.28: the share before the ejection, the first always allowed. */
+  legacyEjectionPercent: boolean;
+  /** Envoy: below this percent of hosts healthy, pick among all hosts (healthy_panic_threshold); 0: never. */
+  panicThreshold: number;
+  /** Envoy: ramp a host back from an outlier ejection (Envoy does only after an active check's recovery). */
+  rampAfterEjection: boolean;
 }
 
 export interface RawHealthCheck extends Partial<RawHealthParameters> {
@@ -65,9 +75,11 @@ export interface RawTrafficDefaults {
   slowStart: boolean;
   seed: number;
   bias: number;
+  choiceCount: number;
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
   timeoutMs: number;
   retries: number;
+  maxRetriesInFlight: number;
   health: RawHealthParameters;
   stableMargin: number;
   maxRetries: number;

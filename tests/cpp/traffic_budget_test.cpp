@@ -58,7 +58,10 @@ TEST(TrafficBudget, OverALimitNothingRunsAndTheMessageSaysTheSizeAndTheLimit) {
   o.bucket = 100;
   const auto start = std::chrono::steady_clock::now();
   const TrafficResult r = simulate_traffic(pool, o);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  // Reading the 100,000 names takes 1-2 s alone and 9 s on a loaded shared
+  // machine (seen once); running it would be about 10^10 steps. too_large,
+  // below, says that it did not run.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_TRUE(r.too_large);
   EXPECT_EQ(r.problem,
             "simulation too large: about 5e+10 steps of work (at most 1.2e+10): 100000 requests, each a pick that "

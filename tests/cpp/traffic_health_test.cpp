@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "simulate_with_script.hpp"
+#include "traffic/health_envoy.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
 
@@ -164,9 +165,11 @@ TEST(TrafficHealth, HAProxyErrorLimitMarkDownChecksAndSlowstart) {
 // 0.8 s of warm-up. Round 2: 3.1 (warm 0.9 s: 1200 ms), 3.3 (1000), 3.5,
 // 3.7 fail at 3.6, 3.8, ...: ejected again at 3.8 for 2 x 2 = 4 s, back at
 // the sweep at 8.0 with 1.5 s of warm-up, and then answers in time.
+// max_ejection_percent 50: one host of two (the default 10 % ejects none of two).
 TEST(TrafficHealth, EnvoyConsecutive5xxAndEscalatingEjection) {
   TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
   o.health.kind = HealthKind::Envoy;
+  o.health.max_ejection_percent = 50;
   o.health.consecutive_5xx = 2;
   o.health.interval = 1;
   o.health.base_ejection_time = 2;
@@ -193,23 +196,154 @@ TEST(TrafficHealth, EnvoyConsecutive5xxAndEscalatingEjection) {
   EXPECT_NEAR(t.seconds_ejected[B], 3.0 - 0.8, 1e-9);
 }
 
-// max_ejection_percent: with 10 % of a pool of 4, Envoy ejects one host (it
-// always may) but not a second.
+// max_ejection_percent (docs/proxy-rules.md E1, E2), worked from Envoy's
+// rule: 100 x (ejected + 1) / hosts <= max. At 10 %: 4 hosts allow none
+// (25 % for the first), 10 allow 1, 25 allow 2 (8 %; a third is 12 %); with
+// always_eject_one_host the first whenever none is out; before 1.28 the share
+// before the ejection below 10 %: 25 hosts allowed 3 (0, 4, 8 %).
+TEST(TrafficHealth, EnvoyMaxEjectionPercentCountsTheHostAboutToGo) {
+  HealthCheck c;
+  const auto allowed = [&](std::size_t hosts) {
+    std::size_t ejected = 0;
+    while (ejected < hosts && ejection_allowed(c, ejected, hosts)) ++ejected;
+    return ejected;
+  };
+  EXPECT_EQ(allowed(4), 0u);
+  EXPECT_EQ(allowed(9), 0u);
+  EXPECT_EQ(allowed(10), 1u);
+  EXPECT_EQ(allowed(25), 2u);
+  c.max_ejection_percent = 50;
+  EXPECT_EQ(allowed(4), 2u);
+  EXPECT_EQ(allowed(1), 0u);  // 100 % for the only host
+  c.max_ejection_percent = 100;
+  EXPECT_EQ(allowed(1), 1u);
+  c.max_ejection_percent = 10;
+  c.always_eject_one_host = true;
+  EXPECT_EQ(allowed(4), 1u);
+  EXPECT_EQ(allowed(25), 2u);
+  c.always_eject_one_host = false;
+  c.legacy_ejection_percent = true;
+  EXPECT_EQ(allowed(4), 1u);
+  EXPECT_EQ(allowed(25), 3u);
+}
+
+// The same in a run: four hosts, each cold at 0 and failing in a row. At the
+// default 10 % current Envoy ejects none; with always_eject_one_host (or the
+// rule before 1.28) one, and never a second; at 100 % all four.
 TEST(TrafficHealth, EnvoyMaxEjectionPercent) {
   TrafficOptions o = cold_b(21, WarmBy::Serving, 2);
   o.rps = 20;
   o.health.kind = HealthKind::Envoy;
   o.health.consecutive_5xx = 2;
-  const TrafficResult r = simulate_traffic("POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n", o);
-  std::uint32_t ejections = 0;
-  for (const auto e : r.ejections) ejections += e;
-  EXPECT_EQ(ejections, 1u);
+  const char* script = "POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n";
+  const auto ejections = [&](const TrafficOptions& with) {
+    std::uint32_t n = 0;
+    for (const auto e : simulate_traffic(script, with).ejections) n += e;
+    return n;
+  };
+  EXPECT_EQ(ejections(o), 0u);
+  TrafficOptions one = o;
+  one.health.always_eject_one_host = true;
+  EXPECT_EQ(ejections(one), 1u);
+  TrafficOptions legacy = o;
+  legacy.health.legacy_ejection_percent = true;
+  EXPECT_EQ(ejections(legacy), 1u);
   o.health.max_ejection_percent = 100;
-  const TrafficResult all = simulate_traffic("POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n", o);
-  ejections = 0;
-  for (const auto e : all.ejections) ejections += e;
-  EXPECT_EQ(ejections, 4u);
-  EXPECT_GT(all.unrouted[1], 0u);  // everyone out: the 503s
+  EXPECT_EQ(ejections(o), 4u);
+}
+
+// No ramp after an outlier ejection (E7). b joins with a 1 s ramp, cold
+// (2,000 ms a request against a 500 ms timeout): its requests at 1.1 and 1.3
+// fail at 1.6 and 1.8, ejecting it for 2 s, so the sweep at 4.0 lets it back.
+// Its ramp ended at 1 s and Envoy does not start another: from 4.0 it takes
+// its full half at once, every other request, serving (not ramping). With --ramp-after-ejection (what an
+// active check's recovery would do) its 1 s ramp starts again at 4.0, and at
+// resolution 1 a weight-1 host weighs 0 until its ramp ends: nothing in [4, 5).
+TEST(TrafficHealth, EnvoyDoesNotRampAHostBackFromEjection) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
+  o.health.kind = HealthKind::Envoy;
+  o.health.consecutive_5xx = 2;
+  o.health.interval = 1;
+  o.health.base_ejection_time = 2;
+  o.health.max_ejection_percent = 50;
+  const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
+  EXPECT_EQ(cell(r.requests, r, 1, B), 4u);
+  EXPECT_EQ(state(r, 3, B), BackendState::Ejected);
+  EXPECT_GE(cell(r.requests, r, 4, B), 4u);
+  EXPECT_EQ(state(r, 4, B), BackendState::Serving);
+  o.health.ramp_after_ejection = true;
+  const TrafficResult ramped = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
+  EXPECT_EQ(cell(ramped.requests, ramped, 4, B), 0u);
+  EXPECT_EQ(state(ramped, 4, B), BackendState::Ramping);
+}
+
+// Envoy's retry circuit breaker (E13), by hand. 40 requests a second, b
+// every other one (0.025, 0.075, ...), cold for good: each fails at its
+// 500 ms timeout, one every 0.05 s; those failing before the 2 s end (30 of
+// its 40) may be retried on a, warm, where a retry takes 120 ms, so a retry
+// overlaps the next two failures. At most 1 in flight: one failure in three
+// is retried (10); at most 3 (the default): every one (30); 0: none.
+TEST(TrafficHealth, EnvoyCapsTheRetriesInFlight) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 2);
+  o.rps = 40;
+  o.service.base_ms = 120;
+  o.service.warmup = 100;
+  o.retries = 1;
+  o.health.kind = HealthKind::Envoy;
+  o.health.max_ejection_percent = 0;
+  const auto retried = [&](std::uint32_t cap) {
+    TrafficOptions with = o;
+    with.max_retries_in_flight = cap;
+    const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", with);
+    std::uint32_t n = 0, failed = 0;
+    for (std::size_t k = 0; k < r.buckets; ++k) n += cell(r.retried, r, k, B), failed += cell(r.failed, r, k, B);
+    EXPECT_EQ(failed, 40u);
+    return n;
+  };
+  EXPECT_EQ(retried(0), 0u);
+  EXPECT_EQ(retried(1), 10u);
+  EXPECT_EQ(retried(3), 30u);
+  EXPECT_EQ(retried(100), 30u);
+}
+
+// healthy_panic_threshold (E3), worked from Envoy's rule: panic while the
+// healthy share is below the threshold and 1.4 x it below 100 %.
+TEST(TrafficHealth, EnvoyPanicThresholdByHand) {
+  EXPECT_FALSE(in_panic(50, 2, 4));  // 50 % is not below 50
+  EXPECT_TRUE(in_panic(50, 1, 4));   // 25 %
+  EXPECT_TRUE(in_panic(50, 0, 1));   // the only host ejected
+  EXPECT_FALSE(in_panic(0, 0, 1));   // 0: never
+  EXPECT_FALSE(in_panic(50, 0, 0));  // no hosts
+  EXPECT_TRUE(in_panic(80, 7, 10));  // 70 %: 98 % with the factor 1.4
+  EXPECT_FALSE(in_panic(80, 3, 4));  // 75 %: 105 %, capped at 100: no panic
+}
+
+// In a run: one host, cold, ejected (max_ejection_percent 100 lets the only
+// host go). Below 50 % healthy Envoy picks among all hosts, so every request
+// is still routed to it; with --panic-threshold 0 the ejected host gets
+// nothing and the requests find no backend. Four cold hosts at 100 %: the
+// third ejection (25 % healthy) is panic, and nothing is unrouted either.
+TEST(TrafficHealth, EnvoyPanicRoutesToEveryHost) {
+  TrafficOptions o = cold_b(21, WarmBy::Serving, 12);
+  o.health.kind = HealthKind::Envoy;
+  o.health.consecutive_5xx = 2;
+  o.health.max_ejection_percent = 100;
+  const auto unrouted = [](const TrafficResult& r) {
+    std::uint32_t n = 0;
+    for (const auto u : r.unrouted) n += u;
+    return n;
+  };
+  const TrafficResult one = simulate_traffic("POOL b=1\nUP b 0\n", o);
+  EXPECT_GE(one.ejections[0], 1u);
+  EXPECT_EQ(unrouted(one), 0u);
+  TrafficOptions never = o;
+  never.health.panic_threshold = 0;
+  const TrafficResult out = simulate_traffic("POOL b=1\nUP b 0\n", never);
+  EXPECT_GE(out.ejections[0], 1u);
+  EXPECT_GT(unrouted(out), 0u);
+  const char* four = "POOL a=1 b=1 c=1 d=1\nUP a 0\nUP b 0\nUP c 0\nUP d 0\n";
+  EXPECT_EQ(unrouted(simulate_traffic(four, o)), 0u);
+  EXPECT_GT(unrouted(simulate_traffic(four, never)), 0u);
 }
 
 // ---- policies --------------------------------------------------------

@@ -160,3 +160,34 @@ TEST(TrafficReal, HAProxyDoesNotCountRetriedTimeouts) {
   EXPECT_EQ(failed, 9u);
   EXPECT_EQ(again, failed);
 }
+
+// nginx with b alone in the upstream (tests/cpp/traffic_real/nginx-single-server/,
+// docs/proxy-rules.md N2): a single server is never marked unavailable and a
+// failed request is not retried. Recorded: b got all 80 requests, 10 every
+// second; the 19 sent before 1.9 s timed out (504 to the client, one upstream
+// each), the rest answered. The lab, with the same setup, the same (but for
+// the request at the timeout's edge). Before the rule the lab ejected b and
+// left most requests unrouted.
+TEST(TrafficReal, NginxNeverTakesOutASingleServer) {
+  TrafficOptions o = recorded_setup(8);
+  o.retries = 1;
+  o.health.kind = HealthKind::Nginx;
+  o.health.fail_timeout = 2;
+  const TrafficResult lab = simulate_traffic("POOL b=1\nUP b 0\n", o);
+  const auto real = per_second(lines("nginx-single-server/b.txt"));
+  EXPECT_EQ(per_second(lab, 0), real);
+  EXPECT_EQ(real, (std::map<int, int>{{0, 10}, {1, 10}, {2, 10}, {3, 10}, {4, 10}, {5, 10}, {6, 10}, {7, 10}}));
+  int timed_out = 0;
+  for (const auto& l : lines("nginx-single-server/client.txt")) timed_out += l.find(" 504 ") != std::string::npos;
+  EXPECT_EQ(timed_out, 19);
+  std::uint32_t failed = 0, retried = 0, unrouted = 0;
+  for (std::size_t c = 0; c < lab.failed.size(); ++c) failed += lab.failed[c], retried += lab.retried[c];
+  for (const auto u : lab.unrouted) unrouted += u;
+  // One request apart, at the boundary: the one sent at 1.8 s took the lab's
+  // b exactly 500 ms (100 x (1 + 10 x 0.4)), not past the timeout; the real
+  // one took 497 ms plus the proxy's own few, and timed out.
+  EXPECT_EQ(failed, 18u);
+  EXPECT_EQ(retried, 0u);
+  EXPECT_EQ(unrouted, 0u);
+  EXPECT_EQ(lab.ejections[0], 0u);
+}

@@ -87,20 +87,24 @@ export interface TrafficOptions {
   /** The ramp curve and the weights' resolution. Default: linear, resolution 1 (the SPEC). */
   curve?: Curve;
   /**
-   * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's weight / (active + 1)^bias.
+   * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's: with equal weights and no host ramping, the least active of `choiceCount` random draws; else weight / (active + 1)^bias.
    * `random` (weighted), `p2c` (two at random, fewer active wins), `least-conn`, `round-robin` (Caddy's).
    */
   policy?: Policy;
   /** false: ignore the ramps (full weight at once). Default true. */
   slowStart?: boolean;
-  /** Least-request's active-request bias. Default 1. */
+  /** Least-request's active-request bias (its weighted path: unequal weights or a host ramping). Default 1. */
   bias?: number;
+  /** Least-request with equal weights and no host ramping: hosts drawn per pick (Envoy's choice_count). Default 2. */
+  choiceCount?: number;
   /** Model service times (outstanding requests and latency). Default off. */
   service?: boolean | ServiceModel;
   /** A request slower than this fails (needs the service model). 0: none (default). */
   timeoutMs?: number;
   /** Retries of a failed request on another backend, 0 to 5. Default 0. */
   retries?: number;
+  /** Envoy (`health.kind` envoy): the most retries in flight at once (the cluster's max_retries circuit breaker). Default 3. */
+  maxRetriesInFlight?: number;
   /** Passive health checking (needs a timeout). Default none. */
   health?: HealthCheck | null;
   /** How a policy applies the ramp: `scale` (default) or `skip` (leave a warming host out with probability 1 − ramp). */

@@ -302,6 +302,11 @@ export function flapOptions(
 ): TrafficOptions {
   const health: HealthCheck = { kind: s.health };
   if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = defaults.health.baseEjectionTime;
+  // Current Envoy ejects a host only while (ejected + 1) / hosts stays within
+  // max_ejection_percent (10 %): none of fewer than 10 hosts. The flapping
+  // comparison sets always_eject_one_host (Envoy 1.31+) so that the one
+  // restarted host may go, and says so in its status line.
+  if (s.health === 'envoy') health.alwaysEjectOneHost = true;
   return {
     rps,
     duration,

@@ -145,6 +145,12 @@ class TrapSide {
 }
 
 const HEALTH_NAMES = { nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProxy observe layer7 / error-limit', envoy: 'Envoy outlier detection' } as const;
+/** What the flapping runs set beyond the balancer's defaults, said in the status line. */
+const HEALTH_SETTINGS = {
+  nginx: '',
+  haproxy: '',
+  envoy: ' with always_eject_one_host (at its default max_ejection_percent of 10 %, current Envoy ejects none of fewer than 10 hosts)',
+} as const;
 
 export class TrafficView {
   readonly element: HTMLElement;
@@ -435,7 +441,7 @@ export class TrafficView {
     setText(
       this.#flapStatus,
       `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rateText(rps)} requests/s for ${duration.toLocaleString('en-US')} s, ` +
-        `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`,
+        `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}${HEALTH_SETTINGS[s.health]}.`,
     );
     this.#flapSides.forEach((side, i) => {
       const t = runs[i];

@@ -75,16 +75,20 @@ describe('Traffic tab', () => {
     await page.close();
   });
 
-  it('puts the least-request trap side by side: the cold host is hammered only without slow start', async () => {
+  it('puts the least-request trap side by side: the cold host takes a burst only without slow start', async () => {
     const { page, problems } = await openTraffic();
     await setScript(page, 'POOL a=1 b=1 c=1 d=1\nNOW 10\nADD e=1 30\n');
-    // Right after e joins: more than its fair fifth without a ramp, much less with one.
-    expect(await shareAt(page, 'without', 'e', 10)).toBeGreaterThan(0.2);
+    // Right after e joins. Without a ramp every host weighs 1, so Envoy's pick
+    // is two random choices (docs/proxy-rules.md E4): e, with nothing in
+    // flight, wins whenever it is drawn (1 - (4/5)^2 = 36 % of the picks)
+    // until it holds as many as the others: well above a tenth of the bucket.
+    // With a ramp (the weighted path, E5) much less.
+    expect(await shareAt(page, 'without', 'e', 10)).toBeGreaterThan(0.1);
     expect(await shareAt(page, 'with', 'e', 10)).toBeLessThan(0.05);
     const note = await page.locator('.ss-traffic > .ss-chart-note').last().textContent();
     const [without, withRamp] = [...note!.matchAll(/([\d,]+) ms/g)].map((m) => Number(m[1].replace(/,/g, '')));
-    // Without: queueing far past the 1,000 ms cold service time; with: within it.
-    expect(without).toBeGreaterThan(1500);
+    // Without: its burst queues a little past its cold service time (1,000 ms); with: within it.
+    expect(without).toBeGreaterThan(withRamp);
     expect(withRamp).toBeLessThanOrEqual(1000);
     await page.locator('.ss-trap').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/traffic-trap.png`, fullPage: true });

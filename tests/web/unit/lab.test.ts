@@ -58,13 +58,14 @@ describe('simulate(): failures, health checks and policies', () => {
   // b restarts cold (×21, 2 s of warm-up that stops while it is ejected);
   // 2 consecutive timeouts eject it at 0.8 for 2 s (back at the 3.0 sweep),
   // then at 3.8 for 2 × 2 s (back at 8.0); stable from 9 s.
+  // Two hosts: current Envoy ejects one only with always_eject_one_host (or max_ejection_percent 50).
   it('ejects with Envoy outlier detection, escalating, and says when it is stable', () => {
     const t = lab.simulate('POOL a=1 b=1\nUP b 0\n', {
       rps: 10,
       duration: 12,
       service: { baseMs: 100, coldFactor: 21, warmup: 2, warmBy: 'serving' },
       timeoutMs: 500,
-      health: { kind: 'envoy', consecutive5xx: 2, interval: 1, baseEjectionTime: 2 },
+      health: { kind: 'envoy', consecutive5xx: 2, interval: 1, baseEjectionTime: 2, alwaysEjectOneHost: true },
     });
     expect(Array.from(t.ejections)).toEqual([0, 2]);
     expect(t.secondsEjected[1]).toBeCloseTo(2.2 + 4.2, 9);
@@ -96,6 +97,10 @@ describe('simulate(): failures, health checks and policies', () => {
       baseEjectionTime: 30,
       maxEjectionTime: 300,
       maxEjectionPercent: 10,
+      alwaysEjectOneHost: false,
+      legacyEjectionPercent: false,
+      panicThreshold: 50,
+      rampAfterEjection: false,
     });
     expect(d.maxRetries).toBe(5);
   });
