@@ -83,6 +83,9 @@ export class ElementMount {
       onEdit: () => this.#work?.edited(),
     });
 
+    // view="traffic": the Traffic lab is what the element opens on (no-chart wins: there is no chart panel).
+    if (config.view === 'traffic' && config.chart) this.runner.showChartTab('traffic');
+
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
     const exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
     this.#events = new RunEvents(host, this.expected && exercise ? { expected: this.expected, panel: exercise } : null);

@@ -30,6 +30,7 @@ export function trafficTab(options: TrafficTabOptions): ChartTab {
   return {
     id: 'traffic',
     label: 'Traffic',
+    wide: true,
     prefetch: () => void load(),
     async mount(box, context) {
       const { view, lab } = load();

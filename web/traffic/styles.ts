@@ -4,7 +4,8 @@
 import { stylesheetAdopter } from '../shared/adopt-styles.js';
 
 const TRAFFIC_CSS = /* css */ `
-.ss-traffic { display: grid; gap: 6px; min-width: 0; }
+.ss-traffic { display: grid; gap: 6px; min-width: 0; container-type: inline-size; }
+.ss-traffic-section { display: grid; gap: 6px; min-width: 0; }
 .ss-traffic-intro { margin: 0; color: var(--ss-muted); font-size: 13px; max-width: 75ch; }
 .ss-traffic-heading { margin: 10px 0 0; font-size: 14px; }
 .ss-traffic-status { margin: 0; font-size: 12.5px; color: var(--ss-muted); min-height: 1.45em; }
@@ -52,6 +53,33 @@ const TRAFFIC_CSS = /* css */ `
 .ss-lanes-swatch.ss-lane-serving { background: var(--ss-muted); }
 .ss-lanes-swatch.ss-lane-ramping { background: transparent; border: 1px dashed var(--ss-muted); }
 .ss-lanes-swatch.ss-lane-ejected { background: var(--ss-fg); }
+.ss-lanes-counts { color: var(--ss-fg); }
+/* The time axis: zoom controls, events, the stable moment, the cursor. */
+.ss-zoom { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; font-size: 12.5px; }
+.ss-zoom-label { font-weight: 600; color: var(--ss-muted); margin-right: 2px; }
+.ss-zoom-btn { min-height: 28px; min-width: 32px; padding: 2px 8px; font-size: 13px; justify-content: center; }
+.ss-zoom-shown { color: var(--ss-muted); margin-left: 4px; }
+.ss-chart-svg { touch-action: pan-y; user-select: none; -webkit-user-select: none; }
+.ss-event-line { stroke: var(--ss-fg); stroke-opacity: 0.55; stroke-width: 1; stroke-dasharray: 3 3; }
+.ss-event-label { font-size: 10.5px; fill: var(--ss-fg); paint-order: stroke; stroke: var(--ss-bg); stroke-width: 3px; stroke-linejoin: round; }
+.ss-stable-line { stroke: var(--ss-p4); stroke-width: 2; }
+.ss-stable-label { font-size: 10.5px; fill: var(--ss-p4); text-anchor: end; font-weight: 600; paint-order: stroke; stroke: var(--ss-bg); stroke-width: 3px; }
+.ss-cursor-line { stroke: var(--ss-accent); stroke-width: 1.5; pointer-events: none; }
+.ss-zoom-drag { fill: var(--ss-accent); fill-opacity: 0.15; stroke: var(--ss-accent); pointer-events: none; }
+.ss-bar { fill: var(--ss-series); stroke: none; }
+.ss-client-errors { --ss-series: var(--ss-error); }
+.ss-retried { --ss-series: var(--ss-muted); }
+.ss-bar.ss-retried { fill-opacity: 0.45; }
+.ss-line.ss-p50, .ss-line.ss-p99 { --ss-series: var(--ss-fg); stroke-width: 2; }
+.ss-line.ss-p99 { stroke-dasharray: 5 3; }
+.ss-run-charts { display: grid; gap: 2px; min-width: 0; border-radius: 6px; }
+.ss-run-charts:focus-visible { outline: 2px solid var(--ss-accent); outline-offset: 3px; }
+.ss-incident { display: grid; gap: 2px; min-width: 0; }
+.ss-readout { margin: 4px 0 0; font-size: 12px; min-height: 2.9em; color: var(--ss-fg); }
+.ss-incident-table summary { cursor: pointer; font-size: 12px; color: var(--ss-muted); width: max-content; }
+.ss-incident-table table { font-size: 11.5px; border-collapse: collapse; margin-top: 4px; display: block; overflow: auto; max-height: 320px; }
+.ss-incident-table th, .ss-incident-table td { padding: 2px 6px; border-bottom: 1px solid var(--ss-border); text-align: right; white-space: nowrap; }
+.ss-incident-table caption { text-align: left; font-size: 11.5px; color: var(--ss-muted); caption-side: top; }
 `;
 
 /** Adopts the Traffic view's stylesheet into a document or shadow root (once). */

@@ -1,4 +1,4 @@
-// The Traffic view: what the script's scenario means for real requests.
+// The Traffic lab: what the script's scenario means for real requests.
 //  - Share of requests over time, stacked, under a chosen ramp curve and
 //    weight resolution (the granularity problem made visible), with each
 //    backend's state lane under it.
@@ -6,66 +6,57 @@
 //    side without and with slow start.
 //  - Flapping and its cures: requests time out, a balancer's passive health
 //    check ejects the cold backend and readmits it; the same scenario with no
-//    slow start, slow start, escalating ejection and both.
-// Opt-in and lazy: the lab module (the simulation) loads the first time the
+//    slow start, slow start, escalating ejection and both, each with its
+//    incident timeline (latency, failures, the script's events, when it
+//    became stable).
+// Every simulation runs in the lab's worker (lab-client.ts), a plan at a
+// time (lab-plan.ts); this view only draws what comes back, section by
+// section. Charts of a section share a zoomable time axis (time-axis.ts).
+// Opt-in and lazy: the view and the lab module load the first time the
 // view is shown. The script's own output is not affected.
 import type { Lab, Traffic, TrafficDefaults } from '../api/index.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
 import { flapSummary, runFacts } from './flap-summary.js';
+import { LabRuns } from './lab-client.js';
+import type { PlanRun, Section } from './lab-plan.js';
+import { RunPanel } from './run-panel.js';
+import type { ScenarioEvent } from './scenario-events.js';
 import { StateLanes } from './state-lanes.js';
-import { CURES, DEFAULT_SETTINGS, flapOptions, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
-import { sameRouting, trapRate, trapSummary, warmCapacity } from './trap-summary.js';
+import { TimeAxis } from './time-axis.js';
+import { CURES, DEFAULT_SETTINGS, TrafficControls, type TrafficSettings } from './traffic-controls.js';
+import { sameRouting, trapSummary, warmCapacity } from './trap-summary.js';
+import { ZoomBar } from './zoom-bar.js';
+
+export { FLAP_SECONDS, MAX_INTERACTIVE_REQUESTS, ROLLING_RESTART } from './lab-plan.js';
 
 export interface TrafficViewOptions {
-  /** Loads the lab module (called once, when first needed). */
+  /** Loads the lab module on the page (only where no worker can start). */
   lab: () => Promise<Lab>;
   /** Heading level of the view's sections (default 3). */
   headingLevel?: 2 | 3 | 4 | 5 | 6;
+  /** Makes the lab's worker (tests and hosts may pass their own). */
+  createWorker?: () => Worker;
 }
 
-/** At most this many simulated requests per run keeps the page interactive. */
-export const MAX_INTERACTIVE_REQUESTS = 3_000_000;
-
-/** The flapping comparison's default scenario: a rolling restart of one backend of a small pool. */
-export const ROLLING_RESTART = `# A rolling restart of b in a pool of four: b stops at 30 s
-# and comes back at 40 s with a 60 s ramp, cold.
-POOL a=1 b=1 c=1 d=1
-NOW 30
-DOWN b
-NOW 40
-UP b 60
-`;
-/** Seconds the flapping comparison runs (long enough for Envoy's escalation to show). */
-export const FLAP_SECONDS = 300;
-
-/** A bucket width giving 80 to 200 buckets: 0.25, 0.5, 1, 2, 5, 10 s... */
-export function chooseBucket(duration: number): number {
-  for (const b of [0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]) if (duration / b <= 200) return b;
-  return Math.ceil(duration / 200 / 3600) * 3600;
-}
-
-function sharesOf(t: Traffic): { series: BucketSeries[]; rest: Float64Array } {
-  const series = t.names.map((name, id) => {
-    const values = new Float64Array(t.buckets);
-    for (let k = 0; k < t.buckets; k++) values[k] = t.share(k, id);
-    return { id, name, values };
-  });
-  const rest = new Float64Array(t.buckets);
-  for (let k = 0; k < t.buckets; k++) rest[k] = t.total[k] ? t.unrouted[k] / t.total[k] : 0;
-  return { series, rest };
-}
-
-function latencyOf(t: Traffic): BucketSeries[] {
+/** A stretch of the script's requests, per backend, in the share chart's form. */
+function shareSeries(t: Traffic): BucketSeries[] {
   const n = t.names.length;
-  return t.names.map((name, id) => {
-    const values = new Float64Array(t.buckets);
-    for (let k = 0; k < t.buckets; k++) values[k] = t.latencyMs[k * n + id];
-    return { id, name, values };
-  });
+  return t.names.map((name, id) => ({ id, name, at: (k: number) => t.requests[k * n + id] }));
 }
 
+function latencySeries(t: Traffic): BucketSeries[] {
+  const n = t.names.length;
+  return t.names.slice(0, MAX_SERIES).map((name, id) => ({
+    id,
+    name,
+    at: (k: number) => t.latencyMs[k * n + id],
+    weight: (k: number) => t.requests[k * n + id],
+  }));
+}
+
+/** The highest mean latency of one backend in one bucket, and whose. */
 function peak(t: Traffic): { id: number; ms: number } {
   let best = { id: -1, ms: 0 };
   const n = t.names.length;
@@ -74,36 +65,18 @@ function peak(t: Traffic): { id: number; ms: number } {
   return best;
 }
 
-// One run of the flapping comparison: shares, state lanes, numbers.
-class FlapSide {
-  readonly element: HTMLElement;
-  readonly share: BucketChart;
-  readonly lanes: StateLanes;
-  readonly summary: HTMLParagraphElement;
-  constructor(parent: HTMLElement, title: string, level: number) {
-    const doc = parent.ownerDocument;
-    this.element = h(doc, 'section', { class: 'ss-flap-side' });
-    this.element.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
-    this.share = new BucketChart(this.element, `${title}: share of requests over time`, 140);
-    this.lanes = new StateLanes(this.element, `${title}: each backend's state over time`);
-    this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
-    this.element.append(this.summary);
-    parent.append(this.element);
-  }
-}
-
 class TrapSide {
   readonly share: BucketChart;
   readonly latency: BucketChart;
   readonly summary: HTMLParagraphElement;
-  constructor(parent: HTMLElement, title: string, level: number) {
+  constructor(parent: HTMLElement, title: string, level: number, axis: TimeAxis) {
     const doc = parent.ownerDocument;
     const box = h(doc, 'section', { class: 'ss-trap-side' });
     box.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
     box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Share of requests' }));
-    this.share = new BucketChart(box, `${title}: share of requests over time`, 150);
+    this.share = new BucketChart(box, `${title}: share of requests over time`, axis, 150);
     box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Mean latency of the requests that arrived, per backend' }));
-    this.latency = new BucketChart(box, `${title}: mean latency over time`, 150);
+    this.latency = new BucketChart(box, `${title}: mean latency over time`, axis, 150);
     this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
     box.append(this.summary);
     parent.append(box);
@@ -114,9 +87,11 @@ const HEALTH_NAMES = { nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProx
 
 export class TrafficView {
   readonly element: HTMLElement;
-  readonly #options: TrafficViewOptions;
   readonly #controls: TrafficControls;
+  readonly #runs: LabRuns;
   readonly #status: HTMLParagraphElement;
+  readonly #shareAxis = new TimeAxis();
+  readonly #flapAxis = new TimeAxis();
   readonly #shareChart: BucketChart;
   readonly #legend: HTMLUListElement;
   readonly #without: TrapSide;
@@ -125,24 +100,37 @@ export class TrafficView {
   readonly #trapIntro: HTMLParagraphElement;
   readonly #shareNote: HTMLParagraphElement;
   readonly #lanes: StateLanes;
-  readonly #flapSides: FlapSide[];
+  readonly #flapPanels: RunPanel[];
   readonly #flapNote: HTMLParagraphElement;
   readonly #flapStatus: HTMLParagraphElement;
   #defaults: TrafficDefaults | null = null;
   #flap: Traffic[] = [];
-  #lab: Promise<Lab> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
-  #last: { share: Traffic; without: Traffic; with: Traffic } | null = null;
+  #share: PlanRun | null = null;
+  #trap: { without: Traffic; with: Traffic } | null = null;
   #script = '';
   #visible = false;
   #stale = true;
-  #generation = 0;
+  #plan = 0; // the newest plan's id; 0: none going
+  #waiting: Array<() => void> = [];
+  #settingsOfPlan: TrafficSettings = DEFAULT_SETTINGS;
 
   constructor(parent: HTMLElement, options: TrafficViewOptions) {
     const doc = parent.ownerDocument;
-    this.#options = options;
     const level = options.headingLevel ?? 3;
     const heading = (text: string, l = level) => h(doc, `h${l}` as 'h3', { class: 'ss-traffic-heading', text });
+    this.#runs = new LabRuns({
+      lab: options.lab,
+      createWorker: options.createWorker,
+      onDefaults: (d) => this.#adoptDefaults(d),
+      onSection: (id, section) => id === this.#plan && this.#draw(section),
+      onDone: (id) => id === this.#plan && this.#settle(),
+      onFailed: (id, message) => {
+        if (id !== this.#plan) return;
+        setText(this.#status, `The simulation could not run: ${message}`);
+        this.#settle();
+      },
+    });
     this.element = h(doc, 'div', { class: 'ss-traffic' });
     this.element.append(
       h(doc, 'p', {
@@ -153,13 +141,15 @@ export class TrafficView {
       }),
     );
     this.#controls = new TrafficControls(this.element, DEFAULT_SETTINGS, () => this.#changed(), (problem) => this.#invalid(problem));
+
+    const share = h(doc, 'section', { class: 'ss-traffic-section ss-share-section' });
     this.#status = h(doc, 'p', { class: 'ss-traffic-status', attrs: { role: 'status' } });
-    this.element.append(heading('Share of requests'), this.#status);
-    this.#shareChart = new BucketChart(this.element, 'Share of requests per backend over time', 210);
-    this.#lanes = new StateLanes(this.element, 'Each backend’s state over time');
+    share.append(heading('Share of requests'), this.#status, new ZoomBar(doc, this.#shareAxis, 'Time axis of the share and least-request charts').element);
+    this.#shareChart = new BucketChart(share, 'Share of requests per backend over time', this.#shareAxis, 220);
+    this.#lanes = new StateLanes(share, 'Each backend’s state over time', this.#shareAxis);
     this.#legend = h(doc, 'ul', { class: 'ss-traffic-legend', attrs: { 'aria-label': 'Backends' } });
-    this.element.append(this.#legend);
-    this.element.append(
+    share.append(this.#legend);
+    share.append(
       h(doc, 'p', {
         class: 'ss-chart-note',
         text:
@@ -171,21 +161,23 @@ export class TrafficView {
     // Said where it shows: a curve under which the script has no ramp at all.
     this.#shareNote = h(doc, 'p', { class: 'ss-chart-note ss-traffic-warn' });
     this.#shareNote.hidden = true;
-    this.element.append(this.#shareNote);
+    share.append(this.#shareNote);
+    this.element.append(share);
 
-    this.element.append(heading('The least-request trap'));
+    const trap = h(doc, 'section', { class: 'ss-traffic-section ss-trap-section' });
+    trap.append(heading('The least-request trap'));
     this.#trapIntro = h(doc, 'p', { class: 'ss-traffic-intro' });
-    this.element.append(this.#trapIntro);
-    this.element.append(this.#controls.trapControls(doc));
+    trap.append(this.#trapIntro, this.#controls.trapControls(doc));
     const sides = h(doc, 'div', { class: 'ss-trap' });
-    this.#without = new TrapSide(sides, 'Without slow start', level + 1);
-    this.#with = new TrapSide(sides, 'With slow start', level + 1);
-    this.element.append(sides);
-    this.#trapNote = h(doc, 'p', { class: 'ss-chart-note' });
-    this.element.append(this.#trapNote);
+    this.#without = new TrapSide(sides, 'Without slow start', level + 1, this.#shareAxis);
+    this.#with = new TrapSide(sides, 'With slow start', level + 1, this.#shareAxis);
+    this.#trapNote = h(doc, 'p', { class: 'ss-chart-note ss-trap-note' });
+    trap.append(sides, this.#trapNote);
+    this.element.append(trap);
 
-    this.element.append(heading('Flapping: failures, ejection and the cures'));
-    this.element.append(
+    const flap = h(doc, 'section', { class: 'ss-traffic-section ss-flap-section' });
+    flap.append(heading('Flapping: failures, ejection and the cures'));
+    flap.append(
       h(doc, 'p', {
         class: 'ss-traffic-intro',
         text:
@@ -193,17 +185,19 @@ export class TrafficView {
           'counts the failures and ejects the backend, then lets it back. A backend restarted cold and handed its ' +
           'full share fails, is ejected, comes back still cold and is ejected again: flapping. The same scenario ' +
           'four ways: no slow start; slow start (the curve chosen above); escalating ejection (Envoy: each ejection ' +
-          'longer than the last); both. Lanes show each backend serving, ramping or ejected.',
+          'longer than the last); both. Under each run: each backend’s lane (serving, ramping, ejected), its latency ' +
+          'and its failed requests, with the script’s events (dashed) and the moment it became stable (green) marked.',
       }),
     );
-    this.element.append(this.#controls.flapControls(doc));
+    flap.append(this.#controls.flapControls(doc));
     this.#flapStatus = h(doc, 'p', { class: 'ss-flap-status', attrs: { role: 'status' } });
-    this.element.append(this.#flapStatus);
+    flap.append(this.#flapStatus, new ZoomBar(doc, this.#flapAxis, 'Time axis of the flapping runs').element);
     const cures = h(doc, 'div', { class: 'ss-flap' });
-    this.#flapSides = CURES.map((c) => new FlapSide(cures, c.title, level + 1));
-    this.element.append(cures);
+    this.#flapPanels = CURES.map((c) => new RunPanel(cures, c.title, level + 1, this.#flapAxis));
+    flap.append(cures);
     this.#flapNote = h(doc, 'p', { class: 'ss-flap-note' });
-    this.element.append(this.#flapNote);
+    flap.append(this.#flapNote);
+    this.element.append(flap);
     parent.append(this.element);
   }
 
@@ -211,13 +205,13 @@ export class TrafficView {
   update(script: string): void {
     this.#script = script;
     this.#stale = true;
-    if (this.#visible) void this.#run();
+    if (this.#visible) this.#run();
   }
 
   /** Simulations only run while the view is visible. */
   set visible(v: boolean) {
     this.#visible = v;
-    if (v && this.#stale) void this.#run();
+    if (v && this.#stale) this.#run();
   }
 
   get settings(): TrafficSettings {
@@ -226,7 +220,7 @@ export class TrafficView {
 
   /** The last simulations drawn (share view, then the trap without and with slow start). */
   get last(): { share: Traffic; without: Traffic; with: Traffic } | null {
-    return this.#last;
+    return this.#share && this.#trap ? { share: this.#share.traffic, ...this.#trap } : null;
   }
 
   /** The flapping comparison's last runs, in CURES order (two with nginx or HAProxy). */
@@ -234,77 +228,77 @@ export class TrafficView {
     return this.#flap;
   }
 
-  /** Resolves when the latest simulation has been drawn (for tests and benchmarks). */
-  ready: Promise<void> = Promise.resolve();
+  /** Resolves when the newest plan has been drawn in full (for tests and benchmarks). */
+  get ready(): Promise<void> {
+    return this.#plan === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Ends the worker. */
+  destroy(): void {
+    this.#runs.destroy();
+    this.#settle();
+  }
 
   #changed(): void {
     this.#stale = true;
-    if (this.#visible) void this.#run();
+    if (this.#visible) this.#run();
   }
 
-  #run(): Promise<void> {
+  #run(): void {
     this.#stale = false;
-    const generation = ++this.#generation;
-    this.#lab ??= this.#options.lab();
     if (!this.#script.trim()) setText(this.#status, 'Write a script with POOL, ADD, DOWN, UP and NOW to see its traffic.');
     else setText(this.#status, 'Simulating…');
-    this.ready = this.#lab.then(
-      (lab) => {
-        if (generation !== this.#generation) return;
-        this.#simulate(lab);
-      },
-      (e: unknown) => setText(this.#status, `The simulation could not load: ${(e as Error).message}`),
-    );
-    return this.ready;
+    this.#settingsOfPlan = structuredClone(this.#controls.settings);
+    this.#plan = this.#runs.plan(this.#script, this.#settingsOfPlan);
   }
 
-  #simulate(lab: Lab): void {
-    if (!this.#defaults) {
-      const d = (this.#defaults = lab.trafficDefaults());
-      this.#controls.adoptDefaults(d);
-      setText(
-        this.#trapIntro,
-        'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
-          `they warm up. Each backend serves ${d.service.workers} requests at once (${Math.round(warmCapacity(d))} a second when warm), whatever its ` +
-          'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
-          'and a host that just joined has none. This comparison sets its own request rate from Load %.',
-      );
-    }
-    const defaults = this.#defaults;
-    const capacity = warmCapacity(defaults);
-    const s = this.#controls.settings;
-    const script = this.#script;
-    let traffic: Traffic;
-    let bucket: number;
-    let rps = s.rps;
-    try {
-      // A cheap first pass (1 request/s) tells how long the scenario runs.
-      const duration = lab.simulate(script, { rps: 1, bucket: 1e9, curve: s.curve }).duration;
-      bucket = chooseBucket(duration);
-      if (rps * duration > MAX_INTERACTIVE_REQUESTS) rps = Math.max(1, Math.floor(MAX_INTERACTIVE_REQUESTS / duration));
-      traffic = lab.simulate(script, shareOptions({ ...s, rps }, bucket));
-    } catch (e) {
-      setText(this.#status, (e as Error).message);
-      return;
-    }
-    const requests = Math.round(rps * traffic.duration).toLocaleString('en-US');
+  #settle(): void {
+    this.#plan = 0;
+    for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+
+  #adoptDefaults(d: TrafficDefaults): void {
+    this.#defaults = d;
+    this.#controls.adoptDefaults(d);
+    setText(
+      this.#trapIntro,
+      'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
+        `they warm up. Each backend serves ${d.service.workers} requests at once (${Math.round(warmCapacity(d))} a second when warm), whatever its ` +
+        'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
+        'and a host that just joined has none. This comparison sets its own request rate from Load %.',
+    );
+  }
+
+  #draw(section: Section): void {
+    if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events);
+    else if (section.kind === 'trap') this.#drawTrap(section.without.traffic, section.with.traffic, section.rps);
+    else if (section.kind === 'flap') this.#drawFlap(section);
+    else setText(section.section === 'flap' ? this.#flapStatus : this.#status, section.message);
+  }
+
+  #drawShare(run: PlanRun, askedRps: number, events: ScenarioEvent[]): void {
+    const t = run.traffic;
+    const rps = run.options.rps ?? askedRps;
+    this.#share = run;
+    this.#shown = rps;
+    const requests = Math.round(rps * t.duration).toLocaleString('en-US');
     setText(
       this.#status,
-      `${requests} requests over ${traffic.duration} s at ${rps.toLocaleString('en-US')}/s` +
-        (rps < s.rps ? ' (rate lowered to keep the page responsive)' : '') +
-        `; shares are counted in slices of ${bucket} s.` +
-        (traffic.diagnostics.length ? ` ${traffic.diagnostics.length} rejected line(s) ignored.` : ''),
+      `${requests} requests over ${t.duration} s at ${rps.toLocaleString('en-US')}/s` +
+        (rps < askedRps ? ' (rate lowered to keep the page responsive)' : '') +
+        `; shares are counted in slices of ${t.bucket} s (zoom in to see each).` +
+        (t.diagnostics.length ? ` ${t.diagnostics.length} rejected line(s) ignored.` : ''),
     );
-    this.#shown = rps;
-    const shares = sharesOf(traffic);
-    this.#shareChart.set({ mode: 'stack', bucket, buckets: traffic.buckets, series: shares.series, rest: shares.rest });
-    this.#lanes.set(traffic);
-    this.#drawLegend(traffic.names);
+    this.#shareAxis.setExtent(t.duration, t.bucket);
+    const marks = { events };
+    this.#shareChart.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k], marks, eventLabels: true });
+    this.#lanes.set(t, marks);
+    this.#drawLegend(t.names);
+  }
 
-    // The comparison's rate: Load % of the busiest backend's warm capacity
-    // at full weight (trap-summary.ts says why), capped like the share view's.
-    const trapRps = Math.max(1, Math.min(trapRate(traffic, s.trapLoad, capacity).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
-    const [without, withRamp] = [false, true].map((slowStart) => lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart)));
+  #drawTrap(without: Traffic, withRamp: Traffic, rps: number): void {
+    const s = this.#settingsOfPlan;
+    const defaults = this.#defaults;
     // One latency scale for both sides, so they compare at a glance.
     let top = 0;
     for (const t of [without, withRamp]) for (const v of t.latencyMs) if (v > top) top = v;
@@ -313,14 +307,13 @@ export class TrafficView {
       [this.#without, without],
       [this.#with, withRamp],
     ] as const) {
-      const sh = sharesOf(t);
-      side.share.set({ mode: 'stack', bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
-      side.latency.set({ mode: 'lines', bucket, buckets: t.buckets, series: latencyOf(t), unit: 'ms', yMax: top });
+      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k] });
+      side.latency.set({ mode: 'lines', bucket: t.bucket, buckets: t.buckets, series: latencySeries(t), unit: 'ms', yMax: top });
       const p = peak(t);
       peaks.push(p);
       setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one slice.`);
     }
-    this.#last = { share: traffic, without, with: withRamp };
+    this.#trap = { without, with: withRamp };
     const same = sameRouting(without, withRamp);
     const noRampUnderHaproxy = same && s.curve.kind === 'haproxy';
     this.#shareNote.hidden = !noRampUnderHaproxy;
@@ -333,61 +326,53 @@ export class TrafficView {
     );
     setText(
       this.#trapNote,
-      peaks[0].ms > 0 && peaks[1].ms > 0
+      peaks[0].ms > 0 && peaks[1].ms > 0 && defaults
         ? trapSummary({
             withoutMs: peaks[0].ms,
             withMs: peaks[1].ms,
             same,
             curve: s.curve.kind,
-            rps: trapRps,
+            rps,
             loadPercent: s.trapLoad,
-            coldFactor: s.coldFactor,
-            warmup: s.warmup,
+            coldFactor: Number.isNaN(s.coldFactor) ? defaults.service.coldFactor : s.coldFactor,
+            warmup: Number.isNaN(s.warmup) ? defaults.service.warmup : s.warmup,
             baseMs: defaults.service.baseMs,
-            capacity,
+            capacity: warmCapacity(defaults),
           })
         : '',
     );
-    this.#simulateFlapping(lab, script, defaults);
   }
 
-  // The flapping comparison: the rolling-restart example (or the script),
-  // at Load % of the busiest backend's warm capacity, with each cure.
-  #simulateFlapping(lab: Lab, editorScript: string, defaults: TrafficDefaults): void {
-    const s = this.#controls.settings;
-    const script = s.flapScenario === 'rolling' ? ROLLING_RESTART : editorScript;
-    let runs: Traffic[];
-    let rps: number;
-    let duration: number;
-    try {
-      const natural = lab.simulate(script, { rps: 1, bucket: 1e9, curve: s.curve }).duration;
-      duration = s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural, 120);
-      const bucket = chooseBucket(duration);
-      const share = lab.simulate(script, { rps: 100, duration, bucket, curve: s.curve });
-      rps = Math.max(1, Math.min(trapRate(share, s.flapLoad, warmCapacity(defaults)).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / duration)));
-      const cures = s.health === 'envoy' ? CURES : CURES.slice(0, 2);
-      runs = cures.map((cure) => lab.simulate(script, flapOptions(rps, duration, bucket, s, cure, defaults)));
-    } catch (e) {
-      setText(this.#flapStatus, (e as Error).message);
-      this.#flap = [];
-      return;
-    }
+  #drawFlap(section: Extract<Section, { kind: 'flap' }>): void {
+    const s = this.#settingsOfPlan;
+    const runs = section.runs.map((r) => r.traffic);
     this.#flap = runs;
     setText(
       this.#flapStatus,
-      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rps.toLocaleString('en-US')} requests/s for ${duration} s, ` +
+      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${section.rps.toLocaleString('en-US')} requests/s for ${section.duration} s, ` +
         `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`,
     );
-    this.#flapSides.forEach((side, i) => {
+    if (runs.length) this.#flapAxis.setExtent(runs[0].duration, runs[0].bucket);
+    // One scale for every run's latency and failures, so the runs compare at a glance.
+    let latencyTop = 0;
+    let failuresTop = 0;
+    for (const t of runs) {
+      const n = t.names.length;
+      for (const v of t.latencyMs) if (v > latencyTop) latencyTop = v;
+      for (let k = 0; k < t.buckets; k++) {
+        let f = t.unrouted[k];
+        for (let id = 0; id < n; id++) f += t.failed[k * n + id];
+        if (f > failuresTop) failuresTop = f;
+      }
+    }
+    this.#flapPanels.forEach((panel, i) => {
       const t = runs[i];
-      side.element.hidden = !t;
+      panel.element.hidden = !t;
       if (!t) return;
-      const sh = sharesOf(t);
-      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
-      side.lanes.set(t);
+      panel.set(t, { events: section.events, stableAt: t.stableAt }, { latencyMs: latencyTop, failures: failuresTop });
       const f = runFacts(CURES[i].label, t);
       setText(
-        side.summary,
+        panel.summary,
         `${f.ejections.toLocaleString('en-US')} ejection${f.ejections === 1 ? '' : 's'}, ` +
           `${f.failed.toLocaleString('en-US')} failed, ${Math.round(f.secondsEjected).toLocaleString('en-US')} s out; ` +
           (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`),
