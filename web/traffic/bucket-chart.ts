@@ -106,7 +106,10 @@ export class BucketChart {
     // The plot's contents stay inside it when the window starts inside a bin.
     const clip = svg(doc, 'svg', { attrs: { x: `${MARGIN.left}`, y: '0', width: `${f.plotWidth}`, height: `${height}`, viewBox: `${MARGIN.left} 0 ${f.plotWidth} ${height}`, overflow: 'hidden' } });
     f.svg.append(clip);
-    const edge = (b: number) => f.x(Math.min(b * bins.size, data.buckets) * data.bucket).toFixed(1);
+    // Each bin's left edge, written once (bin i + 1's is bin i's right edge).
+    const edges: string[] = [];
+    for (let b = bins.first; b <= bins.last + 1; b++) edges.push(f.x(Math.min(b * bins.size, data.buckets) * data.bucket).toFixed(1));
+    const edge = (b: number) => edges[b - bins.first];
     for (const band of binned.bands) {
       let d = '';
       if (data.mode === 'lines') {

@@ -16,7 +16,11 @@ import type { PlanReply, PlanRequest } from './lab-protocol.js';
 import type { TrafficSettings } from './traffic-controls.js';
 import { sectionOf } from './traffic-wire.js';
 
-/** A worker silent this long while a newer plan waits is ended and replaced. */
+/**
+ * A worker silent this long in a simulation while a newer plan waits is
+ * ended and replaced. (Not while it loads the lab module: a new worker would
+ * have to load it again.)
+ */
 export const STUCK_MS = 400;
 
 export interface LabRunsOptions {
@@ -39,6 +43,7 @@ export class LabRuns {
   #worker: Worker | null = null;
   #id = 0;
   #busy = false; // the worker has a plan it has not finished
+  #loaded = false; // the worker has its lab module (it said the defaults)
   #lastHeard = 0;
   #onPage: Promise<CachedLab> | null = null; // set once the worker could not start
   #told = false; // defaults given
@@ -60,7 +65,7 @@ export class LabRuns {
       return id;
     }
     const now = performance.now();
-    if (this.#busy && now - this.#lastHeard > STUCK_MS) this.#endWorker();
+    if (this.#busy && this.#loaded && now - this.#lastHeard > STUCK_MS) this.#endWorker();
     try {
       this.#worker ??= this.#makeWorker();
     } catch {
@@ -87,7 +92,10 @@ export class LabRuns {
     worker.onmessage = (event: MessageEvent<PlanReply>) => {
       this.#lastHeard = performance.now();
       const reply = event.data;
-      if (reply.type === 'defaults') return this.#defaults(reply.defaults);
+      if (reply.type === 'defaults') {
+        this.#loaded = true;
+        return this.#defaults(reply.defaults);
+      }
       if (reply.id !== this.#id) return;
       if (reply.type === 'section') this.#options.onSection(reply.id, sectionOf(reply.section));
       else {
@@ -112,6 +120,7 @@ export class LabRuns {
     this.#worker?.terminate();
     this.#worker = null;
     this.#busy = false;
+    this.#loaded = false;
     this.#pending = null;
   }
 

@@ -40,11 +40,13 @@ export type SectionOf<R> =
   | {
       kind: 'share';
       run: R;
+      /** The editor's script (the share and trap runs simulate it). */
+      script: string;
       /** The rate asked for (the run's may be lower: a run is kept short). */
       askedRps: number;
       events: ScenarioEvent[];
     }
-  | { kind: 'trap'; without: R; with: R; rps: number }
+  | { kind: 'trap'; without: R; with: R; rps: number; script: string }
   | {
       kind: 'flap';
       /** In CURES order: four with Envoy, two with nginx and HAProxy (no escalating ejection). */
@@ -121,7 +123,7 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
     const rps = capRate(s.rps, duration);
     const options = shareOptions({ ...s, rps }, runBucket(duration, rps, backends));
     share = { options, traffic: await sim.simulate(script, options) };
-    emit({ kind: 'share', run: share, askedRps: s.rps, events: await sim.events(script, s.curve) });
+    emit({ kind: 'share', run: share, script, askedRps: s.rps, events: await sim.events(script, s.curve) });
   } catch (e) {
     if (isCancel(e)) throw e;
     emit({ kind: 'problem', section: 'share', message: (e as Error).message });
@@ -137,6 +139,7 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
         without: { options: without, traffic: await sim.simulate(script, without) },
         with: { options: withRamp, traffic: await sim.simulate(script, withRamp) },
         rps,
+        script,
       });
     } catch (e) {
       if (isCancel(e)) throw e;

@@ -12,7 +12,7 @@ export interface ScenarioEvent {
   line: number;
   /** The command: POOL, ADD, DOWN or UP. */
   command: 'POOL' | 'ADD' | 'DOWN' | 'UP';
-  /** The line as written (its comment left out), at most LABEL_CHARS characters. */
+  /** The line as written, at most LABEL_CHARS characters. */
   label: string;
 }
 
@@ -32,7 +32,7 @@ export function scenarioEvents(script: string, timeline: Timeline): ScenarioEven
     const from = starts[line - 1];
     if (from === undefined) continue;
     const end = line < starts.length ? starts[line] - 1 : script.length;
-    const text = script.slice(from, Math.min(end, from + 400)).replace(/\s#.*$/, '').trim();
+    const text = script.slice(from, Math.min(end, from + 400)).trim();
     const command = text.split(/\s+/, 1)[0].toUpperCase();
     if (!COMMANDS.has(command)) continue;
     const label = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;

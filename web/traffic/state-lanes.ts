@@ -9,7 +9,7 @@
 import type { Traffic } from '../api/index.js';
 import { h, setText, svg } from '../shared/dom.js';
 import { seriesClasses } from '../shared/palette.js';
-import { MARGIN, seconds, TimeFrame, type TimeMarks } from './time-frame.js';
+import { decimal as num, MARGIN, seconds, TimeFrame, type TimeMarks } from './time-frame.js';
 import type { TimeAxis } from './time-axis.js';
 
 /** Lanes drawn at most (the rest are counted in the key). */
@@ -48,7 +48,6 @@ export function listStretches(list: readonly Stretch[], bucket: number): string 
   return shown.join(', ').replace(/ s(?=,)/g, '') + (list.length > LISTED ? `, and ${list.length - LISTED} more` : '');
 }
 
-const num = (v: number) => Number(v.toFixed(v >= 100 ? 1 : 2)).toLocaleString('en-US');
 
 export class StateLanes {
   readonly element: HTMLDivElement;

@@ -25,6 +25,9 @@ const TRAFFIC_CSS = /* css */ `
 .ss-band { fill: var(--ss-series); fill-opacity: 0.85; stroke: var(--ss-bg); stroke-width: 0.5; }
 .ss-band.ss-none { fill-opacity: 0.35; }
 .ss-bucket-chart { min-width: 0; }
+/* A redraw lays out its own box, not the page around it. */
+.ss-bucket-chart, .ss-lanes, .ss-readout { contain: layout paint; }
+.ss-flap-side, .ss-trap-side, .ss-traffic-section { contain: layout; }
 .ss-traffic-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 0; padding: 0; list-style: none; font-size: 12.5px; }
 .ss-traffic-legend li { display: inline-flex; align-items: center; gap: 6px; }
 .ss-traffic-legend .ss-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; background: var(--ss-series); }

@@ -45,9 +45,16 @@ export function binning(axis: TimeAxis, bucket: number, buckets: number, plotW: 
   return { size, first, last };
 }
 
+/** A time in seconds as the lab writes it: 40, 81.3, 1.25, 1,800 (two decimals below 100 s, one above). */
+export function decimal(t: number): string {
+  const v = Number(t.toFixed(Math.abs(t) >= 100 ? 1 : 2));
+  // (toLocaleString is slow: called for every stretch of every lane, it was a tenth of a redraw)
+  return Math.abs(v) >= 1000 ? v.toLocaleString('en-US') : String(v);
+}
+
 /** "40 s", "81.3 s", "1.25 s". */
 export function seconds(t: number): string {
-  return `${Number(t.toFixed(t >= 100 ? 1 : 2)).toLocaleString('en-US')} s`;
+  return `${decimal(t)} s`;
 }
 
 export class TimeFrame {
@@ -100,7 +107,7 @@ export class TimeFrame {
   drawTimeTicks(y: number): void {
     const a = this.axis;
     for (const t of niceTicks(a.start, a.end, Math.max(2, Math.floor(this.#plot.width / 80)), 0)) {
-      const label = `${Number(t.toPrecision(6)).toLocaleString('en-US')}s`;
+      const label = `${decimal(t)}s`;
       this.svg.append(svg(this.#doc, 'text', { class: 'ss-tick ss-tick-x', text: label, attrs: { x: `${this.x(t)}`, y: `${y}` } }));
     }
   }

@@ -15,6 +15,7 @@
 // Opt-in and lazy: the view and the lab module load the first time the
 // view is shown. The script's own output is not affected.
 import type { Lab, Traffic, TrafficDefaults } from '../api/index.js';
+import { nextTask } from '../shared/big-text.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
@@ -38,6 +39,13 @@ export interface TrafficViewOptions {
   headingLevel?: 2 | 3 | 4 | 5 | 6;
   /** Makes the lab's worker (tests and hosts may pass their own). */
   createWorker?: () => Worker;
+}
+
+/** What a section's drawing depends on: its runs' options and its script (null: a problem, always said). */
+function sectionKey(s: Section): string | null {
+  if (s.kind === 'problem') return null;
+  const runs = s.kind === 'share' ? [s.run] : s.kind === 'trap' ? [s.without, s.with] : s.runs;
+  return `${JSON.stringify(runs.map((r) => r.options))}\n${s.script}`;
 }
 
 /** A stretch of the script's requests, per backend, in the share chart's form. */
@@ -104,7 +112,7 @@ export class TrafficView {
   readonly #flapNote: HTMLParagraphElement;
   readonly #flapStatus: HTMLParagraphElement;
   #defaults: TrafficDefaults | null = null;
-  #flap: Traffic[] = [];
+  #flap: Extract<Section, { kind: 'flap' }> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
   #share: PlanRun | null = null;
   #trap: { without: Traffic; with: Traffic } | null = null;
@@ -114,6 +122,10 @@ export class TrafficView {
   #plan = 0; // the newest plan's id; 0: none going
   #waiting: Array<() => void> = [];
   #settingsOfPlan: TrafficSettings = DEFAULT_SETTINGS;
+  // Sections are drawn one after the other, a run panel per task (each task stays short);
+  // a section whose runs are those drawn already is not drawn again.
+  #drawing: Promise<void> = Promise.resolve();
+  readonly #drawn = new Map<Section['kind'], string>();
 
   constructor(parent: HTMLElement, options: TrafficViewOptions) {
     const doc = parent.ownerDocument;
@@ -123,8 +135,9 @@ export class TrafficView {
       lab: options.lab,
       createWorker: options.createWorker,
       onDefaults: (d) => this.#adoptDefaults(d),
-      onSection: (id, section) => id === this.#plan && this.#draw(section),
-      onDone: (id) => id === this.#plan && this.#settle(),
+      onSection: (id, section) => id === this.#plan && this.#queue(id, section),
+      // (settled once what came before is drawn)
+      onDone: (id) => id === this.#plan && void this.#drawing.then(() => id === this.#plan && this.#settle()),
       onFailed: (id, message) => {
         if (id !== this.#plan) return;
         setText(this.#status, `The simulation could not run: ${message}`);
@@ -225,6 +238,11 @@ export class TrafficView {
 
   /** The flapping comparison's last runs, in CURES order (two with nginx or HAProxy). */
   get flapRuns(): readonly Traffic[] {
+    return this.#flap?.runs.map((r) => r.traffic) ?? [];
+  }
+
+  /** The flapping comparison's last section: its script, and each run's options and result. */
+  get flapSection(): Extract<Section, { kind: 'flap' }> | null {
     return this.#flap;
   }
 
@@ -269,11 +287,20 @@ export class TrafficView {
     );
   }
 
-  #draw(section: Section): void {
-    if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events);
-    else if (section.kind === 'trap') this.#drawTrap(section.without.traffic, section.with.traffic, section.rps);
-    else if (section.kind === 'flap') this.#drawFlap(section);
-    else setText(section.section === 'flap' ? this.#flapStatus : this.#status, section.message);
+  #queue(id: number, section: Section): void {
+    this.#drawing = this.#drawing.then(async () => {
+      if (id !== this.#plan) return; // a newer plan began: its sections come
+      const key = sectionKey(section);
+      if (key !== null && this.#drawn.get(section.kind) === key) return;
+      await nextTask(); // (a section arrives in the task that read its message: the drawing gets its own)
+      if (id !== this.#plan) return;
+      if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events);
+      else if (section.kind === 'trap') this.#drawTrap(section.without.traffic, section.with.traffic, section.rps);
+      else if (section.kind === 'flap') await this.#drawFlap(section, () => id === this.#plan);
+      else setText(section.section === 'flap' ? this.#flapStatus : this.#status, section.message);
+      if (id === this.#plan && key !== null) this.#drawn.set(section.kind, key);
+      else this.#drawn.delete(section.kind);
+    });
   }
 
   #drawShare(run: PlanRun, askedRps: number, events: ScenarioEvent[]): void {
@@ -343,10 +370,10 @@ export class TrafficView {
     );
   }
 
-  #drawFlap(section: Extract<Section, { kind: 'flap' }>): void {
+  async #drawFlap(section: Extract<Section, { kind: 'flap' }>, current: () => boolean): Promise<void> {
     const s = this.#settingsOfPlan;
     const runs = section.runs.map((r) => r.traffic);
-    this.#flap = runs;
+    this.#flap = section;
     setText(
       this.#flapStatus,
       `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${section.rps.toLocaleString('en-US')} requests/s for ${section.duration} s, ` +
@@ -365,10 +392,14 @@ export class TrafficView {
         if (f > failuresTop) failuresTop = f;
       }
     }
-    this.#flapPanels.forEach((panel, i) => {
+    for (const [i, panel] of this.#flapPanels.entries()) {
       const t = runs[i];
       panel.element.hidden = !t;
-      if (!t) return;
+      if (!t) continue;
+      if (i > 0) {
+        await nextTask();
+        if (!current()) return;
+      }
       panel.set(t, { events: section.events, stableAt: t.stableAt }, { latencyMs: latencyTop, failures: failuresTop });
       const f = runFacts(CURES[i].label, t);
       setText(
@@ -377,7 +408,7 @@ export class TrafficView {
           `${f.failed.toLocaleString('en-US')} failed, ${Math.round(f.secondsEjected).toLocaleString('en-US')} s out; ` +
           (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`),
       );
-    });
+    }
     setText(
       this.#flapNote,
       flapSummary(runs.map((t, i) => runFacts(CURES[i].label, t))) +

@@ -1,0 +1,263 @@
+// The Traffic lab as a workspace, in real Chromium (the production build,
+// the page's strict CSP): laid out across the page at 1280 px and usable at
+// 360 px with the ramp view as it was; every simulation in its worker, the
+// page's main thread free while the learner types; every ejection in the
+// lanes where the CLI's CSV puts it; the incident timeline's readout,
+// zoom, keyboard and table; and the element's view="traffic".
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrafficOptions } from '../../../web/api/index.js';
+import { watchProblems } from '../support/browser.js';
+import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
+import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
+import { ROOT, SHOTS } from '../support/site.js';
+
+let site: BuiltSite;
+beforeAll(async () => {
+  site = await serveBuiltSite();
+});
+afterAll(() => site?.close());
+
+/** Long tasks (the Long Tasks API) recorded from the page's first script on. */
+const RECORD_LONG_TASKS = () => {
+  const w = window as unknown as { __longTasks: Array<{ start: number; ms: number }> };
+  w.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+};
+
+async function openLab(options: { width?: number; height?: number; path?: string } = {}) {
+  const page = await site.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+  await page.addInitScript(RECORD_LONG_TASKS);
+  const problems = watchProblems(page);
+  await page.goto(`${site.url}/${options.path ?? '#traffic'}`);
+  await page.locator('.ss-flap-status', { hasText: 'requests/s' }).waitFor({ timeout: 120_000 });
+  await page.evaluate(() => window.slowstartTraffic!.ready);
+  return { page, problems };
+}
+
+const box = (page: Page, selector: string) =>
+  page.locator(selector).first().evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+  });
+
+describe('the lab, laid out', () => {
+  it('takes the whole width at 1280 px under the script and its output, the Ramp tab as it was', async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    const panels = await box(page, '#runner .ss-panels');
+    const lab = await box(page, '#runner .ss-panel-chart');
+    const script = await box(page, '#runner .ss-panel-editor');
+    const output = await box(page, '#runner .ss-panel-output');
+    expect(lab.width).toBe(panels.width);
+    expect(lab.y).toBeGreaterThan(script.y + script.height);
+    expect(output.y).toBe(script.y); // the script and its output share the row above
+    expect(script.height).toBeLessThan(340); // kept short: the lab starts near the top
+    // The Ramp tab's pick panel stays with the Ramp tab (it used to sit on top of the lab).
+    expect(await page.locator('.ss-pick-explain').isVisible()).toBe(false);
+    // The flapping runs two by two, each chart about 600 px wide.
+    const sides = await page.locator('.ss-flap-side').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
+    expect(new Set(sides).size).toBe(2);
+    expect((await box(page, '.ss-flap-side .ss-bucket-chart')).width).toBeGreaterThan(560);
+    await page.screenshot({ path: `${SHOTS}/lab-1280.png`, fullPage: true });
+    // The Ramp tab: the three panels side by side again, the pick panel back.
+    await page.getByRole('tab', { name: 'Ramp' }).click();
+    const rampChart = await box(page, '#runner .ss-panel-chart');
+    expect(rampChart.y).toBe(script.y);
+    expect(rampChart.x).toBeGreaterThan((await box(page, '#runner .ss-panel-output')).x);
+    expect(await page.locator('.ss-pick-explain').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('stacks everything at 360 px, nothing wider than the screen', async () => {
+    const { page, problems } = await openLab({ width: 360 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    const lab = await box(page, '#runner .ss-panel-chart');
+    expect(lab.width).toBe((await box(page, '#runner .ss-panels')).width);
+    const sides = await page.locator('.ss-flap-side').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
+    expect(new Set(sides).size).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/lab-360.png`, fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('off the main thread', () => {
+  it('runs every simulation in the lab worker: the page never loads the lab module', async () => {
+    const { page, problems } = await openLab();
+    expect(page.workers().some((w) => /lab-worker/.test(w.url()))).toBe(true);
+    // The page's own resource timeline (a worker has its own) holds no lab glue or .wasm.
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    expect(loaded.filter((u) => /\/lab-[\w-]{8}\.(js|wasm)$/.test(u))).toEqual([]);
+    expect(loaded.some((u) => /open-view-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('leaves no main-thread task over 50 ms while the learner types with the lab open', CPU_BOUND_TEST, async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    // A realistic scenario: a rolling restart of eight backends, flapping under Envoy, in the editor.
+    const deploy = ['POOL a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1'];
+    for (const [i, name] of ['a', 'b', 'c'].entries()) deploy.push(`NOW ${30 + 40 * i}`, `DOWN ${name}`, `NOW ${40 + 40 * i}`, `UP ${name} 60`);
+    await page.evaluate((s) => window.slowstartRunner!.setScript(`${s}\n`), deploy.join('\n'));
+    await page.getByLabel('Scenario', { exact: true }).selectOption('script');
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    expect(await page.evaluate(() => window.slowstartTraffic!.flapRuns.length)).toBe(4);
+    const stop = await traceMainThread(site.browser, page);
+    const from = await page.evaluate(() => performance.now());
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+End');
+    // Typed as a person types: words, with pauses in which the runs come back and are drawn.
+    for (const line of ['NOW 150', 'DOWN d', 'NOW 160', 'UP d 60']) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line, { delay: 70 });
+      await page.waitForTimeout(500);
+    }
+    await expect.poll(() => page.evaluate(() => window.slowstartTraffic!.flapSection?.script.includes('UP d 60') ?? false), { timeout: 60_000 }).toBe(true);
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    const tasks = await stop();
+    const long = await page.evaluate((t0) => (window as unknown as { __longTasks: Array<{ start: number; ms: number }> }).__longTasks.filter((e) => e.start >= t0), from);
+    // Each long task the Long Tasks API saw, with the CPU time the page spent in it (the trace's): on
+    // a machine other work keeps busy, a task's clock time is mostly its wait for a core.
+    const seen = long.map((e) => ({ ms: Math.round(e.ms), cpuMs: tasks.cpuOfTaskAt(e.start) }));
+    console.log(
+      `typing with the lab open: ${long.length} long tasks (Long Tasks API) ${JSON.stringify(seen)}; ` +
+        `longest task ${tasks.longestWallMs} ms on the clock, the most CPU one task used ${tasks.longestCpuMs} ms`,
+    );
+    // (A long task the trace has no task for at its start is still one of the trace's tasks: the bound on all of them holds it.)
+    for (const e of seen) if (e.cpuMs !== null) expect(e.cpuMs, `a long task of ${e.ms} ms on the clock`).toBeLessThanOrEqual(50);
+    expect(tasks.longestCpuMs).toBeLessThanOrEqual(50);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+/** `slowstart simulate`'s arguments for a run's options (the lab's options, as the command line spells them). */
+function cliArgs(o: TrafficOptions): string[] {
+  const a = ['simulate', '--rps', String(o.rps), '--duration', String(o.duration), '--bucket', String(o.bucket)];
+  const c = o.curve ?? {};
+  a.push('--curve', c.kind ?? 'linear', '--resolution', String(c.resolution ?? 1));
+  if (c.kind === 'envoy') a.push('--aggression', String(c.aggression), '--min-weight', String(c.minWeightPercent));
+  a.push('--policy', o.policy ?? 'wrr', '--ramp-by', o.rampBy ?? 'scale');
+  if (o.slowStart === false) a.push('--no-slow-start');
+  const s = typeof o.service === 'object' ? o.service : {};
+  if (s.coldFactor !== undefined) a.push('--cold-factor', String(s.coldFactor));
+  if (s.warmup !== undefined) a.push('--warmup', String(s.warmup));
+  if (s.warmBy) a.push('--warm-by', s.warmBy);
+  a.push('--timeout-ms', String(o.timeoutMs), '--retries', String(o.retries));
+  if (o.health) {
+    a.push('--health', o.health.kind);
+    if (o.health.maxEjectionTime !== undefined) a.push('--max-ejection-time', String(o.health.maxEjectionTime));
+  }
+  return [...a, '--csv'];
+}
+
+/** Backend `name`'s stretches of one state in a CSV, as "from–to" in seconds. */
+function csvStretches(csv: string, name: string, state: string, bucket: number): string[] {
+  const rows = csv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((r) => r.split(','))
+    .filter((r) => r[1] === name);
+  const out: string[] = [];
+  let start: number | null = null;
+  rows.forEach((r, i) => {
+    const on = r.at(-1) === state;
+    if (on && start === null) start = i;
+    if ((!on || i === rows.length - 1) && start !== null) {
+      const end = on ? i + 1 : i;
+      out.push(`${Number((start * bucket).toFixed(2))}–${Number((end * bucket).toFixed(2))}`);
+      start = null;
+    }
+  });
+  return out;
+}
+
+describe('every ejection seen', () => {
+  it("draws each of b's ejections and readmissions where the CLI's CSV has them, to the bucket", async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    const section = await page.evaluate(() => {
+      const s = window.slowstartTraffic!.flapSection!;
+      return { script: s.script, options: s.runs.map((r) => r.options) };
+    });
+    const file = join(ROOT, 'test-results', 'lab-rolling-restart.txt');
+    writeFileSync(file, section.script);
+    const panels = page.locator('.ss-flap-side');
+    for (const [i, cure] of ['No slow start', 'Escalating ejection'].map((c) => [c === 'No slow start' ? 0 : 2, c] as const)) {
+      const o = section.options[i];
+      const csv = spawnSync(join(ROOT, 'build/slowstart'), [...cliArgs(o), file], { encoding: 'utf8' });
+      expect(csv.status, csv.stderr).toBe(0);
+      const cli = csvStretches(csv.stdout, 'b', 'ejected', o.bucket!);
+      const lane = await panels.nth(i).locator('.ss-lane-row').nth(1).locator('.ss-lane-ejected title').allTextContents();
+      expect(lane.map((t) => t.replace(/^b: ejected /, '').replace(/ s$/, '')), cure).toEqual(cli);
+      // The lane's own title lists them, with the count.
+      const title = await panels.nth(i).locator('.ss-lane-row').nth(1).locator(':scope > title').textContent();
+      expect(title).toContain(`b: ejected ${cli.length} times; ejected ${cli.join(', ')} s`);
+      expect(await panels.nth(i).locator('.ss-lanes-counts').textContent()).toBe(`Ejected: b ${cli.length} times.`);
+      // And the serving stripes between them: b serves in seconds 40, 80, ..., 280 before each ejection.
+      const serving = csvStretches(csv.stdout, 'b', 'serving', o.bucket!);
+      expect(serving.length).toBeGreaterThanOrEqual(cli.length);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the incident timeline', () => {
+  it('marks the events and the stable moment, reads a bucket out by pointer and keys, zooms, and has a table', async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    const slow = page.locator('.ss-flap-side').nth(1);
+    // The script's events on the run's share chart, named; the stable moment on every chart.
+    expect(await slow.locator('.ss-bucket-chart').first().locator('.ss-event-label').allTextContents()).toEqual(['POOL a=1 b=1 c=1 d=1', 'DOWN b', 'UP b 60']);
+    const stableAt = await page.evaluate(() => window.slowstartTraffic!.flapRuns[1].stableAt);
+    expect(stableAt).toBeGreaterThan(40);
+    expect(await slow.locator('.ss-stable title').first().textContent()).toBe(`Stable from ${Number(stableAt!.toFixed(2))} s`);
+    expect(await slow.locator('.ss-stable').count()).toBe(4); // share, lanes, latency, failures
+    // The keyboard: focus the run's charts, step to a bucket, read its numbers.
+    const charts = slow.locator('.ss-run-charts');
+    await charts.focus();
+    await page.keyboard.press('Home');
+    const readout = slow.locator('.ss-readout');
+    expect(await readout.getAttribute('aria-live')).toBe('polite');
+    await expect.poll(() => readout.textContent()).toMatch(/^0–[\d.]+ s: [\d,]+ requests; a 25\.?\d? %/);
+    await page.keyboard.press('ArrowRight');
+    expect(await readout.textContent()).not.toMatch(/^0–/);
+    // The pointer: over the no-slow-start run's failure chart at 41 s, where b has just come back cold.
+    const none = page.locator('.ss-flap-side').first();
+    const failures = none.locator('.ss-bucket-chart').nth(2);
+    const at = async (t: number) => {
+      const r = (await failures.boundingBox())!;
+      const plotW = r.width - 52 - 12;
+      return { x: r.x + 52 + (t / 300) * plotW, y: r.y + 30 };
+    };
+    const p41 = await at(41);
+    await page.mouse.move(p41.x, p41.y);
+    await expect.poll(() => none.locator('.ss-readout').textContent()).toMatch(/^(39|4\d)(\.\d+)?–4\d(\.\d+)? s: .* failed \([\d,]+ retried\); 0 reached the client\.$/);
+    // Zoom: drag from 35 s to 95 s; every chart of every run shows that stretch.
+    const [p35, p95] = [await at(35), await at(95)];
+    await page.mouse.move(p35.x, p35.y);
+    await page.mouse.down();
+    await page.mouse.move(p95.x, p95.y, { steps: 5 });
+    await page.mouse.up();
+    const shown = page.locator('.ss-flap-section .ss-zoom-shown');
+    await expect.poll(() => shown.textContent()).toMatch(/^3\d(\.\d+)?–9\d(\.\d+)? s of 300 s$/);
+    const ticks = await slow.locator('.ss-bucket-chart').first().locator('.ss-tick-x').allTextContents();
+    expect(Number(ticks[0].replace('s', ''))).toBeGreaterThanOrEqual(35);
+    await page.screenshot({ path: `${SHOTS}/lab-zoomed.png`, fullPage: false, clip: (await page.locator('.ss-flap').boundingBox())! });
+    // The table: one row per bin of the window, for a screen reader.
+    await slow.locator('.ss-incident-table summary').click();
+    const rows = await slow.locator('.ss-incident-table tbody tr').count();
+    expect(rows).toBeGreaterThan(20);
+    expect(await slow.locator('.ss-incident-table caption').textContent()).toMatch(/; events: POOL a=1 b=1 c=1 d=1 at 0 s, DOWN b at 30 s, UP b 60 at 40 s; stable from 6\d(\.\d+)? s$/);
+    await page.getByRole('button', { name: 'Show the whole run' }).last().click();
+    await expect.poll(() => shown.textContent()).toMatch(/^The whole run/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

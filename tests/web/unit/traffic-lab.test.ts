@@ -1,0 +1,283 @@
+// The Traffic lab's plumbing, without a browser: the plan of simulations
+// (what runs, at which bucket, and that a newer plan stops an older one),
+// its sections' trip through a worker message (columns transferred, the
+// same Traffic on arrival), the client's handling of a worker that goes
+// silent or cannot start, the script's events, and the numbers a readout
+// and a lane give for a bin. The engine is the real lab module.
+import { describe, expect, it } from 'vitest';
+import type { Traffic, TrafficOptions } from '../../../web/api/index.js';
+import { binFacts, describeBin } from '../../../web/traffic/bin-facts.js';
+import { CachedLab } from '../../../web/traffic/cached-lab.js';
+import { LabRuns, STUCK_MS } from '../../../web/traffic/lab-client.js';
+import { FLAP_SECONDS, PlanCancelled, runBucket, runPlan, type Section, type Simulator } from '../../../web/traffic/lab-plan.js';
+import type { PlanReply, PlanRequest } from '../../../web/traffic/lab-protocol.js';
+import { scenarioEvents } from '../../../web/traffic/scenario-events.js';
+import { listStretches, stretches } from '../../../web/traffic/state-lanes.js';
+import { TimeAxis } from '../../../web/traffic/time-axis.js';
+import { DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/traffic-controls.js';
+import { sectionOf, wireSection } from '../../../web/traffic/traffic-wire.js';
+import { lab } from '../support/lab.js';
+
+const ROLLING = 'POOL a=1 b=1 c=1 d=1\nNOW 30\nDOWN b\nNOW 40\nUP b 60\n';
+const WELCOME = 'POOL web1=5 web2=5\nADD web3=10 20\nNOW 5\nNOW 10\nNOW 20\n';
+
+/** The lab as the plan sees it, counting its simulations (and stopping the plan after `stopAfter` of them). */
+function counted(stopAfter = Infinity) {
+  const calls: TrafficOptions[] = [];
+  const inner = new CachedLab(lab as never).simulator(() => calls.length < stopAfter);
+  const sim: Simulator = {
+    defaults: inner.defaults,
+    simulate: async (script, options) => {
+      const t = await inner.simulate(script, options);
+      calls.push(options);
+      return t;
+    },
+    events: inner.events,
+  };
+  return { sim, calls };
+}
+
+async function plan(script: string, settings: TrafficSettings = DEFAULT_SETTINGS, stopAfter = Infinity) {
+  const { sim, calls } = counted(stopAfter);
+  const sections: Section[] = [];
+  let error: unknown = null;
+  await runPlan(script, settings, sim, (s) => sections.push(s)).catch((e: unknown) => (error = e));
+  return { sections, calls, error };
+}
+
+describe('the plan', () => {
+  it('runs share, trap and flapping in order, each section as soon as it is done', async () => {
+    const { sections, calls, error } = await plan(WELCOME);
+    expect(error).toBeNull();
+    expect(sections.map((s) => s.kind)).toEqual(['share', 'trap', 'flap']);
+    // A cheap pass for the duration, the share run, two trap runs; for the
+    // rolling restart a pass, a probe at 100/s for its rate, and four cures (Envoy).
+    expect(calls.length).toBe(1 + 1 + 2 + 1 + 1 + 4);
+    const flap = sections[2] as Extract<Section, { kind: 'flap' }>;
+    expect(flap.runs.map((r) => r.options.slowStart)).toEqual([false, true, false, true]);
+    expect(flap.duration).toBe(FLAP_SECONDS);
+    // 60 % of a warm backend's 640 a second, for the busiest of four equal backends: 1,536.
+    expect(flap.rps).toBe(1536);
+    // A tenth of a second: 3,000 buckets over five minutes, 153 requests in each.
+    expect(flap.runs[0].traffic.bucket).toBe(0.1);
+    expect(flap.runs[0].traffic.buckets).toBe(3000);
+    expect(flap.events.map((e) => [e.time, e.label])).toEqual([
+      [0, 'POOL a=1 b=1 c=1 d=1'],
+      [30, 'DOWN b'],
+      [40, 'UP b 60'],
+    ]);
+  });
+
+  it('stops at its next simulation once a newer plan is wanted, and emits nothing more', async () => {
+    const { sections, calls, error } = await plan(WELCOME, DEFAULT_SETTINGS, 3);
+    expect(error).toBeInstanceOf(PlanCancelled);
+    expect(calls.length).toBe(3);
+    expect(sections.map((s) => s.kind)).toEqual(['share']);
+  });
+
+  it('says what is wrong with a section and goes on with the next', async () => {
+    // A scenario whose runs would pass the engine's limits: the share section says why, flapping still runs.
+    const { sections } = await plan('POOL a=1\nNOW 1000000000\n', { ...DEFAULT_SETTINGS, flapScenario: 'rolling' });
+    expect(sections[0]).toMatchObject({ kind: 'problem', section: 'share' });
+    expect(sections.at(-1)!.kind).toBe('flap');
+  });
+
+  it('picks a bucket as fine as its limits allow: 3,000 buckets, 20 requests in each, 600,000 cells', () => {
+    expect(runBucket(300, 1536, 4)).toBe(0.1);
+    expect(runBucket(30, 1000, 3)).toBe(0.02);
+    // A slow rate: 20 requests a bucket (10 a second: 2 s), but never coarser than 200 buckets.
+    expect(runBucket(300, 10, 4)).toBe(2);
+    expect(runBucket(30, 1, 4)).toBe(0.2);
+    // Many backends: buckets × backends at most 600,000.
+    expect(runBucket(300, 100000, 10000)).toBe(5);
+  });
+});
+
+describe('a section through a worker message', () => {
+  it('arrives as the same Traffic, every column handed over, the rejected lines kept', async () => {
+    const t = lab.simulate('POOL a=1 b=2\nBOGUS 1\nADD c=1 10\n', { rps: 100, bucket: 0.5, service: true, timeoutMs: 500 }) as unknown as Traffic;
+    const transfer: Transferable[] = [];
+    const wire = wireSection({ kind: 'trap', without: { options: {}, traffic: t }, with: { options: { rps: 1 }, traffic: t }, rps: 5, script: '' }, transfer);
+    // A copy's buffers (the worker keeps its own for its cache): every typed column, twice.
+    const columns = Object.values(t).filter((v) => ArrayBuffer.isView(v)).length;
+    expect(transfer.length).toBe(2 * (columns + 2));
+    const copy = structuredClone(wire, { transfer });
+    const back = sectionOf(copy) as Extract<Section, { kind: 'trap' }>;
+    const u = back.with.traffic;
+    expect(u.names).toEqual(['a', 'b', 'c']);
+    expect([...u.requests]).toEqual([...t.requests]);
+    expect([...u.latencyMs]).toEqual([...t.latencyMs]);
+    expect(u.stableAt).toBe(t.stableAt);
+    expect(u.diagnostics).toEqual([{ line: 2, message: t.diagnostics[0].message, from: 0, to: 5 }]);
+    expect(u.share(3, 1)).toBe(t.share(3, 1));
+    expect(back.with.options).toEqual({ rps: 1 });
+  });
+});
+
+/** A worker that does what it is told, when told. */
+class FakeWorker {
+  readonly posted: PlanRequest[] = [];
+  terminated = false;
+  onmessage: ((e: MessageEvent<PlanReply>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  postMessage(m: PlanRequest): void {
+    this.posted.push(m);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(r: PlanReply): void {
+    this.onmessage?.({ data: r } as MessageEvent<PlanReply>);
+  }
+}
+
+function client() {
+  const workers: FakeWorker[] = [];
+  const heard: Array<[string, number]> = [];
+  const runs = new LabRuns({
+    lab: async () => lab as never,
+    createWorker: () => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    },
+    onDefaults: () => heard.push(['defaults', 0]),
+    onSection: (id) => heard.push(['section', id]),
+    onDone: (id) => heard.push(['done', id]),
+    onFailed: (id) => heard.push(['failed', id]),
+  });
+  return { runs, workers, heard };
+}
+
+const problem = { kind: 'problem', section: 'share', message: 'x' } as const;
+
+describe('the client of the worker', () => {
+  it('sends a newer plan to the same worker while it answers, and hears only the newest', () => {
+    const { runs, workers, heard } = client();
+    const first = runs.plan('POOL a=1\n', DEFAULT_SETTINGS);
+    const second = runs.plan('POOL b=1\n', DEFAULT_SETTINGS);
+    expect(workers.length).toBe(1);
+    expect(workers[0].posted.map((p) => [p.id, p.script])).toEqual([
+      [first, 'POOL a=1\n'],
+      [second, 'POOL b=1\n'],
+    ]);
+    workers[0].reply({ type: 'section', id: first, section: problem });
+    workers[0].reply({ type: 'section', id: second, section: problem });
+    workers[0].reply({ type: 'done', id: second });
+    expect(heard).toEqual([
+      ['section', second],
+      ['done', second],
+    ]);
+  });
+
+  it(`ends a worker silent for ${STUCK_MS} ms when a newer plan comes, and sends it to a new one`, async () => {
+    const { runs, workers } = client();
+    runs.plan('POOL a=1\n', DEFAULT_SETTINGS);
+    // Loading its lab module, a worker is never ended (a new one would load it again).
+    await new Promise((resolve) => setTimeout(resolve, STUCK_MS + 100));
+    runs.plan('POOL a=2\n', DEFAULT_SETTINGS);
+    expect(workers[0].terminated).toBe(false);
+    workers[0].reply({ type: 'defaults', defaults: lab.trafficDefaults() as never });
+    await new Promise((resolve) => setTimeout(resolve, STUCK_MS + 100));
+    const second = runs.plan('POOL b=1\n', DEFAULT_SETTINGS);
+    expect(workers[0].terminated).toBe(true);
+    expect(workers.length).toBe(2);
+    expect(workers[1].posted.map((p) => p.id)).toEqual([second]);
+    expect(workers[0].posted.length).toBe(2);
+  });
+
+  it('runs the plan on the page when no worker can start', async () => {
+    const heard: string[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const runs = new LabRuns({
+      lab: async () => lab as never,
+      createWorker: () => {
+        throw new Error('Refused by the Content-Security-Policy');
+      },
+      onDefaults: (d) => heard.push(`defaults ${d.service.workers}`),
+      onSection: (_id, s) => heard.push(s.kind),
+      onDone: () => done(),
+      onFailed: (_id, m) => heard.push(`failed ${m}`),
+    });
+    runs.plan(WELCOME, DEFAULT_SETTINGS);
+    await finished;
+    expect(runs.onPage).toBe(true);
+    expect(heard).toEqual(['defaults 128', 'share', 'trap', 'flap']);
+  });
+});
+
+describe('what the lab reads out of a run', () => {
+  const t = lab.simulate(ROLLING, {
+    rps: 1536,
+    duration: 300,
+    bucket: 0.1,
+    curve: { resolution: 100 },
+    slowStart: false,
+    service: true,
+    timeoutMs: 1000,
+    retries: 1,
+    health: { kind: 'envoy', maxEjectionTime: 30 },
+  }) as unknown as Traffic;
+  const b = t.names.indexOf('b');
+
+  it("lists b's every ejection and readmission, a stretch per change of state", () => {
+    const ejected = stretches(t, b).filter((s) => s.state === 3);
+    // The engine's own count: seven ejections, each a stretch of its own.
+    expect(t.ejections[b]).toBe(7);
+    expect(ejected.length).toBe(7);
+    // b comes back at each 10 s sweep after its 30 s are up, from 80 s on, and serves a little before the next ejection.
+    const serving = stretches(t, b).filter((s) => s.state === 1 && s.from * t.bucket >= 40);
+    expect(serving.map((s) => Math.round(s.from * t.bucket))).toEqual([40, 80, 120, 160, 200, 240, 280]);
+    for (const s of serving) expect((s.to - s.from) * t.bucket).toBeLessThan(2);
+    expect(listStretches(ejected.slice(0, 2), t.bucket)).toMatch(/^41\.\d–80, 81\.\d–120 s$/);
+  });
+
+  it('adds a bin up: requests, shares, what failed and what the client saw', () => {
+    // The bin from 40 s to 42 s: b back, cold, failing; every failure retried.
+    const f = binFacts(t, 400, 420);
+    let failed = 0;
+    let retried = 0;
+    for (let k = 400; k < 420; k++) (failed += t.failed[k * 4 + b]), (retried += t.retried[k * 4 + b]);
+    expect(f.failed).toBe(failed);
+    expect(f.retried).toBe(retried);
+    expect(f.clientErrors).toBe(0);
+    expect(f.backends[b].state).toBe(3);
+    expect(f.backends.reduce((s, x) => s + x.share, 0)).toBeCloseTo(1, 9);
+    expect(describeBin(f, true)).toMatch(/^40–42 s: [\d,]+ requests; a \d+ %.* b ejected \(\d+(\.\d)? %\).*failed \([\d,]+ retried\); 0 reached the client\.$/);
+  });
+
+  it("finds the script's events at the clock the engine ran them, its rejected lines left out", () => {
+    const script = 'POOL a=1 b=1\n# a comment\nNOW 5\nDOWN b\nDOWN zz\nNOW 7\nUP b 10\nADD c=1 5\nWEIGHTS\n';
+    const events = scenarioEvents(script, lab.run(script, { kind: 'linear' }).timeline! as never);
+    expect(events.map((e) => [e.time, e.line, e.command, e.label])).toEqual([
+      [0, 1, 'POOL', 'POOL a=1 b=1'],
+      [5, 4, 'DOWN', 'DOWN b'],
+      [7, 7, 'UP', 'UP b 10'],
+      [7, 8, 'ADD', 'ADD c=1 5'],
+    ]);
+  });
+});
+
+describe('the time axis', () => {
+  it('zooms around a point, pans inside the run, keeps a zoom that fits a new run', () => {
+    const axis = new TimeAxis();
+    const changes: string[] = [];
+    axis.listen((c) => changes.push(c));
+    axis.setExtent(300, 0.1);
+    expect([axis.start, axis.end, axis.zoomed]).toEqual([0, 300, false]);
+    axis.zoom(0.5, 80);
+    expect([axis.start, axis.end]).toEqual([40, 190]);
+    axis.pan(-1);
+    expect([axis.start, axis.end]).toEqual([0, 150]);
+    axis.show(81, 81.1); // narrower than 8 buckets: widened around its middle
+    expect(axis.end - axis.start).toBeCloseTo(0.8, 9);
+    axis.setExtent(300, 0.1); // a new run of the same length keeps the zoom
+    expect(axis.zoomed).toBe(true);
+    axis.setExtent(30, 0.02); // a shorter one it does not fit: the whole run
+    expect([axis.start, axis.end, axis.zoomed]).toEqual([0, 30, false]);
+    axis.cursor = 1000;
+    expect(axis.cursor).toBe(30);
+    expect(changes.at(-1)).toBe('cursor');
+  });
+});
