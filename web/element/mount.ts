@@ -75,7 +75,9 @@ export class ElementMount {
       compact: true,
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
-      chartTabs: config.traffic ? [trafficTab({ lab: () => loadLab() })] : [],
+      chartTabs: config.traffic
+        ? [trafficTab({ lab: () => loadLab(), setScript: config.readOnly ? undefined : (text) => this.runner.setScript(text) })]
+        : [],
       readOnly: config.readOnly,
       chart: config.chart,
       predict: config.mode === 'predict',

@@ -12,6 +12,8 @@ export interface TrafficTabOptions {
   lab: () => Promise<Lab>;
   /** Makes the lab's worker (a host that builds its workers itself; default: lab-client.ts's). */
   createWorker?: () => Worker;
+  /** Puts a script in the runner's editor (one undoable edit) and runs it: given, the lab offers its scenario presets. */
+  setScript?: (script: string) => void;
   /** The view has been built (for the page's browser tests). */
   onView?: (view: TrafficView) => void;
 }
@@ -33,7 +35,7 @@ export function trafficTab(options: TrafficTabOptions): ChartTab {
     prefetch: () => void load(),
     async mount(box, context) {
       const { openTrafficView } = await load();
-      const traffic = openTrafficView(box, context, options);
+      const traffic = openTrafficView(box, context, { lab: options.lab, createWorker: options.createWorker, setScript: options.setScript });
       options.onView?.(traffic);
       return traffic;
     },

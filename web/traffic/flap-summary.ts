@@ -43,13 +43,31 @@ function stable(f: RunFacts): string {
   return f.stableAt === null ? 'never stable' : `stable from ${n(f.stableAt)} s`;
 }
 
+/** The line under one run's charts: "7 ejections, 2,717 failed, 251 s out; never stable." (instant answers: its 503s). */
+export function runLine(f: RunFacts, instant: boolean): string {
+  if (instant) return f.unrouted ? `${n(f.unrouted)} requests with no backend (503s).` : 'Every request found a backend.';
+  return (
+    `${n(f.ejections)} ejection${f.ejections === 1 ? '' : 's'}, ${n(f.failed)} failed, ${n(f.secondsEjected)} s out; ` +
+    (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`) +
+    (f.unrouted ? ` ${n(f.unrouted)} with no backend (503s).` : '')
+  );
+}
+
 /**
  * "Without slow start b was ejected 4 times and 1,617 requests failed; with
  * slow start, 0 and 0. ..." The first run is the baseline; every other run
- * says its own numbers.
+ * says its own numbers. With instant answers nothing fails or is ejected:
+ * the requests that found no backend are what the runs differ in.
  */
-export function flapSummary(runs: RunFacts[]): string {
+export function flapSummary(runs: RunFacts[], instant = false, sameRouting = false): string {
   if (!runs.length) return '';
+  if (instant) {
+    return (
+      `Answers are instant: nothing is in flight, nothing times out, nobody is ejected. Requests with no backend (503s): ` +
+      `${runs.map((r) => `${n(r.unrouted)} ${r.label}`).join(', ')}.` +
+      (sameRouting ? ' Every request went to the same backend in every run: slow start changed nothing here.' : '')
+    );
+  }
   const [first, ...rest] = runs;
   const who = first.worst ?? 'no backend';
   let text =

@@ -36,6 +36,7 @@ export class IncidentTimeline {
   readonly readout: HTMLParagraphElement;
   readonly #table: HTMLDetailsElement;
   readonly #axis: TimeAxis;
+  readonly #latencyCaption: HTMLParagraphElement;
   #run: IncidentRun | null = null;
 
   constructor(parent: HTMLElement, title: string, axis: TimeAxis) {
@@ -43,7 +44,8 @@ export class IncidentTimeline {
     this.#axis = axis;
     this.element = h(doc, 'div', { class: 'ss-incident' });
     parent.append(this.element);
-    this.element.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Latency per backend (mean of the requests that arrived)' }));
+    this.#latencyCaption = h(doc, 'p', { class: 'ss-chart-caption', text: 'Latency per backend (mean of the requests that arrived)' });
+    this.element.append(this.#latencyCaption);
     this.latency = new BucketChart(this.element, `${title}: latency over time`, axis, 110);
     this.element.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Failed requests: retried elsewhere, or seen by the client' }));
     this.failures = new BucketChart(this.element, `${title}: failed requests over time`, axis, 80);
@@ -63,6 +65,8 @@ export class IncidentTimeline {
     this.#run = run;
     this.element.hidden = !run;
     if (!run) return;
+    // Instant answers have no latency to draw.
+    this.#latencyCaption.hidden = this.latency.element.hidden = !run.service;
     const t = run.traffic;
     const n = t.names.length;
     const shown = t.names.slice(0, 10);
@@ -106,7 +110,7 @@ export class IncidentTimeline {
   // The readout: the bin under the cursor, or how to get one.
   #say(): void {
     const run = this.#run;
-    const bins = this.latency.binning();
+    const bins = this.failures.binning();
     const cursor = this.#axis.cursor;
     if (!run || !bins) return;
     if (cursor === null) {
@@ -121,7 +125,7 @@ export class IncidentTimeline {
   // One row per bin of the window (fewer, wider rows past TABLE_ROWS).
   #fillTable(): void {
     const run = this.#run;
-    const bins = this.latency.binning();
+    const bins = this.failures.binning();
     const doc = this.element.ownerDocument;
     this.#table.querySelector('table')?.remove();
     if (!run || !bins) return;

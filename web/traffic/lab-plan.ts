@@ -10,7 +10,7 @@
 // Every simulation goes through `sim`, which may throw to cancel the plan
 // (a newer one has begun).
 import type { Curve, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
-import { CURES, flapOptions, shareOptions, trapOptions, type TrafficSettings } from './traffic-controls.js';
+import { curesOf, flapOptions, shareOptions, trapOptions, type Cure, type TrafficSettings } from './traffic-controls.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { trapRate, warmCapacity } from './trap-summary.js';
 
@@ -49,7 +49,9 @@ export type SectionOf<R> =
   | { kind: 'trap'; without: R; with: R; rps: number; script: string }
   | {
       kind: 'flap';
-      /** In CURES order: four with Envoy, two with nginx and HAProxy (no escalating ejection). */
+      /** What each run is (curesOf: the four cures with Envoy's check, two with nginx's or HAProxy's or instant answers; or the ramp two ways). */
+      cures: readonly Cure[];
+      /** In the order of `cures`. */
       runs: R[];
       rps: number;
       duration: number;
@@ -158,13 +160,13 @@ async function runFlapping(script: string, s: TrafficSettings, sim: Simulator, e
     const probe = await sim.simulate(script, { rps: 100, duration, bucket: runBucket(duration, 100, natural.backends), curve: s.curve });
     const rps = capRate(trapRate(probe, s.flapLoad, warmCapacity(sim.defaults)).rps, duration);
     const bucket = runBucket(duration, rps, natural.backends);
-    const cures = s.health === 'envoy' ? CURES : CURES.slice(0, 2);
+    const cures = curesOf(s);
     const runs: PlanRun[] = [];
     for (const cure of cures) {
       const options = flapOptions(rps, duration, bucket, s, cure, sim.defaults);
       runs.push({ options, traffic: await sim.simulate(script, options) });
     }
-    emit({ kind: 'flap', runs, rps, duration, script, events: await sim.events(script, s.curve) });
+    emit({ kind: 'flap', cures, runs, rps, duration, script, events: await sim.events(script, s.curve) });
   } catch (e) {
     if (isCancel(e)) throw e;
     emit({ kind: 'problem', section: 'flap', message: (e as Error).message });

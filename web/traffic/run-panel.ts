@@ -6,7 +6,7 @@
 // around it, 0 shows the whole run; the readout is spoken while it has the
 // focus.
 import type { Traffic } from '../api/index.js';
-import { h } from '../shared/dom.js';
+import { h, setText } from '../shared/dom.js';
 import { BucketChart } from './bucket-chart.js';
 import { IncidentTimeline } from './incident-timeline.js';
 import { StateLanes } from './state-lanes.js';
@@ -20,20 +20,17 @@ export class RunPanel {
   readonly incident: IncidentTimeline;
   readonly summary: HTMLParagraphElement;
   readonly #axis: TimeAxis;
+  readonly #title: HTMLElement;
+  readonly #charts: HTMLElement;
 
   constructor(parent: HTMLElement, title: string, level: number, axis: TimeAxis) {
     const doc = parent.ownerDocument;
     this.#axis = axis;
     this.element = h(doc, 'section', { class: 'ss-flap-side' });
-    this.element.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
-    const charts = h(doc, 'div', {
-      class: 'ss-run-charts',
-      attrs: {
-        tabindex: '0',
-        role: 'group',
-        'aria-label': `${title}: the run's charts. Left and right arrows move through time, plus and minus zoom, 0 shows the whole run.`,
-      },
-    });
+    this.#title = h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title });
+    this.element.append(this.#title);
+    const charts = (this.#charts = h(doc, 'div', { class: 'ss-run-charts', attrs: { tabindex: '0', role: 'group' } }));
+    this.title = title;
     this.share = new BucketChart(charts, `${title}: share of requests over time`, axis, 150);
     this.lanes = new StateLanes(charts, `${title}: each backend's state over time`, axis);
     this.incident = new IncidentTimeline(charts, title, axis);
@@ -50,7 +47,14 @@ export class RunPanel {
     charts.addEventListener('blur', () => (this.incident.live = false));
   }
 
-  set(t: Traffic, marks: TimeMarks, tops: { latencyMs?: number; failures?: number } = {}): void {
+  /** The run's name (its heading, and its charts' name for a screen reader). */
+  set title(title: string) {
+    setText(this.#title, title);
+    this.#charts.setAttribute('aria-label', `${title}: the run's charts. Left and right arrows move through time, plus and minus zoom, 0 shows the whole run.`);
+  }
+
+  /** `service`: the run had the service model (latency; else answers were instant and only 503s can fail). */
+  set(t: Traffic, marks: TimeMarks, service: boolean, tops: { latencyMs?: number; failures?: number } = {}): void {
     const n = t.names.length;
     this.share.set({
       mode: 'stack',
@@ -63,7 +67,7 @@ export class RunPanel {
       eventLabels: true,
     });
     this.lanes.set(t, marks);
-    this.incident.set({ traffic: t, marks, service: true }, tops.latencyMs, tops.failures);
+    this.incident.set({ traffic: t, marks, service }, tops.latencyMs, tops.failures);
   }
 
   #binSeconds(): number {

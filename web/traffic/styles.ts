@@ -6,6 +6,11 @@ import { stylesheetAdopter } from '../shared/adopt-styles.js';
 const TRAFFIC_CSS = /* css */ `
 .ss-traffic { display: grid; gap: 6px; min-width: 0; container-type: inline-size; }
 .ss-traffic-section { display: grid; gap: 6px; min-width: 0; }
+.ss-scenarios { display: grid; gap: 4px; border: 1px solid var(--ss-border); border-radius: 8px; padding: 8px 10px; background: var(--ss-panel); }
+.ss-scenarios .ss-traffic-heading { margin: 0; }
+.ss-scenario-params { display: contents; }
+.ss-scenario-write { align-self: center; margin-top: 14px; }
+.ss-scenario-note:empty { display: none; }
 .ss-traffic-intro { margin: 0; color: var(--ss-muted); font-size: 13px; max-width: 75ch; }
 .ss-traffic-heading { margin: 10px 0 0; font-size: 14px; }
 .ss-traffic-status { margin: 0; font-size: 12.5px; color: var(--ss-muted); min-height: 1.45em; }

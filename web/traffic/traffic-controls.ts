@@ -5,7 +5,8 @@
 // who has read nothing yet. A value out of range is marked, says what it
 // takes, and changes nothing.
 import type { Curve, HealthCheck, Policy, TrafficDefaults, TrafficOptions } from '../api/index.js';
-import { h, setText, uniqueId } from '../shared/dom.js';
+import { h, setText } from '../shared/dom.js';
+import { labelledField, takes } from './form-field.js';
 
 export interface TrafficSettings {
   curve: Required<Curve>;
@@ -28,6 +29,10 @@ export interface TrafficSettings {
   retries: number;
   flapLoad: number;
   warmBy: 'serving' | 'time' | 'requests';
+  /** `model`: service times, timeouts, retries and the health check; `instant`: routing only (nothing is in flight, nothing fails). */
+  flapAnswers: 'model' | 'instant';
+  /** What the runs compare: the cures (slow start, escalating ejection), or slow start's ramp by scale against by skip. */
+  flapCompare: 'cures' | 'ramp-by';
 }
 
 export const DEFAULT_SETTINGS: TrafficSettings = {
@@ -47,6 +52,8 @@ export const DEFAULT_SETTINGS: TrafficSettings = {
   retries: 1,
   flapLoad: 60,
   warmBy: 'serving',
+  flapAnswers: 'model',
+  flapCompare: 'cures',
 };
 
 /** The plain-words hint under each setting. */
@@ -70,6 +77,8 @@ export const HINTS: Record<string, string> = {
   retries: 'How many times a failed request is tried again on another backend.',
   flapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
   warmBy: 'What warms a restarted backend: time serving (paused while ejected), plain time, or requests served.',
+  flapAnswers: 'Modelled: requests take time, can time out and be retried, and the health check ejects. Instant: routing only.',
+  flapCompare: 'The cures side by side, or slow start applied two ways: scaling each policy’s weight or score, or skipping warming hosts.',
 };
 
 type Field = HTMLSelectElement | HTMLInputElement;
@@ -145,6 +154,8 @@ export class TrafficControls {
         this.#number('retries', 'Retries', s.retries, { min: '0', max: '5', step: '1' }),
         this.#number('flapLoad', 'Flapping load %', s.flapLoad, { min: '5', max: '200', step: '5' }),
         this.#select('warmBy', 'Warm by', [['serving', 'Time serving'], ['time', 'Time'], ['requests', 'Requests']], s.warmBy),
+        this.#select('flapAnswers', 'Answers', [['model', 'Modelled (time, failures)'], ['instant', 'Instant (routing only)']], s.flapAnswers),
+        this.#select('flapCompare', 'Compare', [['cures', 'The cures'], ['ramp-by', 'Ramp by scale vs skip']], s.flapCompare),
       ],
       doc,
     );
@@ -165,6 +176,23 @@ export class TrafficControls {
     return this.#settings;
   }
 
+  /**
+   * Takes these settings (a scenario's), shows them in their fields, and
+   * says so (onChange) unless `quiet`.
+   */
+  apply(patch: Partial<TrafficSettings>, quiet = false): void {
+    this.#settings = { ...this.#settings, ...structuredClone(patch) };
+    for (const [key, value] of Object.entries(patch)) {
+      const el = this.#fields[key];
+      if (!el || typeof value === 'object') continue;
+      el.value = String(value);
+      el.setAttribute('aria-invalid', 'false');
+      if (this.#errors[key]) this.#errors[key].hidden = true;
+    }
+    this.#syncEnvoy();
+    if (!quiet) this.#onChange(this.#settings);
+  }
+
   #form(label: string, fields: HTMLElement[], doc = this.#doc): HTMLFormElement {
     const form = h(doc, 'form', { class: 'ss-traffic-controls', attrs: { 'aria-label': label } }, ...fields);
     form.addEventListener('submit', (e) => e.preventDefault());
@@ -180,16 +208,11 @@ export class TrafficControls {
 
   // A labelled field with its hint, and a place for its error.
   #field(key: string, label: string, el: Field): HTMLElement {
-    const doc = this.#doc;
-    el.id = uniqueId('ss-tc');
     this.#fields[key] = el;
     this.#labels[key] = label;
-    const hint = h(doc, 'span', { class: 'ss-field-hint', text: HINTS[key] ?? '', attrs: { id: uniqueId('ss-th') } });
-    const error = h(doc, 'span', { class: 'ss-field-error', attrs: { id: uniqueId('ss-te') } });
-    error.hidden = true;
-    this.#errors[key] = error;
-    el.setAttribute('aria-describedby', `${error.id} ${hint.id}`);
-    return h(doc, 'span', { class: 'ss-field' }, h(doc, 'label', { text: label, attrs: { for: el.id } }), el, error, hint);
+    const field = labelledField(this.#doc, label, el, HINTS[key] ?? '');
+    this.#errors[key] = field.error;
+    return field.element;
   }
 
   #select(key: string, label: string, options: Array<[string, string]>, value: string): HTMLElement {
@@ -244,6 +267,8 @@ export class TrafficControls {
       retries: num('retries', this.#settings.retries),
       flapLoad: num('flapLoad', this.#settings.flapLoad),
       warmBy: (f.warmBy?.value ?? this.#settings.warmBy) as TrafficSettings['warmBy'],
+      flapAnswers: (f.flapAnswers?.value ?? this.#settings.flapAnswers) as TrafficSettings['flapAnswers'],
+      flapCompare: (f.flapCompare?.value ?? this.#settings.flapCompare) as TrafficSettings['flapCompare'],
     };
     if (problems.length) {
       this.#onInvalid(problems.join('; '));
@@ -255,14 +280,6 @@ export class TrafficControls {
   #syncEnvoy(): void {
     for (const el of this.#envoyOnly) el.hidden = this.#settings.curve.kind !== 'envoy';
   }
-}
-
-/** What a number field takes, from its own min, max and step: "a whole number from 1 to 100,000". */
-function takes(el: HTMLInputElement): string {
-  const step = Number(el.step);
-  const kind = step === 1 ? 'a whole number' : Number.isFinite(step) && step > 0 ? `a multiple of ${step}` : 'a number';
-  const n = (v: string) => Number(v).toLocaleString('en-US');
-  return `${kind} from ${n(el.min)} to ${n(el.max)}`;
 }
 
 /** Simulation options from settings. */
@@ -278,43 +295,57 @@ function serviceOf(s: TrafficSettings): { coldFactor?: number; warmup?: number }
   return out;
 }
 
+/** One run of the flapping comparison: with slow start or not, escalating ejection or not, and how the ramp applies. */
+export interface Cure {
+  /** In sentences: "without slow start", "with slow start"... */
+  label: string;
+  /** Its panel's title. */
+  title: string;
+  slowStart: boolean;
+  escalate: boolean;
+  /** How the ramp applies, when the run says (else the setting's). */
+  rampBy?: 'scale' | 'skip';
+}
+
 /** The four cures of the flapping comparison, in order. */
-export const CURES = [
+export const CURES: readonly Cure[] = [
   { label: 'without slow start', title: 'No slow start', slowStart: false, escalate: false },
   { label: 'with slow start', title: 'Slow start', slowStart: true, escalate: false },
   { label: 'with escalating ejection', title: 'Escalating ejection', slowStart: false, escalate: true },
   { label: 'with both', title: 'Both', slowStart: true, escalate: true },
-] as const;
+];
+
+/** Slow start two ways (the Caddy review's question), against none. */
+export const RAMP_BY_RUNS: readonly Cure[] = [
+  { label: 'without slow start', title: 'No slow start', slowStart: false, escalate: false },
+  { label: 'ramping by scale', title: 'Slow start, ramp by scale', slowStart: true, escalate: false, rampBy: 'scale' },
+  { label: 'ramping by skip', title: 'Slow start, ramp by skip', slowStart: true, escalate: false, rampBy: 'skip' },
+];
+
+/**
+ * The runs the flapping comparison makes for these settings: the cures (all
+ * four with Envoy's health check; nginx and HAProxy have no escalating
+ * ejection, and instant answers no health check at all: the first two), or
+ * slow start by scale and by skip.
+ */
+export function curesOf(s: TrafficSettings): readonly Cure[] {
+  if (s.flapCompare === 'ramp-by') return RAMP_BY_RUNS;
+  return s.health === 'envoy' && s.flapAnswers === 'model' ? CURES : CURES.slice(0, 2);
+}
 
 /**
  * One run of the flapping comparison. Escalating ejection is Envoy's
  * (base_ejection_time × times ejected); without it the ejection time is
  * base_ejection_time every time (max_ejection_time = base_ejection_time).
- * nginx and HAProxy have no escalation: their runs are the first two.
+ * Instant answers: routing only (no service model, so no timeout, retry or
+ * health check).
  */
-export function flapOptions(
-  rps: number,
-  duration: number,
-  bucket: number,
-  s: TrafficSettings,
-  cure: (typeof CURES)[number],
-  defaults: TrafficDefaults,
-): TrafficOptions {
+export function flapOptions(rps: number, duration: number, bucket: number, s: TrafficSettings, cure: Cure, defaults: TrafficDefaults): TrafficOptions {
+  const routing: TrafficOptions = { rps, duration, bucket, curve: s.curve, policy: s.flapPolicy, rampBy: cure.rampBy ?? s.rampBy, slowStart: cure.slowStart };
+  if (s.flapAnswers === 'instant') return routing;
   const health: HealthCheck = { kind: s.health };
   if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = defaults.health.baseEjectionTime;
-  return {
-    rps,
-    duration,
-    bucket,
-    curve: s.curve,
-    policy: s.flapPolicy,
-    rampBy: s.rampBy,
-    slowStart: cure.slowStart,
-    service: { ...serviceOf(s), warmBy: s.warmBy },
-    timeoutMs: s.timeoutMs,
-    retries: s.retries,
-    health,
-  };
+  return { ...routing, service: { ...serviceOf(s), warmBy: s.warmBy }, timeoutMs: s.timeoutMs, retries: s.retries, health };
 }
 
 export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {

@@ -19,10 +19,11 @@ import { nextTask } from '../shared/big-text.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
-import { flapSummary, runFacts } from './flap-summary.js';
+import { flapSummary, runFacts, runLine } from './flap-summary.js';
 import { LabRuns } from './lab-client.js';
 import type { PlanRun, Section } from './lab-plan.js';
 import { RunPanel } from './run-panel.js';
+import { ScenarioPicker } from './scenario-picker.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { StateLanes } from './state-lanes.js';
 import { TimeAxis } from './time-axis.js';
@@ -39,6 +40,8 @@ export interface TrafficViewOptions {
   headingLevel?: 2 | 3 | 4 | 5 | 6;
   /** Makes the lab's worker (tests and hosts may pass their own). */
   createWorker?: () => Worker;
+  /** Puts a script in the editor (one undoable edit) and runs it: the scenario presets are offered when the host gives this. */
+  setScript?: (script: string) => void;
 }
 
 /** What a section's drawing depends on: its runs' options and its script (null: a problem, always said). */
@@ -153,6 +156,16 @@ export class TrafficView {
           'the balancer picks at that instant. WEIGHTS and PICK lines are not used here.',
       }),
     );
+    const setScript = options.setScript;
+    if (setScript) {
+      const picker = new ScenarioPicker(doc, level, (w) => {
+        this.#controls.apply(w.settings, true);
+        const same = this.#script === w.script;
+        setScript(w.script); // (the runner runs it, and the view hears of it: a plan with the new settings)
+        if (same) this.#changed();
+      });
+      this.element.append(picker.element);
+    }
     this.#controls = new TrafficControls(this.element, DEFAULT_SETTINGS, () => this.#changed(), (problem) => this.#invalid(problem));
 
     const share = h(doc, 'section', { class: 'ss-traffic-section ss-share-section' });
@@ -197,9 +210,10 @@ export class TrafficView {
           'A request slower than the timeout fails and is retried elsewhere; the balancer’s passive health check ' +
           'counts the failures and ejects the backend, then lets it back. A backend restarted cold and handed its ' +
           'full share fails, is ejected, comes back still cold and is ejected again: flapping. The same scenario ' +
-          'four ways: no slow start; slow start (the curve chosen above); escalating ejection (Envoy: each ejection ' +
-          'longer than the last); both. Under each run: each backend’s lane (serving, ramping, ejected), its latency ' +
-          'and its failed requests, with the script’s events (dashed) and the moment it became stable (green) marked.',
+          'run several ways (Compare): no slow start; slow start (the curve chosen above); escalating ejection (Envoy: each ' +
+          'ejection longer than the last); both; or slow start applied by scaling against by skipping. Under each run: each ' +
+          'backend’s lane (serving, ramping, ejected), its latency and its failed requests, with the script’s events ' +
+          '(dashed) and the moment it became stable (green) marked.',
       }),
     );
     flap.append(this.#controls.flapControls(doc));
@@ -373,11 +387,14 @@ export class TrafficView {
   async #drawFlap(section: Extract<Section, { kind: 'flap' }>, current: () => boolean): Promise<void> {
     const s = this.#settingsOfPlan;
     const runs = section.runs.map((r) => r.traffic);
+    const instant = section.runs.every((r) => !r.options.service);
     this.#flap = section;
     setText(
       this.#flapStatus,
       `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${section.rps.toLocaleString('en-US')} requests/s for ${section.duration} s, ` +
-        `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`,
+        (instant
+          ? 'answers instant (routing only: nothing is in flight, nothing times out, no health check).'
+          : `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`),
     );
     if (runs.length) this.#flapAxis.setExtent(runs[0].duration, runs[0].bucket);
     // One scale for every run's latency and failures, so the runs compare at a glance.
@@ -392,6 +409,7 @@ export class TrafficView {
         if (f > failuresTop) failuresTop = f;
       }
     }
+    const facts = runs.map((t, i) => runFacts(section.cures[i].label, t));
     for (const [i, panel] of this.#flapPanels.entries()) {
       const t = runs[i];
       panel.element.hidden = !t;
@@ -400,19 +418,16 @@ export class TrafficView {
         await nextTask();
         if (!current()) return;
       }
-      panel.set(t, { events: section.events, stableAt: t.stableAt }, { latencyMs: latencyTop, failures: failuresTop });
-      const f = runFacts(CURES[i].label, t);
-      setText(
-        panel.summary,
-        `${f.ejections.toLocaleString('en-US')} ejection${f.ejections === 1 ? '' : 's'}, ` +
-          `${f.failed.toLocaleString('en-US')} failed, ${Math.round(f.secondsEjected).toLocaleString('en-US')} s out; ` +
-          (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`),
-      );
+      panel.title = section.cures[i].title;
+      panel.set(t, { events: section.events, stableAt: instant ? undefined : t.stableAt }, !instant, { latencyMs: latencyTop, failures: failuresTop });
+      setText(panel.summary, runLine(facts[i], instant));
     }
     setText(
       this.#flapNote,
-      flapSummary(runs.map((t, i) => runFacts(CURES[i].label, t))) +
-        (s.health === 'envoy' ? '' : ` ${HEALTH_NAMES[s.health]} has no escalating ejection (Envoy's base_ejection_time × times ejected): its two runs are shown.`),
+      flapSummary(facts, instant, runs.every((t) => sameRouting(runs[0], t))) +
+        (s.health === 'envoy' || instant || s.flapCompare !== 'cures'
+          ? ''
+          : ` ${HEALTH_NAMES[s.health]} has no escalating ejection (Envoy's base_ejection_time × times ejected): its two runs are shown.`),
     );
   }
 
