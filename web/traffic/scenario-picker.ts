@@ -30,7 +30,7 @@ export class ScenarioPicker {
     const pick = labelledField(doc, 'Scenario preset', this.#select, 'A starting point: it writes an ordinary script you can edit.');
     this.#params = h(doc, 'span', { class: 'ss-scenario-params' });
     const write = h(doc, 'button', { class: 'ss-btn ss-primary ss-scenario-write', text: 'Write the script', attrs: { type: 'submit' } });
-    const form = h(doc, 'form', { class: 'ss-traffic-controls ss-scenario-form', attrs: { 'aria-label': 'Start from a scenario' } }, pick.element, this.#params, write);
+    const form = h(doc, 'form', { class: 'ss-traffic-controls ss-scenario-form', attrs: { 'aria-label': 'Start from a scenario', novalidate: '' } }, pick.element, this.#params, write);
     this.#about = h(doc, 'p', { class: 'ss-traffic-intro ss-scenario-about' });
     this.#note = h(doc, 'p', { class: 'ss-chart-note ss-scenario-note', attrs: { role: 'status' } });
     this.element = h(

@@ -14,6 +14,7 @@ import { watchProblems } from '../support/browser.js';
 import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
 import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
 import { ROOT, SHOTS } from '../support/site.js';
+import { openPage, servePageAndElement, type PageAndElement } from './element-site.js';
 
 let site: BuiltSite;
 beforeAll(async () => {
@@ -249,7 +250,7 @@ describe('the incident timeline', () => {
     await expect.poll(() => shown.textContent()).toMatch(/^3\d(\.\d+)?–9\d(\.\d+)? s of 300 s$/);
     const ticks = await slow.locator('.ss-bucket-chart').first().locator('.ss-tick-x').allTextContents();
     expect(Number(ticks[0].replace('s', ''))).toBeGreaterThanOrEqual(35);
-    await page.screenshot({ path: `${SHOTS}/lab-zoomed.png`, fullPage: false, clip: (await page.locator('.ss-flap').boundingBox())! });
+    await page.locator('.ss-flap').screenshot({ path: `${SHOTS}/lab-zoomed.png` });
     // The table: one row per bin of the window, for a screen reader.
     await slow.locator('.ss-incident-table summary').click();
     const rows = await slow.locator('.ss-incident-table tbody tr').count();
@@ -258,6 +259,81 @@ describe('the incident timeline', () => {
     await page.getByRole('button', { name: 'Show the whole run' }).last().click();
     await expect.poll(() => shown.textContent()).toMatch(/^The whole run/);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('scenarios as starting points', () => {
+  it('writes an ordinary script into the editor, sets the comparison up, and Undo brings the learner’s back', async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    const before = await page.evaluate(() => window.slowstartRunner!.script);
+    await page.getByLabel('Scenario preset').selectOption('caddy-skip');
+    await page.getByLabel('Hosts', { exact: true }).fill('3');
+    await page.getByRole('button', { name: 'Write the script' }).click();
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.script)).toContain('ADD h3=1 30');
+    await expect.poll(() => page.evaluate(() => window.slowstartTraffic!.flapSection?.script.includes('ADD h3=1 30') ?? false)).toBe(true);
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    // Set up as the preset says: weighted random, instant answers, ramp by scale against by skip.
+    expect(await page.getByLabel('Policy', { exact: true }).inputValue()).toBe('random');
+    expect(await page.getByLabel('Answers', { exact: true }).inputValue()).toBe('instant');
+    expect(await page.locator('.ss-flap-side:not([hidden]) .ss-trap-title').allTextContents()).toEqual(['No slow start', 'Slow start, ramp by scale', 'Slow start, ramp by skip']);
+    const note = await page.locator('.ss-flap-note').textContent();
+    const [none, scale, skip] = [...note!.matchAll(/([\d,]+) (without slow start|ramping by scale|ramping by skip)/g)].map((m) => Number(m[1].replace(/,/g, '')));
+    const rps = await page.evaluate(() => window.slowstartTraffic!.flapSection!.rps);
+    expect(none).toBe(0);
+    expect(scale).toBeLessThanOrEqual(2);
+    expect(Math.abs(skip - rps * 7.5) / (rps * 7.5)).toBeLessThan(0.05); // (1 − t/30)^3 over 30 s: 7.5 s of requests
+    expect(await page.locator('.ss-scenario-note').textContent()).toContain('the 503s are all there is to count');
+    await page.locator('.ss-flap-section').screenshot({ path: `${SHOTS}/lab-caddy-skip.png` });
+    // An out-of-range number writes nothing and says what it takes.
+    await page.getByLabel('Hosts', { exact: true }).fill('0');
+    await page.getByRole('button', { name: 'Write the script' }).click();
+    expect(await page.locator('.ss-scenario-note').textContent()).toBe('Not written: a number above is out of range.');
+    // The learner's script comes back with one Undo.
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+z');
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.script)).toBe(before);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('<slow-start-runner view="traffic">', () => {
+  let sites: PageAndElement;
+  beforeAll(async () => {
+    const head = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lab</title><link rel="icon" href="/course/favicon.svg" type="image/svg+xml"><script type="module" src="/element/slow-start-runner.js"></script></head><body>';
+    sites = await servePageAndElement({
+      '/lab.html': `${head}<slow-start-runner id="lab" view="traffic" autorun>POOL a=1 b=1\nADD c=1 30\n</slow-start-runner><slow-start-runner id="ro" view="traffic" readonly autorun>POOL a=1\n</slow-start-runner></body></html>`,
+      '/bad.html': `${head}<slow-start-runner id="bad" view="trafic">POOL a=1\n</slow-start-runner></body></html>`,
+    });
+  });
+  afterAll(() => sites?.close());
+
+  it('opens on the Traffic lab, across the element, its simulations in the lab worker', async () => {
+    const { page, problems } = await openPage(sites.browser, `${sites.element}/lab.html`, { width: 1280 });
+    const lab = page.locator('#lab');
+    await lab.locator('.ss-flap-status', { hasText: 'requests/s' }).waitFor({ timeout: 120_000 });
+    expect(await lab.getByRole('tab', { name: 'Traffic' }).getAttribute('aria-selected')).toBe('true');
+    expect(await lab.locator('.ss-share-section > .ss-bucket-chart .ss-band title').allTextContents()).toEqual(['a', 'b', 'c', 'no backend']);
+    const [panels, chart] = await Promise.all(['.ss-panels', '.ss-panel-chart'].map((s) => lab.locator(s).first().evaluate((e) => Math.round(e.getBoundingClientRect().width))));
+    expect(chart).toBe(panels);
+    expect(page.workers().some((w) => /\/element\/lab-worker\.js$/.test(w.url()))).toBe(true);
+    expect(await lab.locator('.ss-scenarios').count()).toBe(1);
+    // A read-only element has no presets: they would write into its script.
+    await page.locator('#ro').locator('.ss-flap-status', { hasText: 'requests/s' }).waitFor({ timeout: 120_000 });
+    expect(await page.locator('#ro').locator('.ss-scenarios').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/lab-element.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says what it does not understand in view=, and shows the ramp', async () => {
+    const { page, problems } = await openPage(sites.browser, `${sites.element}/bad.html`);
+    await page.locator('#bad .ss-panel-chart').waitFor();
+    await expect.poll(() => problems).toEqual([
+      'console warning: <slow-start-runner id="bad">: view="trafic" is not a view; accepted: "ramp", "traffic" (the ramp chart is shown).',
+    ]);
+    expect(await page.locator('#bad').getByRole('tab', { name: 'Ramp' }).count()).toBe(0); // no Traffic tab: no tabs at all
     await page.close();
   });
 });

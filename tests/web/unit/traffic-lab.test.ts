@@ -12,6 +12,7 @@ import { LabRuns, STUCK_MS } from '../../../web/traffic/lab-client.js';
 import { FLAP_SECONDS, PlanCancelled, runBucket, runPlan, type Section, type Simulator } from '../../../web/traffic/lab-plan.js';
 import type { PlanReply, PlanRequest } from '../../../web/traffic/lab-protocol.js';
 import { scenarioEvents } from '../../../web/traffic/scenario-events.js';
+import { SCENARIOS } from '../../../web/traffic/scenarios.js';
 import { listStretches, stretches } from '../../../web/traffic/state-lanes.js';
 import { TimeAxis } from '../../../web/traffic/time-axis.js';
 import { DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/traffic-controls.js';
@@ -279,5 +280,89 @@ describe('the time axis', () => {
     axis.cursor = 1000;
     expect(axis.cursor).toBe(30);
     expect(changes.at(-1)).toBe('cursor');
+  });
+});
+
+describe('the scenario presets', () => {
+  const write = (id: string, params: Record<string, number> = {}, choices: Record<string, string> = {}) => {
+    const s = SCENARIOS.find((x) => x.id === id)!;
+    const p = Object.fromEntries(s.parameters.map((x) => [x.key, params[x.key] ?? x.value]));
+    const c = Object.fromEntries((s.choices ?? []).map((x) => [x.key, choices[x.key] ?? x.value]));
+    return s.write(p, c);
+  };
+  const flapOf = async (id: string, params: Record<string, number> = {}, choices: Record<string, string> = {}) => {
+    const w = write(id, params, choices);
+    const { sections } = await plan(w.script, { ...DEFAULT_SETTINGS, ...w.settings });
+    return { w, flap: sections.find((s) => s.kind === 'flap') as Extract<Section, { kind: 'flap' }> };
+  };
+  const sum = (a: ArrayLike<number>) => Array.from(a).reduce((x, y) => x + y, 0);
+
+  it('each writes a script the engine takes whole', () => {
+    for (const s of SCENARIOS) {
+      const w = write(s.id);
+      expect(lab.run(w.script, { kind: 'linear' }).diagnostics, s.id).toEqual([]);
+      expect(w.settings.flapScenario, s.id).toBe('script');
+    }
+  });
+
+  it('a rolling deploy: a batch of `surge` new instances every interval, as many old ones a batch later', () => {
+    const { script } = write('rolling-deploy', { instances: 5, surge: 2, interval: 20, ramp: 15 });
+    const events = scenarioEvents(script, lab.run(script, { kind: 'linear' }).timeline! as never).map((e) => `${e.time} ${e.label}`);
+    expect(events).toEqual([
+      '0 POOL old1=1 old2=1 old3=1 old4=1 old5=1',
+      '30 ADD new1=1 15',
+      '30 ADD new2=1 15',
+      '50 DOWN old1',
+      '50 DOWN old2',
+      '50 ADD new3=1 15',
+      '50 ADD new4=1 15',
+      '70 DOWN old3',
+      '70 DOWN old4',
+      '70 ADD new5=1 15',
+      '90 DOWN old5',
+    ]);
+  });
+
+  it('autoscale: k cold instances join n at 30 s, at the chosen load once all are in', async () => {
+    const { w, flap } = await flapOf('autoscale', { backends: 3, added: 2, load: 50 });
+    expect(w.script.split('\n').filter((l) => l.startsWith('ADD'))).toEqual(['ADD web4=1 60', 'ADD web5=1 60']);
+    // 50 % of 640 for each of the five at full weight: 1,600 a second; the three alone carry 83 %.
+    expect(flap.rps).toBe(1600);
+    expect(w.note).toContain('before 30 s the 3 running carry 83 %');
+  });
+
+  it("Caddy's least_conn: with instant answers slow start routes every request alike; under load it does not", async () => {
+    const instant = (await flapOf('caddy-least-conn', {}, { answers: 'instant' })).flap;
+    expect(instant.runs.map((r) => r.options.service)).toEqual([undefined, undefined]);
+    expect([...instant.runs[1].traffic.requests]).toEqual([...instant.runs[0].traffic.requests]);
+    // c takes a third of the requests from its first second (0 in flight everywhere, ties at random).
+    const t = instant.runs[1].traffic;
+    const c = t.names.indexOf('c');
+    let got = 0;
+    let all = 0;
+    for (let k = Math.round(10 / t.bucket); k < Math.round(11 / t.bucket); k++) (got += t.requests[k * 3 + c]), (all += t.total[k]);
+    expect(got / all).toBeGreaterThan(0.3);
+    const load = (await flapOf('caddy-least-conn', {}, { answers: 'load' })).flap;
+    expect(load.runs[0].options.service).toBeTruthy();
+    expect([...load.runs[1].traffic.requests]).not.toEqual([...load.runs[0].traffic.requests]);
+  });
+
+  it("Caddy's skip decorator: weighted random leaves no host only at t = 0 by scale, (1 − t/R)^hosts of the time by skip", async () => {
+    const { flap } = await flapOf('caddy-skip', { backends: 3, ramp: 30 });
+    expect(flap.cures.map((c) => c.title)).toEqual(['No slow start', 'Slow start, ramp by scale', 'Slow start, ramp by skip']);
+    const [none, scale, skip] = flap.runs.map((r) => sum(r.traffic.unrouted));
+    const requests = sum(flap.runs[2].traffic.total);
+    expect(none).toBe(0);
+    expect(scale / requests).toBeLessThan(1e-4);
+    // All three skipped with probability (1 − t/30)^3: over the ramp, 30 / 4 = 7.5 s of requests.
+    const expected = flap.rps * 7.5;
+    expect(Math.abs(skip - expected) / expected).toBeLessThan(0.05);
+    // Nothing else fails: the 503s are not drowned.
+    expect(flap.runs.every((r) => sum(r.traffic.failed) === 0)).toBe(true);
+    // One host: the proposal's guard never skips the only available host (by scale, its weight is 0 only in its first millisecond).
+    const one = (await flapOf('caddy-skip', { backends: 1 })).flap;
+    const [, oneScale, oneSkip] = one.runs.map((r) => sum(r.traffic.unrouted));
+    expect(oneSkip).toBe(0);
+    expect(oneScale).toBeLessThanOrEqual(2);
   });
 });
