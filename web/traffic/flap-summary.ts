@@ -15,6 +15,9 @@ export interface RunFacts {
   stableAt: number | null;
   /** The backend ejected most (or null). */
   worst: string | null;
+  /** The highest mean latency of one backend in one bucket (ms, 0: none), and whose. */
+  peakMs: number;
+  peakName: string | null;
 }
 
 export function runFacts(label: string, t: Traffic): RunFacts {
@@ -33,7 +36,11 @@ export function runFacts(label: string, t: Traffic): RunFacts {
   });
   let unrouted = 0;
   for (const v of t.unrouted) unrouted += v;
-  return { label, ejections, failed, clientFailed: failed - retried, secondsEjected: seconds, unrouted, stableAt: t.stableAt, worst };
+  let peakMs = 0;
+  let peakName: string | null = null;
+  const n = t.names.length;
+  t.latencyMs.forEach((v, i) => v > peakMs && ((peakMs = v), (peakName = t.names[i % n])));
+  return { label, ejections, failed, clientFailed: failed - retried, secondsEjected: seconds, unrouted, stableAt: t.stableAt, worst, peakMs, peakName };
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -48,7 +55,8 @@ export function runLine(f: RunFacts, instant: boolean): string {
   if (instant) return f.unrouted ? `${n(f.unrouted)} requests with no backend (503s).` : 'Every request found a backend.';
   return (
     `${n(f.ejections)} ejection${f.ejections === 1 ? '' : 's'}, ${n(f.failed)} failed, ${n(f.secondsEjected)} s out; ` +
-    (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`) +
+    (f.stableAt === null ? 'never stable' : `stable from ${f.stableAt} s`) +
+    (f.peakName ? `; slowest ${f.peakName} at ${n(f.peakMs)} ms.` : '.') +
     (f.unrouted ? ` ${n(f.unrouted)} with no backend (503s).` : '')
   );
 }

@@ -135,7 +135,7 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
       const t = share.traffic;
       const rps = capRate(trapRate(t, s.trapLoad, capacity).rps, t.duration);
       const bucket = runBucket(t.duration, rps, t.names.length);
-      const [without, withRamp] = [false, true].map((slowStart) => trapOptions(rps, s, bucket, slowStart));
+      const [without, withRamp] = [false, true].map((slowStart) => trapOptions(rps, s, bucket, slowStart, sim.defaults));
       emit({
         kind: 'trap',
         without: { options: without, traffic: await sim.simulate(script, without) },

@@ -92,7 +92,7 @@ export const SCENARIOS: readonly Scenario[] = [
     parameters: [
       num('backends', 'Running', 4, 1, 50, 'Instances running before the scale-out.'),
       num('added', 'Added', 4, 1, 50, 'Cold instances the autoscaler adds at 30 s.'),
-      num('load', 'Load %', 60, 5, 200, 'Load once all are in: % of what the busiest serves warm (before, the running ones carry it all).'),
+      num('load', 'Load %', 40, 5, 200, 'Load once all are in: % of what the busiest serves warm (before, the running ones carry it all).'),
       num('ramp', 'Ramp s', 60, 0, 3600, 'The slow-start window of an added instance.'),
     ],
     write: (p) => {

@@ -93,6 +93,7 @@ export class TrafficControls {
   readonly #onChange: (s: TrafficSettings) => void;
   readonly #onInvalid: (problem: string) => void;
   #settings: TrafficSettings;
+  #engineDefaults: TrafficDefaults | null = null;
 
   /** `onInvalid` gets what is wrong ("Requests/s must be …") while a field is out of range. */
   constructor(
@@ -163,6 +164,7 @@ export class TrafficControls {
 
   /** The engine's service-model defaults, shown in the fields still holding none. */
   adoptDefaults(d: TrafficDefaults): void {
+    this.#engineDefaults = d;
     const s = this.#settings;
     for (const [key, value] of [['coldFactor', d.service.coldFactor], ['warmup', d.service.warmup]] as const) {
       if (!Number.isNaN(s[key])) continue;
@@ -177,14 +179,24 @@ export class TrafficControls {
   }
 
   /**
-   * Takes these settings (a scenario's), shows them in their fields, and
-   * says so (onChange) unless `quiet`.
+   * Starts over from the defaults with these settings on top (a scenario's:
+   * a preset gives the same runs whatever was set before), shows them in the
+   * fields, and says so (onChange) unless `quiet`.
    */
-  apply(patch: Partial<TrafficSettings>, quiet = false): void {
-    this.#settings = { ...this.#settings, ...structuredClone(patch) };
-    for (const [key, value] of Object.entries(patch)) {
-      const el = this.#fields[key];
-      if (!el || typeof value === 'object') continue;
+  reset(patch: Partial<TrafficSettings>, quiet = false): void {
+    const next: TrafficSettings = { ...structuredClone(DEFAULT_SETTINGS), ...structuredClone(patch) };
+    // (the service model's two, as the engine's defaults say, once known)
+    if (Number.isNaN(next.coldFactor)) next.coldFactor = this.#settings.coldFactor;
+    if (Number.isNaN(next.warmup)) next.warmup = this.#settings.warmup;
+    if (this.#engineDefaults) {
+      if (Number.isNaN(next.coldFactor)) next.coldFactor = this.#engineDefaults.service.coldFactor;
+      if (Number.isNaN(next.warmup)) next.warmup = this.#engineDefaults.service.warmup;
+    }
+    this.#settings = next;
+    const values: Record<string, unknown> = { ...next, ...next.curve, floor: next.curve.minWeightPercent };
+    for (const [key, el] of Object.entries(this.#fields)) {
+      const value = values[key];
+      if ((typeof value !== 'string' && typeof value !== 'number') || Number.isNaN(value)) continue;
       el.value = String(value);
       el.setAttribute('aria-invalid', 'false');
       if (this.#errors[key]) this.#errors[key].hidden = true;
@@ -287,11 +299,15 @@ export function shareOptions(s: TrafficSettings, bucket: number): TrafficOptions
   return { rps: s.rps, bucket, curve: s.curve };
 }
 
-/** The service model's settings; one not set yet (NaN) is the engine's default. */
-function serviceOf(s: TrafficSettings): { coldFactor?: number; warmup?: number } {
+/**
+ * The service model's settings that differ from the engine's defaults: one
+ * not set yet (NaN), or set to the default, is left out, so that a run's
+ * options (and the command line that reproduces it) say only what was chosen.
+ */
+function serviceOf(s: TrafficSettings, defaults?: TrafficDefaults): { coldFactor?: number; warmup?: number } {
   const out: { coldFactor?: number; warmup?: number } = {};
-  if (!Number.isNaN(s.coldFactor)) out.coldFactor = s.coldFactor;
-  if (!Number.isNaN(s.warmup)) out.warmup = s.warmup;
+  if (!Number.isNaN(s.coldFactor) && s.coldFactor !== defaults?.service.coldFactor) out.coldFactor = s.coldFactor;
+  if (!Number.isNaN(s.warmup) && s.warmup !== defaults?.service.warmup) out.warmup = s.warmup;
   return out;
 }
 
@@ -345,16 +361,16 @@ export function flapOptions(rps: number, duration: number, bucket: number, s: Tr
   if (s.flapAnswers === 'instant') return routing;
   const health: HealthCheck = { kind: s.health };
   if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = defaults.health.baseEjectionTime;
-  return { ...routing, service: { ...serviceOf(s), warmBy: s.warmBy }, timeoutMs: s.timeoutMs, retries: s.retries, health };
+  return { ...routing, service: { ...serviceOf(s, defaults), warmBy: s.warmBy }, timeoutMs: s.timeoutMs, retries: s.retries, health };
 }
 
-export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {
+export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean, defaults?: TrafficDefaults): TrafficOptions {
   return {
     rps,
     bucket,
     curve: s.curve,
     policy: s.policy,
     slowStart,
-    service: serviceOf(s),
+    service: serviceOf(s, defaults),
   };
 }

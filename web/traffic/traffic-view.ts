@@ -159,7 +159,7 @@ export class TrafficView {
     const setScript = options.setScript;
     if (setScript) {
       const picker = new ScenarioPicker(doc, level, (w) => {
-        this.#controls.apply(w.settings, true);
+        this.#controls.reset(w.settings, true);
         const same = this.#script === w.script;
         setScript(w.script); // (the runner runs it, and the view hears of it: a plan with the new settings)
         if (same) this.#changed();

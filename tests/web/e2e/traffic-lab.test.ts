@@ -9,8 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TrafficOptions } from '../../../web/api/index.js';
 import { watchProblems } from '../support/browser.js';
+import { readRecipes } from '../support/lab-recipes.js';
+import { simulateArgs } from '../support/simulate-args.js';
+import { SCENARIOS } from '../../../web/traffic/scenarios.js';
 import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
 import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
 import { ROOT, SHOTS } from '../support/site.js';
@@ -138,26 +140,6 @@ describe('off the main thread', () => {
   });
 });
 
-/** `slowstart simulate`'s arguments for a run's options (the lab's options, as the command line spells them). */
-function cliArgs(o: TrafficOptions): string[] {
-  const a = ['simulate', '--rps', String(o.rps), '--duration', String(o.duration), '--bucket', String(o.bucket)];
-  const c = o.curve ?? {};
-  a.push('--curve', c.kind ?? 'linear', '--resolution', String(c.resolution ?? 1));
-  if (c.kind === 'envoy') a.push('--aggression', String(c.aggression), '--min-weight', String(c.minWeightPercent));
-  a.push('--policy', o.policy ?? 'wrr', '--ramp-by', o.rampBy ?? 'scale');
-  if (o.slowStart === false) a.push('--no-slow-start');
-  const s = typeof o.service === 'object' ? o.service : {};
-  if (s.coldFactor !== undefined) a.push('--cold-factor', String(s.coldFactor));
-  if (s.warmup !== undefined) a.push('--warmup', String(s.warmup));
-  if (s.warmBy) a.push('--warm-by', s.warmBy);
-  a.push('--timeout-ms', String(o.timeoutMs), '--retries', String(o.retries));
-  if (o.health) {
-    a.push('--health', o.health.kind);
-    if (o.health.maxEjectionTime !== undefined) a.push('--max-ejection-time', String(o.health.maxEjectionTime));
-  }
-  return [...a, '--csv'];
-}
-
 /** Backend `name`'s stretches of one state in a CSV, as "from–to" in seconds. */
 function csvStretches(csv: string, name: string, state: string, bucket: number): string[] {
   const rows = csv
@@ -192,7 +174,7 @@ describe('every ejection seen', () => {
     const panels = page.locator('.ss-flap-side');
     for (const [i, cure] of ['No slow start', 'Escalating ejection'].map((c) => [c === 'No slow start' ? 0 : 2, c] as const)) {
       const o = section.options[i];
-      const csv = spawnSync(join(ROOT, 'build/slowstart'), [...cliArgs(o), file], { encoding: 'utf8' });
+      const csv = spawnSync(join(ROOT, 'build/slowstart'), ['simulate', ...simulateArgs(o), '--csv', file], { encoding: 'utf8' });
       expect(csv.status, csv.stderr).toBe(0);
       const cli = csvStretches(csv.stdout, 'b', 'ejected', o.bucket!);
       const lane = await panels.nth(i).locator('.ss-lane-row').nth(1).locator('.ss-lane-ejected title').allTextContents();
@@ -337,3 +319,51 @@ describe('<slow-start-runner view="traffic">', () => {
     await page.close();
   });
 });
+
+describe('the guide’s recipes, in the lab', () => {
+  it('writes every preset of WHY-SLOW-START.md’s recipes and says under each run what the guide says', async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    for (const r of readRecipes()) {
+      const name = `${r.preset} ${JSON.stringify({ ...r.params, ...r.choices })}`;
+      await page.getByLabel('Scenario preset').selectOption(r.preset);
+      for (const [key, value] of Object.entries(r.params)) await page.locator('.ss-scenario-params input').nth(await paramIndex(page, key)).fill(String(value));
+      for (const [key, value] of Object.entries(r.choices)) await page.locator('.ss-scenario-params select').nth(await paramIndex(page, key, 'select')).selectOption(value);
+      await page.getByRole('button', { name: 'Write the script' }).click();
+      await expect.poll(() => page.evaluate((s) => window.slowstartTraffic!.flapSection?.script === s, r.script), { timeout: 60_000 }).toBe(true);
+      await page.evaluate(() => window.slowstartTraffic!.ready);
+      expect(await page.evaluate(() => window.slowstartRunner!.script), name).toBe(r.script);
+      const shown = page.locator('.ss-flap-side:not([hidden])');
+      expect(await shown.locator('.ss-trap-title').allTextContents(), name).toEqual(r.runs.map((x) => x.title));
+      const runs = await page.evaluate(() => window.slowstartTraffic!.flapSection!.runs.map((x) => x.options));
+      for (const [i, run] of r.runs.entries()) {
+        expect(simulateArgs(runs[i]), `${name}: ${run.title}`).toEqual(run.args.filter((a) => a !== '--csv' && a !== '--summary' && a !== 'json'));
+        if (run.line) expect(await shown.nth(i).locator('.ss-trap-summary').textContent(), `${name}: ${run.title}`).toBe(run.line);
+        else {
+          const share = await page.evaluate(
+            ([i, s]) => {
+              const t = window.slowstartTraffic!.flapRuns[i as number];
+              const { name, from, to } = s as { name: string; from: number; to: number };
+              const id = t.names.indexOf(name);
+              let got = 0;
+              let all = 0;
+              for (let k = Math.round(from / t.bucket); k < Math.round(to / t.bucket); k++) (got += t.requests[k * t.names.length + id]), (all += t.total[k]);
+              return Number(((100 * got) / all).toFixed(1));
+            },
+            [i, run.share] as const,
+          );
+          expect(share, `${name}: ${run.title}`).toBe(run.share!.percent);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+/** Which of the preset's fields (of its inputs, or of its selects) has parameter `key`, by its label. */
+async function paramIndex(page: Page, key: string, tag: 'input' | 'select' = 'input'): Promise<number> {
+  const preset = await page.getByLabel('Scenario preset').inputValue();
+  const fields = SCENARIOS.find((s) => s.id === preset)!;
+  const list = tag === 'input' ? fields.parameters.map((p) => p.key) : (fields.choices ?? []).map((c) => c.key);
+  return list.indexOf(key);
+}

@@ -245,7 +245,7 @@ describe('what the lab reads out of a run', () => {
     expect(f.clientErrors).toBe(0);
     expect(f.backends[b].state).toBe(3);
     expect(f.backends.reduce((s, x) => s + x.share, 0)).toBeCloseTo(1, 9);
-    expect(describeBin(f, true)).toMatch(/^40–42 s: [\d,]+ requests; a \d+ %.* b ejected \(\d+(\.\d)? %\).*failed \([\d,]+ retried\); 0 reached the client\.$/);
+    expect(describeBin(f, true)).toMatch(/^40–42 s: [\d,]+ requests; a \d+ % 200 ms, b \d+ % \d+ ms \(ejected\), .*failed \([\d,]+ retried\); 0 reached the client\.$/);
   });
 
   it("finds the script's events at the clock the engine ran them, its rejected lines left out", () => {
