@@ -17,6 +17,7 @@ import type { LinkInHash } from '../host/permalink.js';
 import { RunEvents } from './run-events.js';
 import { SavedWork } from '../host/saved-work.js';
 import type { Sources } from './sources.js';
+import { toldInConsole } from './told-in-console.js';
 
 export interface MountOptions {
   /** The custom element: events are dispatched on it. */
@@ -65,7 +66,7 @@ export class ElementMount {
     this.runner = createRunner({
       root: runnerRoot,
       documentRoot: options.shadowRoot,
-      engine: loadSlowStart(),
+      engine: toldInConsole(loadSlowStart()),
       script,
       examples: config.examples ? EXAMPLES : [],
       // A course page may hold many runners: none animates on its own, and
@@ -76,7 +77,7 @@ export class ElementMount {
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
       chartTabs: config.traffic
-        ? [trafficTab({ lab: () => loadLab(), setScript: config.readOnly ? undefined : (text) => this.runner.setScript(text) })]
+        ? [trafficTab({ lab: () => toldInConsole(loadLab()), setScript: config.readOnly ? undefined : (text) => this.runner.setScript(text) })]
         : [],
       readOnly: config.readOnly,
       chart: config.chart,
@@ -91,7 +92,7 @@ export class ElementMount {
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
     const exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
     this.#events = new RunEvents(host, this.expected && exercise ? { expected: this.expected, panel: exercise } : null);
-    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => loadLab() }) : null;
+    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => toldInConsole(loadLab()) }) : null;
     const below: HTMLElement[] = [];
     if (this.#work) {
       this.#work.attach(this.runner);

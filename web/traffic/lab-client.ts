@@ -4,16 +4,20 @@
 // worker drops the older at its next simulation, and when the worker has
 // been silent for STUCK_MS (one simulation running long), the page ends it
 // and starts another (the engine is one synchronous call: there is nothing
-// gentler that stops it). The worker is made as the runner's background-run
-// worker is (web/runner/background-run.ts): `new Worker(new URL(...,
-// import.meta.url), { type: 'module' })`, or a host's `createWorker`. Where
-// no worker can start (a policy that forbids them, say), the plans run on
-// the page with the same code, as the Traffic tab did before.
+// gentler that stops it). The worker is started as every worker of the
+// package is (web/api/start-worker.ts, as the runner's background run does):
+// written `new Worker(new URL(..., import.meta.url), { type: 'module' })` for
+// the bundlers (or a host's `createWorker`), started from wherever the
+// package is served, and told the lab's .wasm URL first. Where no worker can
+// start (a policy that forbids them, say), the plans run on the page with
+// the same code, as the Traffic tab did before.
 import type { Lab, TrafficDefaults } from '../api/index.js';
+import { startWorker } from '../api/start-worker.js';
+import { labWasmUrl } from '../api/wasm-urls.js';
 import { CachedLab } from './cached-lab.js';
 import { PlanCancelled, runPlan, type Section } from './lab-plan.js';
 import type { PlanReply, PlanRequest } from './lab-protocol.js';
-import type { TrafficSettings } from './traffic-controls.js';
+import type { TrafficSettings } from './lab-settings.js';
 import { sectionOf } from './traffic-wire.js';
 
 /**
@@ -88,7 +92,7 @@ export class LabRuns {
   #pending: { id: number; script: string; settings: TrafficSettings } | null = null;
 
   #makeWorker(): Worker {
-    const worker = (this.#options.createWorker ?? defaultWorker)();
+    const worker = startWorker(this.#options.createWorker ?? defaultWorker, { file: 'element/lab-worker.js', name: 'Traffic lab', wasm: { lab: labWasmUrl() } });
     worker.onmessage = (event: MessageEvent<PlanReply>) => {
       this.#lastHeard = performance.now();
       const reply = event.data;

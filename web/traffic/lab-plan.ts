@@ -10,7 +10,7 @@
 // Every simulation goes through `sim`, which may throw to cancel the plan
 // (a newer one has begun).
 import type { Curve, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
-import { curesOf, flapOptions, shareOptions, trapOptions, type Cure, type TrafficSettings } from './traffic-controls.js';
+import { curesOf, flapOptions, shareOptions, trapOptions, type Cure, type TrafficSettings } from './lab-settings.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { trapRate, warmCapacity } from './trap-summary.js';
 

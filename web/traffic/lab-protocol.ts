@@ -4,7 +4,7 @@
 // (traffic-wire.ts), and stops a plan when a newer one arrives.
 import type { Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
 import type { SectionOf } from './lab-plan.js';
-import type { TrafficSettings } from './traffic-controls.js';
+import type { TrafficSettings } from './lab-settings.js';
 
 /** A Traffic's columns and its diagnostics, in the shape the lab module returns them (Traffic.fromRaw's). */
 export type WireTraffic = Parameters<typeof Traffic.fromRaw>[0];

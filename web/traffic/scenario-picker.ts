@@ -5,7 +5,7 @@
 import { h, setText } from '../shared/dom.js';
 import { labelledField, takes } from './form-field.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
-import type { TrafficSettings } from './traffic-controls.js';
+import type { TrafficSettings } from './lab-settings.js';
 
 export interface ScenarioWrite {
   script: string;

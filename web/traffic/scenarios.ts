@@ -2,7 +2,7 @@
 // learner edits it like any other, and Undo brings theirs back) and sets the
 // lab's flapping comparison up to show what the scenario is about. Pure:
 // parameters in, script and settings out; scenario-picker.ts is the form.
-import type { TrafficSettings } from './traffic-controls.js';
+import type { TrafficSettings } from './lab-settings.js';
 
 export interface ScenarioParameter {
   key: string;

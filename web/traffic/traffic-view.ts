@@ -27,7 +27,8 @@ import { ScenarioPicker } from './scenario-picker.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { StateLanes } from './state-lanes.js';
 import { TimeAxis } from './time-axis.js';
-import { CURES, DEFAULT_SETTINGS, TrafficControls, type TrafficSettings } from './traffic-controls.js';
+import { CURES, DEFAULT_SETTINGS, type TrafficSettings } from './lab-settings.js';
+import { TrafficControls } from './traffic-controls.js';
 import { sameRouting, trapSummary, warmCapacity } from './trap-summary.js';
 import { ZoomBar } from './zoom-bar.js';
 

@@ -4,7 +4,8 @@
 // (RawTraffic), so the page rebuilds the same Traffic the API gives. Every
 // column a Traffic has goes, whatever it is named: a column the engine adds
 // crosses without a change here.
-import { Traffic } from '../api/index.js';
+// (the class's own module: the worker's graph holds no import(), which the package's index has)
+import { Traffic } from '../api/lab.js';
 import { mapRuns, type PlanRun, type Section } from './lab-plan.js';
 import type { WireRun, WireSection, WireTraffic } from './lab-protocol.js';
 

@@ -15,7 +15,7 @@ import { scenarioEvents } from '../../../web/traffic/scenario-events.js';
 import { SCENARIOS } from '../../../web/traffic/scenarios.js';
 import { listStretches, stretches } from '../../../web/traffic/state-lanes.js';
 import { TimeAxis } from '../../../web/traffic/time-axis.js';
-import { DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/traffic-controls.js';
+import { DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/lab-settings.js';
 import { sectionOf, wireSection } from '../../../web/traffic/traffic-wire.js';
 import { lab } from '../support/lab.js';
 

@@ -15,7 +15,7 @@ import { CachedLab } from '../../../web/traffic/cached-lab.js';
 import { runFacts, runLine, type RunFacts } from '../../../web/traffic/flap-summary.js';
 import { runPlan, type Section } from '../../../web/traffic/lab-plan.js';
 import { SCENARIOS } from '../../../web/traffic/scenarios.js';
-import { DEFAULT_SETTINGS } from '../../../web/traffic/traffic-controls.js';
+import { DEFAULT_SETTINGS } from '../../../web/traffic/lab-settings.js';
 import { NATIVE, NODE_CLI } from '../support/grade-cli.js';
 import { lab } from '../support/lab.js';
 import { readRecipes, type Recipe } from '../support/lab-recipes.js';
