@@ -63,6 +63,31 @@ function bootstrapUrl(url: URL, options: WorkerOptions | undefined): string {
   return URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
 }
 
+interface TrustedTypePolicyLike {
+  createScriptURL(url: string): unknown;
+}
+let policy: TrustedTypePolicyLike | null | undefined;
+
+/**
+ * A worker's script URL as a page that requires Trusted Types for scripts
+ * (`require-trusted-types-for 'script'`) accepts it: through a policy of the
+ * package's own ("slowstart-worker", made once; it passes the URL unchanged:
+ * the URLs are the package's own files or the blob: above). Where a page's
+ * `trusted-types` directive does not allow that name, the plain URL (the
+ * browser then refuses the worker, and the views run on the page).
+ */
+function scriptUrl(url: string): string {
+  if (policy === undefined) {
+    const tt = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): TrustedTypePolicyLike } }).trustedTypes;
+    try {
+      policy = tt ? tt.createPolicy('slowstart-worker', { createScriptURL: (u) => u }) : null;
+    } catch {
+      policy = null;
+    }
+  }
+  return (policy ? policy.createScriptURL(url) : url) as string;
+}
+
 /** Starts the worker `create` describes (see above) and sends it the .wasm URLs. Throws what `new Worker` throws (a CSP that forbids it). */
 export function startWorker(create: () => Worker, start: WorkerStart): Worker {
   const made = whatCreateMakes(create);
@@ -75,7 +100,7 @@ export function startWorker(create: () => Worker, start: WorkerStart): Worker {
     shownUrl = url.href;
     const sameOrigin = url.origin === globalThis.location?.origin || url.protocol === 'blob:' || url.protocol === 'data:';
     if (!sameOrigin) bootstrap = bootstrapUrl(url, made.options);
-    worker = new Worker(bootstrap ?? url, made.options);
+    worker = new Worker(scriptUrl(bootstrap ?? url.href), made.options);
   }
   let heard = false;
   const heardOrFailed = (event: Event) => {

@@ -118,12 +118,15 @@ describe('a section through a worker message', () => {
 /** A worker that does what it is told, when told. */
 class FakeWorker {
   readonly posted: PlanRequest[] = [];
+  readonly wasm: unknown[] = [];
   terminated = false;
   onmessage: ((e: MessageEvent<PlanReply>) => void) | null = null;
   onerror: ((e: ErrorEvent) => void) | null = null;
-  postMessage(m: PlanRequest): void {
-    this.posted.push(m);
+  postMessage(m: PlanRequest | { type: 'slowstart-wasm' }): void {
+    if (m.type === 'plan') this.posted.push(m);
+    else this.wasm.push(m);
   }
+  addEventListener(): void {}
   terminate(): void {
     this.terminated = true;
   }
@@ -158,6 +161,8 @@ describe('the client of the worker', () => {
     const first = runs.plan('POOL a=1\n', DEFAULT_SETTINGS);
     const second = runs.plan('POOL b=1\n', DEFAULT_SETTINGS);
     expect(workers.length).toBe(1);
+    // Started as every worker of the package: told where the lab's .wasm is, first.
+    expect(workers[0].wasm).toEqual([{ type: 'slowstart-wasm', urls: { lab: expect.stringMatching(/\/lab\.wasm$/) } }]);
     expect(workers[0].posted.map((p) => [p.id, p.script])).toEqual([
       [first, 'POOL a=1\n'],
       [second, 'POOL b=1\n'],
