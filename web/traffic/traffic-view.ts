@@ -21,7 +21,7 @@ import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
 import { flapSummary, runFacts, runLine } from './flap-summary.js';
 import { LabRuns } from './lab-client.js';
-import type { PlanRun, Section } from './lab-plan.js';
+import { MAX_INTERACTIVE_REQUESTS, type PlanRun, type Section } from './lab-plan.js';
 import { RunPanel } from './run-panel.js';
 import { ScenarioPicker } from './scenario-picker.js';
 import type { ScenarioEvent } from './scenario-events.js';
@@ -119,6 +119,7 @@ export class TrafficView {
   #flap: Extract<Section, { kind: 'flap' }> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
   #share: PlanRun | null = null;
+  #shareMarks: { events: ScenarioEvent[] } = { events: [] }; // the script's events, on the share and trap charts
   #trap: { without: Traffic; with: Traffic } | null = null;
   #script = '';
   #visible = false;
@@ -327,12 +328,12 @@ export class TrafficView {
     setText(
       this.#status,
       `${requests} requests over ${t.duration} s at ${rps.toLocaleString('en-US')}/s` +
-        (rps < askedRps ? ' (rate lowered to keep the page responsive)' : '') +
+        (rps < askedRps ? ` (lowered: a run holds at most ${MAX_INTERACTIVE_REQUESTS.toLocaleString('en-US')} requests)` : '') +
         `; shares are counted in slices of ${t.bucket} s (zoom in to see each).` +
         (t.diagnostics.length ? ` ${t.diagnostics.length} rejected line(s) ignored.` : ''),
     );
     this.#shareAxis.setExtent(t.duration, t.bucket);
-    const marks = { events };
+    const marks = (this.#shareMarks = { events });
     this.#shareChart.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k], marks, eventLabels: true });
     this.#lanes.set(t, marks);
     this.#drawLegend(t.names);
@@ -349,8 +350,9 @@ export class TrafficView {
       [this.#without, without],
       [this.#with, withRamp],
     ] as const) {
-      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k] });
-      side.latency.set({ mode: 'lines', bucket: t.bucket, buckets: t.buckets, series: latencySeries(t), unit: 'ms', yMax: top });
+      const marks = this.#shareMarks;
+      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k], marks });
+      side.latency.set({ mode: 'lines', bucket: t.bucket, buckets: t.buckets, series: latencySeries(t), unit: 'ms', yMax: top, marks });
       const p = peak(t);
       peaks.push(p);
       setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one slice.`);
