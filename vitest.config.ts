@@ -42,6 +42,7 @@ const QUICK_LEAVES_OUT = [
   'tests/web/unit/package.test.ts', // packs a clean clone (a cold WebAssembly build)
   'tests/web/unit/package-sizes.test.ts', // measures that packed clone's tarball
   'tests/web/unit/grade-security.test.ts', // hostile programs under another user
+  'tests/web/unit/grade-isolation.test.ts', // hostile programs in both CLIs, 50 runs each of a daemon
   'tests/web/unit/huge-line.test.ts', // 1 GB lines through both CLIs
 ];
 const quick = process.env.SLOWSTART_QUICK === '1';

@@ -24,12 +24,34 @@ export interface SlowStartDiagnostic {
   to: number;
 }
 
+/** `slowstart-predict`: a learner's answer in `mode="predict"`. */
+export interface SlowStartPredictDetail {
+  /** The script line (1-based) whose output was predicted. */
+  line: number;
+  /** What the learner typed (trimmed). */
+  prediction: string;
+  /** What the line prints. */
+  truth: string;
+  /** The prediction is the truth, spaces aside (names are case-sensitive). */
+  correct: boolean;
+  /** Which question of this run (0-based) of `total`. */
+  index: number;
+  /** How many lines this run asks: every WEIGHTS and PICK line, or those marked with `#?`. */
+  total: number;
+}
+
 /** `slowstart-run`: after every run, live re-runs as you type included. */
 export interface SlowStartRunDetail {
   /** The script that ran. */
   script: string;
-  /** The lines WEIGHTS and PICK printed. */
+  /**
+   * The lines WEIGHTS and PICK printed; in `mode="predict"`, only those shown
+   * (the ones before the first line asked): the rest arrive one answer at a
+   * time, as `slowstart-predict`'s `truth`.
+   */
   output: SlowStartOutputLine[];
+  /** In `mode="predict"`: how many output lines are held back (not in `output`) until answered; 0 otherwise. */
+  heldBack: number;
   /** The rejected lines. */
   diagnostics: SlowStartDiagnostic[];
   /** True when the output passed 64 MiB and the rest was not kept. */
@@ -207,7 +229,7 @@ declare global {
     'slowstart-pass': CustomEvent<SlowStartVerdictDetail>;
     /** An exercise's run did not match. */
     'slowstart-fail': CustomEvent<SlowStartVerdictDetail>;
-    /** `mode="predict"`: the learner checked an answer. */
+    /** `mode="predict"`: the learner answered a line. */
     'slowstart-predict': CustomEvent<SlowStartPredictDetail>;
   }
   interface HTMLElementEventMap extends SlowStartEventMap {}

@@ -3,13 +3,13 @@
 // Download, earlier versions), the exercise's verdict (exercise-panel.ts),
 // the "Compare with my program" box, the Traffic tab, the implement mode
 // (implement-mode.ts), and the events a host page listens to (run-events.ts).
-import { loadLab, loadSlowStart, type RunResult } from '../api/index.js';
+import { loadLab, loadSlowStart, type OutputLine, type RunResult } from '../api/index.js';
 import { EXAMPLES } from '../runner/examples.js';
 import { h } from '../shared/dom.js';
 import { createRunner, type Runner } from '../runner/runner.js';
 import { trafficTab } from '../traffic/chart-tab.js';
 import type { ElementConfig } from './attributes.js';
-import { CompareBox } from '../host/compare-box.js';
+import { CompareBox, PREDICT_HOLDS_COMPARE } from '../host/compare-box.js';
 import type { SlowStartRunDetail } from './element-types.js';
 import { ExercisePanel } from './exercise-panel.js';
 import { mountImplement, readAuthorTests, type ImplementMount } from './implement-mode.js';
@@ -83,6 +83,7 @@ export class ElementMount {
       chart: config.chart,
       predict: config.mode === 'predict',
       onRun: (result, text) => this.#ran(result, text),
+      onShown: (shown, all) => this.#shown(shown, all),
       onEdit: () => this.#work?.edited(),
     });
 
@@ -172,7 +173,14 @@ export class ElementMount {
   #ran(result: RunResult, script: string): void {
     this.#work?.ran(script);
     this.#compare?.setEngineOutput(result.output, script, result.truncated === true);
-    this.#events.ran(result, script);
+    this.#events.ran(result, script, this.runner.shownOutput);
+  }
+
+  // Predict mode holds what would tell the lines not yet revealed: the comparison and the verdict.
+  // (Called from the runner's constructor too, before the fields below it are set.)
+  #shown(shown: readonly OutputLine[], all: boolean): void {
+    this.#compare?.hold(all ? null : PREDICT_HOLDS_COMPARE);
+    this.#events?.shown(shown, all);
   }
 }
 
