@@ -98,7 +98,7 @@ export class BucketChart {
     for (const v of yTicks) {
       const py = y(v);
       f.svg.append(svg(doc, 'line', { class: 'ss-grid', attrs: { x1: `${MARGIN.left}`, x2: `${MARGIN.left + f.plotWidth}`, y1: `${py}`, y2: `${py}` } }));
-      const label = data.mode === 'stack' ? `${Math.round(v * 100)}%` : `${formatTick(Math.round(v))}${data.unit ? ` ${data.unit}` : ''}`;
+      const label = data.mode === 'stack' ? `${Math.round(v * 100)}%` : tickLabel(v, data.unit);
       f.svg.append(svg(doc, 'text', { class: 'ss-tick ss-tick-y', text: label, attrs: { x: `${MARGIN.left - 6}`, y: `${py}` } }));
     }
     f.drawTimeTicks(plotBottom + 16);
@@ -143,6 +143,12 @@ export class BucketChart {
     }
     f.drawMarks(data.marks ?? {}, data.eventLabels === true);
   }
+}
+
+/** A y tick's label: "500 ms", "1.5 s" (milliseconds from a second on: the margin holds about 7 characters), "40". */
+function tickLabel(v: number, unit = ''): string {
+  if (unit === 'ms' && v >= 1000) return `${Number((v / 1000).toFixed(2))} s`;
+  return `${formatTick(Math.round(v))}${unit ? ` ${unit}` : ''}`;
 }
 
 interface Band {
