@@ -2,6 +2,7 @@
 // many requests failed, how long backends were out, and when the pool was
 // stable, in numbers. Pure: the numbers come from the simulations.
 import type { Traffic } from '../api/index.js';
+import { seconds } from './time-words.js';
 
 export interface RunFacts {
   /** "without slow start", "with slow start"... */
@@ -47,7 +48,7 @@ const n = (v: number) => Math.round(v).toLocaleString('en-US');
 const times = (v: number) => (v === 1 ? 'once' : `${n(v)} times`);
 
 function stable(f: RunFacts): string {
-  return f.stableAt === null ? 'never stable' : `stable from ${n(f.stableAt)} s`;
+  return f.stableAt === null ? 'never stable' : `stable from ${seconds(f.stableAt)}`;
 }
 
 /** The line under one run's charts: "7 ejections, 2,717 failed, 251 s out; never stable." (instant answers: its 503s). */
@@ -55,7 +56,7 @@ export function runLine(f: RunFacts, instant: boolean): string {
   if (instant) return f.unrouted ? `${n(f.unrouted)} requests with no backend (503s).` : 'Every request found a backend.';
   return (
     `${n(f.ejections)} ejection${f.ejections === 1 ? '' : 's'}, ${n(f.failed)} failed, ${n(f.secondsEjected)} s out; ` +
-    (f.stableAt === null ? 'never stable' : `stable from ${f.stableAt} s`) +
+    (f.stableAt === null ? 'never stable' : `stable from ${seconds(f.stableAt)}`) +
     (f.peakName ? `; slowest ${f.peakName} at ${n(f.peakMs)} ms.` : '.') +
     (f.unrouted ? ` ${n(f.unrouted)} with no backend (503s).` : '')
   );

@@ -11,7 +11,8 @@ import { h, setText, uniqueId } from '../shared/dom.js';
 import { binFacts, describeBin, STATE_WORDS } from './bin-facts.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
 import type { TimeAxis } from './time-axis.js';
-import { seconds, type TimeMarks } from './time-frame.js';
+import type { TimeMarks } from './time-frame.js';
+import { seconds } from './time-words.js';
 
 /** Client-wide latency columns a run may carry (one value per bucket), drawn when present. */
 const LATENCY_COLUMNS = [

@@ -9,7 +9,8 @@
 import type { Traffic } from '../api/index.js';
 import { h, setText, svg } from '../shared/dom.js';
 import { seriesClasses } from '../shared/palette.js';
-import { decimal as num, MARGIN, seconds, TimeFrame, type TimeMarks } from './time-frame.js';
+import { MARGIN, TimeFrame, type TimeMarks } from './time-frame.js';
+import { decimal as num, seconds } from './time-words.js';
 import type { TimeAxis } from './time-axis.js';
 
 /** Lanes drawn at most (the rest are counted in the key). */

@@ -9,6 +9,7 @@ import { niceTicks } from '../shared/ticks.js';
 import { SizedSvg } from './sized-svg.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import type { TimeAxis } from './time-axis.js';
+import { decimal, seconds } from './time-words.js';
 
 export const MARGIN = { left: 52, right: 12 };
 /** Rows of event names above a chart that names them, their height, and a name's width per character (10.5 px text). */
@@ -43,18 +44,6 @@ export function binning(axis: TimeAxis, bucket: number, buckets: number, plotW: 
   const first = Math.max(0, Math.floor(axis.start / bucket / size));
   const last = Math.max(first, Math.min(Math.ceil(buckets / size) - 1, Math.ceil(axis.end / bucket / size) - 1));
   return { size, first, last };
-}
-
-/** A time in seconds as the lab writes it: 40, 81.3, 1.25, 1,800 (two decimals below 100 s, one above). */
-export function decimal(t: number): string {
-  const v = Number(t.toFixed(Math.abs(t) >= 100 ? 1 : 2));
-  // (toLocaleString is slow: called for every stretch of every lane, it was a tenth of a redraw)
-  return Math.abs(v) >= 1000 ? v.toLocaleString('en-US') : String(v);
-}
-
-/** "40 s", "81.3 s", "1.25 s". */
-export function seconds(t: number): string {
-  return `${decimal(t)} s`;
 }
 
 export class TimeFrame {

@@ -4,7 +4,7 @@
 // whole run), the keyboard on a run's charts (+, −, ← →, 0).
 import { h, setText } from '../shared/dom.js';
 import type { TimeAxis } from './time-axis.js';
-import { seconds } from './time-frame.js';
+import { seconds } from './time-words.js';
 
 export class ZoomBar {
   readonly element: HTMLDivElement;

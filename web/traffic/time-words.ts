@@ -1,0 +1,13 @@
+// Times as the lab writes them, in charts, titles, readouts and sentences alike.
+
+/** A time in seconds as the lab writes it: 40, 81.3, 1.25, 1,800 (two decimals below 100 s, one above). */
+export function decimal(t: number): string {
+  const v = Number(t.toFixed(Math.abs(t) >= 100 ? 1 : 2));
+  // (toLocaleString is slow: called for every stretch of every lane, it was a tenth of a redraw)
+  return Math.abs(v) >= 1000 ? v.toLocaleString('en-US') : String(v);
+}
+
+/** "40 s", "81.3 s", "1.25 s". */
+export function seconds(t: number): string {
+  return `${decimal(t)} s`;
+}
