@@ -1,8 +1,8 @@
 // Times as the lab writes them, in charts, titles, readouts and sentences alike.
 
-/** A time in seconds as the lab writes it: 40, 81.3, 1.25, 1,800 (two decimals below 100 s, one above). */
+/** A time in seconds as the lab writes it: 40, 81.3, 116.25, 1,800 (two decimals at most: a run's finest bucket is 0.01 s). */
 export function decimal(t: number): string {
-  const v = Number(t.toFixed(Math.abs(t) >= 100 ? 1 : 2));
+  const v = Number(t.toFixed(2));
   // (toLocaleString is slow: called for every stretch of every lane, it was a tenth of a redraw)
   return Math.abs(v) >= 1000 ? v.toLocaleString('en-US') : String(v);
 }
