@@ -29,9 +29,10 @@ UP b 60
 /** Seconds the flapping comparison runs the rolling restart (long enough for Envoy's escalation to show). */
 export const FLAP_SECONDS = 300;
 
-/** A run of the plan: the options it was simulated with (what "Copy as command" says) and its result. */
+/** A run of the plan: the options it was simulated with, the same as `slowstart simulate`'s arguments (what "Copy as command" says), and its result. */
 export interface PlanRun {
   options: TrafficOptions;
+  args: string[];
   traffic: Traffic;
 }
 
@@ -80,6 +81,8 @@ export function mapRuns<A, B>(s: SectionOf<A>, f: (run: A) => B): SectionOf<B> {
 
 export interface Simulator {
   simulate(script: string, options: TrafficOptions): Promise<Traffic>;
+  /** The options as `slowstart simulate`'s arguments. */
+  arguments(options: TrafficOptions): string[];
   /** The script's events (scenario-events.ts) under a curve. */
   events(script: string, curve: Curve): Promise<ScenarioEvent[]>;
   readonly defaults: TrafficDefaults;
@@ -115,6 +118,13 @@ async function measure(sim: Simulator, script: string, curve: Curve): Promise<{ 
   return { duration: t.duration, backends: t.names.length };
 }
 
+/** A run of `script` with `options`, and its command line. */
+const runOf = async (sim: Simulator, script: string, options: TrafficOptions): Promise<PlanRun> => ({
+  options,
+  args: sim.arguments(options),
+  traffic: await sim.simulate(script, options),
+});
+
 const capRate = (rps: number, duration: number) => Math.max(1, Math.min(rps, Math.floor(MAX_INTERACTIVE_REQUESTS / Math.max(duration, 1e-9))));
 
 export async function runPlan(script: string, s: TrafficSettings, sim: Simulator, emit: (section: Section) => void): Promise<void> {
@@ -124,7 +134,7 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
     const { duration, backends } = await measure(sim, script, s.curve);
     const rps = capRate(s.rps, duration);
     const options = shareOptions({ ...s, rps }, runBucket(duration, rps, backends));
-    share = { options, traffic: await sim.simulate(script, options) };
+    share = await runOf(sim, script, options);
     emit({ kind: 'share', run: share, script, askedRps: s.rps, events: await sim.events(script, s.curve) });
   } catch (e) {
     if (isCancel(e)) throw e;
@@ -138,8 +148,8 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
       const [without, withRamp] = [false, true].map((slowStart) => trapOptions(rps, s, bucket, slowStart, sim.defaults));
       emit({
         kind: 'trap',
-        without: { options: without, traffic: await sim.simulate(script, without) },
-        with: { options: withRamp, traffic: await sim.simulate(script, withRamp) },
+        without: await runOf(sim, script, without),
+        with: await runOf(sim, script, withRamp),
         rps,
         script,
       });
@@ -163,8 +173,7 @@ async function runFlapping(script: string, s: TrafficSettings, sim: Simulator, e
     const cures = curesOf(s);
     const runs: PlanRun[] = [];
     for (const cure of cures) {
-      const options = flapOptions(rps, duration, bucket, s, cure, sim.defaults);
-      runs.push({ options, traffic: await sim.simulate(script, options) });
+      runs.push(await runOf(sim, script, flapOptions(rps, duration, bucket, s, cure, sim.defaults)));
     }
     emit({ kind: 'flap', cures, runs, rps, duration, script, events: await sim.events(script, s.curve) });
   } catch (e) {

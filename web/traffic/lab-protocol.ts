@@ -19,6 +19,7 @@ export interface PlanRequest {
 
 export interface WireRun {
   options: TrafficOptions;
+  args: string[];
   traffic: WireTraffic;
 }
 

@@ -8,6 +8,7 @@
 import type { Traffic } from '../api/index.js';
 import { h, setText } from '../shared/dom.js';
 import { BucketChart } from './bucket-chart.js';
+import { CommandBox } from './command-box.js';
 import { IncidentTimeline } from './incident-timeline.js';
 import { StateLanes } from './state-lanes.js';
 import type { TimeAxis } from './time-axis.js';
@@ -19,6 +20,8 @@ export class RunPanel {
   readonly lanes: StateLanes;
   readonly incident: IncidentTimeline;
   readonly summary: HTMLParagraphElement;
+  /** The run's command line (set by the view, with the run's script and arguments). */
+  readonly command: CommandBox;
   readonly #axis: TimeAxis;
   readonly #title: HTMLElement;
   readonly #charts: HTMLElement;
@@ -30,14 +33,15 @@ export class RunPanel {
     this.#title = h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title });
     this.element.append(this.#title);
     const charts = (this.#charts = h(doc, 'div', { class: 'ss-run-charts', attrs: { tabindex: '0', role: 'group' } }));
-    this.title = title;
     this.share = new BucketChart(charts, `${title}: share of requests over time`, axis, 150);
     this.lanes = new StateLanes(charts, `${title}: each backend's state over time`, axis);
     this.incident = new IncidentTimeline(charts, title, axis);
     charts.setAttribute('aria-describedby', this.incident.readout.id);
+    this.command = new CommandBox(doc, title);
+    this.title = title;
     this.element.append(charts);
     this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
-    this.element.append(this.summary);
+    this.element.append(this.summary, this.command.element);
     parent.append(this.element);
     charts.addEventListener('keydown', (e) => this.#key(e));
     charts.addEventListener('focus', () => {
@@ -50,6 +54,7 @@ export class RunPanel {
   /** The run's name (its heading, and its charts' name for a screen reader). */
   set title(title: string) {
     setText(this.#title, title);
+    this.command.name = title;
     this.#charts.setAttribute('aria-label', `${title}: the run's charts. Left and right arrows move through time, plus and minus zoom, 0 shows the whole run.`);
   }
 

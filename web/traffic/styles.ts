@@ -88,6 +88,14 @@ const TRAFFIC_CSS = /* css */ `
 .ss-incident-table table { font-size: 11.5px; border-collapse: collapse; margin-top: 4px; display: block; overflow: auto; max-height: 320px; }
 .ss-incident-table th, .ss-incident-table td { padding: 2px 6px; border-bottom: 1px solid var(--ss-border); text-align: right; white-space: nowrap; }
 .ss-incident-table caption { text-align: left; font-size: 11.5px; color: var(--ss-muted); caption-side: top; }
+/* A run's command line: the copy button, and the lines in a disclosure. */
+.ss-command { display: flex; flex-wrap: wrap; align-items: start; gap: 4px 10px; margin-top: 4px; font-size: 12px; }
+.ss-command[hidden] { display: none; }
+.ss-command-copy { min-height: 28px; padding: 2px 10px; font-size: 12.5px; }
+.ss-command-lines { flex: 1 1 12em; min-width: 0; }
+.ss-command-lines[open] { flex-basis: 100%; }
+.ss-command-lines summary { cursor: pointer; color: var(--ss-muted); width: max-content; line-height: 28px; }
+.ss-command-text { margin: 4px 0 0; padding: 6px 8px; font-family: var(--ss-mono); font-size: 11.5px; white-space: pre-wrap; overflow-wrap: anywhere; background: var(--ss-panel); border: 1px solid var(--ss-border); border-radius: 6px; max-height: 240px; overflow: auto; }
 `;
 
 /** Adopts the Traffic view's stylesheet into a document or shadow root (once). */

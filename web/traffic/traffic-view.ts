@@ -19,6 +19,7 @@ import { nextTask } from '../shared/big-text.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
+import { CommandBox } from './command-box.js';
 import { flapSummary, runFacts, runLine } from './flap-summary.js';
 import { LabRuns } from './lab-client.js';
 import { MAX_INTERACTIVE_REQUESTS, type PlanRun, type Section } from './lab-plan.js';
@@ -81,6 +82,7 @@ class TrapSide {
   readonly share: BucketChart;
   readonly latency: BucketChart;
   readonly summary: HTMLParagraphElement;
+  readonly command: CommandBox;
   constructor(parent: HTMLElement, title: string, level: number, axis: TimeAxis) {
     const doc = parent.ownerDocument;
     const box = h(doc, 'section', { class: 'ss-trap-side' });
@@ -90,7 +92,8 @@ class TrapSide {
     box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Mean latency of the requests that arrived, per backend' }));
     this.latency = new BucketChart(box, `${title}: mean latency over time`, axis, 150);
     this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
-    box.append(this.summary);
+    this.command = new CommandBox(doc, title);
+    box.append(this.summary, this.command.element);
     parent.append(box);
   }
 }
@@ -111,6 +114,7 @@ export class TrafficView {
   readonly #trapNote: HTMLParagraphElement;
   readonly #trapIntro: HTMLParagraphElement;
   readonly #shareNote: HTMLParagraphElement;
+  readonly #shareCommand: CommandBox;
   readonly #lanes: StateLanes;
   readonly #flapPanels: RunPanel[];
   readonly #flapNote: HTMLParagraphElement;
@@ -176,6 +180,7 @@ export class TrafficView {
     this.#shareChart = new BucketChart(share, 'Share of requests per backend over time', this.#shareAxis, 220);
     this.#lanes = new StateLanes(share, 'Each backend’s state over time', this.#shareAxis);
     this.#legend = h(doc, 'ul', { class: 'ss-traffic-legend', attrs: { 'aria-label': 'Backends' } });
+    this.#shareCommand = new CommandBox(doc, 'the share of requests');
     share.append(this.#legend);
     share.append(
       h(doc, 'p', {
@@ -189,7 +194,7 @@ export class TrafficView {
     // Said where it shows: a curve under which the script has no ramp at all.
     this.#shareNote = h(doc, 'p', { class: 'ss-chart-note ss-traffic-warn' });
     this.#shareNote.hidden = true;
-    share.append(this.#shareNote);
+    share.append(this.#shareNote, this.#shareCommand.element);
     this.element.append(share);
 
     const trap = h(doc, 'section', { class: 'ss-traffic-section ss-trap-section' });
@@ -310,8 +315,8 @@ export class TrafficView {
       if (key !== null && this.#drawn.get(section.kind) === key) return;
       await nextTask(); // (a section arrives in the task that read its message: the drawing gets its own)
       if (id !== this.#plan) return;
-      if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events);
-      else if (section.kind === 'trap') this.#drawTrap(section.without.traffic, section.with.traffic, section.rps);
+      if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events, section.script);
+      else if (section.kind === 'trap') this.#drawTrap(section);
       else if (section.kind === 'flap') await this.#drawFlap(section, () => id === this.#plan);
       else setText(section.section === 'flap' ? this.#flapStatus : this.#status, section.message);
       if (id === this.#plan && key !== null) this.#drawn.set(section.kind, key);
@@ -319,8 +324,9 @@ export class TrafficView {
     });
   }
 
-  #drawShare(run: PlanRun, askedRps: number, events: ScenarioEvent[]): void {
+  #drawShare(run: PlanRun, askedRps: number, events: ScenarioEvent[], script: string): void {
     const t = run.traffic;
+    this.#shareCommand.set(script, run.args);
     const rps = run.options.rps ?? askedRps;
     this.#share = run;
     this.#shown = rps;
@@ -339,8 +345,11 @@ export class TrafficView {
     this.#drawLegend(t.names);
   }
 
-  #drawTrap(without: Traffic, withRamp: Traffic, rps: number): void {
+  #drawTrap({ without: withoutRun, with: withRun, rps, script }: Extract<Section, { kind: 'trap' }>): void {
     const s = this.#settingsOfPlan;
+    const [without, withRamp] = [withoutRun.traffic, withRun.traffic];
+    this.#without.command.set(script, withoutRun.args);
+    this.#with.command.set(script, withRun.args);
     const defaults = this.#defaults;
     // One latency scale for both sides, so they compare at a glance.
     let top = 0;
@@ -424,6 +433,7 @@ export class TrafficView {
       panel.title = section.cures[i].title;
       panel.set(t, { events: section.events, stableAt: instant ? undefined : t.stableAt }, !instant, { latencyMs: latencyTop, failures: failuresTop });
       setText(panel.summary, runLine(facts[i], instant));
+      panel.command.set(section.script, section.runs[i].args);
     }
     setText(
       this.#flapNote,

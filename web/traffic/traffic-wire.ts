@@ -37,10 +37,10 @@ export function fromWire(wire: WireTraffic): Traffic {
 
 /** A section to post; `transfer` collects the buffers to hand over. */
 export function wireSection(s: Section, transfer: Transferable[]): WireSection {
-  return mapRuns(s, (r: PlanRun): WireRun => ({ options: r.options, traffic: toWire(r.traffic, transfer) }));
+  return mapRuns(s, (r: PlanRun): WireRun => ({ options: r.options, args: r.args, traffic: toWire(r.traffic, transfer) }));
 }
 
 /** A posted section, on the page. */
 export function sectionOf(s: WireSection): Section {
-  return mapRuns(s, (r: WireRun): PlanRun => ({ options: r.options, traffic: fromWire(r.traffic) }));
+  return mapRuns(s, (r: WireRun): PlanRun => ({ options: r.options, args: r.args, traffic: fromWire(r.traffic) }));
 }

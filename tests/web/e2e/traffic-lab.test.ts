@@ -5,13 +5,14 @@
 // lanes where the CLI's CSV puts it; the incident timeline's readout,
 // zoom, keyboard and table; and the element's view="traffic".
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchProblems } from '../support/browser.js';
 import { readRecipes } from '../support/lab-recipes.js';
-import { simulateArgs } from '../support/simulate-args.js';
+import { simulateArgs } from '../../../web/traffic/simulate-args.js';
 import { SCENARIOS } from '../../../web/traffic/scenarios.js';
 import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
 import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
@@ -140,6 +141,13 @@ describe('off the main thread', () => {
   });
 });
 
+/** Runs copied shell lines in bash in a fresh folder, `slowstart` being the native CLI with `extra` arguments after the lines' own. */
+function pasteCommand(lines: string, extra: string[]) {
+  const folder = mkdtempSync(join(tmpdir(), 'slowstart-paste-'));
+  writeFileSync(join(folder, 'slowstart'), `#!/bin/sh\nexec '${join(ROOT, 'build/slowstart')}' "$@" ${extra.join(' ')}\n`, { mode: 0o755 });
+  return spawnSync('bash', ['-c', lines], { cwd: folder, encoding: 'utf8', env: { ...process.env, PATH: `${folder}:${process.env.PATH}` } });
+}
+
 /** Backend `name`'s stretches of one state in a CSV, as "from–to" in seconds. */
 function csvStretches(csv: string, name: string, state: string, bucket: number): string[] {
   const rows = csv
@@ -163,22 +171,29 @@ function csvStretches(csv: string, name: string, state: string, bucket: number):
 }
 
 describe('every ejection seen', () => {
-  it("draws each of b's ejections and readmissions where the CLI's CSV has them, to the bucket", async () => {
+  it("draws each of b's ejections and readmissions where the run's copied command's CSV has them, to the bucket", async () => {
     const { page, problems } = await openLab({ width: 1280 });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
     const section = await page.evaluate(() => {
       const s = window.slowstartTraffic!.flapSection!;
       return { script: s.script, options: s.runs.map((r) => r.options) };
     });
-    const file = join(ROOT, 'test-results', 'lab-rolling-restart.txt');
-    writeFileSync(file, section.script);
     const panels = page.locator('.ss-flap-side');
-    for (const [i, cure] of ['No slow start', 'Escalating ejection'].map((c) => [c === 'No slow start' ? 0 : 2, c] as const)) {
+    for (const [i, cure] of [[0, 'No slow start'], [2, 'Escalating ejection']] as const) {
       const o = section.options[i];
-      const csv = spawnSync(join(ROOT, 'build/slowstart'), ['simulate', ...simulateArgs(o), '--csv', file], { encoding: 'utf8' });
+      // "Copy as command": what the clipboard gets is what the run shows under "Command line".
+      await panels.nth(i).getByRole('button', { name: `Copy ${cure} as a command` }).click();
+      await panels.nth(i).getByRole('button', { name: `Copy ${cure} as a command` }).filter({ hasText: 'Copied' }).waitFor();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toBe(await panels.nth(i).locator('.ss-command-text').textContent());
+      expect(copied).toContain(section.script);
+      // Pasted into bash with `slowstart` the native CLI, and --csv added: each of b's ejections where the lane has it.
+      const csv = pasteCommand(copied, ['--csv']);
       expect(csv.status, csv.stderr).toBe(0);
       const cli = csvStretches(csv.stdout, 'b', 'ejected', o.bucket!);
       const lane = await panels.nth(i).locator('.ss-lane-row').nth(1).locator('.ss-lane-ejected title').allTextContents();
       expect(lane.map((t) => t.replace(/^b: ejected /, '').replace(/ s$/, '')), cure).toEqual(cli);
+      expect(cli.length, cure).toBeGreaterThan(1);
       // The lane's own title lists them, with the count.
       const title = await panels.nth(i).locator('.ss-lane-row').nth(1).locator(':scope > title').textContent();
       expect(title).toContain(`b: ejected ${cli.length} times; ejected ${cli.join(', ')} s`);
@@ -186,6 +201,9 @@ describe('every ejection seen', () => {
       // And the serving stripes between them: b serves in seconds 40, 80, ..., 280 before each ejection.
       const serving = csvStretches(csv.stdout, 'b', 'serving', o.bucket!);
       expect(serving.length).toBeGreaterThanOrEqual(cli.length);
+      // The sentence under the run says the CLI's count of failed requests.
+      const failed = csv.stdout.trim().split('\n').slice(1).reduce((sum, r) => sum + Number(r.split(',')[6]), 0);
+      expect(await panels.nth(i).locator('.ss-trap-summary').textContent()).toContain(`${cli.length} ejections, ${failed.toLocaleString('en-US')} failed`);
     }
     expect(problems).toEqual([]);
     await page.close();

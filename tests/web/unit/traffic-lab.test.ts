@@ -33,6 +33,7 @@ function counted(stopAfter = Infinity) {
       calls.push(options);
       return t;
     },
+    arguments: inner.arguments,
     events: inner.events,
   };
   return { sim, calls };
@@ -98,7 +99,7 @@ describe('a section through a worker message', () => {
   it('arrives as the same Traffic, every column handed over, the rejected lines kept', async () => {
     const t = lab.simulate('POOL a=1 b=2\nBOGUS 1\nADD c=1 10\n', { rps: 100, bucket: 0.5, service: true, timeoutMs: 500 }) as unknown as Traffic;
     const transfer: Transferable[] = [];
-    const wire = wireSection({ kind: 'trap', without: { options: {}, traffic: t }, with: { options: { rps: 1 }, traffic: t }, rps: 5, script: '' }, transfer);
+    const wire = wireSection({ kind: 'trap', without: { options: {}, args: [], traffic: t }, with: { options: { rps: 1 }, args: ['--rps', '1'], traffic: t }, rps: 5, script: '' }, transfer);
     // A copy's buffers (the worker keeps its own for its cache): every typed column, twice.
     const columns = Object.values(t).filter((v) => ArrayBuffer.isView(v)).length;
     expect(transfer.length).toBe(2 * (columns + 2));
@@ -112,6 +113,7 @@ describe('a section through a worker message', () => {
     expect(u.diagnostics).toEqual([{ line: 2, message: t.diagnostics[0].message, from: 0, to: 5 }]);
     expect(u.share(3, 1)).toBe(t.share(3, 1));
     expect(back.with.options).toEqual({ rps: 1 });
+    expect(back.with.args).toEqual(['--rps', '1']);
   });
 });
 

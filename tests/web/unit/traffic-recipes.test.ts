@@ -19,7 +19,7 @@ import { DEFAULT_SETTINGS } from '../../../web/traffic/lab-settings.js';
 import { NATIVE, NODE_CLI } from '../support/grade-cli.js';
 import { lab } from '../support/lab.js';
 import { readRecipes, type Recipe } from '../support/lab-recipes.js';
-import { simulateArgs } from '../support/simulate-args.js';
+import { simulateArgs } from '../../../web/traffic/simulate-args.js';
 
 const recipes = readRecipes();
 const dir = mkdtempSync(join(tmpdir(), 'slowstart-recipes-'));

@@ -1,11 +1,13 @@
 // `slowstart simulate`'s arguments for a lab run's options, as the command
-// line spells them (the lab's options are the API's TrafficOptions): what
-// the recipes in docs/WHY-SLOW-START.md print, and how the browser tests
-// run a tab's run through the CLI.
-import type { TrafficOptions } from '../../../web/api/index.js';
+// line spells them (the lab's options are the API's TrafficOptions): what a
+// run's "Copy as command" says, what the recipes in docs/WHY-SLOW-START.md
+// print, and how the tests run a lab's run through the CLI. Only the
+// options the lab sets are spelled; an option left out is the CLI's default.
+import type { TrafficOptions } from '../api/index.js';
 
 export function simulateArgs(o: TrafficOptions): string[] {
-  const a = ['--rps', String(o.rps), '--duration', String(o.duration), '--bucket', String(o.bucket)];
+  const a: string[] = [];
+  for (const [flag, value] of [['--rps', o.rps], ['--duration', o.duration], ['--bucket', o.bucket]] as const) if (value !== undefined) a.push(flag, String(value));
   const c = o.curve ?? {};
   if (c.kind && c.kind !== 'linear') a.push('--curve', c.kind);
   if (c.resolution && c.resolution !== 1) a.push('--resolution', String(c.resolution));
