@@ -18,7 +18,13 @@ export type SlowStartErrorCode =
   /** A method of a `Balancer` called after `dispose()`. */
   | 'DISPOSED'
   /** A script given to the lab was rejected at a line (`line`, `column`). */
-  | 'SCRIPT_REJECTED';
+  | 'SCRIPT_REJECTED'
+  /**
+   * A simulation over the work budget (its script, requests, rows, work or
+   * requests in flight: `Lab.simulationLimits()`); the message says its size
+   * and the limit. Nothing ran, or the run stopped and returned nothing.
+   */
+  | 'TOO_LARGE';
 
 /** The error every API call throws or rejects with. */
 export class SlowStartError extends Error {

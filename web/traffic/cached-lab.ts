@@ -6,7 +6,6 @@
 import type { Curve, Lab, Traffic, TrafficOptions } from '../api/index.js';
 import { PlanCancelled, type Simulator } from './lab-plan.js';
 import { scenarioEvents, type ScenarioEvent } from './scenario-events.js';
-import { simulateArgs } from './simulate-args.js';
 
 /** Results are kept while their cells (buckets × backends) stay under this. */
 const CACHE_CELLS = 3_000_000;
@@ -32,7 +31,8 @@ export class CachedLab {
         await check();
         return this.#simulate(script, options);
       },
-      arguments: (options: TrafficOptions) => simulateArgs(options),
+      arguments: (options: TrafficOptions) => this.#lab.simulateArguments(options),
+      size: (script: string, options: TrafficOptions) => this.#lab.simulationSize(script, options),
       events: async (script: string, curve: Curve) => {
         await check();
         return this.#scenarioEvents(script, curve);

@@ -9,13 +9,21 @@
 // lab's worker (lab-worker.ts) and, where no worker can start, on the page.
 // Every simulation goes through `sim`, which may throw to cancel the plan
 // (a newer one has begun).
-import type { Curve, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
+import type { Curve, SimulationSize, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
 import { curesOf, flapOptions, shareOptions, trapOptions, type Cure, type TrafficSettings } from './lab-settings.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { trapRate, warmCapacity } from './trap-summary.js';
 
 /** At most this many simulated requests per run keeps a run short (and the page's share of it small). */
 export const MAX_INTERACTIVE_REQUESTS = 3_000_000;
+/**
+ * At most this much work per run (the engine's work budget's steps,
+ * `Lab.simulationSize`): 1,000,000 requests with the service model, or
+ * 3,000,000 without (the requests' own cap), a fifth of a second or so. A
+ * pick that scans many backends costs more steps a request, so gets fewer
+ * requests.
+ */
+export const MAX_INTERACTIVE_STEPS = 100_000_000;
 
 /** The flapping comparison's default scenario: a rolling restart of one backend of a small pool. */
 export const ROLLING_RESTART = `# A rolling restart of b in a pool of four: b stops at 30 s
@@ -83,6 +91,8 @@ export interface Simulator {
   simulate(script: string, options: TrafficOptions): Promise<Traffic>;
   /** The options as `slowstart simulate`'s arguments. */
   arguments(options: TrafficOptions): string[];
+  /** What a simulation would cost, without running it (one pass over the script). */
+  size(script: string, options: TrafficOptions): SimulationSize;
   /** The script's events (scenario-events.ts) under a curve. */
   events(script: string, curve: Curve): Promise<ScenarioEvent[]>;
   readonly defaults: TrafficDefaults;
@@ -112,10 +122,42 @@ export function runBucket(duration: number, rps: number, backends: number): numb
   return Math.ceil(least / 3600) * 3600;
 }
 
-/** How long the script runs by itself (until 10 s past its last ramp), and its backends, from a cheap pass. */
-async function measure(sim: Simulator, script: string, curve: Curve): Promise<{ duration: number; backends: number }> {
-  const t = await sim.simulate(script, { rps: 1, bucket: 1e9, curve });
-  return { duration: t.duration, backends: t.names.length };
+/** How long the script runs by itself (until 10 s past its last ramp), and its backends: the engine's estimate, nothing simulated. */
+function measure(sim: Simulator, script: string, curve: Curve): { duration: number; backends: number } {
+  const z = sim.size(script, { curve });
+  return { duration: z.duration, backends: z.backends };
+}
+
+/**
+ * The highest rate up to `wanted` (requests a second, possibly below 1) at
+ * which a simulation of `script` with `options` stays within the
+ * interactive caps, from the engine's own estimate of its work. However long
+ * the scenario runs, the run stays small: the rate falls, never the caps
+ * (a rate of at least 1 a second once made a script with `NOW 999999000`
+ * run a billion requests).
+ */
+export function interactiveRate(sim: Pick<Simulator, 'size'>, script: string, options: TrafficOptions, wanted: number): number {
+  const full = sim.size(script, { ...options, rps: wanted });
+  if (full.requests <= MAX_INTERACTIVE_REQUESTS && full.steps <= MAX_INTERACTIVE_STEPS) return wanted;
+  const byRequests = Math.min(wanted, MAX_INTERACTIVE_REQUESTS / full.duration);
+  // The work grows with the rate from what a run costs with no requests at
+  // all (its rows); when that alone is over the cap, the rows are what they
+  // are (and the engine says if they are over its budget).
+  const idle = sim.size(script, { ...options, rps: wanted * 1e-12 }).steps;
+  if (idle >= MAX_INTERACTIVE_STEPS) return byRequests;
+  const perRate = Math.max(full.steps - idle, Number.MIN_VALUE) / wanted;
+  return Math.min(byRequests, (MAX_INTERACTIVE_STEPS - idle) / perRate);
+}
+
+/**
+ * The rate and bucket of a run whose other options are `of(rps, bucket)`:
+ * the rate capped (interactiveRate, at the bucket the wanted rate would
+ * have), then the bucket for that rate (a lower rate, a coarser bucket:
+ * never more work).
+ */
+function rateAndBucket(sim: Simulator, script: string, wanted: number, duration: number, backends: number, of: (rps: number, bucket: number) => TrafficOptions) {
+  const rps = interactiveRate(sim, script, of(wanted, runBucket(duration, wanted, backends)), wanted);
+  return { rps, bucket: runBucket(duration, rps, backends) };
 }
 
 /** A run of `script` with `options`, and its command line. */
@@ -125,15 +167,13 @@ const runOf = async (sim: Simulator, script: string, options: TrafficOptions): P
   traffic: await sim.simulate(script, options),
 });
 
-const capRate = (rps: number, duration: number) => Math.max(1, Math.min(rps, Math.floor(MAX_INTERACTIVE_REQUESTS / Math.max(duration, 1e-9))));
-
 export async function runPlan(script: string, s: TrafficSettings, sim: Simulator, emit: (section: Section) => void): Promise<void> {
   const capacity = warmCapacity(sim.defaults);
   let share: PlanRun | null = null;
   try {
-    const { duration, backends } = await measure(sim, script, s.curve);
-    const rps = capRate(s.rps, duration);
-    const options = shareOptions({ ...s, rps }, runBucket(duration, rps, backends));
+    const { duration, backends } = measure(sim, script, s.curve);
+    const { rps, bucket } = rateAndBucket(sim, script, s.rps, duration, backends, (r, b) => shareOptions({ ...s, rps: r }, b));
+    const options = shareOptions({ ...s, rps }, bucket);
     share = await runOf(sim, script, options);
     emit({ kind: 'share', run: share, script, askedRps: s.rps, events: await sim.events(script, s.curve) });
   } catch (e) {
@@ -143,7 +183,9 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
   if (share) {
     try {
       const t = share.traffic;
-      const rps = capRate(trapRate(t, s.trapLoad, capacity).rps, t.duration);
+      const wanted = trapRate(t, s.trapLoad, capacity).rps;
+      // (one rate for both runs, the lower of their caps: they compare at the same load)
+      const rps = Math.min(...[false, true].map((on) => rateAndBucket(sim, script, wanted, t.duration, t.names.length, (r, b) => trapOptions(r, s, b, on, sim.defaults)).rps));
       const bucket = runBucket(t.duration, rps, t.names.length);
       const [without, withRamp] = [false, true].map((slowStart) => trapOptions(rps, s, bucket, slowStart, sim.defaults));
       emit({
@@ -165,12 +207,17 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
 // warm capacity, once per cure.
 async function runFlapping(script: string, s: TrafficSettings, sim: Simulator, emit: (section: Section) => void): Promise<void> {
   try {
-    const natural = await measure(sim, script, s.curve);
+    const natural = measure(sim, script, s.curve);
     const duration = s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural.duration, 120);
-    const probe = await sim.simulate(script, { rps: 100, duration, bucket: runBucket(duration, 100, natural.backends), curve: s.curve });
-    const rps = capRate(trapRate(probe, s.flapLoad, warmCapacity(sim.defaults)).rps, duration);
-    const bucket = runBucket(duration, rps, natural.backends);
+    // A routing-only probe tells the busiest backend's weight, so the rate that makes Load %.
+    const probeOf = (r: number, b: number): TrafficOptions => ({ rps: r, duration, bucket: b, curve: s.curve });
+    const probeRate = rateAndBucket(sim, script, 100, duration, natural.backends, probeOf);
+    const probe = await sim.simulate(script, probeOf(probeRate.rps, probeRate.bucket));
+    const wanted = trapRate(probe, s.flapLoad, warmCapacity(sim.defaults)).rps;
     const cures = curesOf(s);
+    // (one rate for every run, the lowest of their caps)
+    const rps = Math.min(...cures.map((cure) => rateAndBucket(sim, script, wanted, duration, natural.backends, (r, b) => flapOptions(r, duration, b, s, cure, sim.defaults)).rps));
+    const bucket = runBucket(duration, rps, natural.backends);
     const runs: PlanRun[] = [];
     for (const cure of cures) {
       runs.push(await runOf(sim, script, flapOptions(rps, duration, bucket, s, cure, sim.defaults)));

@@ -22,12 +22,13 @@ import { BucketChart, type BucketSeries } from './bucket-chart.js';
 import { CommandBox } from './command-box.js';
 import { flapSummary, runFacts, runLine } from './flap-summary.js';
 import { LabRuns } from './lab-client.js';
-import { MAX_INTERACTIVE_REQUESTS, type PlanRun, type Section } from './lab-plan.js';
+import type { PlanRun, Section } from './lab-plan.js';
 import { RunPanel } from './run-panel.js';
 import { ScenarioPicker } from './scenario-picker.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { StateLanes } from './state-lanes.js';
 import { TimeAxis } from './time-axis.js';
+import { rate, seconds } from './time-words.js';
 import { CURES, DEFAULT_SETTINGS, type TrafficSettings } from './lab-settings.js';
 import { TrafficControls } from './traffic-controls.js';
 import { sameRouting, trapSummary, warmCapacity } from './trap-summary.js';
@@ -330,12 +331,13 @@ export class TrafficView {
     const rps = run.options.rps ?? askedRps;
     this.#share = run;
     this.#shown = rps;
-    const requests = Math.round(rps * t.duration).toLocaleString('en-US');
+    let requests = 0;
+    for (const v of t.total) requests += v;
     setText(
       this.#status,
-      `${requests} requests over ${t.duration} s at ${rps.toLocaleString('en-US')}/s` +
-        (rps < askedRps ? ` (lowered: a run holds at most ${MAX_INTERACTIVE_REQUESTS.toLocaleString('en-US')} requests)` : '') +
-        `; shares are counted in slices of ${t.bucket} s (zoom in to see each).` +
+      `${requests.toLocaleString('en-US')} requests over ${seconds(t.duration)} at ${rate(rps)}/s` +
+        (rps < askedRps ? ' (lowered to keep each run short)' : '') +
+        `; shares are counted in slices of ${seconds(t.bucket)} (zoom in to see each).` +
         (t.diagnostics.length ? ` ${t.diagnostics.length} rejected line(s) ignored.` : ''),
     );
     this.#shareAxis.setExtent(t.duration, t.bucket);
@@ -403,7 +405,7 @@ export class TrafficView {
     this.#flap = section;
     setText(
       this.#flapStatus,
-      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${section.rps.toLocaleString('en-US')} requests/s for ${section.duration} s, ` +
+      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rate(section.rps)} requests/s for ${seconds(section.duration)}, ` +
         (instant
           ? 'answers instant (routing only: nothing is in flight, nothing times out, no health check).'
           : `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`),
@@ -447,7 +449,7 @@ export class TrafficView {
   // A setting that is not valid: say which and what it takes, and that the
   // charts still show the last valid settings.
   #invalid(problem: string): void {
-    setText(this.#status, `Not updated: ${problem}. The charts still show ${this.#shown.toLocaleString('en-US')} requests/s.`);
+    setText(this.#status, `Not updated: ${problem}. The charts still show ${rate(this.#shown)} requests/s.`);
   }
 
   #drawLegend(names: readonly string[]): void {

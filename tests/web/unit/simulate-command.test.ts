@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flapOptions, CURES, DEFAULT_SETTINGS, trapOptions } from '../../../web/traffic/lab-settings.js';
-import { simulateArgs } from '../../../web/traffic/simulate-args.js';
 import { SCRIPT_FILE, shellWord, simulateCommand } from '../../../web/traffic/simulate-command.js';
 import { CLI_COMMAND, type Cli } from '../support/grade-cli.js';
 import { lab } from '../support/lab.js';
@@ -67,7 +66,7 @@ describe('a lab run copied as a command, through both CLIs', () => {
   ];
   for (const { name, options } of runs) {
     it(`${name}: the same bytes from both CLIs, the lab's numbers in them`, () => {
-      const lines = simulateCommand(ROLLING, simulateArgs(options));
+      const lines = simulateCommand(ROLLING, lab.simulateArguments(options));
       const native = paste(lines, 'native', ['--summary', 'json']);
       const node = paste(lines, 'node', ['--summary', 'json']);
       expect(native.stderr).toBe('');

@@ -19,7 +19,6 @@ import { DEFAULT_SETTINGS } from '../../../web/traffic/lab-settings.js';
 import { NATIVE, NODE_CLI } from '../support/grade-cli.js';
 import { lab } from '../support/lab.js';
 import { readRecipes, type Recipe } from '../support/lab-recipes.js';
-import { simulateArgs } from '../../../web/traffic/simulate-args.js';
 
 const recipes = readRecipes();
 const dir = mkdtempSync(join(tmpdir(), 'slowstart-recipes-'));
@@ -54,7 +53,7 @@ async function expectedBlock(r: Recipe): Promise<string> {
     const what = share
       ? `${share.name} ${shareOf(run.traffic, share.name, share.from, share.to)} % from ${share.from} to ${share.to} s`
       : runLine(runFacts(flap.cures[i].label, run.traffic), !run.options.service);
-    return `slowstart simulate ${simulateArgs(run.options).join(' ')} ${share ? '--csv' : '--summary json'} ${r.file}   # ${title}: ${what}`;
+    return `slowstart simulate ${run.args.join(' ')} ${share ? '--csv' : '--summary json'} ${r.file}   # ${title}: ${what}`;
   });
   return `\`\`\`\n${script}\`\`\`\n\n\`\`\`sh\n${lines.join('\n')}\n\`\`\``;
 }
@@ -112,7 +111,7 @@ describe('the recipes of WHY-SLOW-START.md', () => {
       expect(r.runs.map((x) => x.title), `the guide should say:\n${block}`).toEqual(flap.cures.map((c) => c.title));
       flap.runs.forEach((run, i) => {
         const doc = r.runs[i];
-        expect(doc.args.filter((a) => a !== '--csv' && a !== '--summary' && a !== 'json'), `${doc.title}; the guide should say:\n${block}`).toEqual(simulateArgs(run.options));
+        expect(doc.args.filter((a) => a !== '--csv' && a !== '--summary' && a !== 'json'), `${doc.title}; the guide should say:\n${block}`).toEqual(run.args);
         if (doc.share) expect(shareOf(run.traffic, doc.share.name, doc.share.from, doc.share.to), `${doc.title}; the guide should say:\n${block}`).toBe(doc.share.percent);
         else expect(runLine(runFacts(flap.cures[i].label, run.traffic), !run.options.service), `${doc.title}; the guide should say:\n${block}`).toBe(doc.line);
       });
