@@ -27,6 +27,7 @@ export class CachedLab {
     };
     return {
       defaults: this.#lab.trafficDefaults(),
+      table: this.#lab.trafficOptionTable(),
       simulate: async (script: string, options: TrafficOptions) => {
         await check();
         return this.#simulate(script, options);

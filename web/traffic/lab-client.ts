@@ -11,7 +11,7 @@
 // package is served, and told the lab's .wasm URL first. Where no worker can
 // start (a policy that forbids them, say), the plans run on the page with
 // the same code, as the Traffic tab did before.
-import type { Lab, TrafficDefaults } from '../api/index.js';
+import type { Lab, TrafficDefaults, TrafficOptionInfo } from '../api/index.js';
 import { startWorker } from '../api/start-worker.js';
 import { labWasmUrl } from '../api/wasm-urls.js';
 import { CachedLab } from './cached-lab.js';
@@ -28,7 +28,7 @@ import { sectionOf } from './traffic-wire.js';
 export const STUCK_MS = 400;
 
 export interface LabRunsOptions {
-  onDefaults(defaults: TrafficDefaults): void;
+  onDefaults(defaults: TrafficDefaults, table: readonly TrafficOptionInfo[]): void;
   /** A section of plan `id` (only of the newest plan). */
   onSection(id: number, section: Section): void;
   /** Plan `id` sent all its sections. */
@@ -98,7 +98,7 @@ export class LabRuns {
       const reply = event.data;
       if (reply.type === 'defaults') {
         this.#loaded = true;
-        return this.#defaults(reply.defaults);
+        return this.#defaults(reply.defaults, reply.table);
       }
       if (reply.id !== this.#id) return;
       if (reply.type === 'section') this.#options.onSection(reply.id, sectionOf(reply.section));
@@ -128,10 +128,10 @@ export class LabRuns {
     this.#pending = null;
   }
 
-  #defaults(defaults: TrafficDefaults): void {
+  #defaults(defaults: TrafficDefaults, table: readonly TrafficOptionInfo[]): void {
     if (this.#told) return;
     this.#told = true;
-    this.#options.onDefaults(defaults);
+    this.#options.onDefaults(defaults, table);
   }
 
   #fallBack(id: number, script: string, settings: TrafficSettings): void {
@@ -144,7 +144,7 @@ export class LabRuns {
     try {
       const lab = await this.#onPage!;
       const sim = lab.simulator(wanted);
-      this.#defaults(sim.defaults);
+      this.#defaults(sim.defaults, sim.table);
       await runPlan(script, settings, sim, (section) => wanted() && this.#options.onSection(id, section));
       if (wanted()) this.#options.onDone(id);
     } catch (error) {

@@ -9,7 +9,7 @@
 // lab's worker (lab-worker.ts) and, where no worker can start, on the page.
 // Every simulation goes through `sim`, which may throw to cancel the plan
 // (a newer one has begun).
-import type { Curve, SimulationSize, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
+import type { Curve, SimulationSize, Traffic, TrafficDefaults, TrafficOptionInfo, TrafficOptions } from '../api/index.js';
 import { curesOf, flapOptions, shareOptions, trapOptions, type Cure, type TrafficSettings } from './lab-settings.js';
 import type { ScenarioEvent } from './scenario-events.js';
 import { trapRate, warmCapacity } from './trap-summary.js';
@@ -96,6 +96,8 @@ export interface Simulator {
   /** The script's events (scenario-events.ts) under a curve. */
   events(script: string, curve: Curve): Promise<ScenarioEvent[]>;
   readonly defaults: TrafficDefaults;
+  /** The engine's option table (Lab.trafficOptionTable). */
+  readonly table: readonly TrafficOptionInfo[];
 }
 
 const NICE_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
@@ -208,12 +210,14 @@ export async function runPlan(script: string, s: TrafficSettings, sim: Simulator
 async function runFlapping(script: string, s: TrafficSettings, sim: Simulator, emit: (section: Section) => void): Promise<void> {
   try {
     const natural = measure(sim, script, s.curve);
-    const duration = s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural.duration, 120);
+    const set = s.flapOptions;
+    const duration = typeof set.duration === 'number' ? set.duration : s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural.duration, 120);
     // A routing-only probe tells the busiest backend's weight, so the rate that makes Load %.
     const probeOf = (r: number, b: number): TrafficOptions => ({ rps: r, duration, bucket: b, curve: s.curve });
     const probeRate = rateAndBucket(sim, script, 100, duration, natural.backends, probeOf);
     const probe = await sim.simulate(script, probeOf(probeRate.rps, probeRate.bucket));
-    const wanted = trapRate(probe, s.flapLoad, warmCapacity(sim.defaults)).rps;
+    // (a rate set in the option form wins over Flapping load %)
+    const wanted = typeof set.rps === 'number' ? set.rps : trapRate(probe, s.flapLoad, warmCapacity(sim.defaults)).rps;
     const cures = curesOf(s);
     // (one rate for every run, the lowest of their caps)
     const rps = Math.min(...cures.map((cure) => rateAndBucket(sim, script, wanted, duration, natural.backends, (r, b) => flapOptions(r, duration, b, s, cure, sim.defaults)).rps));

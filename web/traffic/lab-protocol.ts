@@ -2,7 +2,7 @@
 // page asks for a plan (lab-plan.ts) of a script under some settings; the
 // worker answers section by section, each simulation's columns transferred
 // (traffic-wire.ts), and stops a plan when a newer one arrives.
-import type { Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
+import type { Traffic, TrafficDefaults, TrafficOptionInfo, TrafficOptions } from '../api/index.js';
 import type { SectionOf } from './lab-plan.js';
 import type { TrafficSettings } from './lab-settings.js';
 
@@ -26,8 +26,8 @@ export interface WireRun {
 export type WireSection = SectionOf<WireRun>;
 
 export type PlanReply =
-  /** Once, before the first section: the engine's defaults (the controls show them). */
-  | { type: 'defaults'; defaults: TrafficDefaults }
+  /** Once, before the first section: the engine's defaults and its option table (the controls are made from them). */
+  | { type: 'defaults'; defaults: TrafficDefaults; table: readonly TrafficOptionInfo[] }
   | { type: 'section'; id: number; section: WireSection }
   /** Every section of plan `id` has been sent. */
   | { type: 'done'; id: number }

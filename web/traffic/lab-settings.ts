@@ -1,7 +1,9 @@
 // The lab's settings and the simulation options they make: the share run,
 // the least-request trap's two runs, and the flapping comparison's runs
 // (which, and how each is set). Pure, so that the lab's worker builds the
-// same options as the page (lab-plan.ts); the form is traffic-controls.ts.
+// same options as the page (lab-plan.ts); the forms are traffic-controls.ts
+// and option-form.ts (the flapping runs' every option, from the engine's
+// option table).
 import type { Curve, HealthCheck, Policy, TrafficDefaults, TrafficOptions } from '../api/index.js';
 
 export interface TrafficSettings {
@@ -20,7 +22,7 @@ export interface TrafficSettings {
   flapScenario: 'rolling' | 'script';
   flapPolicy: Policy;
   rampBy: 'scale' | 'skip';
-  health: Exclude<HealthCheck['kind'], 'none'>;
+  health: HealthCheck['kind'];
   timeoutMs: number;
   retries: number;
   flapLoad: number;
@@ -29,6 +31,66 @@ export interface TrafficSettings {
   flapAnswers: 'model' | 'instant';
   /** What the runs compare: the cures (slow start, escalating ejection), or slow start's ramp by scale against by skip. */
   flapCompare: 'cures' | 'ramp-by';
+  /**
+   * The flapping runs' other options, by their key in the option table
+   * ("service.baseMs", "health.consecutive5xx", "seed", "rps"...): only those
+   * set (the rest are the engine's defaults, or the lab's choice: the rate
+   * from Load %, the duration from the scenario).
+   */
+  flapOptions: Readonly<Record<string, OptionValue>>;
+}
+
+/** An option's value as the option form keeps it. */
+export type OptionValue = number | string | boolean;
+
+/**
+ * The flapping runs' options that have a setting of their own (a preset sets
+ * them, sentences name them), by their key in the option table: the option
+ * form shows them with the others.
+ */
+export const FLAP_FIELDS = {
+  policy: 'flapPolicy',
+  rampBy: 'rampBy',
+  timeoutMs: 'timeoutMs',
+  retries: 'retries',
+  'health.kind': 'health',
+  'service.warmBy': 'warmBy',
+} as const satisfies Record<string, keyof TrafficSettings>;
+
+/** The values the flapping runs' option form shows: the settings' own (FLAP_FIELDS) and the others set. */
+export function flapValues(s: TrafficSettings): Record<string, OptionValue> {
+  const out: Record<string, OptionValue> = { ...s.flapOptions };
+  for (const [key, field] of Object.entries(FLAP_FIELDS)) out[key] = s[field];
+  return out;
+}
+
+/**
+ * The settings with the option form's values: those of FLAP_FIELDS into
+ * their settings (one the form leaves out is at the engine's default,
+ * `defaultOf`), the others into flapOptions.
+ */
+export function withFlapValues(s: TrafficSettings, values: Readonly<Record<string, OptionValue>>, defaultOf: (key: string) => OptionValue): TrafficSettings {
+  const next: TrafficSettings = { ...s, flapOptions: {} };
+  const rest: Record<string, OptionValue> = {};
+  for (const [key, value] of Object.entries(values)) if (!(key in FLAP_FIELDS)) rest[key] = value;
+  for (const [key, field] of Object.entries(FLAP_FIELDS)) (next as unknown as Record<string, OptionValue>)[field] = values[key] ?? defaultOf(key);
+  next.flapOptions = rest;
+  return next;
+}
+
+/** Options as the API takes them, from values by key path ("service.baseMs": 300 → { service: { baseMs: 300 } }). */
+export function optionsOf(values: Readonly<Record<string, OptionValue>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(values)) {
+    const parts = path.split('.');
+    let at = out;
+    for (const p of parts.slice(0, -1)) {
+      if (typeof at[p] !== 'object' || at[p] === null) at[p] = {};
+      at = at[p] as Record<string, unknown>;
+    }
+    at[parts[parts.length - 1]] = value;
+  }
+  return out;
 }
 
 export const DEFAULT_SETTINGS: TrafficSettings = {
@@ -50,6 +112,7 @@ export const DEFAULT_SETTINGS: TrafficSettings = {
   warmBy: 'serving',
   flapAnswers: 'model',
   flapCompare: 'cures',
+  flapOptions: {},
 };
 
 /** Simulation options from settings. */
@@ -107,19 +170,28 @@ export function curesOf(s: TrafficSettings): readonly Cure[] {
   return s.health === 'envoy' && s.flapAnswers === 'model' ? CURES : CURES.slice(0, 2);
 }
 
+/** Options of the flapping runs that the lab sets itself (its rate, duration and bucket; each run's slow start) or takes from elsewhere (the curve, from the share's settings; the service model, from Answers). */
+export const LAB_SET = new Set(['rps', 'duration', 'bucket', 'slowStart', 'service', 'curve.kind', 'curve.resolution', 'curve.aggression', 'curve.minWeightPercent']);
+
 /**
- * One run of the flapping comparison. Escalating ejection is Envoy's
+ * One run of the flapping comparison: the options set (flapOptions and the
+ * settings of FLAP_FIELDS) with the lab's rate, duration, bucket and curve,
+ * and the run's own slow start. Escalating ejection is Envoy's
  * (base_ejection_time × times ejected); without it the ejection time is
  * base_ejection_time every time (max_ejection_time = base_ejection_time).
  * Instant answers: routing only (no service model, so no timeout, retry or
  * health check).
  */
 export function flapOptions(rps: number, duration: number, bucket: number, s: TrafficSettings, cure: Cure, defaults: TrafficDefaults): TrafficOptions {
-  const routing: TrafficOptions = { rps, duration, bucket, curve: s.curve, policy: s.flapPolicy, rampBy: cure.rampBy ?? s.rampBy, slowStart: cure.slowStart };
+  const set = optionsOf(Object.fromEntries(Object.entries(s.flapOptions).filter(([k]) => !LAB_SET.has(k)))) as TrafficOptions & { service?: Record<string, unknown>; health?: Record<string, unknown> };
+  const { service, health: healthSet, timeoutMs: _t, retries: _r, stableMargin, ...routingSet } = set;
+  const routing: TrafficOptions = { ...routingSet, rps, duration, bucket, curve: s.curve, policy: s.flapPolicy, rampBy: cure.rampBy ?? s.rampBy, slowStart: cure.slowStart };
   if (s.flapAnswers === 'instant') return routing;
-  const health: HealthCheck = { kind: s.health };
-  if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = defaults.health.baseEjectionTime;
-  return { ...routing, service: { ...serviceOf(s, defaults), warmBy: s.warmBy }, timeoutMs: s.timeoutMs, retries: s.retries, health };
+  const health = { ...healthSet, kind: s.health } as HealthCheck;
+  if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = (health.baseEjectionTime as number | undefined) ?? defaults.health.baseEjectionTime;
+  const out: TrafficOptions = { ...routing, service: { ...(service as object), warmBy: s.warmBy }, timeoutMs: s.timeoutMs, retries: s.retries, health };
+  if (stableMargin !== undefined) out.stableMargin = stableMargin;
+  return out;
 }
 
 export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean, defaults?: TrafficDefaults): TrafficOptions {

@@ -20,7 +20,7 @@ const lab = () =>
   (loading ??= wasmUrl('lab')
     .then((url) => loadLabAt(url))
     .then((l) => {
-      post({ type: 'defaults', defaults: l.trafficDefaults() });
+      post({ type: 'defaults', defaults: l.trafficDefaults(), table: l.trafficOptionTable() });
       return new CachedLab(l);
     })
     .catch((error: unknown) => {

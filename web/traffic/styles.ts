@@ -88,6 +88,19 @@ const TRAFFIC_CSS = /* css */ `
 .ss-incident-table table { font-size: 11.5px; border-collapse: collapse; margin-top: 4px; display: block; overflow: auto; max-height: 320px; }
 .ss-incident-table th, .ss-incident-table td { padding: 2px 6px; border-bottom: 1px solid var(--ss-border); text-align: right; white-space: nowrap; }
 .ss-incident-table caption { text-align: left; font-size: 11.5px; color: var(--ss-muted); caption-side: top; }
+/* Every option of the flapping runs: a fieldset per group, the rarer ones folded. */
+.ss-option-box { display: grid; gap: 4px; min-width: 0; }
+.ss-option-box[hidden] { display: none; }
+.ss-options { display: grid; gap: 8px; grid-template-columns: minmax(0, 1fr); }
+@container (min-width: 720px) { .ss-options { grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); } }
+.ss-option-group { min-width: 0; margin: 0; border: 1px solid var(--ss-border); border-radius: 8px; padding: 4px 10px 8px; }
+.ss-option-group[hidden] { display: none; }
+.ss-option-group legend { font-size: 12.5px; font-weight: 600; padding: 0 4px; }
+.ss-option-more summary { cursor: pointer; font-size: 12px; color: var(--ss-muted); width: max-content; margin-top: 6px; }
+.ss-option-more > .ss-traffic-controls { margin-top: 4px; }
+.ss-flag { font-family: var(--ss-mono); font-size: 11px; white-space: nowrap; }
+.ss-option-fixed { margin: 2px 0 0; font-size: 12px; color: var(--ss-muted); font-family: var(--ss-mono); }
+.ss-option-fixed[hidden] { display: none; }
 /* A run's command line: the copy button, and the lines in a disclosure. */
 .ss-command { display: flex; flex-wrap: wrap; align-items: start; gap: 4px 10px; margin-top: 4px; font-size: 12px; }
 .ss-command[hidden] { display: none; }

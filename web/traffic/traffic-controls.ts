@@ -1,11 +1,14 @@
 // The Traffic view's settings: the ramp curve (with Envoy's aggression and
-// floor), the weight resolution, the request rate, and the service model of
-// the least-request comparison. Plain labelled form controls, each with a
-// one-line hint in plain words (linked with aria-describedby) for a learner
-// who has read nothing yet. A value out of range is marked, says what it
-// takes, and changes nothing.
-import type { Policy, TrafficDefaults } from '../api/index.js';
-import { DEFAULT_SETTINGS, type TrafficSettings } from './lab-settings.js';
+// floor), the weight resolution, the request rate, the service model of
+// the least-request comparison, what the flapping comparison runs, and
+// every option of the flapping runs (option-form.ts, from the engine's
+// option table). Plain labelled form controls, each with a one-line hint in
+// plain words (linked with aria-describedby) for a learner who has read
+// nothing yet. A value out of range is marked, says what it takes, and
+// changes nothing.
+import type { Policy, TrafficDefaults, TrafficOptionInfo } from '../api/index.js';
+import { DEFAULT_SETTINGS, flapValues, LAB_SET, withFlapValues, type TrafficSettings } from './lab-settings.js';
+import { OptionForm } from './option-form.js';
 import { h, setText } from '../shared/dom.js';
 import { labelledField, takes } from './form-field.js';
 
@@ -34,6 +37,53 @@ export const HINTS: Record<string, string> = {
   flapCompare: 'The cures side by side, or slow start applied two ways: scaling each policy’s weight or score, or skipping warming hosts.',
 };
 
+/** The flapping runs' options shown unfolded (the rest are under each group's "More"). */
+const PRIMARY = new Set([
+  'rps', 'duration', 'policy', 'rampBy',
+  'service.baseMs', 'service.coldFactor', 'service.warmup', 'service.warmBy',
+  'timeoutMs', 'retries',
+  'health.kind', 'health.maxFails', 'health.failTimeout', 'health.errorLimit', 'health.inter', 'health.rise',
+  'health.consecutive5xx', 'health.interval', 'health.baseEjectionTime', 'health.maxEjectionTime',
+  'stableMargin',
+]);
+
+/** Labels in plain words (a health check's parameters keep their balancer's names). */
+const LABELS: Record<string, string> = {
+  rps: 'Rate (requests/s)',
+  duration: 'Duration (s)',
+  policy: 'Policy',
+  rampBy: 'Ramp by',
+  seed: 'Seed',
+  bias: 'Bias',
+  'service.baseMs': 'Service time (ms)',
+  'service.coldFactor': 'Cold factor',
+  'service.warmup': 'Warm-up (s)',
+  'service.workers': 'Workers',
+  'service.warmBy': 'Warm by',
+  'service.warmupRequests': 'Warm-up requests',
+  timeoutMs: 'Timeout ms',
+  retries: 'Retries',
+  'health.kind': 'Health check',
+  'health.maxFails': 'max_fails',
+  'health.failTimeout': 'fail_timeout (s)',
+  'health.errorLimit': 'error-limit',
+  'health.inter': 'inter (s)',
+  'health.rise': 'rise',
+  'health.consecutive5xx': 'consecutive_5xx',
+  'health.interval': 'interval (s)',
+  'health.baseEjectionTime': 'base_ejection_time (s)',
+  'health.maxEjectionTime': 'max_ejection_time (s)',
+  'health.maxEjectionPercent': 'max_ejection_percent',
+  stableMargin: 'Stable margin (%)',
+};
+
+const CHOICE_TEXT: Record<string, Record<string, string>> = {
+  policy: { wrr: 'Smooth WRR (nginx)', 'least-request': 'Least request (Envoy)', random: 'Weighted random', p2c: 'Power of two choices', 'least-conn': 'Least conn (Caddy)', 'round-robin': 'Round robin (Caddy)' },
+  rampBy: { scale: 'Scale (each policy)', skip: 'Skip (decorator)' },
+  'health.kind': { none: 'None', nginx: 'nginx max_fails', haproxy: 'HAProxy observe layer7', envoy: 'Envoy outlier detection' },
+  'service.warmBy': { serving: 'Time serving', time: 'Time', requests: 'Requests' },
+};
+
 type Field = HTMLSelectElement | HTMLInputElement;
 
 export class TrafficControls {
@@ -47,6 +97,7 @@ export class TrafficControls {
   readonly #onInvalid: (problem: string) => void;
   #settings: TrafficSettings;
   #engineDefaults: TrafficDefaults | null = null;
+  #options: OptionForm | null = null;
 
   /** `onInvalid` gets what is wrong ("Requests/s must be …") while a field is out of range. */
   constructor(
@@ -96,23 +147,41 @@ export class TrafficControls {
       'Flapping settings',
       [
         this.#select('flapScenario', 'Scenario', [['rolling', 'Rolling restart of b'], ['script', 'The script above']], s.flapScenario),
-        this.#select('health', 'Health check', [['envoy', 'Envoy outlier detection'], ['nginx', 'nginx max_fails'], ['haproxy', 'HAProxy observe layer7']], s.health),
-        this.#select(
-          'flapPolicy',
-          'Policy',
-          [['wrr', 'Smooth WRR (nginx)'], ['least-request', 'Least request (Envoy)'], ['random', 'Weighted random'], ['p2c', 'Power of two choices'], ['least-conn', 'Least conn (Caddy)'], ['round-robin', 'Round robin (Caddy)']],
-          s.flapPolicy,
-        ),
-        this.#select('rampBy', 'Ramp by', [['scale', 'Scale (each policy)'], ['skip', 'Skip (decorator)']], s.rampBy),
-        this.#number('timeoutMs', 'Timeout ms', s.timeoutMs, { min: '50', max: '60000', step: '1' }),
-        this.#number('retries', 'Retries', s.retries, { min: '0', max: '5', step: '1' }),
         this.#number('flapLoad', 'Flapping load %', s.flapLoad, { min: '5', max: '200', step: '5' }),
-        this.#select('warmBy', 'Warm by', [['serving', 'Time serving'], ['time', 'Time'], ['requests', 'Requests']], s.warmBy),
         this.#select('flapAnswers', 'Answers', [['model', 'Modelled (time, failures)'], ['instant', 'Instant (routing only)']], s.flapAnswers),
         this.#select('flapCompare', 'Compare', [['cures', 'The cures'], ['ramp-by', 'Ramp by scale vs skip']], s.flapCompare),
       ],
       doc,
     );
+  }
+
+  /**
+   * Every option of the flapping runs, as a form made from the engine's
+   * option table (placed by the view): those the lab sets itself (the rate
+   * and duration unless set here, the bucket, each run's slow start, the
+   * curve from the settings above, the service model from Answers) left out.
+   */
+  optionForm(doc: Document, table: readonly TrafficOptionInfo[], onInvalid: (problem: string) => void): HTMLFormElement {
+    const defaultOf = (key: string) => table.find((r) => r.key === key)!.default;
+    this.#options = new OptionForm(doc, table, {
+      exclude: new Set([...LAB_SET].filter((k) => k !== 'rps' && k !== 'duration')),
+      primary: PRIMARY,
+      auto: { rps: 'from Flapping load %', duration: 'the scenario’s' },
+      labels: LABELS,
+      choiceText: CHOICE_TEXT,
+      values: flapValues(this.#settings),
+      context: () => ({
+        values: { service: this.#settings.flapAnswers === 'model', 'curve.kind': this.#settings.curve.kind },
+        // (instant answers: routing only; no service model, timeout, retry, health check or stable moment)
+        groups: (g) => this.#settings.flapAnswers === 'model' || g === 'load' || g === 'policy',
+      }),
+      onChange: (values) => {
+        this.#settings = withFlapValues(this.#settings, values, defaultOf);
+        this.#onChange(this.#settings);
+      },
+      onInvalid,
+    });
+    return this.#options.element;
   }
 
   /** The engine's service-model defaults, shown in the fields still holding none. */
@@ -155,6 +224,7 @@ export class TrafficControls {
       if (this.#errors[key]) this.#errors[key].hidden = true;
     }
     this.#syncEnvoy();
+    this.#options?.reset(flapValues(next));
     if (!quiet) this.#onChange(this.#settings);
   }
 
@@ -166,6 +236,7 @@ export class TrafficControls {
       if (!next) return;
       this.#settings = next;
       this.#syncEnvoy();
+      this.#options?.sync();
       this.#onChange(next);
     });
     return form;
@@ -234,6 +305,7 @@ export class TrafficControls {
       warmBy: (f.warmBy?.value ?? this.#settings.warmBy) as TrafficSettings['warmBy'],
       flapAnswers: (f.flapAnswers?.value ?? this.#settings.flapAnswers) as TrafficSettings['flapAnswers'],
       flapCompare: (f.flapCompare?.value ?? this.#settings.flapCompare) as TrafficSettings['flapCompare'],
+      flapOptions: this.#settings.flapOptions,
     };
     if (problems.length) {
       this.#onInvalid(problems.join('; '));

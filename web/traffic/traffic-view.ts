@@ -14,7 +14,7 @@
 // section. Charts of a section share a zoomable time axis (time-axis.ts).
 // Opt-in and lazy: the view and the lab module load the first time the
 // view is shown. The script's own output is not affected.
-import type { Lab, Traffic, TrafficDefaults } from '../api/index.js';
+import type { Lab, Traffic, TrafficDefaults, TrafficOptionInfo } from '../api/index.js';
 import { nextTask } from '../shared/big-text.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
@@ -99,7 +99,7 @@ class TrapSide {
   }
 }
 
-const HEALTH_NAMES = { nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProxy observe layer7 / error-limit', envoy: 'Envoy outlier detection' } as const;
+const HEALTH_NAMES = { none: 'no health check', nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProxy observe layer7 / error-limit', envoy: 'Envoy outlier detection' } as const;
 
 export class TrafficView {
   readonly element: HTMLElement;
@@ -120,6 +120,7 @@ export class TrafficView {
   readonly #flapPanels: RunPanel[];
   readonly #flapNote: HTMLParagraphElement;
   readonly #flapStatus: HTMLParagraphElement;
+  readonly #optionsBox: HTMLElement;
   #defaults: TrafficDefaults | null = null;
   #flap: Extract<Section, { kind: 'flap' }> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
@@ -144,7 +145,7 @@ export class TrafficView {
     this.#runs = new LabRuns({
       lab: options.lab,
       createWorker: options.createWorker,
-      onDefaults: (d) => this.#adoptDefaults(d),
+      onDefaults: (d, table) => this.#adoptDefaults(d, table),
       onSection: (id, section) => id === this.#plan && this.#queue(id, section),
       // (settled once what came before is drawn)
       onDone: (id) => id === this.#plan && void this.#drawing.then(() => id === this.#plan && this.#settle()),
@@ -225,6 +226,17 @@ export class TrafficView {
       }),
     );
     flap.append(this.#controls.flapControls(doc));
+    // Every option of the runs, made from the engine's option table when the worker has said it.
+    this.#optionsBox = h(doc, 'section', { class: 'ss-option-box' }, heading('Every option of the runs', Math.min(6, level + 1) as 4));
+    this.#optionsBox.append(
+      h(doc, 'p', {
+        class: 'ss-traffic-intro',
+        text:
+          'Each option of slowstart simulate that changes these runs, grouped, with its default (a health check’s: that balancer’s). ' +
+          'The lab sets a run’s slow start itself, its curve from the settings above, and its bucket.',
+      }),
+    );
+    flap.append(this.#optionsBox);
     this.#flapStatus = h(doc, 'p', { class: 'ss-flap-status', attrs: { role: 'status' } });
     flap.append(this.#flapStatus, new ZoomBar(doc, this.#flapAxis, 'Time axis of the flapping runs').element);
     const cures = h(doc, 'div', { class: 'ss-flap' });
@@ -297,9 +309,14 @@ export class TrafficView {
     for (const resolve of this.#waiting.splice(0)) resolve();
   }
 
-  #adoptDefaults(d: TrafficDefaults): void {
+  #adoptDefaults(d: TrafficDefaults, table: readonly TrafficOptionInfo[]): void {
     this.#defaults = d;
     this.#controls.adoptDefaults(d);
+    this.#optionsBox.append(
+      this.#controls.optionForm(this.element.ownerDocument, table, (problem) =>
+        setText(this.#flapStatus, `Not updated: ${problem}. The runs below have the last valid options.`),
+      ),
+    );
     setText(
       this.#trapIntro,
       'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
@@ -408,7 +425,7 @@ export class TrafficView {
       `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rate(section.rps)} requests/s for ${seconds(section.duration)}, ` +
         (instant
           ? 'answers instant (routing only: nothing is in flight, nothing times out, no health check).'
-          : `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`),
+          : `${s.timeoutMs ? `timeout ${s.timeoutMs.toLocaleString('en-US')} ms` : 'no timeout'}, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`),
     );
     if (runs.length) this.#flapAxis.setExtent(runs[0].duration, runs[0].bucket);
     // One scale for every run's latency and failures, so the runs compare at a glance.

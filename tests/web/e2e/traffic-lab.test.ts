@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchProblems } from '../support/browser.js';
 import { readRecipes } from '../support/lab-recipes.js';
 import { SCENARIOS } from '../../../web/traffic/scenarios.js';
+import { LAB_SET } from '../../../web/traffic/lab-settings.js';
+import { lab } from '../support/lab.js';
 import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
 import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
 import { ROOT, SHOTS } from '../support/site.js';
@@ -257,6 +259,73 @@ describe('the incident timeline', () => {
     expect(await slow.locator('.ss-incident-table caption').textContent()).toMatch(/; events: POOL a=1 b=1 c=1 d=1 at 0 s, DOWN b at 30 s, UP b 60 at 40 s; stable from 6\d(\.\d+)? s$/);
     await page.getByRole('button', { name: 'Show the whole run' }).last().click();
     await expect.poll(() => shown.textContent()).toMatch(/^The whole run/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('every option reachable', () => {
+  it('has a field for every option of the table that changes a run, grouped, with its default; refuses a value out of range in the table’s words; a set option reaches the copied command', async () => {
+    const { page, problems } = await openLab({ width: 1280 });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
+    const table = lab.trafficOptionTable();
+    const form = page.locator('.ss-options');
+    // Every keyed row but those the lab sets itself (each run's slow start, its bucket, the curve set above, the service model from Answers).
+    const wanted = table.filter((r) => r.key && (!LAB_SET.has(r.key) || r.key === 'rps' || r.key === 'duration')).map((r) => r.key);
+    expect(wanted.length).toBeGreaterThanOrEqual(26);
+    expect((await form.locator('[data-option]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.option))).sort()).toEqual(wanted.sort());
+    // Grouped as the table groups them; the rarer ones folded; the default and the flag in each hint.
+    const groupOf = (key: string) => form.locator(`[data-option="${key}"]`).evaluate((e) => e.closest('fieldset')!.querySelector('legend')!.textContent);
+    expect(await groupOf('health.consecutive5xx')).toBe('Health check');
+    expect(await groupOf('service.workers')).toBe('Service model');
+    expect(await groupOf('retries')).toBe('Timeouts and retries');
+    expect(await form.locator('[data-option="service.workers"]').evaluate((e) => (e.closest('details') as HTMLDetailsElement).open)).toBe(false);
+    const hint = (key: string) => form.locator(`[data-option="${key}"] .ss-field-hint`).textContent();
+    expect(await hint('health.consecutive5xx')).toBe('Envoy: failures in a row that eject a host. Default: 5. --consecutive-5xx');
+    // Each health check shows its own parameters, with that balancer's defaults; HAProxy's fixed rules are said.
+    const shown = async () => form.locator('[data-option^="health."]:visible').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.option));
+    expect(await shown()).toEqual(['health.kind', 'health.consecutive5xx', 'health.interval', 'health.baseEjectionTime', 'health.maxEjectionTime']);
+    await page.getByLabel('Health check', { exact: true }).selectOption('haproxy');
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    expect(await shown()).toEqual(['health.kind', 'health.errorLimit', 'health.inter', 'health.rise']);
+    expect(await hint('health.errorLimit')).toContain('Default: 10.');
+    expect(await form.locator('.ss-option-fixed:visible').allTextContents()).toEqual(['observe layer7 (always)', 'on-error mark-down (always)']);
+    await page.getByLabel('Health check', { exact: true }).selectOption('envoy');
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    // Out of range: refused in the table's words, nothing runs again.
+    const before = await page.evaluate(() => window.slowstartTraffic!.flapSection!.runs[0].args);
+    const interval = page.getByLabel('interval (s)', { exact: true });
+    await interval.fill('0');
+    await interval.dispatchEvent('change');
+    expect(await interval.getAttribute('aria-invalid')).toBe('true');
+    expect(await form.locator('[data-option="health.interval"] .ss-field-error').textContent()).toBe('A number of seconds from 0.001 to 1000000.');
+    expect(await page.locator('.ss-flap-status').textContent()).toBe('Not updated: interval (s) must be a number of seconds from 0.001 to 1000000. The runs below have the last valid options.');
+    expect(await page.evaluate(() => window.slowstartTraffic!.flapSection!.runs[0].args)).toEqual(before);
+    await interval.fill('');
+    // A parameter set: Envoy's base ejection time 10 s, not 30. The run without escalation is ejected for 10 s each time (max = base),
+    // so b, cold, comes back sooner and is ejected more often; the CLI, given the copied lines, counts b's ejections as the lane does.
+    const first = page.locator('.ss-flap-side').first();
+    const ejectedBefore = Number((await first.locator('.ss-lanes-counts').textContent())!.match(/b (\d+) times/)![1]);
+    const base = page.getByLabel('base_ejection_time (s)', { exact: true });
+    await base.fill('10');
+    await base.dispatchEvent('change');
+    await expect.poll(() => page.evaluate(() => window.slowstartTraffic!.flapSection!.runs[0].args.join(' ')), { timeout: 60_000 }).toContain('--base-ejection-time 10 --max-ejection-time 10');
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    await first.getByRole('button', { name: 'Copy No slow start as a command' }).click();
+    await first.getByRole('button', { name: 'Copy No slow start as a command' }).filter({ hasText: 'Copied' }).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain('--base-ejection-time 10 --max-ejection-time 10');
+    const summary = pasteCommand(copied, ['--summary', 'json']);
+    expect(summary.status, summary.stderr).toBe(0);
+    const b = (JSON.parse(summary.stdout) as { backends: Array<{ name: string; ejections: number; failed: number }> }).backends.find((x) => x.name === 'b')!;
+    expect(await first.locator('.ss-lanes-counts').textContent()).toBe(b.ejections ? `Ejected: b ${b.ejections} time${b.ejections === 1 ? '' : 's'}.` : 'Nobody ejected.');
+    expect(await first.locator('.ss-trap-summary').textContent()).toContain(`${b.failed.toLocaleString('en-US')} failed`);
+    expect(b.ejections).toBeGreaterThan(ejectedBefore);
+    // Instant answers: routing only; the service model, timeout and health check groups go.
+    await page.getByLabel('Answers', { exact: true }).selectOption('instant');
+    await page.evaluate(() => window.slowstartTraffic!.ready);
+    expect(await form.locator('fieldset:visible legend').allTextContents()).toEqual(['Load', 'Balancer']);
+    await form.screenshot({ path: `${SHOTS}/lab-options-instant.png` });
     expect(problems).toEqual([]);
     await page.close();
   });

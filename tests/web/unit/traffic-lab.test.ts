@@ -15,7 +15,7 @@ import { scenarioEvents } from '../../../web/traffic/scenario-events.js';
 import { SCENARIOS } from '../../../web/traffic/scenarios.js';
 import { listStretches, stretches } from '../../../web/traffic/state-lanes.js';
 import { TimeAxis } from '../../../web/traffic/time-axis.js';
-import { DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/lab-settings.js';
+import { CURES, DEFAULT_SETTINGS, flapOptions, flapValues, withFlapValues, type TrafficSettings } from '../../../web/traffic/lab-settings.js';
 import { sectionOf, wireSection } from '../../../web/traffic/traffic-wire.js';
 import { lab } from '../support/lab.js';
 
@@ -28,6 +28,7 @@ function counted(stopAfter = Infinity) {
   const inner = new CachedLab(lab as never).simulator(() => calls.length < stopAfter);
   const sim: Simulator = {
     defaults: inner.defaults,
+    table: inner.table,
     simulate: async (script, options) => {
       const t = await inner.simulate(script, options);
       calls.push(options);
@@ -112,6 +113,49 @@ describe('the plan', () => {
     expect(runBucket(30, 1, 4)).toBe(0.2);
     // Many backends: buckets × backends at most 600,000.
     expect(runBucket(300, 100000, 10000)).toBe(5);
+  });
+});
+
+describe('the flapping runs’ every option', () => {
+  const defaults = lab.trafficDefaults() as never;
+  const defaultOf = (key: string) => lab.trafficOptionTable().find((r) => r.key === key)!.default;
+
+  it('keeps the settings’ own options in their settings and the others by key; one left out is the engine’s default', () => {
+    const s = withFlapValues(DEFAULT_SETTINGS, { policy: 'p2c', 'health.kind': 'haproxy', 'health.errorLimit': 3, 'service.baseMs': 50, seed: 7 }, defaultOf);
+    expect([s.flapPolicy, s.health, s.rampBy, s.timeoutMs, s.retries, s.warmBy]).toEqual(['p2c', 'haproxy', 'scale', 0, 0, 'serving']);
+    expect(s.flapOptions).toEqual({ 'health.errorLimit': 3, 'service.baseMs': 50, seed: 7 });
+    expect(flapValues(s)).toEqual({ policy: 'p2c', rampBy: 'scale', timeoutMs: 0, retries: 0, 'health.kind': 'haproxy', 'service.warmBy': 'serving', 'health.errorLimit': 3, 'service.baseMs': 50, seed: 7 });
+  });
+
+  it('makes each run’s options from them: the lab’s rate, bucket, curve and slow start; no escalation is max = base', () => {
+    const s: TrafficSettings = { ...DEFAULT_SETTINGS, flapOptions: { 'health.baseEjectionTime': 12, 'health.consecutive5xx': 3, 'service.workers': 16, stableMargin: 20, seed: 9, rps: 5 } };
+    // The first cure: no slow start, no escalation (max_ejection_time = the base set, 12 s).
+    expect(flapOptions(900, 300, 0.1, s, CURES[0], defaults)).toEqual({
+      seed: 9,
+      rps: 900,
+      duration: 300,
+      bucket: 0.1,
+      curve: DEFAULT_SETTINGS.curve,
+      policy: 'wrr',
+      rampBy: 'scale',
+      slowStart: false,
+      service: { workers: 16, warmBy: 'serving' },
+      timeoutMs: 1000,
+      retries: 1,
+      health: { baseEjectionTime: 12, consecutive5xx: 3, kind: 'envoy', maxEjectionTime: 12 },
+      stableMargin: 20,
+    });
+    // Escalating ejection keeps Envoy's max_ejection_time (none set: the engine's 300 s).
+    expect(flapOptions(900, 300, 0.1, s, CURES[2], defaults).health).toEqual({ baseEjectionTime: 12, consecutive5xx: 3, kind: 'envoy' });
+    // Instant answers: routing only, whatever the service model, timeout or health check say.
+    expect(flapOptions(900, 300, 0.1, { ...s, flapAnswers: 'instant' }, CURES[1], defaults)).toEqual({ seed: 9, rps: 900, duration: 300, bucket: 0.1, curve: DEFAULT_SETTINGS.curve, policy: 'wrr', rampBy: 'scale', slowStart: true });
+  });
+
+  it('runs at a rate and for a duration set, instead of Load % and the scenario’s', async () => {
+    const { sections } = await plan(WELCOME, { ...DEFAULT_SETTINGS, flapOptions: { rps: 400, duration: 200 } });
+    const flap = sections.at(-1) as Extract<Section, { kind: 'flap' }>;
+    expect([flap.rps, flap.duration]).toEqual([400, 200]);
+    expect(flap.runs[0].args.slice(0, 4)).toEqual(['--rps', '400', '--duration', '200']);
   });
 });
 
@@ -205,7 +249,7 @@ describe('the client of the worker', () => {
     await new Promise((resolve) => setTimeout(resolve, STUCK_MS + 100));
     runs.plan('POOL a=2\n', DEFAULT_SETTINGS);
     expect(workers[0].terminated).toBe(false);
-    workers[0].reply({ type: 'defaults', defaults: lab.trafficDefaults() as never });
+    workers[0].reply({ type: 'defaults', defaults: lab.trafficDefaults() as never, table: lab.trafficOptionTable() });
     await new Promise((resolve) => setTimeout(resolve, STUCK_MS + 100));
     const second = runs.plan('POOL b=1\n', DEFAULT_SETTINGS);
     expect(workers[0].terminated).toBe(true);
