@@ -124,9 +124,19 @@ export function runBucket(duration: number, rps: number, backends: number): numb
   return Math.ceil(least / 3600) * 3600;
 }
 
+/**
+ * The most backends the lab draws. Each backend is a band, a lane and a
+ * line on the page, and every pick of wrr scans them all: a pool of 100,000
+ * took 23 s of simulation in the worker and minutes of drawing. The CLI
+ * runs any pool the engine's budget allows.
+ */
+export const MAX_LAB_BACKENDS = 10_000;
+
 /** How long the script runs by itself (until 10 s past its last ramp), and its backends: the engine's estimate, nothing simulated. */
 function measure(sim: Simulator, script: string, curve: Curve): { duration: number; backends: number } {
   const z = sim.size(script, { curve });
+  if (z.backends > MAX_LAB_BACKENDS)
+    throw new Error(`The lab draws at most ${MAX_LAB_BACKENDS.toLocaleString('en-US')} backends; this pool has ${z.backends.toLocaleString('en-US')} (slowstart simulate runs it).`);
   return { duration: z.duration, backends: z.backends };
 }
 

@@ -13,7 +13,7 @@ import { h, setText } from '../shared/dom.js';
 import { labelledField, takes } from './form-field.js';
 
 /** The plain-words hint under each setting. */
-export const HINTS: Record<string, string> = {
+const HINTS: Record<string, string> = {
   kind: 'How a backend’s weight grows during its ramp: a straight line, Envoy’s curve, or HAProxy’s 16 steps.',
   aggression: 'Envoy: above 1 the weight rises fast early on, below 1 late.',
   floor: 'Envoy: the least share of its weight a ramping backend gets, from its first second.',
@@ -26,13 +26,7 @@ export const HINTS: Record<string, string> = {
   coldFactor: 'How many times slower a backend serves the moment it joins (1: not at all).',
   warmup: 'Seconds until a joined backend is as fast as the others (0: at once).',
   flapScenario: 'What to run: a rolling restart of one backend of four, or the script in the editor.',
-  flapPolicy: 'How the balancer picks (Caddy’s policies besides nginx’s and Envoy’s).',
-  rampBy: 'How the ramp applies: each policy’s own way, or by leaving a warming host out with probability 1 − ramp.',
-  health: 'Which balancer’s passive health check ejects a failing backend, with its own defaults.',
-  timeoutMs: 'A request slower than this fails (and counts against its backend).',
-  retries: 'How many times a failed request is tried again on another backend.',
   flapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
-  warmBy: 'What warms a restarted backend: time serving (paused while ejected), plain time, or requests served.',
   flapAnswers: 'Modelled: requests take time, can time out and be retried, and the health check ejects. Instant: routing only.',
   flapCompare: 'The cures side by side, or slow start applied two ways: scaling each policy’s weight or score, or skipping warming hosts.',
 };
