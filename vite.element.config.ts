@@ -51,6 +51,7 @@ const packageImports: Plugin = {
 const WORKERS: Record<string, string> = {
   'web/runner/run-worker.ts': 'run-worker',
   'web/implement/worker.ts': 'implement-worker',
+  'web/traffic/lab-worker.ts': 'lab-worker',
 };
 const MARKER = '__slowstartWorkerUrl__';
 const workerUrls: Plugin = {

@@ -18,7 +18,12 @@ export interface ElementConfig {
   mode: (typeof MODES)[number];
   /** In implement mode, run the built-in tests before the author's (off with `no-builtin-tests`). */
   builtinTests: boolean;
+  /** The chart panel's tab shown first: `ramp` (the default) or `traffic` (the Traffic lab, full width; implies `traffic`). */
+  view: (typeof VIEWS)[number];
 }
+
+/** The values `view` accepts. */
+export const VIEWS = ['ramp', 'traffic'] as const;
 
 /** The values `mode` accepts. */
 export const MODES = ['run', 'implement', 'predict'] as const;
@@ -39,6 +44,7 @@ export const REBUILD_ATTRIBUTES = [
   'mode',
   'no-builtin-tests',
   'storage-key',
+  'view',
 ];
 
 /** Attributes applied in place. */
@@ -66,22 +72,25 @@ export const STRING_PROPERTIES = {
   storageKey: 'storage-key',
   height: 'height',
   theme: 'theme',
+  view: 'view',
 } as const;
 
 export function readConfig(host: HTMLElement): ElementConfig {
   // Boolean attributes as in HTML: present (with any value) means on.
   const has = (name: string) => host.hasAttribute(name);
   const level = Number(host.getAttribute('heading-level'));
+  const view = (VIEWS as readonly string[]).includes(host.getAttribute('view') ?? '') ? (host.getAttribute('view') as ElementConfig['view']) : 'ramp';
   return {
     autorun: has('autorun'),
     readOnly: has('readonly'),
     chart: !has('no-chart'),
-    traffic: has('traffic'),
+    traffic: has('traffic') || view === 'traffic',
     examples: has('examples'),
     compare: has('compare'),
     headingLevel: level >= 2 && level <= 6 && Number.isInteger(level) ? (level as 2) : 3,
     mode: (MODES as readonly string[]).includes(host.getAttribute('mode') ?? '') ? (host.getAttribute('mode') as ElementConfig['mode']) : 'run',
     builtinTests: !has('no-builtin-tests'),
+    view,
   };
 }
 

@@ -7,7 +7,7 @@
 // the element, not the console: a mistyped `mode="implment"` used to give a
 // plain runner without a word.
 import { h } from '../shared/dom.js';
-import { MODES, paneHeight } from './attributes.js';
+import { MODES, paneHeight, VIEWS } from './attributes.js';
 
 /** The slots a `<template slot="...">` child may name. */
 export const SLOTS = ['expected', 'tests'] as const;
@@ -44,6 +44,10 @@ export function authorProblems(host: HTMLElement): AuthorProblem[] {
   const mode = attr('mode');
   if (mode !== null && !(MODES as readonly string[]).includes(mode)) {
     out.push({ text: `mode="${mode}" is not a mode; accepted: ${list(MODES)} (the plain runner is shown)`, visible: true });
+  }
+  const view = attr('view');
+  if (view !== null && !(VIEWS as readonly string[]).includes(view)) {
+    out.push({ text: `view="${view}" is not a view; accepted: ${list(VIEWS)} (the ramp chart is shown)`, visible: false });
   }
   for (const child of host.children) {
     if (child.localName !== 'template') continue;

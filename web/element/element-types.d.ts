@@ -206,6 +206,8 @@ export declare class SlowStartRunnerElement extends HTMLElement implements SlowS
   theme: string | null;
   /** The `storage-key` attribute: where the learner's work is kept. */
   storageKey: string | null;
+  /** The `view` attribute: `ramp` or `traffic` (the Traffic lab, shown first). */
+  view: string | null;
   readonly result: SlowStartRunDetail | null;
   readonly ready: Promise<void>;
   run(): SlowStartRunDetail | null;

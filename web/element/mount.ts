@@ -76,7 +76,9 @@ export class ElementMount {
       compact: true,
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
-      chartTabs: config.traffic ? [trafficTab({ lab: () => toldInConsole(loadLab()) })] : [],
+      chartTabs: config.traffic
+        ? [trafficTab({ lab: () => toldInConsole(loadLab()), setScript: config.readOnly ? undefined : (text) => this.runner.setScript(text) })]
+        : [],
       readOnly: config.readOnly,
       chart: config.chart,
       predict: config.mode === 'predict',
@@ -84,6 +86,9 @@ export class ElementMount {
       onShown: (shown, all) => this.#shown(shown, all),
       onEdit: () => this.#work?.edited(),
     });
+
+    // view="traffic": the Traffic lab is what the element opens on (no-chart wins: there is no chart panel).
+    if (config.view === 'traffic' && config.chart) this.runner.showChartTab('traffic');
 
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
     const exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;

@@ -76,7 +76,9 @@ const runner = createRunner({
   documentRoot: document,
   engine,
   script: work.openingScript,
-  chartTabs: [trafficTab({ lab: () => loadLab(), onView: (view) => (window.slowstartTraffic = view) })],
+  chartTabs: [
+    trafficTab({ lab: () => loadLab(), setScript: (script) => runner.setScript(script), onView: (view) => (window.slowstartTraffic = view) }),
+  ],
   onChartTab: (tab) => {
     chartTab = tab;
     navigate(runView());

@@ -27,6 +27,7 @@ export interface ChartTabsOptions {
 }
 
 export class ChartTabs {
+  readonly #panel: HTMLElement;
   readonly #ramp: HTMLButtonElement;
   readonly #rampParts: HTMLElement[];
   readonly #extras: Extra[];
@@ -39,6 +40,7 @@ export class ChartTabs {
   constructor(panel: HTMLElement, tabs: readonly ChartTab[], options: ChartTabsOptions) {
     const doc = panel.ownerDocument;
     this.#options = options;
+    this.#panel = panel;
     const head = panel.querySelector('.ss-panel-head')!;
     // The Ramp tab's parts: the panel's other children and the heading's tools (its chart's SVG/PNG buttons).
     this.#rampParts = [
@@ -117,7 +119,10 @@ export class ChartTabs {
     this.#shown = extra ? id : RAMP_TAB;
     this.#ramp.setAttribute('aria-selected', String(!extra));
     this.#ramp.tabIndex = extra ? -1 : 0;
-    for (const part of this.#rampParts) part.hidden = extra !== null;
+    // A class, not \`hidden\`: a part that hides and shows itself (the pick view, after each run) stays away.
+    for (const part of this.#rampParts) part.classList.toggle('ss-tab-away', extra !== null);
+    // The row of panels lays itself out for a wide tab (styles.ts).
+    this.#panel.parentElement?.toggleAttribute('data-wide-tab', extra?.tab.wide === true);
     for (const e of this.#extras) {
       const selected = e === extra;
       e.button.setAttribute('aria-selected', String(selected));

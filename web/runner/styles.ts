@@ -128,6 +128,17 @@ export const RUNNER_CSS = /* css */ `
   /* Without the chart (the element's no-chart), the two panes share the row. */
   .ss-no-chart .ss-panels { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
 }
+/* A wide chart tab (Traffic): its panel takes a row of its own under the
+   Script and Output panels, which share theirs (stacked when narrow) and are
+   kept short so that the tab starts near the top. */
+.ss-panels[data-wide-tab] { align-items: start; }
+.ss-panels[data-wide-tab] .ss-panel-chart { grid-column: 1 / -1; }
+.ss-panels[data-wide-tab] .ss-editor, .ss-panels[data-wide-tab] .ss-panel-output .ss-output { height: var(--ss-pane-height, clamp(180px, 28vh, 300px)); }
+@container (min-width: 760px) {
+  .ss-panels[data-wide-tab] { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
+}
+/* The Ramp tab's parts while another tab is shown. */
+.ss-tab-away { display: none !important; }
 .ss-editor { background: var(--ss-editor-bg); }
 .ss-editor .cm-editor { height: 100%; }
 

@@ -27,6 +27,12 @@ export interface ChartTab {
   id: string;
   /** The tab's text. */
   label: string;
+  /**
+   * While shown, the tab's panel takes the runner's whole width (a row of its
+   * own under the Script and Output panels, which then share theirs and are
+   * kept short): a view with more to lay out than a chart (Traffic).
+   */
+  wide?: boolean;
   /** Builds the view into `box` the first time the tab is shown (its code may load then). */
   mount(box: HTMLElement, context: ChartTabContext): Promise<ChartTabView>;
   /** The learner may open the tab soon (the pointer is over it, or it has focus): start loading. */

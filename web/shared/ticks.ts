@@ -3,16 +3,20 @@
 // and short labels. Pure functions: no DOM.
 import { count } from './format.js';
 
-/** Round tick values from `min` to `max`, about `count` of them; integers only. */
-export function niceTicks(min: number, max: number, count: number): number[] {
+/**
+ * Round tick values from `min` to `max`, about `count` of them, never closer
+ * than `minStep` (1: integers only; 0: fractions too, for a zoomed time axis).
+ */
+export function niceTicks(min: number, max: number, count: number, minStep = 1): number[] {
   const span = max - min;
   if (!(span > 0)) return [min];
   const raw = span / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(raw));
   const norm = raw / mag;
-  const step = Math.max(1, (norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10) * mag);
+  const step = Math.max(minStep, (norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10) * mag);
   const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + 1e-9; v += step) ticks.push(v);
+  // By index, not by adding steps up: 0.1 added thirty times is not 3.
+  for (let i = Math.ceil(min / step - 1e-9); i * step <= max + 1e-9; i++) ticks.push(Number((i * step).toPrecision(12)));
   return ticks;
 }
 

@@ -2,6 +2,7 @@
 // many requests failed, how long backends were out, and when the pool was
 // stable, in numbers. Pure: the numbers come from the simulations.
 import type { Traffic } from '../api/index.js';
+import { seconds } from './time-words.js';
 
 export interface RunFacts {
   /** "without slow start", "with slow start"... */
@@ -15,6 +16,9 @@ export interface RunFacts {
   stableAt: number | null;
   /** The backend ejected most (or null). */
   worst: string | null;
+  /** The highest mean latency of one backend in one bucket (ms, 0: none), and whose. */
+  peakMs: number;
+  peakName: string | null;
 }
 
 export function runFacts(label: string, t: Traffic): RunFacts {
@@ -33,23 +37,46 @@ export function runFacts(label: string, t: Traffic): RunFacts {
   });
   let unrouted = 0;
   for (const v of t.unrouted) unrouted += v;
-  return { label, ejections, failed, clientFailed: failed - retried, secondsEjected: seconds, unrouted, stableAt: t.stableAt, worst };
+  let peakMs = 0;
+  let peakName: string | null = null;
+  const n = t.names.length;
+  t.latencyMs.forEach((v, i) => v > peakMs && ((peakMs = v), (peakName = t.names[i % n])));
+  return { label, ejections, failed, clientFailed: failed - retried, secondsEjected: seconds, unrouted, stableAt: t.stableAt, worst, peakMs, peakName };
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 const times = (v: number) => (v === 1 ? 'once' : `${n(v)} times`);
 
 function stable(f: RunFacts): string {
-  return f.stableAt === null ? 'never stable' : `stable from ${n(f.stableAt)} s`;
+  return f.stableAt === null ? 'never stable' : `stable from ${seconds(f.stableAt)}`;
+}
+
+/** The line under one run's charts: "7 ejections, 2,717 failed, 251 s out; never stable." (instant answers: its 503s). */
+export function runLine(f: RunFacts, instant: boolean): string {
+  if (instant) return f.unrouted ? `${n(f.unrouted)} requests with no backend (503s).` : 'Every request found a backend.';
+  return (
+    `${n(f.ejections)} ejection${f.ejections === 1 ? '' : 's'}, ${n(f.failed)} failed, ${n(f.secondsEjected)} s out; ` +
+    (f.stableAt === null ? 'never stable' : `stable from ${seconds(f.stableAt)}`) +
+    (f.peakName ? `; slowest ${f.peakName} at ${n(f.peakMs)} ms.` : '.') +
+    (f.unrouted ? ` ${n(f.unrouted)} with no backend (503s).` : '')
+  );
 }
 
 /**
  * "Without slow start b was ejected 4 times and 1,617 requests failed; with
  * slow start, 0 and 0. ..." The first run is the baseline; every other run
- * says its own numbers.
+ * says its own numbers. With instant answers nothing fails or is ejected:
+ * the requests that found no backend are what the runs differ in.
  */
-export function flapSummary(runs: RunFacts[]): string {
+export function flapSummary(runs: RunFacts[], instant = false, sameRouting = false): string {
   if (!runs.length) return '';
+  if (instant) {
+    return (
+      `Answers are instant: nothing is in flight, nothing times out, nobody is ejected. Requests with no backend (503s): ` +
+      `${runs.map((r) => `${n(r.unrouted)} ${r.label}`).join(', ')}.` +
+      (sameRouting ? ' Every request went to the same backend in every run: slow start changed nothing here.' : '')
+    );
+  }
   const [first, ...rest] = runs;
   const who = first.worst ?? 'no backend';
   let text =

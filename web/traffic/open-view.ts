@@ -5,7 +5,7 @@ import type { ChartTabContext } from '../shared/chart-tab.js';
 import { adoptTrafficStyles } from './styles.js';
 import { TrafficView } from './traffic-view.js';
 
-export function openTrafficView(box: HTMLElement, context: ChartTabContext, lab: () => Promise<Lab>): TrafficView {
+export function openTrafficView(box: HTMLElement, context: ChartTabContext, options: { lab: () => Promise<Lab>; createWorker?: () => Worker; setScript?: (script: string) => void }): TrafficView {
   adoptTrafficStyles(context.documentRoot);
-  return new TrafficView(box, { lab, headingLevel: context.headingLevel });
+  return new TrafficView(box, { ...options, headingLevel: context.headingLevel });
 }

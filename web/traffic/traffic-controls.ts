@@ -1,56 +1,19 @@
 // The Traffic view's settings: the ramp curve (with Envoy's aggression and
-// floor), the weight resolution, the request rate, and the service model of
-// the least-request comparison. Plain labelled form controls, each with a
-// one-line hint in plain words (linked with aria-describedby) for a learner
-// who has read nothing yet. A value out of range is marked, says what it
-// takes, and changes nothing.
-import type { Curve, HealthCheck, Policy, TrafficDefaults, TrafficOptions } from '../api/index.js';
-import { h, setText, uniqueId } from '../shared/dom.js';
-
-export interface TrafficSettings {
-  curve: Required<Curve>;
-  rps: number;
-  /**
-   * The comparison's load, in percent of what the busiest backend can serve
-   * when warm once every backend has its full weight (trap-summary.ts).
-   * Queues form only under real load, so it is shown at a load, not a rate.
-   */
-  trapLoad: number;
-  policy: 'least-request' | 'wrr';
-  coldFactor: number;
-  warmup: number;
-  /** The flapping comparison: its scenario, balancer, health check, timeout, retries, load and warmth. */
-  flapScenario: 'rolling' | 'script';
-  flapPolicy: Policy;
-  rampBy: 'scale' | 'skip';
-  health: Exclude<HealthCheck['kind'], 'none'>;
-  timeoutMs: number;
-  retries: number;
-  flapLoad: number;
-  warmBy: 'serving' | 'time' | 'requests';
-}
-
-export const DEFAULT_SETTINGS: TrafficSettings = {
-  curve: { kind: 'linear', resolution: 100, aggression: 1, minWeightPercent: 10 },
-  rps: 1000,
-  trapLoad: 60,
-  policy: 'least-request',
-  // The service model's defaults are the engine's (Lab.trafficDefaults):
-  // TrafficControls.adoptDefaults sets these two once the lab has loaded.
-  coldFactor: Number.NaN,
-  warmup: Number.NaN,
-  flapScenario: 'rolling',
-  flapPolicy: 'wrr',
-  rampBy: 'scale',
-  health: 'envoy',
-  timeoutMs: 1000,
-  retries: 1,
-  flapLoad: 60,
-  warmBy: 'serving',
-};
+// floor), the weight resolution, the request rate, the service model of
+// the least-request comparison, what the flapping comparison runs, and
+// every option of the flapping runs (option-form.ts, from the engine's
+// option table). Plain labelled form controls, each with a one-line hint in
+// plain words (linked with aria-describedby) for a learner who has read
+// nothing yet. A value out of range is marked, says what it takes, and
+// changes nothing.
+import type { Policy, TrafficDefaults, TrafficOptionInfo } from '../api/index.js';
+import { DEFAULT_SETTINGS, flapValues, LAB_SET, withFlapValues, type TrafficSettings } from './lab-settings.js';
+import { OptionForm } from './option-form.js';
+import { h, setText } from '../shared/dom.js';
+import { labelledField, takes } from './form-field.js';
 
 /** The plain-words hint under each setting. */
-export const HINTS: Record<string, string> = {
+const HINTS: Record<string, string> = {
   kind: 'How a backend’s weight grows during its ramp: a straight line, Envoy’s curve, or HAProxy’s 16 steps.',
   aggression: 'Envoy: above 1 the weight rises fast early on, below 1 late.',
   floor: 'Envoy: the least share of its weight a ramping backend gets, from its first second.',
@@ -63,13 +26,56 @@ export const HINTS: Record<string, string> = {
   coldFactor: 'How many times slower a backend serves the moment it joins (1: not at all).',
   warmup: 'Seconds until a joined backend is as fast as the others (0: at once).',
   flapScenario: 'What to run: a rolling restart of one backend of four, or the script in the editor.',
-  flapPolicy: 'How the balancer picks (Caddy’s policies besides nginx’s and Envoy’s).',
-  rampBy: 'How the ramp applies: each policy’s own way, or by leaving a warming host out with probability 1 − ramp.',
-  health: 'Which balancer’s passive health check ejects a failing backend, with its own defaults.',
-  timeoutMs: 'A request slower than this fails (and counts against its backend).',
-  retries: 'How many times a failed request is tried again on another backend.',
   flapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
-  warmBy: 'What warms a restarted backend: time serving (paused while ejected), plain time, or requests served.',
+  flapAnswers: 'Modelled: requests take time, can time out and be retried, and the health check ejects. Instant: routing only.',
+  flapCompare: 'The cures side by side, or slow start applied two ways: scaling each policy’s weight or score, or skipping warming hosts.',
+};
+
+/** The flapping runs' options shown unfolded (the rest are under each group's "More"). */
+const PRIMARY = new Set([
+  'rps', 'duration', 'policy', 'rampBy',
+  'service.baseMs', 'service.coldFactor', 'service.warmup', 'service.warmBy',
+  'timeoutMs', 'retries',
+  'health.kind', 'health.maxFails', 'health.failTimeout', 'health.errorLimit', 'health.inter', 'health.rise',
+  'health.consecutive5xx', 'health.interval', 'health.baseEjectionTime', 'health.maxEjectionTime',
+  'stableMargin',
+]);
+
+/** Labels in plain words (a health check's parameters keep their balancer's names). */
+const LABELS: Record<string, string> = {
+  rps: 'Rate (requests/s)',
+  duration: 'Duration (s)',
+  policy: 'Policy',
+  rampBy: 'Ramp by',
+  seed: 'Seed',
+  bias: 'Bias',
+  'service.baseMs': 'Service time (ms)',
+  'service.coldFactor': 'Cold factor',
+  'service.warmup': 'Warm-up (s)',
+  'service.workers': 'Workers',
+  'service.warmBy': 'Warm by',
+  'service.warmupRequests': 'Warm-up requests',
+  timeoutMs: 'Timeout ms',
+  retries: 'Retries',
+  'health.kind': 'Health check',
+  'health.maxFails': 'max_fails',
+  'health.failTimeout': 'fail_timeout (s)',
+  'health.errorLimit': 'error-limit',
+  'health.inter': 'inter (s)',
+  'health.rise': 'rise',
+  'health.consecutive5xx': 'consecutive_5xx',
+  'health.interval': 'interval (s)',
+  'health.baseEjectionTime': 'base_ejection_time (s)',
+  'health.maxEjectionTime': 'max_ejection_time (s)',
+  'health.maxEjectionPercent': 'max_ejection_percent',
+  stableMargin: 'Stable margin (%)',
+};
+
+const CHOICE_TEXT: Record<string, Record<string, string>> = {
+  policy: { wrr: 'Smooth WRR (nginx)', 'least-request': 'Least request (Envoy)', random: 'Weighted random', p2c: 'Power of two choices', 'least-conn': 'Least conn (Caddy)', 'round-robin': 'Round robin (Caddy)' },
+  rampBy: { scale: 'Scale (each policy)', skip: 'Skip (decorator)' },
+  'health.kind': { none: 'None', nginx: 'nginx max_fails', haproxy: 'HAProxy observe layer7', envoy: 'Envoy outlier detection' },
+  'service.warmBy': { serving: 'Time serving', time: 'Time', requests: 'Requests' },
 };
 
 type Field = HTMLSelectElement | HTMLInputElement;
@@ -84,6 +90,8 @@ export class TrafficControls {
   readonly #onChange: (s: TrafficSettings) => void;
   readonly #onInvalid: (problem: string) => void;
   #settings: TrafficSettings;
+  #engineDefaults: TrafficDefaults | null = null;
+  #options: OptionForm | null = null;
 
   /** `onInvalid` gets what is wrong ("Requests/s must be …") while a field is out of range. */
   constructor(
@@ -133,25 +141,46 @@ export class TrafficControls {
       'Flapping settings',
       [
         this.#select('flapScenario', 'Scenario', [['rolling', 'Rolling restart of b'], ['script', 'The script above']], s.flapScenario),
-        this.#select('health', 'Health check', [['envoy', 'Envoy outlier detection'], ['nginx', 'nginx max_fails'], ['haproxy', 'HAProxy observe layer7']], s.health),
-        this.#select(
-          'flapPolicy',
-          'Policy',
-          [['wrr', 'Smooth WRR (nginx)'], ['least-request', 'Least request (Envoy)'], ['random', 'Weighted random'], ['p2c', 'Power of two choices'], ['least-conn', 'Least conn (Caddy)'], ['round-robin', 'Round robin (Caddy)']],
-          s.flapPolicy,
-        ),
-        this.#select('rampBy', 'Ramp by', [['scale', 'Scale (each policy)'], ['skip', 'Skip (decorator)']], s.rampBy),
-        this.#number('timeoutMs', 'Timeout ms', s.timeoutMs, { min: '50', max: '60000', step: '1' }),
-        this.#number('retries', 'Retries', s.retries, { min: '0', max: '5', step: '1' }),
         this.#number('flapLoad', 'Flapping load %', s.flapLoad, { min: '5', max: '200', step: '5' }),
-        this.#select('warmBy', 'Warm by', [['serving', 'Time serving'], ['time', 'Time'], ['requests', 'Requests']], s.warmBy),
+        this.#select('flapAnswers', 'Answers', [['model', 'Modelled (time, failures)'], ['instant', 'Instant (routing only)']], s.flapAnswers),
+        this.#select('flapCompare', 'Compare', [['cures', 'The cures'], ['ramp-by', 'Ramp by scale vs skip']], s.flapCompare),
       ],
       doc,
     );
   }
 
+  /**
+   * Every option of the flapping runs, as a form made from the engine's
+   * option table (placed by the view): those the lab sets itself (the rate
+   * and duration unless set here, the bucket, each run's slow start, the
+   * curve from the settings above, the service model from Answers) left out.
+   */
+  optionForm(doc: Document, table: readonly TrafficOptionInfo[], onInvalid: (problem: string) => void): HTMLFormElement {
+    const defaultOf = (key: string) => table.find((r) => r.key === key)!.default;
+    this.#options = new OptionForm(doc, table, {
+      exclude: new Set([...LAB_SET].filter((k) => k !== 'rps' && k !== 'duration')),
+      primary: PRIMARY,
+      auto: { rps: 'from Flapping load %', duration: 'the scenario’s' },
+      labels: LABELS,
+      choiceText: CHOICE_TEXT,
+      values: flapValues(this.#settings),
+      context: () => ({
+        values: { service: this.#settings.flapAnswers === 'model', 'curve.kind': this.#settings.curve.kind },
+        // (instant answers: routing only; no service model, timeout, retry, health check or stable moment)
+        groups: (g) => this.#settings.flapAnswers === 'model' || g === 'load' || g === 'policy',
+      }),
+      onChange: (values) => {
+        this.#settings = withFlapValues(this.#settings, values, defaultOf);
+        this.#onChange(this.#settings);
+      },
+      onInvalid,
+    });
+    return this.#options.element;
+  }
+
   /** The engine's service-model defaults, shown in the fields still holding none. */
   adoptDefaults(d: TrafficDefaults): void {
+    this.#engineDefaults = d;
     const s = this.#settings;
     for (const [key, value] of [['coldFactor', d.service.coldFactor], ['warmup', d.service.warmup]] as const) {
       if (!Number.isNaN(s[key])) continue;
@@ -165,6 +194,34 @@ export class TrafficControls {
     return this.#settings;
   }
 
+  /**
+   * Starts over from the defaults with these settings on top (a scenario's:
+   * a preset gives the same runs whatever was set before), shows them in the
+   * fields, and says so (onChange) unless `quiet`.
+   */
+  reset(patch: Partial<TrafficSettings>, quiet = false): void {
+    const next: TrafficSettings = { ...structuredClone(DEFAULT_SETTINGS), ...structuredClone(patch) };
+    // (the service model's two, as the engine's defaults say, once known)
+    if (Number.isNaN(next.coldFactor)) next.coldFactor = this.#settings.coldFactor;
+    if (Number.isNaN(next.warmup)) next.warmup = this.#settings.warmup;
+    if (this.#engineDefaults) {
+      if (Number.isNaN(next.coldFactor)) next.coldFactor = this.#engineDefaults.service.coldFactor;
+      if (Number.isNaN(next.warmup)) next.warmup = this.#engineDefaults.service.warmup;
+    }
+    this.#settings = next;
+    const values: Record<string, unknown> = { ...next, ...next.curve, floor: next.curve.minWeightPercent };
+    for (const [key, el] of Object.entries(this.#fields)) {
+      const value = values[key];
+      if ((typeof value !== 'string' && typeof value !== 'number') || Number.isNaN(value)) continue;
+      el.value = String(value);
+      el.setAttribute('aria-invalid', 'false');
+      if (this.#errors[key]) this.#errors[key].hidden = true;
+    }
+    this.#syncEnvoy();
+    this.#options?.reset(flapValues(next));
+    if (!quiet) this.#onChange(this.#settings);
+  }
+
   #form(label: string, fields: HTMLElement[], doc = this.#doc): HTMLFormElement {
     const form = h(doc, 'form', { class: 'ss-traffic-controls', attrs: { 'aria-label': label } }, ...fields);
     form.addEventListener('submit', (e) => e.preventDefault());
@@ -173,6 +230,7 @@ export class TrafficControls {
       if (!next) return;
       this.#settings = next;
       this.#syncEnvoy();
+      this.#options?.sync();
       this.#onChange(next);
     });
     return form;
@@ -180,16 +238,11 @@ export class TrafficControls {
 
   // A labelled field with its hint, and a place for its error.
   #field(key: string, label: string, el: Field): HTMLElement {
-    const doc = this.#doc;
-    el.id = uniqueId('ss-tc');
     this.#fields[key] = el;
     this.#labels[key] = label;
-    const hint = h(doc, 'span', { class: 'ss-field-hint', text: HINTS[key] ?? '', attrs: { id: uniqueId('ss-th') } });
-    const error = h(doc, 'span', { class: 'ss-field-error', attrs: { id: uniqueId('ss-te') } });
-    error.hidden = true;
-    this.#errors[key] = error;
-    el.setAttribute('aria-describedby', `${error.id} ${hint.id}`);
-    return h(doc, 'span', { class: 'ss-field' }, h(doc, 'label', { text: label, attrs: { for: el.id } }), el, error, hint);
+    const field = labelledField(this.#doc, label, el, HINTS[key] ?? '');
+    this.#errors[key] = field.error;
+    return field.element;
   }
 
   #select(key: string, label: string, options: Array<[string, string]>, value: string): HTMLElement {
@@ -244,6 +297,9 @@ export class TrafficControls {
       retries: num('retries', this.#settings.retries),
       flapLoad: num('flapLoad', this.#settings.flapLoad),
       warmBy: (f.warmBy?.value ?? this.#settings.warmBy) as TrafficSettings['warmBy'],
+      flapAnswers: (f.flapAnswers?.value ?? this.#settings.flapAnswers) as TrafficSettings['flapAnswers'],
+      flapCompare: (f.flapCompare?.value ?? this.#settings.flapCompare) as TrafficSettings['flapCompare'],
+      flapOptions: this.#settings.flapOptions,
     };
     if (problems.length) {
       this.#onInvalid(problems.join('; '));
@@ -257,78 +313,3 @@ export class TrafficControls {
   }
 }
 
-/** What a number field takes, from its own min, max and step: "a whole number from 1 to 100,000". */
-function takes(el: HTMLInputElement): string {
-  const step = Number(el.step);
-  const kind = step === 1 ? 'a whole number' : Number.isFinite(step) && step > 0 ? `a multiple of ${step}` : 'a number';
-  const n = (v: string) => Number(v).toLocaleString('en-US');
-  return `${kind} from ${n(el.min)} to ${n(el.max)}`;
-}
-
-/** Simulation options from settings. */
-export function shareOptions(s: TrafficSettings, bucket: number): TrafficOptions {
-  return { rps: s.rps, bucket, curve: s.curve };
-}
-
-/** The service model's settings; one not set yet (NaN) is the engine's default. */
-function serviceOf(s: TrafficSettings): { coldFactor?: number; warmup?: number } {
-  const out: { coldFactor?: number; warmup?: number } = {};
-  if (!Number.isNaN(s.coldFactor)) out.coldFactor = s.coldFactor;
-  if (!Number.isNaN(s.warmup)) out.warmup = s.warmup;
-  return out;
-}
-
-/** The four cures of the flapping comparison, in order. */
-export const CURES = [
-  { label: 'without slow start', title: 'No slow start', slowStart: false, escalate: false },
-  { label: 'with slow start', title: 'Slow start', slowStart: true, escalate: false },
-  { label: 'with escalating ejection', title: 'Escalating ejection', slowStart: false, escalate: true },
-  { label: 'with both', title: 'Both', slowStart: true, escalate: true },
-] as const;
-
-/**
- * One run of the flapping comparison. Escalating ejection is Envoy's
- * (base_ejection_time × times ejected); without it the ejection time is
- * base_ejection_time every time (max_ejection_time = base_ejection_time).
- * nginx and HAProxy have no escalation: their runs are the first two.
- */
-export function flapOptions(
-  rps: number,
-  duration: number,
-  bucket: number,
-  s: TrafficSettings,
-  cure: (typeof CURES)[number],
-  defaults: TrafficDefaults,
-): TrafficOptions {
-  const health: HealthCheck = { kind: s.health };
-  if (s.health === 'envoy' && !cure.escalate) health.maxEjectionTime = defaults.health.baseEjectionTime;
-  // Current Envoy ejects a host only while (ejected + 1) / hosts stays within
-  // max_ejection_percent (10 %): none of fewer than 10 hosts. The flapping
-  // comparison sets always_eject_one_host (Envoy 1.31+) so that the one
-  // restarted host may go, and says so in its status line.
-  if (s.health === 'envoy') health.alwaysEjectOneHost = true;
-  return {
-    rps,
-    duration,
-    bucket,
-    curve: s.curve,
-    policy: s.flapPolicy,
-    rampBy: s.rampBy,
-    slowStart: cure.slowStart,
-    service: { ...serviceOf(s), warmBy: s.warmBy },
-    timeoutMs: s.timeoutMs,
-    retries: s.retries,
-    health,
-  };
-}
-
-export function trapOptions(rps: number, s: TrafficSettings, bucket: number, slowStart: boolean): TrafficOptions {
-  return {
-    rps,
-    bucket,
-    curve: s.curve,
-    policy: s.policy,
-    slowStart,
-    service: serviceOf(s),
-  };
-}

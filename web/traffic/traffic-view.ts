@@ -1,4 +1,4 @@
-// The Traffic view: what the script's scenario means for real requests.
+// The Traffic lab: what the script's scenario means for real requests.
 //  - Share of requests over time, stacked, under a chosen ramp curve and
 //    weight resolution (the granularity problem made visible), with each
 //    backend's state lane under it.
@@ -6,100 +6,71 @@
 //    side without and with slow start.
 //  - Flapping and its cures: requests time out, a balancer's passive health
 //    check ejects the cold backend and readmits it; the same scenario with no
-//    slow start, slow start, escalating ejection and both.
-// Opt-in and lazy: the lab module (the simulation) loads the first time the
+//    slow start, slow start, escalating ejection and both, each with its
+//    incident timeline (latency, failures, the script's events, when it
+//    became stable).
+// Every simulation runs in the lab's worker (lab-client.ts), a plan at a
+// time (lab-plan.ts); this view only draws what comes back, section by
+// section. Charts of a section share a zoomable time axis (time-axis.ts).
+// Opt-in and lazy: the view and the lab module load the first time the
 // view is shown. The script's own output is not affected.
-import type { Lab, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
+import type { Lab, Traffic, TrafficDefaults, TrafficOptionInfo } from '../api/index.js';
+import { nextTask } from '../shared/big-text.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
-import { flapSummary, runFacts } from './flap-summary.js';
+import { CommandBox } from './command-box.js';
+import { flapSummary, runFacts, runLine } from './flap-summary.js';
+import { LabRuns } from './lab-client.js';
+import type { PlanRun, Section } from './lab-plan.js';
+import { RunPanel } from './run-panel.js';
+import { ScenarioPicker } from './scenario-picker.js';
+import type { ScenarioEvent } from './scenario-events.js';
 import { StateLanes } from './state-lanes.js';
-import { CURES, DEFAULT_SETTINGS, flapOptions, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
-import { sameRouting, trapRate, trapSummary, warmCapacity } from './trap-summary.js';
+import { TimeAxis } from './time-axis.js';
+import { rate, seconds } from './time-words.js';
+import { CURES, DEFAULT_SETTINGS, type TrafficSettings } from './lab-settings.js';
+import { TrafficControls } from './traffic-controls.js';
+import { sameRouting, trapSummary, warmCapacity } from './trap-summary.js';
+import { ZoomBar } from './zoom-bar.js';
+
+export { FLAP_SECONDS, MAX_INTERACTIVE_REQUESTS, ROLLING_RESTART } from './lab-plan.js';
 
 export interface TrafficViewOptions {
-  /** Loads the lab module (called once, when first needed). */
+  /** Loads the lab module on the page (only where no worker can start). */
   lab: () => Promise<Lab>;
   /** Heading level of the view's sections (default 3). */
   headingLevel?: 2 | 3 | 4 | 5 | 6;
+  /** Makes the lab's worker (tests and hosts may pass their own). */
+  createWorker?: () => Worker;
+  /** Puts a script in the editor (one undoable edit) and runs it: the scenario presets are offered when the host gives this. */
+  setScript?: (script: string) => void;
 }
 
-/** At most this many simulated requests per run keeps the page interactive. */
-export const MAX_INTERACTIVE_REQUESTS = 3_000_000;
-/**
- * At most this much work per run (the engine's work budget's steps,
- * `Lab.simulationSize`): 1,000,000 requests with the service model, or
- * 3,000,000 without (the requests' own cap), a fifth of a second or so. A
- * pick that scans many backends costs more steps a request, so gets fewer
- * requests.
- */
-export const MAX_INTERACTIVE_STEPS = 100_000_000;
-
-/**
- * The highest rate up to `wanted` (requests a second, possibly below 1) at
- * which one simulation of `script` with `options` stays within the
- * interactive caps, from the engine's own estimate of its work. However long
- * the scenario runs, the run stays small: the rate falls, never the caps
- * (a rate of at least 1 a second once made a script with `NOW 999999000`
- * run a billion requests on the page thread).
- */
-export function interactiveRate(lab: Lab, script: string, options: TrafficOptions, wanted: number): number {
-  const full = lab.simulationSize(script, { ...options, rps: wanted });
-  if (full.requests <= MAX_INTERACTIVE_REQUESTS && full.steps <= MAX_INTERACTIVE_STEPS) return wanted;
-  const byRequests = Math.min(wanted, MAX_INTERACTIVE_REQUESTS / full.duration);
-  // The work grows with the rate from what a run costs with no requests at
-  // all (its rows); when that alone is over the cap, the rows are what they
-  // are (and the engine says if they are over its budget).
-  const idle = lab.simulationSize(script, { ...options, rps: wanted * 1e-12 }).steps;
-  if (idle >= MAX_INTERACTIVE_STEPS) return byRequests;
-  const perRate = Math.max(full.steps - idle, Number.MIN_VALUE) / wanted;
-  return Math.min(byRequests, (MAX_INTERACTIVE_STEPS - idle) / perRate);
+/** What a section's drawing depends on: its runs' options and its script (null: a problem, always said). */
+function sectionKey(s: Section): string | null {
+  if (s.kind === 'problem') return null;
+  const runs = s.kind === 'share' ? [s.run] : s.kind === 'trap' ? [s.without, s.with] : s.runs;
+  return `${JSON.stringify(runs.map((r) => r.options))}\n${s.script}`;
 }
 
-/** A request rate for a sentence: 1,536 or, below 1 a second, in two figures: 0.0031. */
-export function rateText(rps: number): string {
-  return rps >= 1 ? Math.round(rps).toLocaleString('en-US') : String(Number(rps.toPrecision(2)));
-}
-
-/** The flapping comparison's default scenario: a rolling restart of one backend of a small pool. */
-export const ROLLING_RESTART = `# A rolling restart of b in a pool of four: b stops at 30 s
-# and comes back at 40 s with a 60 s ramp, cold.
-POOL a=1 b=1 c=1 d=1
-NOW 30
-DOWN b
-NOW 40
-UP b 60
-`;
-/** Seconds the flapping comparison runs (long enough for Envoy's escalation to show). */
-export const FLAP_SECONDS = 300;
-
-/** A bucket width giving 80 to 200 buckets: 0.25, 0.5, 1, 2, 5, 10 s... */
-export function chooseBucket(duration: number): number {
-  for (const b of [0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]) if (duration / b <= 200) return b;
-  return Math.ceil(duration / 200 / 3600) * 3600;
-}
-
-function sharesOf(t: Traffic): { series: BucketSeries[]; rest: Float64Array } {
-  const series = t.names.map((name, id) => {
-    const values = new Float64Array(t.buckets);
-    for (let k = 0; k < t.buckets; k++) values[k] = t.share(k, id);
-    return { id, name, values };
-  });
-  const rest = new Float64Array(t.buckets);
-  for (let k = 0; k < t.buckets; k++) rest[k] = t.total[k] ? t.unrouted[k] / t.total[k] : 0;
-  return { series, rest };
-}
-
-function latencyOf(t: Traffic): BucketSeries[] {
+/** A stretch of the script's requests, per backend, in the share chart's form. */
+function shareSeries(t: Traffic): BucketSeries[] {
   const n = t.names.length;
-  return t.names.map((name, id) => {
-    const values = new Float64Array(t.buckets);
-    for (let k = 0; k < t.buckets; k++) values[k] = t.latencyMs[k * n + id];
-    return { id, name, values };
-  });
+  return t.names.map((name, id) => ({ id, name, at: (k: number) => t.requests[k * n + id] }));
 }
 
+function latencySeries(t: Traffic): BucketSeries[] {
+  const n = t.names.length;
+  return t.names.slice(0, MAX_SERIES).map((name, id) => ({
+    id,
+    name,
+    at: (k: number) => t.latencyMs[k * n + id],
+    weight: (k: number) => t.requests[k * n + id],
+  }));
+}
+
+/** The highest mean latency of one backend in one bucket, and whose. */
 function peak(t: Traffic): { id: number; ms: number } {
   let best = { id: -1, ms: 0 };
   const n = t.names.length;
@@ -108,45 +79,30 @@ function peak(t: Traffic): { id: number; ms: number } {
   return best;
 }
 
-// One run of the flapping comparison: shares, state lanes, numbers.
-class FlapSide {
-  readonly element: HTMLElement;
-  readonly share: BucketChart;
-  readonly lanes: StateLanes;
-  readonly summary: HTMLParagraphElement;
-  constructor(parent: HTMLElement, title: string, level: number) {
-    const doc = parent.ownerDocument;
-    this.element = h(doc, 'section', { class: 'ss-flap-side' });
-    this.element.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
-    this.share = new BucketChart(this.element, `${title}: share of requests over time`, 140);
-    this.lanes = new StateLanes(this.element, `${title}: each backend's state over time`);
-    this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
-    this.element.append(this.summary);
-    parent.append(this.element);
-  }
-}
-
 class TrapSide {
   readonly share: BucketChart;
   readonly latency: BucketChart;
   readonly summary: HTMLParagraphElement;
-  constructor(parent: HTMLElement, title: string, level: number) {
+  readonly command: CommandBox;
+  constructor(parent: HTMLElement, title: string, level: number, axis: TimeAxis) {
     const doc = parent.ownerDocument;
     const box = h(doc, 'section', { class: 'ss-trap-side' });
     box.append(h(doc, `h${level}` as 'h4', { class: 'ss-trap-title', text: title }));
     box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Share of requests' }));
-    this.share = new BucketChart(box, `${title}: share of requests over time`, 150);
+    this.share = new BucketChart(box, `${title}: share of requests over time`, axis, 150);
     box.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Mean latency of the requests that arrived, per backend' }));
-    this.latency = new BucketChart(box, `${title}: mean latency over time`, 150);
+    this.latency = new BucketChart(box, `${title}: mean latency over time`, axis, 150);
     this.summary = h(doc, 'p', { class: 'ss-trap-summary' });
-    box.append(this.summary);
+    this.command = new CommandBox(doc, title);
+    box.append(this.summary, this.command.element);
     parent.append(box);
   }
 }
 
-const HEALTH_NAMES = { nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProxy observe layer7 / error-limit', envoy: 'Envoy outlier detection' } as const;
+const HEALTH_NAMES = { none: 'no health check', nginx: 'nginx max_fails / fail_timeout', haproxy: 'HAProxy observe layer7 / error-limit', envoy: 'Envoy outlier detection' } as const;
 /** What the flapping runs set beyond the balancer's defaults, said in the status line. */
 const HEALTH_SETTINGS = {
+  none: '',
   nginx: '',
   haproxy: '',
   envoy: ' with always_eject_one_host (at its default max_ejection_percent of 10 %, current Envoy ejects none of fewer than 10 hosts)',
@@ -154,9 +110,11 @@ const HEALTH_SETTINGS = {
 
 export class TrafficView {
   readonly element: HTMLElement;
-  readonly #options: TrafficViewOptions;
   readonly #controls: TrafficControls;
+  readonly #runs: LabRuns;
   readonly #status: HTMLParagraphElement;
+  readonly #shareAxis = new TimeAxis();
+  readonly #flapAxis = new TimeAxis();
   readonly #shareChart: BucketChart;
   readonly #legend: HTMLUListElement;
   readonly #without: TrapSide;
@@ -164,25 +122,46 @@ export class TrafficView {
   readonly #trapNote: HTMLParagraphElement;
   readonly #trapIntro: HTMLParagraphElement;
   readonly #shareNote: HTMLParagraphElement;
+  readonly #shareCommand: CommandBox;
   readonly #lanes: StateLanes;
-  readonly #flapSides: FlapSide[];
+  readonly #flapPanels: RunPanel[];
   readonly #flapNote: HTMLParagraphElement;
   readonly #flapStatus: HTMLParagraphElement;
+  readonly #optionsBox: HTMLElement;
   #defaults: TrafficDefaults | null = null;
-  #flap: Traffic[] = [];
-  #lab: Promise<Lab> | null = null;
+  #flap: Extract<Section, { kind: 'flap' }> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
-  #last: { share: Traffic; without: Traffic; with: Traffic } | null = null;
+  #share: PlanRun | null = null;
+  #shareMarks: { events: ScenarioEvent[] } = { events: [] }; // the script's events, on the share and trap charts
+  #trap: { without: Traffic; with: Traffic } | null = null;
   #script = '';
   #visible = false;
   #stale = true;
-  #generation = 0;
+  #plan = 0; // the newest plan's id; 0: none going
+  #waiting: Array<() => void> = [];
+  #settingsOfPlan: TrafficSettings = DEFAULT_SETTINGS;
+  // Sections are drawn one after the other, a run panel per task (each task stays short);
+  // a section whose runs are those drawn already is not drawn again.
+  #drawing: Promise<void> = Promise.resolve();
+  readonly #drawn = new Map<Section['kind'], string>();
 
   constructor(parent: HTMLElement, options: TrafficViewOptions) {
     const doc = parent.ownerDocument;
-    this.#options = options;
     const level = options.headingLevel ?? 3;
     const heading = (text: string, l = level) => h(doc, `h${l}` as 'h3', { class: 'ss-traffic-heading', text });
+    this.#runs = new LabRuns({
+      lab: options.lab,
+      createWorker: options.createWorker,
+      onDefaults: (d, table) => this.#adoptDefaults(d, table),
+      onSection: (id, section) => id === this.#plan && this.#queue(id, section),
+      // (settled once what came before is drawn)
+      onDone: (id) => id === this.#plan && void this.#drawing.then(() => id === this.#plan && this.#settle()),
+      onFailed: (id, message) => {
+        if (id !== this.#plan) return;
+        setText(this.#status, `The simulation could not run: ${message}`);
+        this.#settle();
+      },
+    });
     this.element = h(doc, 'div', { class: 'ss-traffic' });
     this.element.append(
       h(doc, 'p', {
@@ -192,14 +171,27 @@ export class TrafficView {
           'the balancer picks at that instant. WEIGHTS and PICK lines are not used here.',
       }),
     );
+    const setScript = options.setScript;
+    if (setScript) {
+      const picker = new ScenarioPicker(doc, level, (w) => {
+        this.#controls.reset(w.settings, true);
+        const same = this.#script === w.script;
+        setScript(w.script); // (the runner runs it, and the view hears of it: a plan with the new settings)
+        if (same) this.#changed();
+      });
+      this.element.append(picker.element);
+    }
     this.#controls = new TrafficControls(this.element, DEFAULT_SETTINGS, () => this.#changed(), (problem) => this.#invalid(problem));
+
+    const share = h(doc, 'section', { class: 'ss-traffic-section ss-share-section' });
     this.#status = h(doc, 'p', { class: 'ss-traffic-status', attrs: { role: 'status' } });
-    this.element.append(heading('Share of requests'), this.#status);
-    this.#shareChart = new BucketChart(this.element, 'Share of requests per backend over time', 210);
-    this.#lanes = new StateLanes(this.element, 'Each backend’s state over time');
+    share.append(heading('Share of requests'), this.#status, new ZoomBar(doc, this.#shareAxis, 'Time axis of the share and least-request charts').element);
+    this.#shareChart = new BucketChart(share, 'Share of requests per backend over time', this.#shareAxis, 220);
+    this.#lanes = new StateLanes(share, 'Each backend’s state over time', this.#shareAxis);
     this.#legend = h(doc, 'ul', { class: 'ss-traffic-legend', attrs: { 'aria-label': 'Backends' } });
-    this.element.append(this.#legend);
-    this.element.append(
+    this.#shareCommand = new CommandBox(doc, 'the share of requests');
+    share.append(this.#legend);
+    share.append(
       h(doc, 'p', {
         class: 'ss-chart-note',
         text:
@@ -211,39 +203,55 @@ export class TrafficView {
     // Said where it shows: a curve under which the script has no ramp at all.
     this.#shareNote = h(doc, 'p', { class: 'ss-chart-note ss-traffic-warn' });
     this.#shareNote.hidden = true;
-    this.element.append(this.#shareNote);
+    share.append(this.#shareNote, this.#shareCommand.element);
+    this.element.append(share);
 
-    this.element.append(heading('The least-request trap'));
+    const trap = h(doc, 'section', { class: 'ss-traffic-section ss-trap-section' });
+    trap.append(heading('The least-request trap'));
     this.#trapIntro = h(doc, 'p', { class: 'ss-traffic-intro' });
-    this.element.append(this.#trapIntro);
-    this.element.append(this.#controls.trapControls(doc));
+    trap.append(this.#trapIntro, this.#controls.trapControls(doc));
     const sides = h(doc, 'div', { class: 'ss-trap' });
-    this.#without = new TrapSide(sides, 'Without slow start', level + 1);
-    this.#with = new TrapSide(sides, 'With slow start', level + 1);
-    this.element.append(sides);
-    this.#trapNote = h(doc, 'p', { class: 'ss-chart-note' });
-    this.element.append(this.#trapNote);
+    this.#without = new TrapSide(sides, 'Without slow start', level + 1, this.#shareAxis);
+    this.#with = new TrapSide(sides, 'With slow start', level + 1, this.#shareAxis);
+    this.#trapNote = h(doc, 'p', { class: 'ss-chart-note ss-trap-note' });
+    trap.append(sides, this.#trapNote);
+    this.element.append(trap);
 
-    this.element.append(heading('Flapping: failures, ejection and the cures'));
-    this.element.append(
+    const flap = h(doc, 'section', { class: 'ss-traffic-section ss-flap-section' });
+    flap.append(heading('Flapping: failures, ejection and the cures'));
+    flap.append(
       h(doc, 'p', {
         class: 'ss-traffic-intro',
         text:
           'A request slower than the timeout fails and is retried elsewhere; the balancer’s passive health check ' +
           'counts the failures and ejects the backend, then lets it back. A backend restarted cold and handed its ' +
           'full share fails, is ejected, comes back still cold and is ejected again: flapping. The same scenario ' +
-          'four ways: no slow start; slow start (the curve chosen above); escalating ejection (Envoy: each ejection ' +
-          'longer than the last); both. Lanes show each backend serving, ramping or ejected.',
+          'run several ways (Compare): no slow start; slow start (the curve chosen above); escalating ejection (Envoy: each ' +
+          'ejection longer than the last); both; or slow start applied by scaling against by skipping. Under each run: each ' +
+          'backend’s lane (serving, ramping, ejected), its latency and its failed requests, with the script’s events ' +
+          '(dashed) and the moment it became stable (green) marked.',
       }),
     );
-    this.element.append(this.#controls.flapControls(doc));
+    flap.append(this.#controls.flapControls(doc));
+    // Every option of the runs, made from the engine's option table when the worker has said it.
+    this.#optionsBox = h(doc, 'section', { class: 'ss-option-box' }, heading('Every option of the runs', Math.min(6, level + 1) as 4));
+    this.#optionsBox.append(
+      h(doc, 'p', {
+        class: 'ss-traffic-intro',
+        text:
+          'Each option of slowstart simulate that changes these runs, grouped, with its default (a health check’s: that balancer’s). ' +
+          'The lab sets a run’s slow start itself, its curve from the settings above, and its bucket.',
+      }),
+    );
+    flap.append(this.#optionsBox);
     this.#flapStatus = h(doc, 'p', { class: 'ss-flap-status', attrs: { role: 'status' } });
-    this.element.append(this.#flapStatus);
+    flap.append(this.#flapStatus, new ZoomBar(doc, this.#flapAxis, 'Time axis of the flapping runs').element);
     const cures = h(doc, 'div', { class: 'ss-flap' });
-    this.#flapSides = CURES.map((c) => new FlapSide(cures, c.title, level + 1));
-    this.element.append(cures);
+    this.#flapPanels = CURES.map((c) => new RunPanel(cures, c.title, level + 1, this.#flapAxis));
+    flap.append(cures);
     this.#flapNote = h(doc, 'p', { class: 'ss-flap-note' });
-    this.element.append(this.#flapNote);
+    flap.append(this.#flapNote);
+    this.element.append(flap);
     parent.append(this.element);
   }
 
@@ -251,13 +259,13 @@ export class TrafficView {
   update(script: string): void {
     this.#script = script;
     this.#stale = true;
-    if (this.#visible) void this.#run();
+    if (this.#visible) this.#run();
   }
 
   /** Simulations only run while the view is visible. */
   set visible(v: boolean) {
     this.#visible = v;
-    if (v && this.#stale) void this.#run();
+    if (v && this.#stale) this.#run();
   }
 
   get settings(): TrafficSettings {
@@ -266,102 +274,109 @@ export class TrafficView {
 
   /** The last simulations drawn (share view, then the trap without and with slow start). */
   get last(): { share: Traffic; without: Traffic; with: Traffic } | null {
-    return this.#last;
+    return this.#share && this.#trap ? { share: this.#share.traffic, ...this.#trap } : null;
   }
 
   /** The flapping comparison's last runs, in CURES order (two with nginx or HAProxy). */
   get flapRuns(): readonly Traffic[] {
+    return this.#flap?.runs.map((r) => r.traffic) ?? [];
+  }
+
+  /** The flapping comparison's last section: its script, and each run's options and result. */
+  get flapSection(): Extract<Section, { kind: 'flap' }> | null {
     return this.#flap;
   }
 
-  /** Resolves when the latest simulation has been drawn (for tests and benchmarks). */
-  ready: Promise<void> = Promise.resolve();
+  /** Resolves when the newest plan has been drawn in full (for tests and benchmarks). */
+  get ready(): Promise<void> {
+    return this.#plan === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Ends the worker. */
+  destroy(): void {
+    this.#runs.destroy();
+    this.#settle();
+  }
 
   #changed(): void {
     this.#stale = true;
-    if (this.#visible) void this.#run();
+    if (this.#visible) this.#run();
   }
 
-  #run(): Promise<void> {
+  #run(): void {
     this.#stale = false;
-    const generation = ++this.#generation;
-    this.#lab ??= this.#options.lab();
     if (!this.#script.trim()) setText(this.#status, 'Write a script with POOL, ADD, DOWN, UP and NOW to see its traffic.');
     else setText(this.#status, 'Simulating…');
-    this.ready = this.#lab.then(
-      (lab) => {
-        if (generation !== this.#generation) return;
-        return this.#simulate(lab, generation);
-      },
-      (e: unknown) => setText(this.#status, `The simulation could not load: ${(e as Error).message}`),
-    );
-    return this.ready;
+    this.#settingsOfPlan = structuredClone(this.#controls.settings);
+    this.#plan = this.#runs.plan(this.#script, this.#settingsOfPlan);
   }
 
-  // The three parts (the share, the trap, the flapping) run in three tasks,
-  // so that the page answers input between them; a newer script or setting
-  // (another generation) stops the older run between parts.
-  async #simulate(lab: Lab, generation: number): Promise<void> {
-    if (!this.#defaults) {
-      const d = (this.#defaults = lab.trafficDefaults());
-      this.#controls.adoptDefaults(d);
-      setText(
-        this.#trapIntro,
-        'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
-          `they warm up. Each backend serves ${d.service.workers} requests at once (${Math.round(warmCapacity(d))} a second when warm), whatever its ` +
-          'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
-          'and a host that just joined has none. This comparison sets its own request rate from Load %.',
-      );
-    }
-    const defaults = this.#defaults;
-    const capacity = warmCapacity(defaults);
-    const s = this.#controls.settings;
-    const script = this.#script;
-    let traffic: Traffic;
-    let bucket: number;
-    let rps = s.rps;
-    try {
-      // The engine's estimate (one pass over the script, nothing simulated)
-      // tells how long the scenario runs, and what rate keeps the run small.
-      const duration = lab.simulationSize(script, { curve: s.curve }).duration;
-      bucket = chooseBucket(duration);
-      rps = interactiveRate(lab, script, shareOptions(s, bucket), s.rps);
-      traffic = lab.simulate(script, shareOptions({ ...s, rps }, bucket));
-    } catch (e) {
-      setText(this.#status, (e as Error).message);
-      return;
-    }
-    const requests = Math.ceil(rps * traffic.duration).toLocaleString('en-US');
+  #settle(): void {
+    this.#plan = 0;
+    for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+
+  #adoptDefaults(d: TrafficDefaults, table: readonly TrafficOptionInfo[]): void {
+    this.#defaults = d;
+    this.#controls.adoptDefaults(d);
+    this.#optionsBox.append(
+      this.#controls.optionForm(this.element.ownerDocument, table, (problem) =>
+        setText(this.#flapStatus, `Not updated: ${problem}. The runs below have the last valid options.`),
+      ),
+    );
+    setText(
+      this.#trapIntro,
+      'Backends that join (ADD) or come back (UP) start cold: their requests take several times longer until ' +
+        `they warm up. Each backend serves ${d.service.workers} requests at once (${Math.round(warmCapacity(d))} a second when warm), whatever its ` +
+        'weight; more wait in line. Least request sends the most to the host with the fewest requests in flight, ' +
+        'and a host that just joined has none. This comparison sets its own request rate from Load %.',
+    );
+  }
+
+  #queue(id: number, section: Section): void {
+    this.#drawing = this.#drawing.then(async () => {
+      if (id !== this.#plan) return; // a newer plan began: its sections come
+      const key = sectionKey(section);
+      if (key !== null && this.#drawn.get(section.kind) === key) return;
+      await nextTask(); // (a section arrives in the task that read its message: the drawing gets its own)
+      if (id !== this.#plan) return;
+      if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events, section.script);
+      else if (section.kind === 'trap') this.#drawTrap(section);
+      else if (section.kind === 'flap') await this.#drawFlap(section, () => id === this.#plan);
+      else setText(section.section === 'flap' ? this.#flapStatus : this.#status, section.message);
+      if (id === this.#plan && key !== null) this.#drawn.set(section.kind, key);
+      else this.#drawn.delete(section.kind);
+    });
+  }
+
+  #drawShare(run: PlanRun, askedRps: number, events: ScenarioEvent[], script: string): void {
+    const t = run.traffic;
+    this.#shareCommand.set(script, run.args);
+    const rps = run.options.rps ?? askedRps;
+    this.#share = run;
+    this.#shown = rps;
+    let requests = 0;
+    for (const v of t.total) requests += v;
     setText(
       this.#status,
-      `${requests} requests over ${traffic.duration.toLocaleString('en-US')} s at ${rateText(rps)}/s` +
-        (rps < s.rps ? ' (rate lowered to keep the page responsive)' : '') +
-        `; shares are counted in slices of ${bucket} s.` +
-        (traffic.diagnostics.length ? ` ${traffic.diagnostics.length} rejected line(s) ignored.` : ''),
+      `${requests.toLocaleString('en-US')} requests over ${seconds(t.duration)} at ${rate(rps)}/s` +
+        (rps < askedRps ? ' (lowered to keep each run short)' : '') +
+        `; shares are counted in slices of ${seconds(t.bucket)} (zoom in to see each).` +
+        (t.diagnostics.length ? ` ${t.diagnostics.length} rejected line(s) ignored.` : ''),
     );
-    this.#shown = rps;
-    const shares = sharesOf(traffic);
-    const stale = async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      return generation !== this.#generation;
-    };
-    this.#shareChart.set({ mode: 'stack', bucket, buckets: traffic.buckets, series: shares.series, rest: shares.rest });
-    this.#lanes.set(traffic);
-    this.#drawLegend(traffic.names);
+    this.#shareAxis.setExtent(t.duration, t.bucket);
+    const marks = (this.#shareMarks = { events });
+    this.#shareChart.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k], marks, eventLabels: true });
+    this.#lanes.set(t, marks);
+    this.#drawLegend(t.names);
+  }
 
-    // The comparison's rate: Load % of the busiest backend's warm capacity
-    // at full weight (trap-summary.ts says why), capped like the share view's.
-    if (await stale()) return;
-    const wantedTrapRps = trapRate(traffic, s.trapLoad, capacity).rps;
-    const trapRps = Math.min(...[false, true].map((slowStart) => interactiveRate(lab, script, trapOptions(wantedTrapRps, s, bucket, slowStart), wantedTrapRps)));
-    let without: Traffic;
-    let withRamp: Traffic;
-    try {
-      [without, withRamp] = [false, true].map((slowStart) => lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart)));
-    } catch (e) {
-      setText(this.#trapNote, (e as Error).message);
-      return;
-    }
+  #drawTrap({ without: withoutRun, with: withRun, rps, script }: Extract<Section, { kind: 'trap' }>): void {
+    const s = this.#settingsOfPlan;
+    const [without, withRamp] = [withoutRun.traffic, withRun.traffic];
+    this.#without.command.set(script, withoutRun.args);
+    this.#with.command.set(script, withRun.args);
+    const defaults = this.#defaults;
     // One latency scale for both sides, so they compare at a glance.
     let top = 0;
     for (const t of [without, withRamp]) for (const v of t.latencyMs) if (v > top) top = v;
@@ -370,14 +385,14 @@ export class TrafficView {
       [this.#without, without],
       [this.#with, withRamp],
     ] as const) {
-      const sh = sharesOf(t);
-      side.share.set({ mode: 'stack', bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
-      side.latency.set({ mode: 'lines', bucket, buckets: t.buckets, series: latencyOf(t), unit: 'ms', yMax: top });
+      const marks = this.#shareMarks;
+      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k], marks });
+      side.latency.set({ mode: 'lines', bucket: t.bucket, buckets: t.buckets, series: latencySeries(t), unit: 'ms', yMax: top, marks });
       const p = peak(t);
       peaks.push(p);
       setText(side.summary, p.id < 0 ? 'No requests were served.' : `Slowest: ${t.names[p.id]} at ${Math.round(p.ms).toLocaleString('en-US')} ms on average in one slice.`);
     }
-    this.#last = { share: traffic, without, with: withRamp };
+    this.#trap = { without, with: withRamp };
     const same = sameRouting(without, withRamp);
     const noRampUnderHaproxy = same && s.curve.kind === 'haproxy';
     this.#shareNote.hidden = !noRampUnderHaproxy;
@@ -390,85 +405,75 @@ export class TrafficView {
     );
     setText(
       this.#trapNote,
-      peaks[0].ms > 0 && peaks[1].ms > 0
+      peaks[0].ms > 0 && peaks[1].ms > 0 && defaults
         ? trapSummary({
             withoutMs: peaks[0].ms,
             withMs: peaks[1].ms,
             same,
             curve: s.curve.kind,
-            rps: trapRps,
+            rps,
             loadPercent: s.trapLoad,
-            coldFactor: s.coldFactor,
-            warmup: s.warmup,
+            coldFactor: Number.isNaN(s.coldFactor) ? defaults.service.coldFactor : s.coldFactor,
+            warmup: Number.isNaN(s.warmup) ? defaults.service.warmup : s.warmup,
             baseMs: defaults.service.baseMs,
-            capacity,
+            capacity: warmCapacity(defaults),
           })
         : '',
     );
-    if (await stale()) return;
-    await this.#simulateFlapping(lab, script, defaults, stale);
   }
 
-  // The flapping comparison: the rolling-restart example (or the script),
-  // at Load % of the busiest backend's warm capacity, with each cure.
-  // Each run in a task of its own (`stale` yields to the page, and says when
-  // a newer run has started).
-  async #simulateFlapping(lab: Lab, editorScript: string, defaults: TrafficDefaults, stale: () => Promise<boolean>): Promise<void> {
-    const s = this.#controls.settings;
-    const script = s.flapScenario === 'rolling' ? ROLLING_RESTART : editorScript;
-    const runs: Traffic[] = [];
-    let rps: number;
-    let duration: number;
-    try {
-      const natural = lab.simulationSize(script, { curve: s.curve }).duration;
-      duration = s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural, 120);
-      const bucket = chooseBucket(duration);
-      const shareOnly = { duration, bucket, curve: s.curve };
-      const share = lab.simulate(script, { ...shareOnly, rps: interactiveRate(lab, script, shareOnly, 100) });
-      const wanted = trapRate(share, s.flapLoad, warmCapacity(defaults)).rps;
-      const cures = s.health === 'envoy' ? CURES : CURES.slice(0, 2);
-      rps = Math.min(...cures.map((cure) => interactiveRate(lab, script, flapOptions(wanted, duration, bucket, s, cure, defaults), wanted)));
-      for (const cure of cures) {
-        if (await stale()) return;
-        runs.push(lab.simulate(script, flapOptions(rps, duration, bucket, s, cure, defaults)));
-      }
-    } catch (e) {
-      setText(this.#flapStatus, (e as Error).message);
-      this.#flap = [];
-      return;
-    }
-    this.#flap = runs;
+  async #drawFlap(section: Extract<Section, { kind: 'flap' }>, current: () => boolean): Promise<void> {
+    const s = this.#settingsOfPlan;
+    const runs = section.runs.map((r) => r.traffic);
+    const instant = section.runs.every((r) => !r.options.service);
+    this.#flap = section;
     setText(
       this.#flapStatus,
-      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rateText(rps)} requests/s for ${duration.toLocaleString('en-US')} s, ` +
-        `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}${HEALTH_SETTINGS[s.health]}.`,
+      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rate(section.rps)} requests/s for ${seconds(section.duration)}, ` +
+        (instant
+          ? 'answers instant (routing only: nothing is in flight, nothing times out, no health check).'
+          : `${s.timeoutMs ? `timeout ${s.timeoutMs.toLocaleString('en-US')} ms` : 'no timeout'}, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}${HEALTH_SETTINGS[s.health]}.`),
     );
-    this.#flapSides.forEach((side, i) => {
+    if (runs.length) this.#flapAxis.setExtent(runs[0].duration, runs[0].bucket);
+    // One scale for every run's latency and failures, so the runs compare at a glance.
+    let latencyTop = 0;
+    let failuresTop = 0;
+    for (const t of runs) {
+      const n = t.names.length;
+      for (const v of t.latencyMs) if (v > latencyTop) latencyTop = v;
+      for (let k = 0; k < t.buckets; k++) {
+        let f = t.unrouted[k];
+        for (let id = 0; id < n; id++) f += t.failed[k * n + id];
+        if (f > failuresTop) failuresTop = f;
+      }
+    }
+    const facts = runs.map((t, i) => runFacts(section.cures[i].label, t));
+    for (const [i, panel] of this.#flapPanels.entries()) {
       const t = runs[i];
-      side.element.hidden = !t;
-      if (!t) return;
-      const sh = sharesOf(t);
-      side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: sh.series, rest: sh.rest });
-      side.lanes.set(t);
-      const f = runFacts(CURES[i].label, t);
-      setText(
-        side.summary,
-        `${f.ejections.toLocaleString('en-US')} ejection${f.ejections === 1 ? '' : 's'}, ` +
-          `${f.failed.toLocaleString('en-US')} failed, ${Math.round(f.secondsEjected).toLocaleString('en-US')} s out; ` +
-          (f.stableAt === null ? 'never stable.' : `stable from ${f.stableAt} s.`),
-      );
-    });
+      panel.element.hidden = !t;
+      if (!t) continue;
+      if (i > 0) {
+        await nextTask();
+        if (!current()) return;
+      }
+      panel.title = section.cures[i].title;
+      panel.set(t, { events: section.events, stableAt: instant ? undefined : t.stableAt }, !instant, { latencyMs: latencyTop, failures: failuresTop });
+      setText(panel.summary, runLine(facts[i], instant));
+      panel.command.set(section.script, section.runs[i].args);
+    }
     setText(
       this.#flapNote,
-      flapSummary(runs.map((t, i) => runFacts(CURES[i].label, t))) +
-        (s.health === 'envoy' ? '' : ` ${HEALTH_NAMES[s.health]} has no escalating ejection (Envoy's base_ejection_time × times ejected): its two runs are shown.`),
+      flapSummary(facts, instant, runs.every((t) => sameRouting(runs[0], t))) +
+        (s.health === 'envoy' || instant || s.flapCompare !== 'cures'
+          ? ''
+          : ` ${HEALTH_NAMES[s.health]} has no escalating ejection (Envoy's base_ejection_time × times ejected): its two runs are shown.`),
     );
   }
 
   // A setting that is not valid: say which and what it takes, and that the
   // charts still show the last valid settings.
   #invalid(problem: string): void {
-    setText(this.#status, `Not updated: ${problem}. The charts still show ${this.#shown.toLocaleString('en-US')} requests/s.`);
+    setText(this.#status, `Not updated: ${problem}. The charts still show ${rate(this.#shown)} requests/s.`);
   }
 
   #drawLegend(names: readonly string[]): void {

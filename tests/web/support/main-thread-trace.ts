@@ -47,6 +47,8 @@ export interface MainThreadTasks {
   scriptTasksInCalibrations: number;
   /** longestNativeCpuMs in calibration tasks. */
   nativeTasksInCalibrations: number;
+  /** The CPU time of the task that began at `start` (the page's performance.now() clock, ms), or null: for a Long Tasks API entry. */
+  cpuOfTaskAt(start: number): number | null;
 }
 
 /** The name of the user-timing mark each calibration task sets first (the trace finds its task by it). */
@@ -101,10 +103,13 @@ export async function traceMainThread(browser: Browser, page: Page): Promise<() 
   return async () => {
     await calibrate(page);
     await calibrate(page);
-    await page.evaluate(() => performance.mark('slowstart-trace-end'));
+    // The page's clock at the mark, to put the trace's tasks on it (cpuOfTaskAt).
+    const markedAt = await page.evaluate(() => performance.mark('slowstart-trace-end').startTime);
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-    const pid = traceEvents.find((e) => e.name === 'slowstart-trace-end')?.pid;
+    const mark = traceEvents.find((e) => e.name === 'slowstart-trace-end');
+    const pid = mark?.pid;
     if (pid === undefined) throw new Error('the trace has no mark from the page');
+    const offsetMs = mark!.ts / 1000 - markedAt; // trace clock − page clock
     const main = new Set(
       traceEvents
         .filter((e) => e.pid === pid && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
@@ -155,6 +160,12 @@ export async function traceMainThread(browser: Browser, page: Page): Promise<() 
       calibrationCpuMs,
       scriptTasksInCalibrations: longestScriptCpuMs / calibrationCpuMs,
       nativeTasksInCalibrations: longestNativeCpuMs / calibrationCpuMs,
+      cpuOfTaskAt: (start) => {
+        // The Long Tasks API rounds its times; the trace's task that starts within a millisecond.
+        const at = (start + offsetMs) * 1000;
+        const near = tasks.filter((t) => Math.abs(t.ts - at) <= 1500);
+        return near.length ? Math.max(...near.map((t) => (t.tdur ?? 0) / 1000)) : null;
+      },
     };
   };
 }

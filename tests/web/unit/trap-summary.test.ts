@@ -4,7 +4,7 @@
 // 200 ms and a cold one is as fast, so with no backend sent more than it can
 // serve, every request takes 200 ms with or without slow start.
 import { describe, expect, it } from 'vitest';
-import { trapOptions, DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/traffic-controls.js';
+import { trapOptions, DEFAULT_SETTINGS, type TrafficSettings } from '../../../web/traffic/lab-settings.js';
 import { sameRouting, trapRate, trapSummary, warmCapacity } from '../../../web/traffic/trap-summary.js';
 import { lab } from '../support/lab.js';
 
