@@ -12,8 +12,8 @@
 // What it refuses, with the line and column: tabs in indentation, several
 // documents, complex keys ("? "), duplicate keys, a ": " inside a plain
 // value, bad indentation, unclosed quotes and brackets, control characters,
-// nesting deeper than 200, more than 1,000,000 nodes (aliases included: a
-// "billion laughs" stops there). docs/YOUR-SYSTEM.md says why a subset and
+// nesting deeper than 200, more than 1,000,000 nodes, aliases that copy more
+// than 100,000 nodes in all (a "billion laughs" stops there). docs/YOUR-SYSTEM.md says why a subset and
 // not a library.
 #pragma once
 #include <cstdint>
