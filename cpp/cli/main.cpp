@@ -15,6 +15,7 @@
 #include "core/interpreter.hpp"
 #include "core/text_sink.hpp"
 #include "cli/grade_native.hpp"
+#include "system/fit_command.hpp"
 #include "traffic/simulate_command.hpp"
 #include "cli/stdio.hpp"
 #include "cli/usage.hpp"
@@ -76,8 +77,17 @@ int simulate(int argc, char** argv) {
   return status;
 }
 
+int fit(int argc, char** argv) {
+  std::string out, err;
+  const int status = slowstart::system::run_fit(std::vector<std::string>(argv + 2, argv + argc), read_script, out, err);
+  put(err, stderr);
+  put(out, stdout);
+  return status;
+}
+
 int run_command(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "simulate") return simulate(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "fit") return fit(argc, argv);
   if (argc > 1 && std::string_view(argv[1]) == "grade")
     return slowstart::cli::grade_command(std::vector<std::string>(argv + 2, argv + argc));
   if (argc > 1 && std::string_view(argv[1]) == "tests")

@@ -1,0 +1,39 @@
+// `slowstart fit`: a canary restart's log in, the cold start the simulator
+// should use out. Shared by the native CLI and the Node CLI (through the
+// lab module), so both print the same bytes; only file reading differs.
+//
+//   stdout   the `simulate` options to pass (one line), or with --json one
+//            JSON object; with --convert the log as CSV (t,latency_ms,in_flight)
+//   stderr   what was fitted, in words: each number with its band, which of
+//            time and requests explains the data better and by how much
+//   status   0 fitted, 1 the data cannot decide (stderr says why; --json
+//            prints {"refused": ...}), 2 bad arguments or an unreadable file
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/validate.hpp"
+#include "system/cold_fit.hpp"
+
+namespace slowstart::system {
+
+extern const char* const kFitUsage;
+
+// Reads a file: path "" or "-" is standard input.
+using FileReader = std::function<Problem(const std::string& path, std::string& text)>;
+
+int run_fit(const std::vector<std::string>& args, const FileReader& read, std::string& out, std::string& err);
+
+// The fitted numbers as the command prints them (rounded once, so that
+// the options, the JSON and the words all say the same numbers).
+struct FitNumbers {
+  double service_ms, cold_factor, warmup, warmup_requests;
+  bool by_requests;
+};
+FitNumbers fit_numbers(const ColdFit& fit);
+// "--service-ms 100.3 --cold-factor 6.02 --warm-by time --warmup 29.9"
+std::string fit_options(const ColdFit& fit);
+std::string fit_json(const ColdFit& fit);
+
+}  // namespace slowstart::system
