@@ -215,6 +215,11 @@ export interface LabModule {
     args: string[],
     read: (path: string) => Uint8Array | string,
   ): { out: string; err: string; status: number };
+  /** `slowstart fit ARGS` (cpp/system/fit_command.hpp), for the Node CLI. */
+  fitCommand(
+    args: string[],
+    read: (path: string) => Uint8Array | string,
+  ): { out: string; err: string; status: number };
 }
 
 export default function createLab(options?: EngineOptions): Promise<LabModule>;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "system/fit_command.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
 #include "wasm/js_interop.hpp"
@@ -171,12 +172,14 @@ val traffic_defaults() {
   return out;
 }
 
-// `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
-// script's bytes or throws; the result is {out, err, status}.
-val simulate_command_text(val args, val read) {
+// A subcommand for the Node CLI (`slowstart simulate ARGS`, `slowstart fit
+// ARGS`): `read(path)` returns the file's bytes or throws; the result is
+// {out, err, status}.
+template <typename Run>
+val command_text(val args, val read, Run run) {
   const auto list = emscripten::vecFromJSArray<std::string>(args);
   std::string out, err;
-  const int status = simulate_command::run_simulate(
+  const int status = run(
       list,
       [&](const std::string& path, std::string& text) -> Problem {
         val r = read(path);
@@ -191,6 +194,8 @@ val simulate_command_text(val args, val read) {
   o.set("status", status);
   return o;
 }
+val simulate_command_text(val args, val read) { return command_text(args, read, simulate_command::run_simulate); }
+val fit_command_text(val args, val read) { return command_text(args, read, system::run_fit); }
 
 // A script run with other rules: {curve: {...}} or {effective, pick}.
 // Returns the run, or an Error for a bad curve.
@@ -225,4 +230,5 @@ EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("simulate", &simulate);
   emscripten::function("trafficDefaults", &traffic_defaults);
   emscripten::function("simulateCommand", &simulate_command_text);
+  emscripten::function("fitCommand", &fit_command_text);
 }
