@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/recordings.hpp"
 #include "traffic/curves.hpp"
 #include "traffic/traffic.hpp"
 
@@ -20,14 +21,7 @@ using namespace slowstart;
 
 namespace {
 
-std::vector<std::string> lines(const std::string& name) {
-  std::ifstream in(std::string(SLOWSTART_SOURCE_DIR) + "/tests/cpp/traffic_real/" + name);
-  EXPECT_TRUE(in) << name;
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(line);
-  return out;
-}
+std::vector<std::string> lines(const std::string& name) { return recorded_lines(name); }
 
 double first_number(const std::string& line) { return std::stod(line.substr(0, line.find(' '))); }
 
