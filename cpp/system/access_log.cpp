@@ -361,7 +361,18 @@ bool envoy_line(std::string_view line, std::vector<Attempt>& out) {
 
 }  // namespace
 
+namespace {
+bool read_log(std::string_view text, const AccessLogOptions& options, CanaryLog& out, std::string& error);
+}
+
 bool read_access_log(std::string_view text, const AccessLogOptions& options, CanaryLog& out, std::string& error) {
+  if (read_log(text, options, out, error)) return true;
+  error = printable(error);  // backends' names come from the log
+  return false;
+}
+
+namespace {
+bool read_log(std::string_view text, const AccessLogOptions& options, CanaryLog& out, std::string& error) {
   out = CanaryLog{};
   std::vector<Attempt> attempts;
   std::uint32_t line_no = 0, bad = 0, first_bad = 0, lines = 0;
@@ -437,7 +448,9 @@ bool read_access_log(std::string_view text, const AccessLogOptions& options, Can
   if (whole) out.notes.push_back("time stamps in whole seconds: a start is known to a second only (nginx: log $msec)");
   sort_by_time(out);
   count_in_flight(out);
+  for (std::string& note : out.notes) note = printable(note);
   return true;
 }
+}  // namespace
 
 }  // namespace slowstart::system

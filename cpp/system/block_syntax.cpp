@@ -129,7 +129,7 @@ class Lexer {
     if (!caddy_ && !at_end()) {
       const char c = s_[pos_];
       if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ';' && c != '{' && c != '}')
-        return fail(line_, column(), std::string("unexpected '") + c + "' after a quoted word");
+        return fail(line_, column(), "unexpected " + quote(std::string(1, c)) + " after a quoted word");
     }
     return true;
   }
@@ -215,7 +215,7 @@ class Builder {
   }
   bool unclosed(const ConfigWord& opener) {
     return fail(opener.line, opener.column,
-                "unexpected end of file: the block of '" + opener.text + "' is not closed with '}'");
+                "unexpected end of file: the block of " + quote(opener.text) + " is not closed with '}'");
   }
   Lexer& lexer_;
   ConfigError& error_;
@@ -254,13 +254,13 @@ class NginxBuilder : public Builder {
           break;
         case Mark::Close:
           if (!d.words.empty())
-            return fail(t.word.line, t.word.column, std::string("unexpected '}': '") + d.name() + "' has no ';'");
+            return fail(t.word.line, t.word.column, "unexpected '}': " + quote(d.name()) + " has no ';'");
           if (!opener) return fail(t.word.line, t.word.column, "unexpected '}'");
           closed_at_ = t.word.line;
           return true;
         case Mark::Eof:
           if (!d.words.empty())
-            return fail(t.word.line, t.word.column, std::string("unexpected end of file: '") + d.name() + "' has no ';'");
+            return fail(t.word.line, t.word.column, "unexpected end of file: " + quote(d.name()) + " has no ';'");
           if (opener) return unclosed(*opener);
           return true;
       }

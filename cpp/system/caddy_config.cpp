@@ -42,8 +42,8 @@ class CaddyReader {
     if (!chosen && pool.empty()) chosen = &proxies_.front();
     if (!chosen) {
       std::string sites;
-      for (const Proxy& p : proxies_) sites += (sites.empty() ? "" : ", ") + p.site;
-      return fail(0, 0, std::string("no reverse_proxy in a site named '") + std::string(pool) + "' (the file has: " + sites + ")");
+      for (const Proxy& p : proxies_) sites += (sites.empty() ? "" : ", ") + directive_text(p.site);
+      return fail(0, 0, "no reverse_proxy in a site named " + quote(pool) + " (the file has: " + sites + ")");
     }
     for (const Proxy& p : proxies_)
       if (&p != chosen)

@@ -35,12 +35,15 @@ class WarmupSearch {
       }
     const double hi = 2 * last;  // past the end: "still cold at the end" is a possible answer
     if (!(lo < hi)) lo = hi / 1000;
+    // Denser near the start, in plain arithmetic (no pow: the same grid in
+    // every libm, so both CLIs print the same digits).
     constexpr int kGrid = 240;
     int j_best = 0;
     Line found = at(lo);
     std::vector<double> grid(kGrid);
     for (int j = 0; j < kGrid; ++j) {
-      grid[static_cast<std::size_t>(j)] = lo * std::pow(hi / lo, static_cast<double>(j) / (kGrid - 1));
+      const double u = static_cast<double>(j) / (kGrid - 1);
+      grid[static_cast<std::size_t>(j)] = lo + (hi - lo) * u * u * u;
       const Line l = at(grid[static_cast<std::size_t>(j)]);
       if (l.rss < found.rss) found = l, j_best = j;
     }
@@ -181,7 +184,7 @@ double queue_correlation(const CanaryLog& log, const std::vector<double>& m) {
 
 }  // namespace
 
-ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed) {
+ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed, int resamples) {
   ColdFit fit;
   const std::size_t n = log.rows.size();
   fit.rows = n;
@@ -216,7 +219,7 @@ ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed) {
   if (log.has_in_flight) fit.queue_correlation = queue_correlation(log, m_best);
 
   // Bootstrap: the rows resampled, both models refitted.
-  fit.resamples = static_cast<int>(std::clamp<std::size_t>(40'000'000 / n, 40, 200));
+  fit.resamples = resamples > 0 ? resamples : static_cast<int>(std::clamp<std::size_t>(40'000'000 / n, 40, 200));
   SplitMix64 rng(seed);
   std::vector<double> counts(n);
   std::vector<double> ts, tc, tw, rs, rc, rw;

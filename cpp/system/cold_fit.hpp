@@ -52,6 +52,7 @@ struct ColdFit {
 // The fewest rows the fit accepts.
 inline constexpr std::size_t kMinFitRows = 30;
 
-ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed = 1);
+// `resamples`: the bootstrap's (0: 200, fewer past 200,000 rows, at least 40).
+ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed = 1, int resamples = 0);
 
 }  // namespace slowstart::system

@@ -155,6 +155,28 @@ std::string script_name(std::string_view raw, std::string_view fallback, std::ve
   return unique;
 }
 
+std::string printable(std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    const std::string_view seq = text.substr(i, n ? n : 1);
+    const bool shown = n > 0 && (seq == " " || seq == "=" || !check_name(seq));
+    if (shown) {
+      out += seq;
+    } else {
+      for (const char c : seq) {
+        const auto b = static_cast<unsigned char>(c);
+        out += "\\x";
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+      }
+    }
+    i += seq.size();
+  }
+  return out;
+}
+
 std::string directive_text(std::string_view text) {
   std::string out;
   bool space = false;

@@ -33,6 +33,11 @@ std::string number_text(double value);
 // `taken` (a second "x" becomes "x#2"); empty becomes `fallback`.
 std::string script_name(std::string_view raw, std::string_view fallback, std::vector<std::string>& taken);
 
+// Text as a message may show it whole: every byte of a control character,
+// a bidirectional control or invalid UTF-8 written as \xNN (what quote()
+// does, without its quotes and its 60-byte cut).
+std::string printable(std::string_view text);
+
 // A directive as a message shows it: whitespace runs as one space, at most
 // 60 bytes ("..." after), control bytes as \xNN (core's quote()).
 std::string directive_text(std::string_view text);

@@ -81,7 +81,7 @@ class EnvoyReader {
     if (!pool.empty()) {
       for (const YamlNode* c : clusters_)
         if (text_of(c->get("name")) == pool) cluster = c;
-      if (!cluster) return fail(0, 0, std::string("no cluster named '") + std::string(pool) + "' (the file has: " + names() + ")");
+      if (!cluster) return fail(0, 0, "no cluster named " + quote(pool) + " (the file has: " + names() + ")");
     } else {
       // The clusters routes send to, then the others: the first with two
       // endpoints or more, else the first.
@@ -114,7 +114,7 @@ class EnvoyReader {
 
   std::string names() const {
     std::string s;
-    for (const YamlNode* c : clusters_) s += (s.empty() ? "" : ", ") + std::string(text_of(c->get("name")));
+    for (const YamlNode* c : clusters_) s += (s.empty() ? "" : ", ") + directive_text(text_of(c->get("name")));
     return s;
   }
 

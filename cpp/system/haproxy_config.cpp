@@ -147,7 +147,7 @@ class HAProxyReader {
     if (!proxy) return false;
     const Section* defaults = defaults_of(*proxy);
     if (!defaults && !proxy->from.empty())
-      return fail(proxy->line, 0, std::string("no defaults section named '") + proxy->from + "' before " + proxy->name);
+      return fail(proxy->line, 0, "no defaults section named " + quote(proxy->from) + " before " + directive_text(proxy->name));
     out_.pool = proxy->name;
     for (const Section& s : sections_)
       if (&s != proxy && &s != defaults && s.kind != "global")
@@ -198,7 +198,7 @@ class HAProxyReader {
           if (st.words[k].text == "from") s.from = st.words[k + 1].text;
         sections_.push_back(std::move(s));
       } else if (sections_.empty()) {
-        return fail_at(st.words[0], std::string("'") + directive_text(key) + "' outside any section (global, defaults, backend, ...)");
+        return fail_at(st.words[0], quote(key) + " outside any section (global, defaults, backend, ...)");
       } else {
         sections_.back().body.push_back(std::move(st));
       }
@@ -226,7 +226,7 @@ class HAProxyReader {
       std::string names;
       for (const Section& s : sections_)
         if (s.kind == "backend" || s.kind == "listen") names += (names.empty() ? "" : ", ") + s.name;
-      fail(0, 0, std::string("no backend or listen section named '") + std::string(pool) + "' (the file has: " +
+      fail(0, 0, "no backend or listen section named " + quote(pool) + " (the file has: " +
                      (names.empty() ? "none" : names) + ")");
       return nullptr;
     }
@@ -369,7 +369,7 @@ class HAProxyReader {
         out.push_back(Param{&key, nullptr});
         continue;
       }
-      if (k + 1 >= st.words.size()) return fail_at(key, std::string("'") + directive_text(key.text) + "' needs a value");
+      if (k + 1 >= st.words.size()) return fail_at(key, quote(key.text) + " needs a value");
       out.push_back(Param{&key, &st.words[++k]});
     }
     return true;

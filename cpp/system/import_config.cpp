@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "system/alb_config.hpp"
+#include "system/config_text.hpp"
 #include "system/caddy_config.hpp"
 #include "system/envoy_config.hpp"
 #include "system/haproxy_config.hpp"
@@ -118,6 +119,7 @@ bool import_config(std::string_view text, std::optional<ConfigFormat> format, st
   if (!read) {  // nothing half-read is left behind
     out = ImportedConfig{};
     out.format = f;
+    error.message = printable(error.message);
   }
   return read;
 }

@@ -1,5 +1,7 @@
 #include "system/imported.hpp"
 
+#include "system/config_text.hpp"
+
 namespace slowstart::system {
 
 Problem parse_config_format(std::string_view text, ConfigFormat& out) {
@@ -12,6 +14,9 @@ Problem parse_config_format(std::string_view text, ConfigFormat& out) {
 }
 
 const char* config_format_name(ConfigFormat format) { return kConfigFormatNames[static_cast<int>(format)]; }
+
+void ImportedConfig::ignore(std::uint32_t line, std::string_view text) { ignored.push_back({line, printable(text)}); }
+void ImportedConfig::note(std::uint32_t line, std::string_view text) { notes.push_back({line, printable(text)}); }
 
 void ImportedConfig::set(std::string option, std::string value, std::uint32_t line, std::string source) {
   for (ImportedSetting& s : settings)

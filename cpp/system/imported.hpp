@@ -61,8 +61,9 @@ struct ImportedConfig {
   };
   void set_common(std::string option, const std::vector<PerServer>& values, std::string_view what);
   const ImportedSetting* find(std::string_view option) const;
-  void ignore(std::uint32_t line, std::string text) { ignored.push_back({line, std::move(text)}); }
-  void note(std::uint32_t line, std::string text) { notes.push_back({line, std::move(text)}); }
+  // Both keep what the file says printable (config_text.hpp's printable()).
+  void ignore(std::uint32_t line, std::string_view text);
+  void note(std::uint32_t line, std::string_view text);
 };
 
 // A file the readers cannot read: where and why (line and column 1-based;

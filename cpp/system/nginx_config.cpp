@@ -119,7 +119,7 @@ class NginxReader {
 
   std::string upstream_list() const {
     std::string names;
-    for (const Upstream& u : map_.upstreams) names += (names.empty() ? "" : ", ") + upstream_name(u);
+    for (const Upstream& u : map_.upstreams) names += (names.empty() ? "" : ", ") + directive_text(upstream_name(u));
     return names.empty() ? "none" : names;
   }
 
@@ -127,7 +127,7 @@ class NginxReader {
   bool choose(std::string_view pool) {
     if (!pool.empty()) {
       upstream_ = find_upstream(pool);
-      if (!upstream_) return fail(0, 0, std::string("no upstream named '") + std::string(pool) + "' (the file has: " + upstream_list() + ")");
+      if (!upstream_) return fail(0, 0, "no upstream named " + quote(pool) + " (the file has: " + upstream_list() + ")");
     } else {
       // The upstreams locations pass to, then the others: the first with
       // two servers or more (a pool where slow start can matter), else the first.

@@ -1,5 +1,7 @@
 #include "system/yaml_tree.hpp"
 
+#include "core/validate.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -273,7 +275,7 @@ class Reader {
       if (!quoted(out, parent)) return false;
       if (!end_of_value_line()) return false;
     } else if (c == '@' || c == '`') {
-      return fail(std::string("'") + c + "' cannot start a plain value: quote it");
+      return fail(quote(std::string(1, c)) + " cannot start a plain value: quote it");
     } else {
       if (!plain_block(parent, out)) return false;
     }
@@ -309,7 +311,7 @@ class Reader {
     while (!at_end() && !is_blank(peek()) && !is_break(peek()) && !is_flow_indicator(peek())) ++pos_;
     const std::string_view name = s_.substr(start, pos_ - start);
     auto it = std::find_if(anchors_.begin(), anchors_.end(), [&](const auto& a) { return a.first == name; });
-    if (it == anchors_.end()) return fail_at(l, c, std::string("no anchor named '") + std::string(name) + "' before this alias");
+    if (it == anchors_.end()) return fail_at(l, c, "no anchor named " + quote(name) + " before this alias");
     alias_nodes_ += count_within(it->second, kMaxAliasNodes);
     if (alias_nodes_ > kMaxAliasNodes) return fail_at(l, c, "aliases copy too many nodes (over 100,000)");
     out = it->second;
@@ -366,7 +368,7 @@ class Reader {
         for (const YamlEntry& e : out.map)
           if (e.key == entry.key)
             return fail_at(entry.line, entry.column,
-                           std::string("duplicate key '") + entry.key + "' (first at line " + std::to_string(e.line) + ")");
+                           "duplicate key " + quote(entry.key) + " (first at line " + std::to_string(e.line) + ")");
         out.map.push_back(std::move(entry));
       }
       // The position is at the next content (node() ended its lines).
@@ -715,7 +717,7 @@ class Reader {
         for (const YamlEntry& e : out.map)
           if (e.key == entry.key)
             return fail_at(entry.line, entry.column,
-                           std::string("duplicate key '") + entry.key + "' (first at line " + std::to_string(e.line) + ")");
+                           "duplicate key " + quote(entry.key) + " (first at line " + std::to_string(e.line) + ")");
         if (key_props.tag != "ignore" && key_props.tag != "!ignore") out.map.push_back(std::move(entry));
       } else {
         YamlNode item;
