@@ -252,8 +252,10 @@ bool nginx_line(std::string_view line, std::vector<Attempt>& out) {
         const std::vector<std::string> items = list_of(list);
         if (items.empty() || !std::all_of(items.begin(), items.end(), [](const std::string& a) {
               return looks_like_address(a) || a == "-";
-            }))
+            })) {
+          i = j;  // past the words joined: each word is looked at once
           continue;
+        }
         addrs = list;
         if (j + 1 < t.size()) {
           std::size_t k = j + 1;

@@ -121,7 +121,13 @@ std::string convert(const CanaryLog& log) {
   return out;
 }
 
-std::string summary(const ColdFit& f, const CanaryLog& log) {
+}  // namespace
+
+bool read_canary(std::string_view text, const AccessLogOptions* access, CanaryLog& out, std::string& problem) {
+  return access ? read_access_log(text, *access, out, problem) : read_canary_csv(text, out, problem);
+}
+
+std::string fit_summary(const ColdFit& f, const CanaryLog& log) {
   const FitNumbers n = fit_numbers(f);
   std::string s = "slowstart fit: " + grouped(static_cast<double>(f.rows)) + " requests over " + fixed(f.span, 1) + " s\n";
   for (const std::string& note : log.notes) s += "  " + note + '\n';
@@ -149,8 +155,6 @@ std::string summary(const ColdFit& f, const CanaryLog& log) {
          " times likelier)\n";
   return s;
 }
-
-}  // namespace
 
 FitNumbers fit_numbers(const ColdFit& f) {
   FitNumbers n{};
@@ -207,8 +211,7 @@ int run_fit(const std::vector<std::string>& args, const FileReader& read, std::s
   }
   CanaryLog log;
   std::string problem;
-  const bool ok = a.log ? read_access_log(text, a.access, log, problem) : read_canary_csv(text, log, problem);
-  if (!ok) {
+  if (!read_canary(text, a.log ? &a.access : nullptr, log, problem)) {
     const std::string name = a.path.empty() || a.path == "-" ? "<stdin>" : a.path;
     err += "slowstart fit: " + name + ": " + problem + '\n';
     return 2;
@@ -223,7 +226,7 @@ int run_fit(const std::vector<std::string>& args, const FileReader& read, std::s
     if (a.json) out += fit_json(f);
     return 1;
   }
-  err += summary(f, log);
+  err += fit_summary(f, log);
   out += a.json ? fit_json(f) : fit_options(f) + '\n';
   return 0;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/validate.hpp"
+#include "system/access_log.hpp"
 #include "system/cold_fit.hpp"
 
 namespace slowstart::system {
@@ -35,5 +36,11 @@ FitNumbers fit_numbers(const ColdFit& fit);
 // "--service-ms 100.3 --cold-factor 6.02 --warm-by time --warmup 29.9"
 std::string fit_options(const ColdFit& fit);
 std::string fit_json(const ColdFit& fit);
+// What was fitted, in words (the command's standard error).
+std::string fit_summary(const ColdFit& fit, const CanaryLog& log);
+
+// Reads a canary's log: an access log when `access` is set, else the CSV.
+// False with the problem (naming the line) when it cannot.
+bool read_canary(std::string_view text, const AccessLogOptions* access, CanaryLog& out, std::string& problem);
 
 }  // namespace slowstart::system

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "system/fit_command.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
 #include "wasm/js_interop.hpp"
@@ -172,14 +171,12 @@ val traffic_defaults() {
   return out;
 }
 
-// A subcommand for the Node CLI (`slowstart simulate ARGS`, `slowstart fit
-// ARGS`): `read(path)` returns the file's bytes or throws; the result is
-// {out, err, status}.
-template <typename Run>
-val command_text(val args, val read, Run run) {
+// `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
+// script's bytes or throws; the result is {out, err, status}.
+val simulate_command_text(val args, val read) {
   const auto list = emscripten::vecFromJSArray<std::string>(args);
   std::string out, err;
-  const int status = run(
+  const int status = simulate_command::run_simulate(
       list,
       [&](const std::string& path, std::string& text) -> Problem {
         val r = read(path);
@@ -194,8 +191,6 @@ val command_text(val args, val read, Run run) {
   o.set("status", status);
   return o;
 }
-val simulate_command_text(val args, val read) { return command_text(args, read, simulate_command::run_simulate); }
-val fit_command_text(val args, val read) { return command_text(args, read, system::run_fit); }
 
 // A script run with other rules: {curve: {...}} or {effective, pick}.
 // Returns the run, or an Error for a bad curve.
@@ -230,5 +225,4 @@ EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("simulate", &simulate);
   emscripten::function("trafficDefaults", &traffic_defaults);
   emscripten::function("simulateCommand", &simulate_command_text);
-  emscripten::function("fitCommand", &fit_command_text);
 }

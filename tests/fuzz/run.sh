@@ -175,6 +175,7 @@ elif [[ $target == system ]]; then
   { printf '\x08'; head -c 4000 tests/cpp/system_canary/nginx-access.log; } > "$seeds/nginx_log"
   { printf '\x09'; head -c 4000 tests/cpp/system_canary/haproxy.log; } > "$seeds/haproxy_log"
   { printf '\x07'; echo 't,latency_ms,in_flight'; for i in $(seq 0 60); do echo "$i,$((400 - i * 5)),1"; done; } > "$seeds/csv"
+  cp "$here"/seeds_system/* "$seeds"/  # inputs that once found a fault
 else
   # Operation streams are bytes; a few random ones start the corpus, with
   # the inputs that once found a fault (seeds_pick/).

@@ -10,24 +10,23 @@ import { createReadStream, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { grade, tests } from './grade-cli.js';
+import { fit } from './system-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
-/** Reads a subcommand's file (`-` or none: standard input) as the native CLI does. */
-function readInput(path: string): Uint8Array | string {
-  const stdin = path === '' || path === '-';
-  const problem = stdin ? stdinProblem() : null;
-  if (problem) return problem;
-  try {
-    return readFileSync(stdin ? 0 : path);
-  } catch (e) {
-    return stdin ? `read error: ${errnoText(e)}` : `cannot open '${path}': ${errnoText(e)}`;
-  }
-}
-
-/** `slowstart simulate ...` and `slowstart fit ...`: all of it is the engine's, as in the native CLI. */
-async function labCommand(name: 'simulateCommand' | 'fitCommand', args: string[]): Promise<number> {
+/** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
+async function simulate(args: string[]): Promise<number> {
   const lab = (await loadLab()).module;
-  const { out, err, status } = lab[name](args, readInput);
+  const read = (path: string): Uint8Array | string => {
+    const stdin = path === '' || path === '-';
+    const problem = stdin ? stdinProblem() : null;
+    if (problem) return problem;
+    try {
+      return readFileSync(stdin ? 0 : path);
+    } catch (e) {
+      return stdin ? `read error: ${errnoText(e)}` : `cannot open '${path}': ${errnoText(e)}`;
+    }
+  };
+  const { out, err, status } = lab.simulateCommand(args, read);
   await write(process.stderr, err);
   await write(process.stdout, out);
   return status;
@@ -43,9 +42,9 @@ function rawPath(path: string, argv: string[]): string | Buffer {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'simulate') return labCommand('simulateCommand', argv.slice(1));
-  if (argv[0] === 'fit') return labCommand('fitCommand', argv.slice(1));
+  if (argv[0] === 'simulate') return simulate(argv.slice(1));
   if (argv[0] === 'grade') return grade(argv.slice(1));
+  if (argv[0] === 'fit') return fit(argv.slice(1));
   if (argv[0] === 'tests') return tests(argv.slice(1));
   const engine = (await loadSlowStart()).module;
   let path: string | undefined;

@@ -6,6 +6,7 @@ import { toDiagnostics, toRunResult } from './run-result.js';
 import { readRun } from './run-view.js';
 import { writeInput } from './wasm-io.js';
 import type { Diagnostic, RunOptions, RunResult } from './types.js';
+import { fitCanary, importConfig, type CanaryFit, type CanaryFitOptions, type ImportedConfig, type ImportOptions } from './your-system.js';
 
 /** A ramp curve and the integer resolution weights are kept at. */
 export interface Curve {
@@ -267,6 +268,27 @@ export class Lab {
   }
 
   /** The simulation's defaults: the service model and every health check's parameters. */
+  /**
+   * Reads a proxy's configuration (nginx, HAProxy, Envoy in YAML or JSON, a
+   * Caddyfile, an ALB target group) into the pool and `slowstart simulate`'s
+   * options, each with its line, and lists what the lab does not model
+   * (docs/YOUR-SYSTEM.md). A file that cannot be read throws a
+   * `SlowStartError` `FILE_REJECTED` with its line and column.
+   */
+  importConfig(text: string | Uint8Array, options: ImportOptions = {}): ImportedConfig {
+    return importConfig(this.#module, text, options);
+  }
+
+  /**
+   * Fits the lab's cold start to a canary restart's log: a CSV (t,
+   * latency_ms, optionally in_flight) or, with `logFormat`, the proxy's own
+   * access log (docs/YOUR-SYSTEM.md). Data that cannot decide comes back
+   * with `refused`; a log that cannot be read throws `FILE_REJECTED`.
+   */
+  fitCanary(text: string | Uint8Array, options: CanaryFitOptions = {}): CanaryFit {
+    return fitCanary(this.#module, text, options);
+  }
+
   trafficDefaults(): TrafficDefaults {
     return this.#module.trafficDefaults();
   }
