@@ -16,6 +16,7 @@
 #include "core/text_sink.hpp"
 #include "cli/grade_native.hpp"
 #include "system/fit_command.hpp"
+#include "system/simulate_from.hpp"
 #include "traffic/simulate_command.hpp"
 #include "cli/stdio.hpp"
 #include "cli/usage.hpp"
@@ -70,8 +71,8 @@ slowstart::Problem read_script(const std::string& path, std::string& text) {
 
 int simulate(int argc, char** argv) {
   std::string out, err;
-  const int status = slowstart::simulate_command::run_simulate(std::vector<std::string>(argv + 2, argv + argc),
-                                                  read_script, out, err);
+  const int status = slowstart::system::run_simulate_system(std::vector<std::string>(argv + 2, argv + argc),
+                                                            read_script, out, err);
   put(err, stderr);
   put(out, stdout);  // main() checks both streams before the status counts
   return status;

@@ -235,6 +235,11 @@ class CaddyReader {
                std::string("transport http ") + directive_text(header_timeout->text()));
     } else {
       out_.set("timeout-ms", "0", line, "no response_header_timeout (Caddy waits for the response)");
+      if (out_.find("health")->value != "none") {
+        out_.note(out_.find("health")->line, "fail_duration without a response_header_timeout: the lab's passive "
+                                             "check sees failures as timeouts only, so none");
+        out_.set("health", "none", line, "no response timeout: nothing for the check to see");
+      }
     }
     std::uint64_t retries = 0;
     std::uint32_t retry_line = line;

@@ -515,8 +515,12 @@ class HAProxyReader {
       out_.set("timeout-ms", number_text(seconds * 1000), t2->line, t2->text());
     } else {
       out_.set("timeout-ms", "0", line, "no timeout server (HAProxy waits forever)");
-      if (out_.find("health")->value != "none")
-        out_.note(line, "without a timeout the lab's passive check sees no failure");
+      if (out_.find("health")->value != "none") {
+        out_.note(out_.find("health")->line, "observe layer7 without a timeout server: the lab's passive check "
+                                             "sees failures as timeouts only, so none (give --timeout-ms and "
+                                             "--health haproxy to try one)");
+        out_.set("health", "none", line, "no timeout server: nothing for the check to see");
+      }
     }
     // retries
     std::uint64_t retries = 3;
