@@ -16,6 +16,7 @@
 #include "core/text_sink.hpp"
 #include "cli/grade_native.hpp"
 #include "system/fit_command.hpp"
+#include "system/recommend_command.hpp"
 #include "system/simulate_from.hpp"
 #include "traffic/simulate_command.hpp"
 #include "cli/stdio.hpp"
@@ -86,9 +87,19 @@ int fit(int argc, char** argv) {
   return status;
 }
 
+int recommend(int argc, char** argv) {
+  std::string out, err;
+  const int status =
+      slowstart::system::run_recommend(std::vector<std::string>(argv + 2, argv + argc), read_script, out, err);
+  put(err, stderr);
+  put(out, stdout);
+  return status;
+}
+
 int run_command(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "simulate") return simulate(argc, argv);
   if (argc > 1 && std::string_view(argv[1]) == "fit") return fit(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "recommend") return recommend(argc, argv);
   if (argc > 1 && std::string_view(argv[1]) == "grade")
     return slowstart::cli::grade_command(std::vector<std::string>(argv + 2, argv + argc));
   if (argc > 1 && std::string_view(argv[1]) == "tests")

@@ -150,12 +150,14 @@ bool prepare(const FromFile* from, const SystemArgs& a, const std::vector<std::s
     problem = "slowstart: " + *p;
     return false;
   }
+  out.args = std::move(all);
   out.window = a.slow_start >= 0 ? a.slow_start : from ? from->slow_start : -1;
   if (from && !from->config.servers.empty()) {
-    out.script = pool_script(from->config);
-    out.prelude_lines = static_cast<std::uint64_t>(std::count(out.script.begin(), out.script.end(), '\n'));
+    out.prelude = pool_script(from->config);
+    out.prelude_lines = static_cast<std::uint64_t>(std::count(out.prelude.begin(), out.prelude.end(), '\n'));
   }
-  out.script += out.window >= 0 ? with_window(text, static_cast<std::int64_t>(out.window)) : text;
+  out.body = std::move(text);
+  out.script = out.prelude + (out.window >= 0 ? with_window(out.body, static_cast<std::int64_t>(out.window)) : out.body);
   return true;
 }
 

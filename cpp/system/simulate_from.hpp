@@ -51,7 +51,9 @@ bool read_from(const SystemArgs& a, const FileReader& read, FromFile& out, std::
 // window applied. False with the message to print.
 struct Prepared {
   simulate_command::SimulateArgs sim;
-  std::string script;
+  std::vector<std::string> args;  // the file's and the command line's, as parsed
+  std::string script;             // what runs: the prelude, then the body (with the window)
+  std::string prelude, body;      // the file's pool, the script as read
   std::uint64_t prelude_lines = 0;
   double window = -1;  // the slow start applied to the script (-1: its own ramps)
 };

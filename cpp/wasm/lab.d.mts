@@ -220,6 +220,11 @@ export interface LabModule {
     args: string[],
     read: (path: string) => Uint8Array | string,
   ): { out: string; err: string; status: number };
+  /** `slowstart recommend ARGS` (cpp/system/recommend_command.hpp), for the Node CLI. */
+  recommendCommand(
+    args: string[],
+    read: (path: string) => Uint8Array | string,
+  ): { out: string; err: string; status: number };
   /** The configuration in the input buffer read (cpp/system/import_config.hpp); an Error has line and column. */
   importConfig(length: number, format: string, pool: string): RawImportedConfig | (Error & { line: number; column: number });
   /** The canary log in the input buffer fitted (cpp/system/cold_fit.hpp); `json` is fit --json's object. */

@@ -10,6 +10,7 @@
 
 #include "system/fit_command.hpp"
 #include "system/import_config.hpp"
+#include "system/recommend_command.hpp"
 #include "wasm/js_interop.hpp"
 
 using emscripten::val;
@@ -19,12 +20,14 @@ using namespace slowstart::wasm;
 
 namespace {
 
-// `slowstart fit ARGS` for the Node CLI: `read(path)` returns the file's
-// bytes, or a problem as a string; the result is {out, err, status}.
-val fit_command_text(val args, val read) {
+// `slowstart fit ARGS` and `slowstart recommend ARGS` for the Node CLI:
+// `read(path)` returns the file's bytes, or a problem as a string; the
+// result is {out, err, status}.
+template <typename Command>
+val command_text(val args, val read, Command run) {
   const auto list = emscripten::vecFromJSArray<std::string>(args);
   std::string out, err;
-  const int status = run_fit(
+  const int status = run(
       list,
       [&](const std::string& path, std::string& text) -> Problem {
         val r = read(path);
@@ -39,6 +42,8 @@ val fit_command_text(val args, val read) {
   o.set("status", status);
   return o;
 }
+val fit_command_text(val args, val read) { return command_text(args, read, run_fit); }
+val recommend_command_text(val args, val read) { return command_text(args, read, run_recommend); }
 
 val notes_of(const std::vector<ImportedNote>& notes) {
   val list = val::array();
@@ -131,6 +136,7 @@ val fit_canary_js(double length, val options) {
 
 EMSCRIPTEN_BINDINGS(slowstart_system) {
   emscripten::function("fitCommand", &fit_command_text);
+  emscripten::function("recommendCommand", &recommend_command_text);
   emscripten::function("importConfig", &import_config_js);
   emscripten::function("fitCanary", &fit_canary_js);
 }

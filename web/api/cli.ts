@@ -10,7 +10,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { grade, tests } from './grade-cli.js';
-import { fit } from './system-cli.js';
+import { systemCommand } from './system-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
 /** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
@@ -44,7 +44,7 @@ function rawPath(path: string, argv: string[]): string | Buffer {
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'simulate') return simulate(argv.slice(1));
   if (argv[0] === 'grade') return grade(argv.slice(1));
-  if (argv[0] === 'fit') return fit(argv.slice(1));
+  if (argv[0] === 'fit' || argv[0] === 'recommend') return systemCommand(argv[0], argv.slice(1));
   if (argv[0] === 'tests') return tests(argv.slice(1));
   const engine = (await loadSlowStart()).module;
   let path: string | undefined;

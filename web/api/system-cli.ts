@@ -1,5 +1,5 @@
 /**
- * The Node CLI's `slowstart fit` (docs/YOUR-SYSTEM.md): all of it is the
+ * The Node CLI's `slowstart fit` and `slowstart recommend` (docs/YOUR-SYSTEM.md): all of it is the
  * engine's (cpp/system/fit_command.cpp through the lab module), as in the
  * native CLI; this file reads the file and moves the bytes.
  */
@@ -19,10 +19,10 @@ export function readInput(path: string): Uint8Array | string {
   }
 }
 
-/** `slowstart fit ...`: the exit status. */
-export async function fit(args: string[]): Promise<number> {
+/** `slowstart fit ...` or `slowstart recommend ...`: the exit status. */
+export async function systemCommand(name: 'fit' | 'recommend', args: string[]): Promise<number> {
   const lab = (await loadLab()).module;
-  const { out, err, status } = lab.fitCommand(args, readInput);
+  const { out, err, status } = (name === 'fit' ? lab.fitCommand : lab.recommendCommand)(args, readInput);
   await write(process.stderr, err);
   await write(process.stdout, out);
   return status;
