@@ -177,6 +177,19 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+std::string json_string(std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (c == '\n') out += "\\n";
+    else if (b < 0x20) out += std::string("\\u00") + kHex[b >> 4] + kHex[b & 15];
+    else out += c;
+  }
+  return out + '"';
+}
+
 std::string directive_text(std::string_view text) {
   std::string out;
   bool space = false;

@@ -38,6 +38,10 @@ std::string script_name(std::string_view raw, std::string_view fallback, std::ve
 // does, without its quotes and its 60-byte cut).
 std::string printable(std::string_view text);
 
+// A JSON string literal of the text: quotes, backslashes and control bytes
+// escaped (the text's other bytes as they are).
+std::string json_string(std::string_view text);
+
 // A directive as a message shows it: whitespace runs as one space, at most
 // 60 bytes ("..." after), control bytes as \xNN (core's quote()).
 std::string directive_text(std::string_view text);

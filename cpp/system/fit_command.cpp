@@ -5,6 +5,7 @@
 
 #include "core/args.hpp"
 #include "system/access_log.hpp"
+#include "system/config_text.hpp"
 
 namespace slowstart::system {
 
@@ -48,16 +49,6 @@ std::string grouped(double v) {
 double rounded(double v, int digits) {
   const double scale = std::pow(10.0, digits);
   return std::round(v * scale) / scale;
-}
-
-std::string json_text(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20) out += "\\u00" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-    else out += c;
-  }
-  return out + '"';
 }
 
 std::string band(const Band& b, int digits) {
@@ -175,7 +166,7 @@ std::string fit_options(const ColdFit& f) {
 }
 
 std::string fit_json(const ColdFit& f) {
-  if (!f.refused.empty()) return "{\"refused\": " + json_text(f.refused) + ", \"rows\": " + std::to_string(f.rows) + "}\n";
+  if (!f.refused.empty()) return "{\"refused\": " + json_string(f.refused) + ", \"rows\": " + std::to_string(f.rows) + "}\n";
   const FitNumbers n = fit_numbers(f);
   const ModelFit& m = f.best();
   std::string j = "{\"rows\": " + std::to_string(f.rows) + ", \"span_s\": " + fixed(f.span, 3);
@@ -190,7 +181,7 @@ std::string fit_json(const ColdFit& f) {
   j += ", \"log_likelihood_gap\": " + fixed(f.likelihood_gap, 1);
   j += ", \"queue_correlation\": " + fixed(f.queue_correlation, 2);
   j += ", \"resamples\": " + std::to_string(f.resamples);
-  j += ", \"options\": " + json_text(fit_options(f)) + "}\n";
+  j += ", \"options\": " + json_string(fit_options(f)) + "}\n";
   return j;
 }
 

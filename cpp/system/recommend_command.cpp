@@ -6,6 +6,7 @@
 
 #include "core/args.hpp"
 #include "system/config_text.hpp"
+#include "system/emit_config.hpp"
 #include "system/recommend.hpp"
 #include "system/simulate_from.hpp"
 #include "system/yaml_tree.hpp"
@@ -31,6 +32,9 @@ const char* const kRecommendUsage =
     "  --margin P           percent past the bands' highs to hold (default 20)\n"
     "  --load P             percent above and below the rate (default 10)\n"
     "  --max-window S       the longest window to try, seconds (default 3600)\n"
+    "  --emit FORMAT        print the recommended settings as nginx, nginx-plus,\n"
+    "                       haproxy, envoy, caddy or alb configuration (with\n"
+    "                       --json: its \"emit\" string)\n"
     "  --json               one JSON object: window_s, the corners, the table, ...\n";
 
 namespace {
@@ -43,14 +47,7 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-std::string json_text(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : printable(s)) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + '"';
-}
+std::string json_text(std::string_view s) { return json_string(printable(s)); }
 
 struct RecommendArgs {
   std::string fit_path;
@@ -250,7 +247,12 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   // command line as given (its script among them), then the corner's model.
   const auto corner_args = [&](double window, const Corner& c) {
     std::vector<std::string> a = args;
-    if (f) a.insert(a.begin(), {"--from", f->path});
+    if (f) {
+      std::vector<std::string> file = {"--from", f->path};
+      if (!sa.from_format.empty()) file.insert(file.end(), {"--from-format", sa.from_format});
+      if (!sa.from_pool.empty()) file.insert(file.end(), {"--from-pool", sa.from_pool});
+      a.insert(a.begin(), file.begin(), file.end());
+    }
     a.insert(a.end(), {"--service-ms", number_text(c.service_ms), "--cold-factor", number_text(c.cold_factor)});
     if (by_requests) a.insert(a.end(), {"--warm-by", "requests", "--warmup-requests", number_text(std::round(c.warmup))});
     else a.insert(a.end(), {"--warm-by", base.service.warm_by == WarmBy::Serving ? "serving" : "time", "--warmup", number_text(c.warmup)});
@@ -333,7 +335,9 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
     for (std::size_t i = 0; i < r.advice.size(); ++i) j += (i ? ", " : "") + json_text(r.advice[i]);
     j += "], \"options\": " + json_text(r.found ? "--slow-start " + number_text(r.window_s) : "");
     j += ", \"verify\": " + json_text("slowstart simulate " + command_line(verify));
-    j += ", \"runs\": " + std::to_string(r.runs) + "}\n";
+    j += ", \"runs\": " + std::to_string(r.runs);
+    if (!sa.emit.empty()) j += ", \"emit\": " + (r.found ? json_string(emit_text(sa.emit, f, p, r.window_s)) : std::string("null"));
+    j += "}\n";
     out += j;
     return r.found ? 0 : 1;
   }
@@ -389,7 +393,13 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   for (const std::string& a : r.advice) s += "  would help: " + a + "\n";
   s += "  check it: slowstart simulate " + command_line(verify) + "\n";
   err += s;
-  if (r.found) out += "--slow-start " + number_text(r.window_s) + "\n";
+  if (r.found && !sa.emit.empty()) {
+    out += "# slowstart recommend: a slow-start window of " + number_text(r.window_s) + " s, safe " + number_text(u.margin) +
+           " % past the cold start's bands and at the load +-" + number_text(u.load) + " %\n";
+    out += emit_text(sa.emit, f, p, r.window_s);
+  } else if (r.found) {
+    out += "--slow-start " + number_text(r.window_s) + "\n";
+  }
   return r.found ? 0 : 1;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "system/config_text.hpp"
+#include "system/emit_config.hpp"
 #include "system/import_config.hpp"
 #include "system/recommend.hpp"
 
@@ -62,6 +63,10 @@ Problem take_system_args(std::vector<std::string>& args, SystemArgs& out) {
       if (Problem p = parse_config_format(out.from_format, f)) return "--from-format: " + *p;
     } else if (name == "--from-pool") {
       if (Problem p = take(out.from_pool)) return p;
+    } else if (name == "--emit") {
+      if (Problem p = take(out.emit)) return p;
+      EmitFormat f{};
+      if (Problem p = parse_emit_format(out.emit, f)) return "--emit: " + *p;
     } else if (name == "--explain") {
       if (attached) return std::string("--explain takes no value");
       out.explain = true;
@@ -207,6 +212,19 @@ std::string explain(const FromFile& f, const std::vector<std::string>& user_args
   return s;
 }
 
+std::string emit_text(const std::string& format, const FromFile* from, const Prepared& p, double window) {
+  EmitFormat f{};
+  parse_emit_format(format, f);
+  EmitInput in;
+  if (from) in.pool = from->config.pool;
+  in.servers = from && !from->config.servers.empty() ? from->config.servers : script_pool(p.body);
+  in.options = p.sim.options;
+  in.slow_start = std::max(0.0, window);
+  if (from)
+    if (const ImportedSetting* s = from->config.find("panic-threshold")) decimal_number(s->value, in.panic_threshold);
+  return emit_config(f, in);
+}
+
 int run_simulate_system(const std::vector<std::string>& given, const FileReader& read, std::string& out,
                         std::string& err) {
   std::vector<std::string> args = given;
@@ -233,6 +251,10 @@ int run_simulate_system(const std::vector<std::string>& given, const FileReader&
     return 2;
   }
   if (p.sim.help) return simulate_command::run_simulate({"--help"}, read, out, err);
+  if (!a.emit.empty()) {
+    out += emit_text(a.emit, f, p, p.window);
+    return 0;
+  }
   if (f) {
     const std::size_t not_modelled = from.config.ignored.size() + from.unknown.size();
     err += "slowstart simulate: " + file_name(from.path) + ": " + config_format_name(from.config.format) + " " +

@@ -5,6 +5,8 @@
 //   --from-format F     nginx, haproxy, envoy, caddy or alb (default: told from the text)
 //   --from-pool NAME    the upstream, backend, cluster or site to read
 //   --explain           print what the file became instead of running
+//   --emit FORMAT       print the options in force as nginx, nginx-plus, haproxy,
+//                       envoy, caddy or alb configuration instead of running
 //   --slow-start S      every join and recovery the balancer ramps gets S
 //                       seconds (while the lab's own --slow-start is missing:
 //                       the script's ADD and UP ramps are set to S)
@@ -39,7 +41,8 @@ struct SystemArgs {
   std::string from, from_format, from_pool;
   bool explain = false;
   double slow_start = -1;  // --slow-start when the lab's parser has none
-  bool any() const { return !from.empty() || explain || slow_start >= 0; }
+  std::string emit;        // --emit FORMAT: the configuration instead of a run
+  bool any() const { return !from.empty() || explain || slow_start >= 0 || !emit.empty(); }
 };
 Problem take_system_args(std::vector<std::string>& args, SystemArgs& out);
 
@@ -59,6 +62,10 @@ struct Prepared {
 };
 bool prepare(const FromFile* from, const SystemArgs& a, const std::vector<std::string>& args, const FileReader& read,
              Prepared& out, std::string& problem);
+
+// --emit's text: the options in force as `format`'s configuration, the pool
+// the file's (or the script's first POOL).
+std::string emit_text(const std::string& format, const FromFile* from, const Prepared& p, double window);
 
 // --explain's text: the file, its pool, each option with its line, what
 // is not modelled, the notes, and the command line's overrides.
