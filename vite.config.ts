@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { quickjsGlueUrl } from './vite.plugins.js';
 
 // The web runner page: index.html at the repo root, built to dist/site with
 // relative URLs so the folder works from any static host or sub-path.
@@ -6,6 +7,8 @@ export default defineConfig({
   root: '.',
   base: './',
   publicDir: 'public',
+  // QuickJS's .wasm is emitted once, from the page's graph (vite.plugins.ts).
+  plugins: [quickjsGlueUrl],
   build: {
     outDir: 'dist/site',
     emptyOutDir: true,
@@ -24,7 +27,7 @@ export default defineConfig({
   // The implement mode's worker (web/implement/worker.ts) is created with
   // { type: 'module' } and imports the lab module's glue, whose .wasm URL
   // comes from import.meta.url: build it as an ES module too.
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [quickjsGlueUrl] },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

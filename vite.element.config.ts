@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { quickjsGlueUrl } from './vite.plugins.js';
 
 // The embeddable <slow-start-runner>, built to dist/element/ as ES modules
 // that work two ways:
@@ -78,19 +79,32 @@ const workerUrls: Plugin = {
   },
 };
 
-// Library mode inlines every asset as base64, whatever assetsInlineLimit
-// says. A base64 .wasm is 33 % bigger, cannot be compiled while streaming,
-// and its data: fetch is a CSP violation under `connect-src 'self'`. The
-// `?no-inline` query opts out, for the one .wasm the element bundles:
-// QuickJS's (the implement mode's sandbox), emscripten-module.wasm.
-const QUICKJS_GLUE = /[\\/]@jitl[\\/]quickjs-wasmfile-[\w-]+[\\/]dist[\\/]emscripten-module\.browser\.mjs$/;
-const wasmAsFile: Plugin = {
-  name: 'slowstart-wasm-as-file',
+// QuickJS's .wasm: the page's side names it with a `?url` import
+// (web/implement/sandbox/quickjs-wasm-url.ts), written here as the package's
+// copy, `new URL("../wasm/quickjs.wasm", import.meta.url)` (copied there by
+// scripts/build-package.sh), so that a consumer's bundler emits it like the
+// engine's. (Library mode would inline it as base64: 33 % bigger, no
+// streaming compile, and a CSP violation under `connect-src 'self'`.)
+const QUICKJS_WASM_URL = '@jitl/quickjs-wasmfile-release-sync/wasm?url';
+const PACKAGE_FILE = '__slowstartPackageFile__';
+const quickjsWasmUrl: Plugin = {
+  name: 'slowstart-quickjs-wasm-url',
   enforce: 'pre',
-  transform(code, id) {
-    if (!QUICKJS_GLUE.test(id)) return null;
-    const out = code.replace(/new URL\((["'])([\w-]+\.wasm)\1,\s*import\.meta\.url\)/g, 'new URL("./$2?no-inline", import.meta.url)');
-    return out === code ? null : { code: out, map: null };
+  resolveId(source) {
+    return source === QUICKJS_WASM_URL ? '\0slowstart-quickjs-wasm-url' : null;
+  },
+  load(id) {
+    return id === '\0slowstart-quickjs-wasm-url' ? `export default ${PACKAGE_FILE}("../wasm/quickjs.wasm");` : null;
+  },
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== 'chunk') continue;
+      chunk.code = chunk.code.replace(
+        new RegExp(`${PACKAGE_FILE}\\((["'\`])([\\w./-]+)\\1\\)`, 'g'),
+        (_m, _q, path: string) => `new URL("${path}",import.meta.url).href`,
+      );
+      if (chunk.code.includes(PACKAGE_FILE)) throw new Error(`${chunk.fileName}: the QuickJS .wasm URL was not written back`);
+    }
   },
 };
 
@@ -104,6 +118,12 @@ const typings: Plugin = {
       fileName: 'slow-start-runner.d.ts',
       source: readFileSync(new URL('./web/element/element-types.d.ts', import.meta.url), 'utf8'),
     });
+    // React 19's JSX typings (`slowstart/element/react`), beside them.
+    this.emitFile({
+      type: 'asset',
+      fileName: 'react.d.ts',
+      source: readFileSync(new URL('./web/element/react-types.d.ts', import.meta.url), 'utf8'),
+    });
   },
 };
 
@@ -111,7 +131,7 @@ export default defineConfig({
   root: '.',
   base: './',
   publicDir: false,
-  plugins: [packageImports, workerUrls, wasmAsFile, typings],
+  plugins: [packageImports, workerUrls, quickjsWasmUrl, quickjsGlueUrl, typings],
   build: {
     outDir: 'dist/element',
     emptyOutDir: true,

@@ -19,6 +19,7 @@ const workers = Number(process.env.SLOWSTART_TEST_WORKERS) || availableParalleli
 // package-consumers.test.ts has packed the clone they share (packed.ts), so
 // that it does not hold a worker waiting. Durations: docs/TESTING.md.
 const LONGEST_FIRST = [
+  'tests/web/e2e/consumer-matrix.test.ts',
   'tests/web/e2e/package-consumers.test.ts',
   'tests/web/unit/grade-cli.test.ts',
   'tests/web/unit/cli-parity.test.ts',
@@ -39,7 +40,9 @@ const LONGEST_FIRST = [
 const QUICK_LEAVES_OUT = [
   'tests/web/unit/grade-cli.test.ts', // both CLIs grading real programs
   'tests/web/unit/package.test.ts', // packs a clean clone (a cold WebAssembly build)
+  'tests/web/unit/package-sizes.test.ts', // measures that packed clone's tarball
   'tests/web/unit/grade-security.test.ts', // hostile programs under another user
+  'tests/web/unit/grade-isolation.test.ts', // hostile programs in both CLIs, 50 runs each of a daemon
   'tests/web/unit/huge-line.test.ts', // 1 GB lines through both CLIs
 ];
 const quick = process.env.SLOWSTART_QUICK === '1';

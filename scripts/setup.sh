@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever this machine lacks to build, run and test slowstart, and
 # nothing it already has: Debian packages (compilers, GoogleTest, Google
-# Benchmark, clang for the fuzzer, Emscripten, Chromium, Python 3 for the
+# Benchmark, clang for the fuzzer, Emscripten, Chromium, librsvg, Python 3 for the
 # grading tests' learner programs and XML parsing) and the npm
 # dependencies. Safe to run again; a no-op when all is there.
 #
@@ -37,6 +37,9 @@ have em++ || need+=(emscripten)
 # tests/grade/learners/learner.py and parse JUnit XML with it.
 have python3 || need+=(python3)
 have chromium || need+=(chromium)
+# rsvg-convert (librsvg, what GNOME and LibreOffice draw SVG with): the chart's SVG export is
+# checked to draw right outside a browser (tests/web/e2e/chart-export.test.ts).
+have rsvg-convert || need+=(librsvg2-bin)
 have gzip || need+=(gzip)
 
 if [[ $what != --npm ]] && ((${#need[@]})); then

@@ -35,6 +35,13 @@ if command -v clang++ >/dev/null; then
   phase "fuzz binaries (clang++, sanitizers)" bash tests/fuzz/run.sh --build >test-results/fuzz-build.log 2>&1 &
   fuzz_pid=$!
 fi
+# The consumer apps of tests/web/e2e/consumer-matrix.test.ts (VitePress,
+# Astro, Docusaurus, Next.js, Vite 5-7 with React, Vue and Svelte, Rollup):
+# npm ci of each from its lock file and npm's cache, all at once, waiting on
+# the network and the disk while the cores build. A failure here is the
+# matrix test's to report (it runs the same script).
+phase "set-up: consumer apps (tests/consumers)" bash tests/consumers/install.sh >test-results/consumers-install.log 2>&1 &
+consumers_pid=$!
 phase "native build" bash scripts/build-native.sh
 finish "$npm_pid" test-results/npm-ci.log
 # CTest rebuilds the fuzz binaries itself if this failed, and reports it.
@@ -49,6 +56,7 @@ phase "WebAssembly build" bash scripts/build-wasm.sh
 phase "package build" bash scripts/build-package.sh
 step "Type check"
 phase "type check (tsc)" npx tsc -p tsconfig.json
+wait "$consumers_pid" || true # (the matrix test must not install beside it)
 step "API, CLI parity, package and browser tests (Vitest)"
 web_status=0
 rm -f test-results/vitest.json

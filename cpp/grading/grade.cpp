@@ -33,6 +33,10 @@ const char* const kGradeUsage =
     "  --max-output SIZE    stdout kept per test, e.g. 16M (default); a program\n"
     "                       that prints more is stopped and fails the test\n"
     "  -j N, --jobs N       tests run at once (default: the number of CPUs)\n"
+    "  --user NAME          run the program as this unprivileged user (the\n"
+    "                       grader runs as root): every process of the user is\n"
+    "                       killed after each round of -j tests, and a user\n"
+    "                       that already has processes is refused\n"
     "  --exit-status RULE   lenient (default): a test fails when the program is\n"
     "                       killed, or exits with an error: a status other\n"
     "                       than 0 and the engine's (1 counts as rejecting a\n"
@@ -40,9 +44,20 @@ const char* const kGradeUsage =
     "                       strict: the status must be the engine's (1 when a\n"
     "                       line is rejected, else 0); ignore: only signals\n"
     "\n"
+    "the submission:\n"
+    "  --submission DIR     the learner's files, looked through for a copy of\n"
+    "                       the engine (its WebAssembly, native build or\n"
+    "                       JavaScript), which every report then flags\n"
+    "  --engine-copies WHAT flag (default): grade and flag a copy; refuse: do\n"
+    "                       not grade a submission that holds one (exit 2)\n"
+    "\n"
     "report (on stdout):\n"
     "  --format FORMAT      text (default), json, gradescope (results.json) or\n"
     "                       junit (JUnit XML)\n"
+    "  --output FILE        write the report to FILE instead, once every\n"
+    "                       program is dead (a temporary file beside it,\n"
+    "                       renamed into place); when grading cannot run, a\n"
+    "                       report that says why\n"
     "\n"
     "Exit status: 0 every test passed, 1 some test failed, 2 the tests or the\n"
     "program could not be run (one line on stderr says why).\n";
@@ -110,7 +125,7 @@ Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, boo
     }
     const bool valued = r.is("--tests") || r.is("--random") || r.is("--seed") || r.is("--timeout") ||
                         r.is("--max-output") || r.is("--jobs", "-j") || r.is("--format") || r.is("--exit-status") ||
-                        r.is("--user") || r.is("--output");
+                        r.is("--user") || r.is("--output") || r.is("--submission") || r.is("--engine-copies");
     if (!valued) return r.unknown();
     if (Problem p = r.value(v)) return p;
     if (r.matched() == "--tests") {
@@ -133,6 +148,13 @@ Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, boo
     } else if (r.matched() == "--output") {
       if (v.empty()) return r.invalid("a file name", v);
       o.output = v;
+    } else if (r.matched() == "--submission") {
+      if (v.empty()) return r.invalid("a directory", v);
+      o.submission = v;
+    } else if (r.matched() == "--engine-copies") {
+      if (v == "flag") o.engine_copies = EngineCopies::Flag;
+      else if (v == "refuse") o.engine_copies = EngineCopies::Refuse;
+      else return r.invalid("flag or refuse", v);
     } else if (r.matched() == "--format") {
       if (v == "text") o.format = ReportFormat::Text;
       else if (v == "json") o.format = ReportFormat::Json;
@@ -148,6 +170,25 @@ Problem parse_options(const std::vector<std::string>& args, GradeOptions& o, boo
   }
   if (o.command.empty() || o.command[0].empty()) return "no program to grade (slowstart grade [options] -- COMMAND [ARGS...])";
   return std::nullopt;
+}
+
+// After a problem with the arguments: --output and --format as far as they
+// can be read, so that the report that says so goes where it was asked to.
+void salvage_report_options(const std::vector<std::string>& args, GradeOptions& o) {
+  ArgReader r(args);
+  std::string v;
+  while (r.next() && r.option()) {
+    const bool output = r.is("--output"), format = !output && r.is("--format");
+    const bool valued = output || format || r.is("--tests") || r.is("--random") || r.is("--seed") ||
+                        r.is("--timeout") || r.is("--max-output") || r.is("--jobs", "-j") ||
+                        r.is("--exit-status") || r.is("--user") || r.is("--submission") || r.is("--engine-copies");
+    if (!valued || r.value(v)) continue;
+    if (output && !v.empty()) o.output = v;
+    if (format && v == "json") o.format = ReportFormat::Json;
+    if (format && v == "gradescope") o.format = ReportFormat::Gradescope;
+    if (format && v == "junit") o.format = ReportFormat::Junit;
+    if (format && v == "text") o.format = ReportFormat::Text;
+  }
 }
 
 std::string stem(const std::string& name) { return name.substr(0, name.size() - 4); }
@@ -275,7 +316,9 @@ bool GradeRun::start(const std::vector<std::string>& args, const GradeEnv& env, 
     status = 0;
     return false;
   }
+  if (p) salvage_report_options(args, options_);
   if (!p) p = load(io);
+  if (!p) p = look_for_engine(io);
   if (p) {
     err = std::string(kPrefix) + *p + "\n";
     status = 2;
@@ -373,10 +416,10 @@ Problem GradeRun::load(const GradeIo& io) {
     for (const std::string& name : names) {
       const std::string path = join_path(dir, name);
       std::string script, expected;
-      if (io.read(path, script) != ReadStatus::Ok) return "cannot read '" + path + "': " + script;
-      const std::string out_path = join_path(dir, stem(name) + ".out");
-      const ReadStatus s = io.read(out_path, expected);
-      if (s == ReadStatus::Failed) return "cannot read '" + out_path + "': " + expected;
+      if (io.read(dir, name, script) != ReadStatus::Ok) return "cannot read '" + path + "': " + script;
+      const std::string out_name = stem(name) + ".out";
+      const ReadStatus s = io.read(dir, out_name, expected);
+      if (s == ReadStatus::Failed) return "cannot read '" + join_path(dir, out_name) + "': " + expected;
       add(stem(name), stem(name), "dir", path, std::move(script),
           s == ReadStatus::Ok ? std::optional<std::string>(std::move(expected)) : std::nullopt);
     }
@@ -384,6 +427,54 @@ Problem GradeRun::load(const GradeIo& io) {
   for (std::uint64_t k = 0; k < options_.random; ++k)
     add(random_test_id(k), random_test_title(options_.seed, k), "random", "", random_script(options_.seed, k),
         std::nullopt);
+  return std::nullopt;
+}
+
+Problem GradeRun::look_for_engine(const GradeIo& io) {
+  const std::string& dir = options_.submission;
+  if (dir.empty()) return std::nullopt;
+  std::vector<std::string> files;
+  EngineCopy too_large{"", "", ""};
+  if (Problem p = io.list_files(dir, kSubmissionFiles, files)) {
+    if (files.size() < kSubmissionFiles) return "--submission: cannot read '" + dir + "': " + *p;
+    too_large.what = "more files than the " + decimal(static_cast<std::int64_t>(kSubmissionFiles)) +
+                     " the grader looks through";
+  }
+  std::sort(files.begin(), files.end());
+  EngineCopyFinder finder;
+  std::uint64_t total = 0;
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::string bytes;
+  for (const std::string& name : files) {
+    finder.start_file();
+    const std::string path = join_path(dir, name);
+    for (std::uint64_t offset = 0;; offset += bytes.size()) {
+      if (total >= kSubmissionBytes) {
+        too_large.what = "more bytes than the " + decimal(static_cast<std::int64_t>(kSubmissionBytes >> 30)) +
+                         " GiB the grader looks through";
+        break;
+      }
+      if (Problem p = io.read_at(path, offset, kChunk, bytes)) return "--submission: cannot read '" + path + "': " + *p;
+      if (bytes.empty()) break;
+      total += bytes.size();
+      finder.feed(bytes);
+    }
+    EngineCopy copy;
+    if (finder.found(copy)) {
+      copy.file = visible(name, kShown);
+      engine_copies_.push_back(std::move(copy));
+    }
+    if (!too_large.what.empty()) break;
+  }
+  if (!too_large.what.empty()) {
+    // Padding must not hide a copy: a submission too large to look through counts as one.
+    too_large.file = visible(dir, kShown);
+    too_large.encoding = "too large to look through";
+    engine_copies_.push_back(std::move(too_large));
+  }
+  if (options_.engine_copies == EngineCopies::Refuse && !engine_copies_.empty())
+    return "the submission holds a copy of the slowstart engine (" + engine_copy_text(engine_copies_.front()) +
+           "): a submission must compute its answers itself (--engine-copies refuse)";
   return std::nullopt;
 }
 
@@ -429,6 +520,7 @@ void GradeRun::set_outcome(std::size_t i, RunOutcome outcome) {
   }
   if (t.expected_is_engine) evidence_[i] = gather_evidence(t.script, t.expected, o.out, Scope::Program, v.problem());
   // Only what the report shows is kept.
+  o.err_headline = stderr_headline(o.err);
   std::string().swap(o.out);
   if (o.err.size() > kStderrHeld) {
     o.err.resize(kStderrHeld);
@@ -476,11 +568,7 @@ int GradeRun::finish(std::int64_t wall_ms, std::string& out, std::string& err) {
     err = std::string(kPrefix) + "cannot run '" + visible(options_.command[0], kShown) + "': " + why + "\n";
     return 2;
   }
-  GradeReport report;
-  report.command = options_.command;
-  report.hostname = env_.hostname.empty() ? "localhost" : env_.hostname;
-  report.reproducible = env_.source_date_epoch.has_value();
-  report.timestamp = env_.source_date_epoch.value_or(env_.now);
+  GradeReport report = report_frame();
   report.ms = report.reproducible ? 0 : wall_ms;
   static const RunOutcome kNotRun{};
 
@@ -502,8 +590,29 @@ int GradeRun::finish(std::int64_t wall_ms, std::string& out, std::string& err) {
   RunDiagnosis d = diagnose_run(pointers);
   for (std::size_t i = 0; i < tests_.size(); ++i) report.tests[i].looks_like = d.per_test[i];
   report.looks_like = std::move(d.run);
+  report.alike = alike_failures(report.tests);
+  for (std::size_t g = 0; g < report.alike.size(); ++g)
+    for (std::size_t i : report.alike[g].tests) report.tests[i].alike = static_cast<int>(g);
   out = format_report(report, options_.format);
   return report.passed == tests_.size() ? 0 : 1;
+}
+
+GradeReport GradeRun::report_frame() const {
+  GradeReport report;
+  report.command = options_.command;
+  report.hostname = env_.hostname.empty() ? "localhost" : env_.hostname;
+  report.reproducible = env_.source_date_epoch.has_value();
+  report.timestamp = env_.source_date_epoch.value_or(env_.now);
+  report.engine_copies = engine_copies_;
+  report.seed = options_.seed;
+  report.tests_dir = options_.tests_dir;
+  return report;
+}
+
+std::string GradeRun::could_not_grade(std::string_view reason) const {
+  GradeReport report = report_frame();
+  report.could_not_grade = std::string(reason);
+  return format_report(report, options_.format);
 }
 
 }  // namespace slowstart::grading

@@ -14,15 +14,22 @@
 #include <string>
 #include <vector>
 
+#include "grading/alike.hpp"
 #include "grading/diagnosis.hpp"
+#include "grading/engine_copy.hpp"
 #include "core/validate.hpp"
 
 namespace slowstart::grading {
 
 enum class ReportFormat { Text, Json, Gradescope, Junit };
 
+struct GradeReport;  // grade_report.hpp
+
 // What a non-zero exit status means (see kGradeUsage).
 enum class ExitRule { Lenient, Strict, Ignore };
+
+// --engine-copies: what a copy of the engine in --submission's folder does.
+enum class EngineCopies { Flag, Refuse };
 
 // A test's verdict. Its name (verdict_name) is what every report writes.
 enum class Verdict : std::uint8_t { Passed, Failed, Crashed, TimedOut, OutputLimit };
@@ -41,6 +48,8 @@ struct GradeOptions {
   ExitRule exit_rule = ExitRule::Lenient;
   std::string user;    // --user: run the program as this user (the grader must be root)
   std::string output;  // --output: the report's file, written once every program is dead
+  std::string submission;  // --submission: the learner's files, looked through for a copy of the engine
+  EngineCopies engine_copies = EngineCopies::Flag;
 };
 
 // How one run of the program went, as a front end saw it.
@@ -53,11 +62,19 @@ struct RunOutcome {
   bool out_over = false;    // it printed more (and was killed)
   std::string err;          // the start of stderr (kStderrKept bytes)
   bool err_cut = false;
+  std::string err_headline;  // what stderr says went wrong (alike.hpp), kept when err is cut to what reports show
   int exit_code = 0;        // when it exited by itself
   std::string signal;       // e.g. "SIGSEGV" when a signal (not ours) ended it
   bool timed_out = false;   // killed at the time limit
   std::int64_t ms = 0;      // how long it ran
 };
+
+// What a front end says (on stderr, as a warning) when some process the
+// program started could not be killed in the time a sweep has: only without
+// --user, a program hopping from pid to pid faster than /proc can be read.
+inline constexpr const char* kStraysLeft =
+    "slowstart grade: warning: some processes the program started could not be killed (they changed pid faster "
+    "than they could be found): grade with --user, whose kill is atomic\n";
 
 // stderr bytes a front end keeps per run (the rest is read and dropped).
 inline constexpr std::size_t kStderrKept = 64 * 1024;
@@ -93,6 +110,9 @@ struct TestVerdict {
   std::string summary;  // one line: why it failed (empty when it passed)
   std::optional<Difference> difference;
   std::vector<MistakeIndex> looks_like;
+  // The alike failure (alike.hpp) this test is part of: an index into the
+  // report's list, or -1. Its stderr is then shown once, at the top.
+  int alike = -1;
   // A wrong output that shows a problem in the program rather than a
   // classic mistake: a weight that is not a whole number ("a=2.5", "a=NaN").
   std::string bad_output;
@@ -109,11 +129,25 @@ struct TestVerdict {
 // File access, which each front end does its own way.
 enum class ReadStatus { Ok, Missing, Failed };
 struct GradeIo {
-  // The names of the regular files in `dir` whose names end in ".txt".
+  // The names of the entries of `dir` whose names end in ".txt" and that
+  // are regular files (or symbolic links to one).
   std::function<Problem(const std::string& dir, std::vector<std::string>& names)> list_txt;
-  // The file's bytes (Ok), or Missing, or Failed with the reason in `bytes`.
-  std::function<ReadStatus(const std::string& path, std::string& bytes)> read;
+  // The bytes of the file `name` in `dir` (Ok), or Missing, or Failed with
+  // the reason in `bytes`. Only a regular file is read (a FIFO or a device
+  // is "not a regular file"), and a symbolic link only when it leads to a
+  // file inside `dir` (else kLinksOut): a tests' folder never shows the
+  // grader's other files.
+  std::function<ReadStatus(const std::string& dir, const std::string& name, std::string& bytes)> read;
+  // The regular files below `dir`, as paths relative to it (symbolic links
+  // are not followed, nor listed); more than `most`: a problem.
+  std::function<Problem(const std::string& dir, std::size_t most, std::vector<std::string>& files)> list_files;
+  // Up to `max` bytes of the file at `path` from `offset` (fewer at its
+  // end, none past it), or a problem.
+  std::function<Problem(const std::string& path, std::uint64_t offset, std::size_t max, std::string& bytes)> read_at;
 };
+
+// Why a tests' file is not read: it links out of its folder.
+inline constexpr const char* kLinksOut = "a symbolic link that leads out of the folder";
 
 struct GradeEnv {
   unsigned cpus = 1;
@@ -154,8 +188,19 @@ class GradeRun {
   // the program could not start, one line for stderr and status 2.
   int finish(std::int64_t wall_ms, std::string& out, std::string& err);
 
+  // The copies of the engine found in --submission's folder (flagged in the report).
+  const std::vector<EngineCopy>& engine_copies() const { return engine_copies_; }
+
+  // A report that says grading could not run, and why (`reason`: a line
+  // without "slowstart grade: "), in --format's form: what --output holds
+  // when grade exits 2, so that no older report stays in its place.
+  std::string could_not_grade(std::string_view reason) const;
+
  private:
   Problem load(const GradeIo& io);
+  Problem look_for_engine(const GradeIo& io);
+  // A report with what every report says before its tests (the command, the host, the engine's copies).
+  GradeReport report_frame() const;
   void add(std::string id, std::string title, std::string source, std::string path, std::string script,
            std::optional<std::string> expected);
 
@@ -165,6 +210,7 @@ class GradeRun {
   std::vector<std::optional<RunOutcome>> outcomes_;
   std::vector<TestVerdict> verdicts_;
   std::vector<std::optional<TestEvidence>> evidence_;
+  std::vector<EngineCopy> engine_copies_;
 };
 
 extern const char* const kGradeUsage;

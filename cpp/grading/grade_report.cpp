@@ -24,11 +24,24 @@ bool is_bidi_control(std::uint32_t cp) {
          cp == 0x061C;
 }
 
-// Blanks other than the space, and zero-width characters: a line that holds
-// one looks like one without it (a no-break space looks like a space).
+// Characters that show as nothing, or as a blank: a line that holds one
+// looks like one without it (a no-break space looks like a space, a name
+// ending in U+3164 HANGUL FILLER like one without it). Blanks other than the
+// space; Unicode's Default_Ignorable_Code_Point (zero-width characters,
+// fillers, variation selectors, tags, the soft hyphen); format characters
+// (Cf) that draw nothing; and the Braille blank.
 bool is_invisible(std::uint32_t cp) {
-  return cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200D) || cp == 0x2028 || cp == 0x2029 ||
-         cp == 0x202F || cp == 0x205F || cp == 0x2060 || cp == 0x3000 || cp == 0xFEFF;
+  static constexpr std::uint32_t kRanges[][2] = {
+      {0x00A0, 0x00A0},   {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x0600, 0x0605},   {0x061C, 0x061C},
+      {0x06DD, 0x06DD},   {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x115F, 0x1160},
+      {0x1680, 0x1680},   {0x17B4, 0x17B5},   {0x180B, 0x180F},   {0x2000, 0x200F},   {0x2028, 0x202F},
+      {0x205F, 0x206F},   {0x2800, 0x2800},   {0x3000, 0x3000},   {0x3164, 0x3164},   {0xFE00, 0xFE0F},
+      {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+      {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
+  };
+  for (const auto& r : kRanges)
+    if (cp >= r[0] && cp <= r[1]) return true;
+  return false;
 }
 
 // U+FDD0-U+FDEF and the last two of every plane (U+FFFE, U+FFFF, ...):
@@ -138,9 +151,80 @@ std::string wrap(std::string_view text, std::size_t width, std::string_view inde
 
 const Mistake& mistake(MistakeIndex m) { return mistakes()[m]; }
 
+// The start of a program's stderr as "| " lines (at most kStderrLines, "| …" when cut).
+std::vector<std::string> stderr_block(const RunOutcome& o) {
+  std::vector<std::string> out;
+  const std::string shown = visible(o.err, kStderrShown, true);
+  std::size_t start = 0, lines = 0;
+  while (start < shown.size() && lines < kStderrLines) {
+    std::size_t end = shown.find('\n', start);
+    if (end == std::string::npos) end = shown.size();
+    out.push_back("| " + shown.substr(start, end - start));
+    start = end + 1;
+    ++lines;
+  }
+  if (start < shown.size() || o.err_cut || o.err.size() > kStderrShown) out.push_back("| …");
+  return out;
+}
+
+// The command line that reruns a test on its script saved as `file`.
+std::string rerun_command(const std::vector<std::string>& command, const std::string& file) {
+  std::vector<std::string> args = command;
+  for (std::size_t i = 1; i < args.size(); ++i)
+    for (std::size_t at = args[i].find("{}"); at != std::string::npos; at = args[i].find("{}", at + file.size()))
+      args[i].replace(at, 2, file);
+  return command_line(args) + " < " + file;
+}
+
+// Where the whole script of a test is, for one whose report shows a part.
+std::string whole_script(const GradeReport& r, const GradeTest& t) {
+  if (t.source == "builtin") return "slowstart tests --out DIR writes every built-in test as DIR/" + t.id + ".txt";
+  if (t.source == "random")
+    return "slowstart tests --out DIR --random " + t.id.substr(t.id.find('-') + 1) + " --seed " + decimal(r.seed) +
+           " writes it as DIR/" + t.id + ".txt";
+  return "it is " + t.id + ".txt in the tests' folder";
+}
+
+constexpr std::size_t kScriptLines = 30;   // script lines shown for a failed test
+constexpr std::size_t kScriptBytes = 4000;
+
+// A failed test's script as a report shows it: its first kScriptLines
+// lines, escaped (a line over 200 bytes cut); `cut`: not all of it is
+// shown as it is; `lines`: how many it has.
+std::string shown_script(std::string_view script, bool& cut, std::size_t& lines) {
+  std::string out;
+  cut = false;
+  lines = 0;
+  std::size_t start = 0;
+  while (start < script.size()) {
+    std::size_t end = script.find('\n', start);
+    if (end == std::string_view::npos) end = script.size();
+    std::string_view line = script.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++lines;
+    if (lines <= kScriptLines && out.size() < kScriptBytes) {
+      out += visible(line, 200) + "\n";
+      if (line.size() > 200) cut = true;
+    } else {
+      cut = true;
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+// The script in the JSON report: as shown_script, "…" where it is cut.
+std::string script_json(std::string_view script) {
+  bool cut = false;
+  std::size_t lines = 0;
+  std::string s = shown_script(script, cut, lines);
+  return cut ? s + "…" : s;
+}
+
 // The lines that explain a failed test, without indentation: the reason,
-// the two differing lines, the mistake it looks like, the start of stderr.
-std::vector<std::string> details(const TestVerdict& v) {
+// the two differing lines, the mistake it looks like, the start of stderr
+// (or where it is shown, for a failure alike in many tests), the script.
+std::vector<std::string> details(const TestVerdict& v, const GradeReport& r) {
   std::vector<std::string> out;
   if (v.status == Verdict::Passed) return out;
   const Difference* d = v.difference ? &*v.difference : nullptr;
@@ -162,25 +246,31 @@ std::vector<std::string> details(const TestVerdict& v) {
     out.push_back(s);
   }
   const RunOutcome& o = *v.outcome;
-  if (!o.err.empty()) {
+  if (!o.err.empty() && v.alike >= 0) {
+    out.push_back("stderr: shown once at the top (the same in " +
+                  plural(r.alike[static_cast<std::size_t>(v.alike)].tests.size(), "test") + ")");
+  } else if (!o.err.empty()) {
     out.push_back("stderr:");
-    std::string shown = visible(o.err, kStderrShown, true);
-    std::size_t start = 0, lines = 0;
-    while (start < shown.size() && lines < kStderrLines) {
-      std::size_t end = shown.find('\n', start);
-      if (end == std::string::npos) end = shown.size();
-      out.push_back("| " + shown.substr(start, end - start));
-      start = end + 1;
-      ++lines;
-    }
-    if (start < shown.size() || o.err_cut || o.err.size() > kStderrShown) out.push_back("| …");
+    for (const std::string& line : stderr_block(o)) out.push_back(line);
   }
+  bool cut = false;
+  std::size_t lines = 0;
+  const std::string script = shown_script(v.test->script, cut, lines);
+  const std::string file = v.test->id + ".txt";
+  out.push_back("script (to rerun the test, save it as " + file + " and run " + rerun_command(r.command, file) + "):");
+  std::size_t start = 0;
+  while (start < script.size()) {
+    const std::size_t end = script.find('\n', start);
+    out.push_back("| " + script.substr(start, end - start));
+    start = end + 1;
+  }
+  if (cut) out.push_back("| … (" + plural(lines, "line") + " in all: " + whole_script(r, *v.test) + ")");
   return out;
 }
 
-std::string details_text(const TestVerdict& v, std::string_view indent) {
+std::string details_text(const TestVerdict& v, const GradeReport& r, std::string_view indent) {
   std::string s;
-  for (const std::string& line : details(v)) s += std::string(indent) + line + "\n";
+  for (const std::string& line : details(v, r)) s += std::string(indent) + line + "\n";
   return s;
 }
 
@@ -190,8 +280,19 @@ std::size_t count_problems(const GradeReport& r) {
   return n;
 }
 
+// "a, b, c, d, e and 25 more": at most five of the tests' ids.
+std::string some_ids(const GradeReport& r, const std::vector<std::size_t>& tests) {
+  std::string s;
+  const std::size_t shown = tests.size() > 6 ? 5 : tests.size();
+  for (std::size_t k = 0; k < shown; ++k)
+    s += (k == 0 ? "" : k + 1 == tests.size() ? " and " : ", ") + r.tests[tests[k]].test->id;
+  if (shown < tests.size()) s += " and " + decimal(static_cast<std::int64_t>(tests.size() - shown)) + " more";
+  return s;
+}
+
 // The run's conclusion, for the text report and Gradescope's "output":
-// problems first, then the mistakes.
+// problems first (three or more alike said once), then the mistakes, then
+// the failures that no mistake explains.
 std::string conclusion(const GradeReport& r) {
   std::string s;
   const std::size_t problems = count_problems(r);
@@ -200,8 +301,19 @@ std::string conclusion(const GradeReport& r) {
                   " the program was stopped, ended in an error or printed a weight that is not a whole number, "
                   "so " + (problems == 1 ? "that test names" : "those tests name") + " no mistake.",
               78, "  ") + "\n";
-    for (const TestVerdict& v : r.tests)
-      if (v.problem()) s += "  " + v.test->id + ": " + v.problem_text() + "\n";
+    std::vector<bool> said(r.tests.size(), false);
+    for (std::size_t i = 0; i < r.tests.size(); ++i) {
+      if (!r.tests[i].problem() || said[i]) continue;
+      std::vector<std::size_t> same;
+      for (std::size_t j = i; j < r.tests.size(); ++j)
+        if (r.tests[j].problem() && r.tests[j].problem_text() == r.tests[i].problem_text()) same.push_back(j);
+      if (same.size() < 3) same = {i};
+      for (std::size_t j : same) said[j] = true;
+      const std::string who = same.size() == 1 ? r.tests[i].test->id
+                                               : plural(same.size(), "test") + " (" + some_ids(r, same) + ")";
+      s += "  " + (same.size() == 1 ? who + ": " + r.tests[i].problem_text()
+                                    : wrap(who + ": " + r.tests[i].problem_text(), 76, "    ")) + "\n";
+    }
     s += "\n";
   }
   for (const auto& e : r.looks_like) {
@@ -211,6 +323,49 @@ std::string conclusion(const GradeReport& r) {
     std::string tests;
     for (std::size_t i : e.tests) tests += (tests.empty() ? "" : ", ") + r.tests[i].test->id;
     s += "  " + wrap("Seen in " + plural(e.tests.size(), "test") + ": " + tests + ".", 74, "  ") + "\n\n";
+  }
+  // Failures no mistake of the catalogue explains: where to start, not a bare count.
+  std::vector<std::size_t> unexplained;
+  for (std::size_t i = 0; i < r.tests.size(); ++i) {
+    const TestVerdict& v = r.tests[i];
+    // (A failure alike in many tests is said at the top.)
+    if (v.status != Verdict::Passed && !v.problem() && v.looks_like.empty() && v.alike < 0) unexplained.push_back(i);
+  }
+  if (!unexplained.empty()) {
+    const TestVerdict& first = r.tests[unexplained.front()];
+    const bool authored = !first.test->expected_is_engine;
+    s += wrap((r.looks_like.empty() ? "Not a classic mistake: " : "Not a classic mistake either: ") +
+                  std::string(unexplained.size() == 1 ? "1 test fails" : plural(unexplained.size(), "test") + " fail") +
+                  (authored ? " against the expected output of the tests' folder" : "") +
+                  " in a way no mistake of the catalogue explains: " + some_ids(r, unexplained) +
+                  ". Start with " + first.test->id + ": " + first.summary +
+                  ". Its script is under it above: run your program on it and compare what it prints, line by "
+                  "line, with the expected output.",
+              78, "  ") +
+         "\n\n";
+  }
+  return s;
+}
+
+// What every report says first: a copy of the engine in the submission,
+// then the failures that are all the same (`stderr`: with their stderr, once).
+std::string lead(const GradeReport& r, bool stderr) {
+  std::string s;
+  if (!r.engine_copies.empty()) {
+    s += wrap("Warning: the submission holds a copy of the slowstart engine, so what it prints may be the engine's "
+              "answers rather than its own:",
+              78, "  ") + "\n";
+    for (const EngineCopy& c : r.engine_copies) s += "  " + wrap(engine_copy_text(c) + ".", 76, "    ") + "\n";
+    s += "\n";
+  }
+  for (const AlikeFailure& a : r.alike) {
+    s += wrap(a.summary + ".", 78, "  ") + "\n";
+    const RunOutcome& o = *r.tests[a.tests.front()].outcome;
+    if (stderr && !o.err.empty()) {
+      s += "  Its stderr, the same in each of them:\n";
+      for (const std::string& line : stderr_block(o)) s += "  " + line + "\n";
+    }
+    s += "\n";
   }
   return s;
 }
@@ -222,9 +377,11 @@ std::string counts(const GradeReport& r) {
 
 std::string text_report(const GradeReport& r) {
   std::string s = "Grading " + command_line(r.command) + "\n\n";
+  if (r.could_not_grade) return s + lead(r, true) + "Could not grade: " + *r.could_not_grade + "\n";
+  s += lead(r, true);
   for (const TestVerdict& v : r.tests) {
     s += (v.status == Verdict::Passed ? "PASS " : "FAIL ") + v.test->id + ": " + v.test->title + "\n";
-    s += details_text(v, "       ");
+    s += details_text(v, r, "       ");
   }
   s += "\n" + conclusion(r) + counts(r) + ".\n";
   return s;
@@ -234,7 +391,22 @@ std::string json_report(const GradeReport& r) {
   std::string s = "{\n  \"format\": \"slowstart-grade\",\n  \"version\": 1,\n  \"command\": [";
   for (std::size_t i = 0; i < r.command.size(); ++i) s += (i ? ", " : "") + json_string(visible(r.command[i], 1000));
   const std::size_t problems = count_problems(r);
-  s += "],\n  \"tests\": " + decimal(static_cast<std::int64_t>(r.tests.size())) +
+  s += "],\n  \"could_not_grade\": " + (r.could_not_grade ? json_string(*r.could_not_grade) : std::string("null")) +
+       ",\n  \"engine_copies\": [";
+  for (std::size_t k = 0; k < r.engine_copies.size(); ++k) {
+    const EngineCopy& c = r.engine_copies[k];
+    s += (k ? ",\n    {" : "\n    {") + std::string("\"file\": ") + json_string(c.file) +
+         ", \"what\": " + json_string(c.what) + ", \"encoding\": " + json_string(c.encoding) + "}";
+  }
+  s += r.engine_copies.empty() ? "],\n  \"alike\": [" : "\n  ],\n  \"alike\": [";
+  for (std::size_t k = 0; k < r.alike.size(); ++k) {
+    const AlikeFailure& a = r.alike[k];
+    s += (k ? ",\n    {" : "\n    {") + std::string("\"summary\": ") + json_string(a.summary) + ", \"tests\": [";
+    for (std::size_t i = 0; i < a.tests.size(); ++i) s += (i ? ", " : "") + json_string(r.tests[a.tests[i]].test->id);
+    s += "], \"stderr\": " + json_string(visible(r.tests[a.tests.front()].outcome->err, kStderrShown, true)) + "}";
+  }
+  s += r.alike.empty() ? "]" : "\n  ]";
+  s += ",\n  \"tests\": " + decimal(static_cast<std::int64_t>(r.tests.size())) +
        ",\n  \"passed\": " + decimal(static_cast<std::int64_t>(r.passed)) +
        ",\n  \"failed\": " + decimal(static_cast<std::int64_t>(r.tests.size() - r.passed)) +
        ",\n  \"problems\": " + decimal(static_cast<std::int64_t>(problems)) +
@@ -278,7 +450,8 @@ std::string json_report(const GradeReport& r) {
          ", \"problem\": " + (v.problem() ? json_string(v.problem_text()) : std::string("null")) +
          ", \"looks_like\": [";
     for (std::size_t i = 0; i < v.looks_like.size(); ++i) s += (i ? ", " : "") + json_string(mistake(v.looks_like[i]).id);
-    s += "], \"seconds\": " + millis(r.reproducible ? 0 : o.ms) + "}";
+    s += "], \"seconds\": " + millis(r.reproducible ? 0 : o.ms) + ", \"script\": " +
+         (v.status == Verdict::Passed ? std::string("null") : json_string(script_json(v.test->script))) + "}";
   }
   s += r.tests.empty() ? "]\n}\n" : "\n  ]\n}\n";
   return s;
@@ -288,8 +461,14 @@ std::string json_report(const GradeReport& r) {
 // a point per test, status passed or failed, the details as the test's text
 // output, the run's conclusion as the submission's output.
 std::string gradescope_report(const GradeReport& r) {
+  if (r.could_not_grade) {
+    // No tests, a score of 0: Gradescope shows the reason as the submission's output.
+    return "{\n  \"score\": 0,\n  \"execution_time\": 0,\n  \"output\": " +
+           json_string(lead(r, false) + "Could not grade: " + *r.could_not_grade + "\n") +
+           ",\n  \"output_format\": \"text\",\n  \"tests\": []\n}\n";
+  }
   std::string s = "{\n  \"execution_time\": " + decimal(r.reproducible ? 0 : (r.ms + 999) / 1000) +
-                  ",\n  \"output\": " + json_string(conclusion(r) + counts(r) + ".\n") +
+                  ",\n  \"output\": " + json_string(lead(r, true) + conclusion(r) + counts(r) + ".\n") +
                   ",\n  \"output_format\": \"text\",\n  \"test_output_format\": \"text\",\n"
                   "  \"test_name_format\": \"text\",\n  \"tests\": [";
   for (std::size_t k = 0; k < r.tests.size(); ++k) {
@@ -299,7 +478,7 @@ std::string gradescope_report(const GradeReport& r) {
     s += "\"name\": " + json_string(v.test->title + " (" + v.test->id + ")") +
          ", \"number\": " + json_string(decimal(static_cast<std::int64_t>(k + 1))) +
          ", \"score\": " + (pass ? "1" : "0") + ", \"max_score\": 1, \"status\": " + (pass ? "\"passed\"" : "\"failed\"") +
-         ", \"output\": " + json_string(pass ? "Passed." : details_text(v, "")) + ", \"tags\": [";
+         ", \"output\": " + json_string(pass ? "Passed." : details_text(v, r, "")) + ", \"tags\": [";
     for (std::size_t i = 0; i < v.looks_like.size(); ++i) s += (i ? ", " : "") + json_string(mistake(v.looks_like[i]).id);
     s += "]}";
   }
@@ -311,8 +490,10 @@ std::string gradescope_report(const GradeReport& r) {
 // form; Jenkins, GitLab and GitHub reporters read it): every required
 // attribute, <properties>, <system-out> and <system-err> present. A wrong
 // output is a <failure>; a crash, a timeout or too much output an <error>.
+// Grading that could not run is one test case, "grading", in error: a CI
+// job shows the reason, never an older report's passes.
 std::string junit_report(const GradeReport& r) {
-  std::size_t failures = 0, errors = 0;
+  std::size_t failures = 0, errors = r.could_not_grade ? 1 : 0;
   for (const TestVerdict& v : r.tests) {
     if (v.status == Verdict::Failed) ++failures;
     else if (v.status != Verdict::Passed) ++errors;
@@ -320,13 +501,26 @@ std::string junit_report(const GradeReport& r) {
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   s += "  <testsuite name=\"slowstart grade\" package=\"slowstart\" id=\"0\" timestamp=\"" + iso_time(r.timestamp) +
        "\" hostname=\"" + xml_text(visible(r.hostname, 200), true) + "\" tests=\"" +
-       decimal(static_cast<std::int64_t>(r.tests.size())) + "\" failures=\"" +
+       decimal(static_cast<std::int64_t>(r.tests.size() + (r.could_not_grade ? 1 : 0))) + "\" failures=\"" +
        decimal(static_cast<std::int64_t>(failures)) + "\" errors=\"" + decimal(static_cast<std::int64_t>(errors)) +
        "\" time=\"" + millis(r.ms) + "\">\n    <properties>\n";
   s += "      <property name=\"command\" value=\"" + xml_text(command_line(r.command), true) + "\"/>\n";
+  for (const EngineCopy& c : r.engine_copies)
+    s += "      <property name=\"engine-copy\" value=\"" + xml_text(engine_copy_text(c), true) + "\"/>\n";
+  for (const AlikeFailure& a : r.alike)
+    s += "      <property name=\"alike\" value=\"" + xml_text(a.summary, true) + "\"/>\n";
   for (const auto& e : r.looks_like)
     s += "      <property name=\"looks-like\" value=\"" + std::string(mistake(e.mistake).id) + "\"/>\n";
   s += "    </properties>\n";
+  if (r.could_not_grade) {
+    const std::string why = "Could not grade: " + *r.could_not_grade;
+    s += "    <testcase name=\"grading\" classname=\"slowstart.grade\" time=\"0.000\">\n      <error "
+         "type=\"could-not-grade\" message=\"" + xml_text(why, true) + "\">" + xml_text(lead(r, false) + why + "\n", false) +
+         "</error>\n    </testcase>\n";
+    s += "    <system-out>" + xml_text(lead(r, false) + why + "\n", false) + "</system-out>\n";
+    s += "    <system-err></system-err>\n  </testsuite>\n</testsuites>\n";
+    return s;
+  }
   for (const TestVerdict& v : r.tests) {
     s += "    <testcase name=\"" + xml_text(v.test->id + ": " + v.test->title, true) +
          "\" classname=\"slowstart." + v.test->source + "\" time=\"" + millis(r.reproducible ? 0 : v.outcome->ms) + "\"";
@@ -337,10 +531,12 @@ std::string junit_report(const GradeReport& r) {
     const std::string element = v.status == Verdict::Failed ? "failure" : "error";
     const std::string type = v.status == Verdict::Failed ? (v.difference ? "wrong-output" : "wrong-exit-status")
                                                          : std::string(verdict_name(v.status));
-    s += ">\n      <" + element + " type=\"" + type + "\" message=\"" + xml_text(v.summary, true) + "\">" +
-         xml_text(details_text(v, ""), false) + "</" + element + ">\n    </testcase>\n";
+    // A failure alike in many tests says so where CI servers show a failure: its message.
+    const std::string& message = v.alike >= 0 ? r.alike[static_cast<std::size_t>(v.alike)].summary : v.summary;
+    s += ">\n      <" + element + " type=\"" + type + "\" message=\"" + xml_text(message, true) + "\">" +
+         xml_text(details_text(v, r, ""), false) + "</" + element + ">\n    </testcase>\n";
   }
-  s += "    <system-out>" + xml_text(conclusion(r) + counts(r) + ".\n", false) + "</system-out>\n";
+  s += "    <system-out>" + xml_text(lead(r, true) + conclusion(r) + counts(r) + ".\n", false) + "</system-out>\n";
   s += "    <system-err></system-err>\n  </testsuite>\n</testsuites>\n";
   return s;
 }
@@ -389,6 +585,12 @@ std::string visible(std::string_view text, std::size_t max, bool newlines) {
   }
   if (text.size() > max) out += "…";
   return out;
+}
+
+std::string engine_copy_text(const EngineCopy& c) {
+  if (c.encoding == "too large to look through")
+    return c.file + " is too large to look through for a copy of the engine: it has " + c.what;
+  return c.file + " holds " + c.what + ", " + c.encoding;
 }
 
 std::string format_report(const GradeReport& report, ReportFormat format) {

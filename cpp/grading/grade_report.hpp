@@ -14,6 +14,12 @@ namespace slowstart::grading {
 
 struct GradeReport {
   std::vector<std::string> command;
+  // Set: grading could not run, and this says why (the report has no tests).
+  std::optional<std::string> could_not_grade;
+  std::vector<EngineCopy> engine_copies;  // found in --submission's folder
+  std::vector<AlikeFailure> alike;        // failures that are all the same, most tests first
+  std::uint64_t seed = 1;                 // --seed, for how to get a generated test's script
+  std::string tests_dir;                  // --tests, for how to get a test's script
   std::vector<TestVerdict> tests;
   std::vector<RunDiagnosis::Entry> looks_like;  // the run's, most tests first
   std::size_t passed = 0;
@@ -24,6 +30,9 @@ struct GradeReport {
 };
 
 std::string format_report(const GradeReport& report, ReportFormat format);
+
+// One copy of the engine in words: "engine.bin holds the engine itself (...), as it is".
+std::string engine_copy_text(const EngineCopy& copy);
 
 // Text as it may be shown anywhere (a terminal, JSON, XML): valid UTF-8,
 // control and bidirectional characters and invalid bytes written as \t, \r,

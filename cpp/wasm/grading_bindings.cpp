@@ -154,7 +154,7 @@ class GradeSession {
     e.now = static_cast<std::int64_t>(env["now"].as<double>());
     if (val epoch = env["sourceDateEpoch"]; !epoch.isUndefined() && !epoch.isNull())
       e.source_date_epoch = static_cast<std::int64_t>(epoch.as<double>());
-    val list = env["listTxt"], read = env["read"];
+    val list = env["listTxt"], read = env["read"], list_files = env["listFiles"], read_at = env["readAt"];
     grading::GradeIo io;
     io.list_txt = [list](const std::string& dir, std::vector<std::string>& names) -> Problem {
       val r = list(bytes_of(dir));
@@ -162,11 +162,24 @@ class GradeSession {
       names = emscripten::vecFromJSArray<std::string>(r);
       return std::nullopt;
     };
-    io.read = [read](const std::string& path, std::string& bytes) {
-      val r = read(bytes_of(path));
+    io.read = [read](const std::string& dir, const std::string& name, std::string& bytes) {
+      val r = read(bytes_of(dir), bytes_of(name));
       if (r.isNull()) return grading::ReadStatus::Missing;
       bytes = r.as<std::string>();  // Uint8Array: the bytes; a string: the problem
       return r.typeOf().as<std::string>() == "string" ? grading::ReadStatus::Failed : grading::ReadStatus::Ok;
+    };
+    io.list_files = [list_files](const std::string& dir, std::size_t most, std::vector<std::string>& files) -> Problem {
+      // {files: Uint8Array[], problem?: string}
+      val r = list_files(bytes_of(dir), static_cast<double>(most));
+      files = emscripten::vecFromJSArray<std::string>(r["files"]);
+      if (val p = r["problem"]; !p.isUndefined() && !p.isNull()) return p.as<std::string>();
+      return std::nullopt;
+    };
+    io.read_at = [read_at](const std::string& path, std::uint64_t offset, std::size_t max, std::string& bytes) -> Problem {
+      val r = read_at(bytes_of(path), static_cast<double>(offset), static_cast<double>(max));
+      if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();
+      bytes = r.as<std::string>();
+      return std::nullopt;
     };
     std::string out, err;
     int status = 0;
@@ -220,6 +233,8 @@ class GradeSession {
     r.ms = static_cast<std::int64_t>(o["ms"].as<double>());
     run_.set_outcome(static_cast<std::size_t>(i), std::move(r));
   }
+  // The report that says grading could not run, and why (bytes).
+  val couldNotGrade(std::string reason) const { return bytes_of(run_.could_not_grade(reason)); }
   // {out (bytes), err, status}
   val finish(double wall_ms) {
     std::string out, err;
@@ -285,7 +300,12 @@ EMSCRIPTEN_BINDINGS(slowstart_grading) {
       .function("test", &GradeSession::test)
       .function("argv", &GradeSession::argv)
       .function("setOutcome", &GradeSession::setOutcome)
+      .function("couldNotGrade", &GradeSession::couldNotGrade)
       .function("finish", &GradeSession::finish);
+  // What both CLIs say when a process the program started could not be killed.
+  emscripten::constant("straysLeft", std::string(slowstart::grading::kStraysLeft));
+  // Why a tests' file behind a symbolic link out of its folder is not read.
+  emscripten::constant("linksOut", std::string(slowstart::grading::kLinksOut));
   // stderr bytes a front end keeps per run (the Node CLI's grade-cli.ts).
   emscripten::constant("stderrKept", static_cast<std::uint32_t>(slowstart::grading::kStderrKept));
   emscripten::function("testsCommand", &tests_command);

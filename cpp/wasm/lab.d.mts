@@ -131,8 +131,12 @@ export interface RawGradeEnv {
   sourceDateEpoch?: number;
   /** The names of the regular files DIR/*.txt (bytes, whatever they are), or a problem. */
   listTxt(dir: Uint8Array): Uint8Array[] | string;
-  /** The file's bytes, null when it does not exist, or a problem. */
-  read(path: Uint8Array): Uint8Array | string | null;
+  /** DIR/NAME's bytes, null when it does not exist, or a problem (grade.hpp's GradeIo::read). */
+  read(dir: Uint8Array, name: Uint8Array): Uint8Array | string | null;
+  /** The regular files below DIR (relative paths; links not followed), at most `most`; a problem past that. */
+  listFiles(dir: Uint8Array, most: number): { files: Uint8Array[]; problem?: string };
+  /** Up to `max` bytes of the file from `offset` (empty at its end), or a problem. */
+  readAt(path: Uint8Array, offset: number, max: number): Uint8Array | string;
 }
 
 /** One run of the learner's program, as the Node CLI saw it. */
@@ -169,6 +173,8 @@ export interface GradeSession {
   test(i: number): { id: string; script: Uint8Array; path: Uint8Array };
   argv(scriptPath: string | Uint8Array): Uint8Array[];
   setOutcome(i: number, outcome: RawOutcome): void;
+  /** The report that says grading could not run, and why (for --output). */
+  couldNotGrade(reason: string): Uint8Array;
   finish(wallMs: number): { out: Uint8Array; err: Uint8Array; status: number };
   delete(): void;
 }
@@ -200,6 +206,10 @@ export interface LabModule {
   GradeSession: new () => GradeSession;
   /** stderr bytes a front end keeps per run (cpp/grading/grade.hpp's kStderrKept). */
   readonly stderrKept: number;
+  /** What both CLIs say when a process the program started could not be killed (grade.hpp's kStraysLeft). */
+  readonly straysLeft: string;
+  /** Why a tests' file behind a symbolic link out of its folder is not read (grade.hpp's kLinksOut). */
+  readonly linksOut: string;
   testsCommand(args: string[]): {
     out: Uint8Array;
     err: Uint8Array;

@@ -31,8 +31,9 @@ struct FakeDir {
         if (name.size() > 4 && name.substr(name.size() - 4) == ".txt") names.push_back(name);
       return std::nullopt;
     };
-    io.read = [this](const std::string& path, std::string& bytes) {
-      const auto it = files.find(path.substr(2));  // "d/NAME"
+    io.read = [this](const std::string& dir, const std::string& name, std::string& bytes) {
+      if (dir != "d") return ReadStatus::Missing;
+      const auto it = files.find(name);
       if (it == files.end()) return ReadStatus::Missing;
       bytes = it->second;
       return ReadStatus::Ok;
@@ -263,6 +264,21 @@ TEST(GradeVerdicts, StatusOneIsARejectedLineOnlyWithADiagnostic) {
   EXPECT_EQ(status_of(printed("a\n", 2, "line 1: bad\n")), "crashed");
 }
 
+// The example script as a failed test shows it (the report's last lines for it).
+const std::string kExampleScript =
+    "       script (to rerun the test, save it as example.txt and run prog < example.txt):\n"
+    "       | POOL a=5 b=1 c=1\n"
+    "       | PICK\n"
+    "       | PICK\n"
+    "       | ADD d=10 20\n"
+    "       | WEIGHTS\n"
+    "       | NOW 5\n"
+    "       | WEIGHTS\n"
+    "       | PICK\n"
+    "       | DOWN a\n"
+    "       | PICK\n"
+    "       | pick\n";
+
 TEST(GradeVerdicts, AWeightThatIsNotAWholeNumberIsAProblemNotAMistake) {
   // A division in floating point, never rounded down: d=2.5 at line 4 (the
   // engine's d=2). No classic mistake prints that; the report says so first.
@@ -279,6 +295,7 @@ TEST(GradeVerdicts, AWeightThatIsNotAWholeNumberIsAProblemNotAMistake) {
             "       got:      a=5 b=1 c=1 d=2.5\n"
             "       stderr:\n"
             "       | line 11: unknown command\n"
+            + kExampleScript +
             "\n"
             "Fix these first: in 1 test the program was stopped, ended in an error or\n"
             "  printed a weight that is not a whole number, so that test names no mistake.\n"
@@ -325,6 +342,7 @@ TEST(GradeReport, TextNamesTheMistakeAndShowsStderr) {
             "       looks like: ties-to-last\n"
             "       stderr:\n"
             "       | line 11: unknown command\n"
+            + kExampleScript +
             "\n"
             "Looks like: Ties go to the last backend instead of the first. [ties-to-last]\n"
             "  On equal scores the backend earliest in the pool wins. Graders compare\n"

@@ -61,8 +61,11 @@ export class SlowStartError extends Error {
   }
 
   /** @internal */
-  static wasmLoadFailed(url: string, cause: unknown): SlowStartError {
+  static wasmLoadFailed(url: string, cause: unknown, said: readonly string[] = [], hint = ''): SlowStartError {
     const why = cause instanceof Error ? cause.message : String(cause);
-    return new SlowStartError('WASM_LOAD_FAILED', `could not load the WebAssembly module from ${url}: ${why}`, { url, cause });
+    // What Emscripten printed while it failed (kept out of the console), when it adds to `why`.
+    const more = said.filter((line) => !why.includes(line)).slice(0, 4);
+    const message = `could not load the WebAssembly module from ${url}: ${why}${more.length ? ` (${more.join('; ')})` : ''}${hint}`;
+    return new SlowStartError('WASM_LOAD_FAILED', message, { url, cause });
   }
 }

@@ -10,11 +10,12 @@
  * This is the browser (and bundler) entry; Node resolves `node.ts` instead.
  * Both export exports.ts's list and their own `loadSlowStart` and `loadLab`.
  */
-import createEngine, { type EngineOptions } from '../wasm/engine.mjs';
+import type { EngineOptions } from '../wasm/engine.mjs';
+import { loadEngineAt } from './engine-loader.js';
 import { sharedLoader } from './shared-loader.js';
-import { SlowStart } from './slowstart.js';
-import { Lab } from './lab.js';
-import { loadWasm } from './wasm-load.js';
+import type { SlowStart } from './slowstart.js';
+import type { Lab } from './lab.js';
+import { engineWasmUrl, labWasmUrl } from './wasm-urls.js';
 
 export * from './exports.js';
 
@@ -25,10 +26,11 @@ export * from './exports.js';
  * `options.locateFile` says, or not at all with `options.wasmBinary`. With no
  * options the module is loaded once and shared; with options you get a
  * fresh instance. A failed load rejects with a `SlowStartError` of code
- * `WASM_LOAD_FAILED` whose `url` is the URL tried.
+ * `WASM_LOAD_FAILED` whose `url` is the URL tried, and is not kept: the next
+ * call tries again.
  */
-export const loadSlowStart: (options?: EngineOptions) => Promise<SlowStart> = /* @__PURE__ */ sharedLoader(async (options) =>
-  SlowStart.fromModule(await loadWasm(createEngine, 'engine.wasm', new URL('../wasm/engine.wasm', import.meta.url), options)),
+export const loadSlowStart: (options?: EngineOptions) => Promise<SlowStart> = /* @__PURE__ */ sharedLoader((options) =>
+  loadEngineAt(engineWasmUrl(), options),
 );
 
 /**
@@ -37,6 +39,6 @@ export const loadSlowStart: (options?: EngineOptions) => Promise<SlowStart> = /*
  * options and errors as {@link loadSlowStart}.
  */
 export const loadLab: (options?: EngineOptions) => Promise<Lab> = /* @__PURE__ */ sharedLoader(async (options) => {
-  const { default: createLab } = await import('../wasm/lab.mjs');
-  return Lab.fromModule(await loadWasm(createLab, 'lab.wasm', new URL('../wasm/lab.wasm', import.meta.url), options));
+  const { loadLabAt } = await import('./lab-loader.js');
+  return loadLabAt(labWasmUrl(), options);
 });

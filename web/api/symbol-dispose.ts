@@ -1,10 +1,19 @@
-// Types for `Symbol.dispose` where the user's TypeScript lib lacks it (before
-// "esnext.disposable"), the way @types/node declares it: merging is harmless
-// when the lib has it too. Without this, Balancer's [Symbol.dispose] would
-// not type-check for users on plain ES2022 libs.
+// Types for `using` where the user's TypeScript lib lacks them (before
+// "esnext.disposable": today's Vite and Next templates stop at ES2022 or
+// ES2020), the way @types/node declares them: `Symbol.dispose` for
+// Balancer's [Symbol.dispose], and the global `Disposable` that TypeScript
+// 5.2+ asks for when it checks `using b = slowstart.createBalancer()`
+// (TS2318 without it). Merging is harmless where the lib has them too.
 declare global {
   interface SymbolConstructor {
     readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+  interface Disposable {
+    [Symbol.dispose](): void;
+  }
+  interface AsyncDisposable {
+    [Symbol.asyncDispose](): PromiseLike<void>;
   }
 }
 

@@ -25,6 +25,8 @@ export const MODES = ['run', 'implement', 'predict'] as const;
 
 /** Attributes whose change rebuilds the element's contents. */
 export const REBUILD_ATTRIBUTES = [
+  'starter',
+  'expected',
   'src',
   'expected-src',
   'autorun',
@@ -41,6 +43,30 @@ export const REBUILD_ATTRIBUTES = [
 
 /** Attributes applied in place. */
 export const LIVE_ATTRIBUTES = ['height', 'theme'];
+
+/**
+ * Every attribute is a property too (frameworks set properties: React 19
+ * sets one when the element has it), named in camel case: a boolean
+ * attribute is a boolean property, the others strings (`headingLevel` a
+ * number). `starter` and `expected` are the element's own (element.ts).
+ */
+export const BOOLEAN_PROPERTIES = {
+  autorun: 'autorun',
+  readOnly: 'readonly',
+  noChart: 'no-chart',
+  traffic: 'traffic',
+  examples: 'examples',
+  compare: 'compare',
+  noBuiltinTests: 'no-builtin-tests',
+} as const;
+export const STRING_PROPERTIES = {
+  src: 'src',
+  expectedSrc: 'expected-src',
+  mode: 'mode',
+  storageKey: 'storage-key',
+  height: 'height',
+  theme: 'theme',
+} as const;
 
 export function readConfig(host: HTMLElement): ElementConfig {
   // Boolean attributes as in HTML: present (with any value) means on.

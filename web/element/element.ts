@@ -5,14 +5,14 @@
 // page is hidden. Everything it shows is in web/element/mount.ts.
 import { h } from '../shared/dom.js';
 import { adoptRunnerStyles } from '../runner/styles.js';
-import { autoPaneHeight, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES } from './attributes.js';
+import { autoPaneHeight, BOOLEAN_PROPERTIES, LIVE_ATTRIBUTES, paneHeight, readConfig, REBUILD_ATTRIBUTES, STRING_PROPERTIES } from './attributes.js';
 import { authorProblems, tellAuthor } from './author-warnings.js';
 import { adoptElementStyles } from './element-styles.js';
 import type { SlowStartRunDetail, SlowStartRunnerApi } from './element-types.js';
 import { elementKey, storageKeys } from '../host/identity.js';
 import type { ElementMount } from './mount.js';
 import { readLink } from '../host/permalink.js';
-import { readSources } from './sources.js';
+import { readSources, type GivenSources } from './sources.js';
 
 // Outside a browser (server-side rendering imports the module in Node) there
 // is no HTMLElement: the class is then defined on a stand-in and never used.
@@ -36,6 +36,9 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   // builds next when there is none yet, or when a changed attribute rebuilds it first.
   #scriptToRun: string | null = null;
   #runToDo = false;
+  // The starter and expected output set as properties (they win over attributes and children).
+  readonly #given: GivenSources = { starter: null, expected: null };
+  #upgraded = false;
   #resolveReady!: () => void;
   readonly ready: Promise<void> = new Promise((resolve) => (this.#resolveReady = resolve));
 
@@ -56,6 +59,7 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   }
 
   connectedCallback(): void {
+    if (!this.#upgraded) this.#upgradeProperties();
     const win = this.ownerDocument.defaultView;
     win?.clearTimeout(this.#teardownTimer);
     win?.addEventListener('hashchange', this.#onHashChange);
@@ -94,11 +98,40 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
   }
 
   get starter(): string {
-    return this.#mount?.starter ?? '';
+    return this.#mount?.starter ?? this.#given.starter ?? this.getAttribute('starter') ?? '';
+  }
+
+  set starter(starter: string | null) {
+    this.#given.starter = starter === null || starter === undefined ? null : String(starter);
+    this.#sourcesChanged();
   }
 
   get expected(): readonly string[] | null {
-    return this.#mount?.expected ?? null;
+    if (this.#mount) return this.#mount.expected;
+    const given = this.#given.expected ?? this.getAttribute('expected');
+    return given === null ? null : typeof given === 'string' ? given.split('\n') : given;
+  }
+
+  /** Text (lines separated by newlines) or lines; null: none (the attribute, file or children say). */
+  set expected(expected: string | readonly string[] | null) {
+    this.#given.expected = expected === null || expected === undefined ? null : Array.isArray(expected) ? [...expected] : String(expected);
+    this.#sourcesChanged();
+  }
+
+  #sourcesChanged(): void {
+    if (this.#mount || this.#building) this.#queueRebuild();
+  }
+
+  // A framework (or a script) may set properties before the element is defined: they are then
+  // the instance's own and hide the class's accessors. Taken off and set again through them.
+  #upgradeProperties(): void {
+    this.#upgraded = true;
+    for (const name of ['starter', 'expected', 'script', ...Object.keys(BOOLEAN_PROPERTIES), ...Object.keys(STRING_PROPERTIES), 'headingLevel']) {
+      if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
+      const value = (this as Record<string, unknown>)[name];
+      delete (this as Record<string, unknown>)[name];
+      (this as Record<string, unknown>)[name] = value;
+    }
   }
 
   get result(): SlowStartRunDetail | null {
@@ -136,7 +169,7 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
       // Children are read after the parser has added them (a defined element
       // is upgraded as soon as its start tag is seen when the script ran first).
       await whenParsed(this.ownerDocument);
-      const sources = await readSources(this);
+      const sources = await readSources(this, this.#given);
       const key = elementKey(this);
       const keys = storageKeys(this, key);
       // Links are compressed: unpacking one is asynchronous, so it is done before the mount picks its script.
@@ -213,4 +246,32 @@ export class SlowStartRunnerElement extends ElementBase implements SlowStartRunn
 function whenParsed(doc: Document): Promise<void> {
   if (doc.readyState !== 'loading') return Promise.resolve();
   return new Promise((resolve) => doc.addEventListener('DOMContentLoaded', () => resolve(), { once: true }));
+}
+
+// Every attribute as a property (attributes.ts): a boolean attribute is a boolean, the others strings.
+for (const [property, attribute] of Object.entries(BOOLEAN_PROPERTIES)) {
+  Object.defineProperty(SlowStartRunnerElement.prototype, property, {
+    get(this: HTMLElement) {
+      return this.hasAttribute(attribute);
+    },
+    set(this: HTMLElement, on: unknown) {
+      this.toggleAttribute(attribute, Boolean(on));
+    },
+    configurable: true,
+    enumerable: true,
+  });
+}
+for (const [property, attribute] of [...Object.entries(STRING_PROPERTIES), ['headingLevel', 'heading-level'] as const]) {
+  Object.defineProperty(SlowStartRunnerElement.prototype, property, {
+    get(this: HTMLElement) {
+      const value = this.getAttribute(attribute);
+      return property === 'headingLevel' ? (value === null ? null : Number(value)) : value;
+    },
+    set(this: HTMLElement, value: unknown) {
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, String(value));
+    },
+    configurable: true,
+    enumerable: true,
+  });
 }

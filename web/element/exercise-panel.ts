@@ -1,6 +1,7 @@
 // An exercise's verdict after each run: pass, or fail with the first line
 // that differs from the expected output (or the first rejected line), and
-// the expected output itself to look at.
+// the expected output itself to look at. In predict mode both wait until
+// every line is revealed (hold): the expected output is the answers.
 import { h, setText, uniqueId } from '../shared/dom.js';
 import type { Verdict } from '../host/compare.js';
 import { renderDifference } from '../host/difference-view.js';
@@ -13,6 +14,8 @@ export class ExercisePanel {
   readonly #verdict: HTMLParagraphElement;
   readonly #details: HTMLDivElement;
   readonly #expected: readonly string[];
+  readonly #expectedList: HTMLPreElement;
+  readonly #show: HTMLDetailsElement;
   readonly #goToLine: (line: number) => void;
 
   constructor(doc: Document, expected: readonly string[], goToLine: (line: number) => void) {
@@ -22,15 +25,15 @@ export class ExercisePanel {
     const title = h(doc, 'span', { class: 'sse-label', text: 'Exercise', attrs: { id: uniqueId('sse-ex') } });
     this.#verdict = h(doc, 'p', { class: 'sse-verdict-text', attrs: { role: 'status' } });
     this.#details = h(doc, 'div', { class: 'sse-verdict-details' });
-    const expectedList = h(doc, 'pre', { class: 'sse-expected', text: expected.join('\n') || '(no output)' });
+    const expectedList = (this.#expectedList = h(doc, 'pre', { class: 'sse-expected' }));
     const lines = expected.length;
-    const show = h(
+    const show = (this.#show = h(
       doc,
       'details',
       { class: 'sse-disclosure' },
       h(doc, 'summary', { text: `Expected output (${plural(lines, 'line')})` }),
       expectedList,
-    );
+    ));
     this.element = h(
       doc,
       'section',
@@ -42,10 +45,25 @@ export class ExercisePanel {
     this.show(null);
   }
 
+  /**
+   * Predict mode, lines still held back: no verdict, and the expected output
+   * (the answers) out of the page, not only out of sight, until `show`.
+   */
+  hold(): void {
+    this.#details.replaceChildren();
+    this.element.dataset.verdict = 'held';
+    setText(this.#verdict, 'Predict every line first: the verdict and the expected output show once all are revealed.');
+    this.#show.open = false;
+    this.#show.hidden = true;
+    this.#expectedList.textContent = '';
+  }
+
   /** Shows a run's verdict, or (null) that there has been no run yet; `cut`: the run's output was cut at its cap. */
   show(verdict: Verdict | null, cut = false): void {
     const doc = this.#doc;
     this.#details.replaceChildren();
+    this.#show.hidden = false;
+    setText(this.#expectedList, this.#expected.join('\n') || '(no output)');
     if (!verdict) {
       this.element.dataset.verdict = 'pending';
       setText(this.#verdict, 'Run the script to check its output against the expected output.');

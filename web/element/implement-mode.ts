@@ -8,17 +8,18 @@ import { loadLab } from '../api/index.js';
 import type { Runner } from '../runner/runner.js';
 import type { ImplementTest } from '../implement/suite.js';
 import { dedentScript } from '../host/text.js';
-import { slotTemplate } from './sources.js';
+import { slotChildren, slotElement } from './sources.js';
+import { toldInConsole } from './told-in-console.js';
 
 /**
- * The author's tests: each element inside `<template slot="tests">` (a
- * `<pre>` is the natural choice) is one test script, its `title` attribute
- * the test's name.
+ * The author's tests: each element inside `<template slot="tests">` (or any
+ * element with `slot="tests"`; a `<pre>` is the natural choice for each
+ * test) is one test script, its `title` attribute the test's name.
  */
 export function readAuthorTests(host: HTMLElement): ImplementTest[] {
-  const template = slotTemplate(host, 'tests');
-  if (!template) return [];
-  return Array.from(template.content.children).map((child, i) => ({
+  const slot = slotElement(host, 'tests');
+  if (!slot) return [];
+  return slotChildren(slot).map((child, i) => ({
     id: child.getAttribute('data-id') ?? `author-${i + 1}`,
     title: child.getAttribute('title') ?? `Test ${i + 1}`,
     script: dedentScript(child.textContent ?? ''),
@@ -43,7 +44,7 @@ export async function mountImplement(options: {
   const [{ ImplementView, OPEN_IN_RUNNER_EVENT }, { adoptImplementStyles }, lab] = await Promise.all([
     import('../implement/view.js'),
     import('../implement/styles.js'),
-    loadLab(),
+    toldInConsole(loadLab()),
   ]);
   adoptImplementStyles(options.shadowRoot);
   const view = new ImplementView({

@@ -3,13 +3,13 @@
 // Download, earlier versions), the exercise's verdict (exercise-panel.ts),
 // the "Compare with my program" box, the Traffic tab, the implement mode
 // (implement-mode.ts), and the events a host page listens to (run-events.ts).
-import { loadLab, loadSlowStart, type RunResult } from '../api/index.js';
+import { loadLab, loadSlowStart, type OutputLine, type RunResult } from '../api/index.js';
 import { EXAMPLES } from '../runner/examples.js';
 import { h } from '../shared/dom.js';
 import { createRunner, type Runner } from '../runner/runner.js';
 import { trafficTab } from '../traffic/chart-tab.js';
 import type { ElementConfig } from './attributes.js';
-import { CompareBox } from '../host/compare-box.js';
+import { CompareBox, PREDICT_HOLDS_COMPARE } from '../host/compare-box.js';
 import type { SlowStartRunDetail } from './element-types.js';
 import { ExercisePanel } from './exercise-panel.js';
 import { mountImplement, readAuthorTests, type ImplementMount } from './implement-mode.js';
@@ -17,6 +17,7 @@ import type { LinkInHash } from '../host/permalink.js';
 import { RunEvents } from './run-events.js';
 import { SavedWork } from '../host/saved-work.js';
 import type { Sources } from './sources.js';
+import { toldInConsole } from './told-in-console.js';
 
 export interface MountOptions {
   /** The custom element: events are dispatched on it. */
@@ -65,7 +66,7 @@ export class ElementMount {
     this.runner = createRunner({
       root: runnerRoot,
       documentRoot: options.shadowRoot,
-      engine: loadSlowStart(),
+      engine: toldInConsole(loadSlowStart()),
       script,
       examples: config.examples ? EXAMPLES : [],
       // A course page may hold many runners: none animates on its own, and
@@ -75,18 +76,19 @@ export class ElementMount {
       compact: true,
       runOnLoad: config.autorun,
       headingLevel: config.headingLevel,
-      chartTabs: config.traffic ? [trafficTab({ lab: () => loadLab() })] : [],
+      chartTabs: config.traffic ? [trafficTab({ lab: () => toldInConsole(loadLab()) })] : [],
       readOnly: config.readOnly,
       chart: config.chart,
       predict: config.mode === 'predict',
       onRun: (result, text) => this.#ran(result, text),
+      onShown: (shown, all) => this.#shown(shown, all),
       onEdit: () => this.#work?.edited(),
     });
 
     const goToLine = (line: number) => this.runner.editor.goToLine(line);
     const exercise = this.expected ? new ExercisePanel(doc, this.expected, goToLine) : null;
     this.#events = new RunEvents(host, this.expected && exercise ? { expected: this.expected, panel: exercise } : null);
-    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => loadLab() }) : null;
+    this.#compare = this.expected || config.compare ? new CompareBox(doc, goToLine, { lab: () => toldInConsole(loadLab()) }) : null;
     const below: HTMLElement[] = [];
     if (this.#work) {
       this.#work.attach(this.runner);
@@ -166,7 +168,14 @@ export class ElementMount {
   #ran(result: RunResult, script: string): void {
     this.#work?.ran(script);
     this.#compare?.setEngineOutput(result.output, script, result.truncated === true);
-    this.#events.ran(result, script);
+    this.#events.ran(result, script, this.runner.shownOutput);
+  }
+
+  // Predict mode holds what would tell the lines not yet revealed: the comparison and the verdict.
+  // (Called from the runner's constructor too, before the fields below it are set.)
+  #shown(shown: readonly OutputLine[], all: boolean): void {
+    this.#compare?.hold(all ? null : PREDICT_HOLDS_COMPARE);
+    this.#events?.shown(shown, all);
   }
 }
 

@@ -14,22 +14,53 @@ export interface Sources {
   problems: string[];
 }
 
-/** A `<template slot="name">` child of the host. */
-export function slotTemplate(host: HTMLElement, name: string): HTMLTemplateElement | null {
+/**
+ * The host's child that holds the part `name` (`expected`, `tests`): a
+ * `<template slot="name">`, or any element with that slot (a `<pre>` keeps
+ * its whitespace in Vue and Svelte templates; the element's shadow root has
+ * no slots, so none is shown).
+ */
+export function slotElement(host: HTMLElement, name: string): Element | null {
   for (const child of Array.from(host.children)) {
-    if (child.localName === 'template' && child.getAttribute('slot') === name) return child as HTMLTemplateElement;
+    if (child.getAttribute('slot') === name) return child;
   }
   return null;
 }
 
-/** The host's own text: its text and elements, except <template>s (they hold the other parts). */
+/**
+ * A slot element's children as the page has them. A `<template>` parsed
+ * from HTML keeps them in its `.content`; one built by a framework (React,
+ * Vue, Svelte) has them as ordinary children. A template with children of
+ * its own is read by them (after a framework re-rendered one that the HTML
+ * had filled, those are the current ones), otherwise by its content.
+ */
+function holder(slot: Element): ParentNode {
+  return slot instanceof HTMLTemplateElement && slot.childNodes.length === 0 ? slot.content : slot;
+}
+
+export function slotChildren(slot: Element): Element[] {
+  return Array.from(holder(slot).children);
+}
+
+/** A slot element's text, wherever its children are (see holder). */
+export function slotText(slot: Element): string {
+  return (holder(slot) as Node).textContent ?? '';
+}
+
+/** The host's own text: its text and elements, except <template>s and slotted parts (they hold the other parts). */
 export function inlineText(host: HTMLElement): string {
   let text = '';
   for (const node of Array.from(host.childNodes)) {
-    if (node.nodeName === 'TEMPLATE') continue;
+    if (node.nodeName === 'TEMPLATE' || (node instanceof Element && node.hasAttribute('slot'))) continue;
     text += node.textContent ?? '';
   }
   return text;
+}
+
+/** The starter and expected output given as properties (they win over attributes, files and children). */
+export interface GivenSources {
+  starter: string | null;
+  expected: string | readonly string[] | null;
 }
 
 // Decoded a chunk at a time, with a pause for the page every PAUSE_BYTES:
@@ -94,8 +125,13 @@ function chunkReader(body: ReadableStream<Uint8Array>): () => Promise<Uint8Array
   };
 }
 
-/** Reads the starter and the expected output, fetching `src` and `expected-src` when given. */
-export async function readSources(host: HTMLElement): Promise<Sources> {
+/**
+ * Reads the starter and the expected output. Each comes from, in order: the
+ * property (`given`), the attribute (`starter`, `expected`: text, lines
+ * separated by newlines), the file (`src`, `expected-src`, fetched), the
+ * children (the host's text; a `slot="expected"` child).
+ */
+export async function readSources(host: HTMLElement, given: GivenSources = { starter: null, expected: null }): Promise<Sources> {
   const problems: string[] = [];
   const load = async (attr: string): Promise<string | null> => {
     const value = host.getAttribute(attr);
@@ -114,13 +150,21 @@ export async function readSources(host: HTMLElement): Promise<Sources> {
       return null;
     }
   };
-  const [scriptFile, expectedFile] = await Promise.all([load('src'), load('expected-src')]);
+  const starterText = given.starter ?? host.getAttribute('starter');
+  const expectedText = given.expected ?? host.getAttribute('expected');
+  const [scriptFile, expectedFile] = await Promise.all([
+    starterText === null ? load('src') : null,
+    expectedText === null ? load('expected-src') : null,
+  ]);
 
-  // A file is taken as it is; inline text is dedented (it is indented like the HTML around it).
-  const starter = scriptFile ?? dedentScript(inlineText(host));
+  // A file is taken as it is; text written in the page is dedented (it is indented like the HTML around it).
+  const starter = starterText !== null ? dedentScript(starterText) : (scriptFile ?? dedentScript(inlineText(host)));
   // (An expected-src that failed to load leaves no exercise; `problems` says why.)
-  const template = slotTemplate(host, 'expected');
-  const expected =
-    expectedFile !== null ? outputFileLines(expectedFile) : template ? inlineOutputLines(template.content.textContent ?? '') : null;
+  const slot = slotElement(host, 'expected');
+  let expected: string[] | null;
+  if (Array.isArray(expectedText)) expected = [...(expectedText as readonly string[])];
+  else if (expectedText !== null) expected = inlineOutputLines(expectedText as string);
+  else if (expectedFile !== null) expected = outputFileLines(expectedFile);
+  else expected = slot ? inlineOutputLines(slotText(slot)) : null;
   return { starter, expected, problems };
 }

@@ -7,7 +7,9 @@
 // to fix, as in `slowstart grade` (no classic mistake prints one). Pasted
 // text is read like the CLI's output: one line per output line, one final
 // newline optional. An engine output cut at the run's cap is not judged:
-// its end is not the script's.
+// its end is not the script's. While predict mode holds lines back, the
+// box compares nothing (its difference would show the engine's line): it
+// says so, and compares once every line is revealed (hold).
 import type { Lab, Mistake, OutputLine, WeightProblem } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 import { firstDifference } from '../shared/first-difference.js';
@@ -15,6 +17,9 @@ import { renderDifference } from './difference-view.js';
 import { outputFileLines } from './text.js';
 import { plural } from '../shared/format.js';
 import { KEPT_TEXT } from '../runner/run-words.js';
+
+/** What the box says while predict mode holds lines back (CompareBox.hold), on the page and in the element. */
+export const PREDICT_HOLDS_COMPARE = 'Predict mode: the comparison opens once every line is revealed (it would show the engine’s output).';
 
 export interface CompareBoxOptions {
   /** Loads the lab module, to name the mistake (none: the box only compares). */
@@ -34,6 +39,7 @@ export class CompareBox {
   #cut = false;
   #script = '';
   #version = 0;
+  #held: string | null = null;
 
   constructor(doc: Document, goToLine: (line: number) => void, options: CompareBoxOptions = {}) {
     this.#doc = doc;
@@ -74,6 +80,16 @@ export class CompareBox {
     this.#update();
   }
 
+  /**
+   * Compares nothing, and says `reason`, until called with null (predict
+   * mode: the engine's output is not the learner's to see yet).
+   */
+  hold(reason: string | null): void {
+    if (reason === this.#held) return;
+    this.#held = reason;
+    this.#update();
+  }
+
   /** What the box holds (for tests and the element's API). */
   get pasted(): string {
     return this.#input.value;
@@ -89,6 +105,7 @@ export class CompareBox {
     const text = this.#input.value;
     const engine = this.#output;
     this.element.dataset.match = '';
+    if (this.#held !== null) return setText(this.#result, this.#held);
     if (text === '') return setText(this.#result, '');
     if (!engine) return setText(this.#result, 'Run the script first: the comparison is with its output.');
     if (this.#cut) {

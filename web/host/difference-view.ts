@@ -2,6 +2,7 @@
 // it (with a button that puts the cursor there), and the two versions one
 // above the other so the eye can compare them character by character.
 import { h } from '../shared/dom.js';
+import { count } from '../shared/format.js';
 import { differsOnlyInBlanks, type LineDifference } from './compare.js';
 
 export interface DifferenceLabels {
@@ -28,8 +29,8 @@ function excerpt(text: string, start: number, end: number): string {
   end = Math.min(end, text.length);
   if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start])) start--;
   if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end++;
-  const before = start > 0 ? `(${start} more characters) …` : '';
-  const after = end < text.length ? `… (${text.length - end} more characters)` : '';
+  const before = start > 0 ? `(${count(start)} more characters) …` : '';
+  const after = end < text.length ? `… (${count(text.length - end)} more characters)` : '';
   return `${before}${text.slice(start, end)}${after}`;
 }
 

@@ -15,6 +15,9 @@
  */
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
+import { startWorker } from '../api/start-worker.js';
+import { labWasmUrl } from '../api/wasm-urls.js';
+import { quickjsWasmUrl } from './sandbox/quickjs-wasm-url.js';
 import type { TestResult } from './grade.js';
 import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
 import type { LoadFailure } from './sandbox/sandbox.js';
@@ -53,6 +56,10 @@ export interface ImplementRun {
 }
 
 const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+
+/** Starts the worker `make` describes, wherever the package is served from, with the .wasm URLs it needs (web/api/start-worker.ts). */
+const start = (make: () => Worker): Worker =>
+  startWorker(make, { file: 'element/implement-worker.js', name: 'implement mode', wasm: { lab: labWasmUrl(), quickjs: quickjsWasmUrl() } });
 
 /**
  * A worker that finished its run is kept for the next one (of any view
@@ -128,7 +135,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
       if (first >= tests.length) return finish({ results });
       let w: Worker;
       try {
-        w = worker = takeIdle(make) ?? make();
+        w = worker = takeIdle(make) ?? start(make);
       } catch (e) {
         // e.g. a Content-Security-Policy whose worker-src refuses the script
         const message = `the page does not allow the tests' worker: ${String(e)}`;

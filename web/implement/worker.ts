@@ -13,17 +13,29 @@
  * waits on the learner's code, and it still terminates the worker if a
  * test overruns its limit by far (client.ts).
  */
-import { Lab } from '../api/lab.js';
-import createLab from '../wasm/lab.mjs';
+import type { Lab } from '../api/lab.js';
+import { loadLabAt } from '../api/lab-loader.js';
+import { wasmUrl } from '../api/worker-wasm.js';
 import { gradeTest, outputDifference, type TestResult } from './grade.js';
 import { seconds, skippedResult, stoppedResult, type RunRequest, type WorkerMessage } from './protocol.js';
 import { LearnerSandbox, type OpenError, type SandboxSession } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
 
 const post = (m: WorkerMessage) => (self as unknown as Worker).postMessage(m);
-// Only the lab module (never the page's engine), and QuickJS.
-const labReady = createLab().then((m) => Lab.fromModule(m));
-const sandboxReady = LearnerSandbox.load();
+// Only the lab module (never the page's engine), and QuickJS, from the
+// URLs the page sends (web/api/start-worker.ts). Loading starts at once; a
+// load that failed is tried again at the next run.
+const retried = <T>(load: () => Promise<T>) => {
+  let loading: Promise<T> | null = null;
+  return () => (loading ??= load().catch((error: unknown) => {
+    loading = null;
+    throw error;
+  }));
+};
+const labReady = retried(async () => loadLabAt(await wasmUrl('lab')));
+const sandboxReady = retried(async () => LearnerSandbox.load({ wasmUrl: await wasmUrl('quickjs') }));
+labReady().catch(() => {});
+sandboxReady().catch(() => {});
 
 /** A test that could not be graded, with why (one problem). */
 function failed(test: ImplementTest, message: string, codeLine?: number): TestResult {
@@ -111,7 +123,7 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
   let lab: Lab;
   let sandbox: LearnerSandbox;
   try {
-    [lab, sandbox] = await Promise.all([labReady, sandboxReady]);
+    [lab, sandbox] = await Promise.all([labReady(), sandboxReady()]);
   } catch (e) {
     post({ type: 'compile-error', kind: 'worker', message: `the engine did not load in the worker: ${String(e)}` });
     return;

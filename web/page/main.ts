@@ -6,7 +6,7 @@
 // shown), and the theme toggle. Which tab shows follows the URL's hash
 // (page-location.ts).
 import { loadLab, loadSlowStart } from '../api/index.js';
-import { CompareBox } from '../host/compare-box.js';
+import { CompareBox, PREDICT_HOLDS_COMPARE } from '../host/compare-box.js';
 import { adoptCompareStyles } from '../host/compare-styles.js';
 import { OPEN_IN_RUNNER_EVENT } from '../implement/events.js';
 import { adoptImplementStyles } from '../implement/styles.js';
@@ -86,6 +86,8 @@ const runner = createRunner({
     compare.setEngineOutput(result.output, script, result.truncated === true);
   },
   onEdit: () => work.edited(),
+  // Predict mode: no comparison while lines are held back (it would show the engine's).
+  onShown: (_shown, all) => compare.hold(all ? null : PREDICT_HOLDS_COMPARE),
 });
 work.attach(runner);
 // The language help is at the foot of the page: the header's button opens it and goes there.

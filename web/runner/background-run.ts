@@ -9,6 +9,8 @@
 // told and runs the script on the page as before.
 import type { Text } from '@codemirror/state';
 import { Timeline, type RunResult } from '../api/index.js';
+import { startWorker } from '../api/start-worker.js';
+import { engineWasmUrl, labWasmUrl } from '../api/wasm-urls.js';
 import { nextTask } from '../shared/big-text.js';
 import { readSlices, slicesOf } from '../shared/doc-text.js';
 import { lazyDiagnostics, lazyOutput } from './lazy-lines.js';
@@ -152,7 +154,12 @@ export class BackgroundRuns {
   }
 
   #makeWorker(): Worker {
-    const worker = (this.#options.createWorker ?? defaultWorker)();
+    // Wherever the package is served from, with the .wasm URLs the worker needs (web/api/start-worker.ts).
+    const worker = startWorker(this.#options.createWorker ?? defaultWorker, {
+      file: 'element/run-worker.js',
+      name: 'background run',
+      wasm: { engine: engineWasmUrl(), lab: labWasmUrl() },
+    });
     worker.onmessage = (event: MessageEvent<RunReply>) => {
       const reply = event.data;
       if (reply.run !== this.#run) return;

@@ -2,6 +2,7 @@
 // pixels), so a resize only re-projects it. Pure functions: no DOM.
 import type { Timeline } from '../api/index.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
+import { count } from '../shared/format.js';
 
 /**
  * A stretch of the run in which the clock never goes back. The x axis lays
@@ -105,6 +106,30 @@ export function buildChartModel(t: Timeline): ChartModel {
   return { xMin, xMax, yMax, stepX, blockX, stretches, gap, stepRank, stepSlot, maxNow, picks, hasNone };
 }
 
+/**
+ * Predict mode's model of a run's first steps (`part`, timeline-prefix.ts)
+ * on the whole run's clock axis (`full`), so nothing moves as lines are
+ * revealed: the clocks are the script's NOW lines, not its output. The
+ * weights' top, the picks and NONE are the part's own: the whole run's
+ * would tell what is still to be predicted.
+ */
+export function revealedModel(full: ChartModel, part: Timeline): ChartModel {
+  const own = buildChartModel(part);
+  const n = part.length;
+  return {
+    ...own,
+    xMin: full.xMin,
+    xMax: full.xMax,
+    stepX: full.stepX.subarray(0, n),
+    blockX: full.blockX.subarray(0, part.blockStart.length),
+    stretches: full.stretches.filter((s) => s.firstStep < n),
+    gap: full.gap,
+    stepRank: full.stepRank.subarray(0, n),
+    stepSlot: full.stepSlot.subarray(0, n),
+    maxNow: full.maxNow,
+  };
+}
+
 /** Steps at one x position (a burst of PICKs at one instant) are runs: x never decreases. */
 function spreadRuns(x: Float64Array, end: number, rank: Uint32Array, slot: Float64Array): void {
   const n = x.length;
@@ -121,7 +146,7 @@ function spreadRuns(x: Float64Array, end: number, rank: Uint32Array, slot: Float
   }
 }
 
-/** A clock value for people: whole seconds as they are. */
+/** A clock value for people: whole seconds as they are, thousands separated (shared/format.ts count). */
 export function formatClock(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+  return count(Number.isInteger(v) ? v : Number(v.toFixed(1)));
 }

@@ -12,7 +12,8 @@ import { StepPath } from './step-path.js';
 /** How far (a share of the jump's width) lines go on into a jump back in time. */
 export const JUMP_TAIL = 0.3;
 
-export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartModel): SVGGElement {
+/** `end`: where the lines still drawn at the last step stop (the plot's right edge unless predict mode says). */
+export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartModel, end = f.right): SVGGElement {
   const count = f.seriesCount;
   const paths = Array.from({ length: count }, () => new StepPath());
   const lastBlock = new Int32Array(count).fill(-1);
@@ -53,7 +54,7 @@ export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartMo
     }
     open.length = keep;
   }
-  for (const id of open) paths[id].end(f.right);
+  for (const id of open) paths[id].end(end);
 
   const g = svg(doc, 'g', { class: 'ss-series' });
   for (let id = 0; id < count; id++) {

@@ -33,8 +33,9 @@ export class ChartTabs {
   readonly #options: ChartTabsOptions;
   #shown = RAMP_TAB;
   #script = '';
+  #locked: string | null = null;
 
-  /** Puts the tabs in `panel`'s heading (in place of its title); `panel`'s other children, and the heading's tools, are the Ramp tab's. */
+  /** Puts the tabs in `panel`'s heading (its title kept for screen readers); `panel`'s other children, and the heading's tools, are the Ramp tab's. */
   constructor(panel: HTMLElement, tabs: readonly ChartTab[], options: ChartTabsOptions) {
     const doc = panel.ownerDocument;
     this.#options = options;
@@ -80,12 +81,39 @@ export class ChartTabs {
       buttons[to].focus();
       e.preventDefault();
     });
-    head.firstElementChild!.replaceWith(list);
+    // The heading stays, for screen readers only: it names the panel's region (the section is
+    // aria-labelledby it) and keeps the page's outline; the tabs take its place on screen.
+    const title = head.firstElementChild!;
+    title.textContent = 'Charts';
+    title.classList.add('ss-sr-only');
+    title.after(list);
   }
 
-  /** Shows a tab without telling the host (a page following its URL); unknown ids show Ramp. */
+  /**
+   * Keeps every tab but Ramp shut, saying why (`reason`; null opens them):
+   * predict mode, where another view would draw what is still to be predicted.
+   */
+  lock(reason: string | null): void {
+    this.#locked = reason;
+    for (const e of this.#extras) {
+      e.button.setAttribute('aria-disabled', String(reason !== null));
+      if (reason) e.button.title = reason;
+      else e.button.removeAttribute('title');
+    }
+    if (!reason) return;
+    if (this.#shown !== RAMP_TAB) this.show(RAMP_TAB);
+    // A view built before holds what it drew, hidden: gone, not only out of sight (it is built
+    // again when its tab is next shown).
+    for (const e of this.#extras) {
+      e.box.replaceChildren();
+      e.view = null;
+      e.mounting = null;
+    }
+  }
+
+  /** Shows a tab without telling the host (a page following its URL); unknown ids show Ramp, and so does a locked tab. */
   show(id: string): void {
-    const extra = this.#extras.find((e) => e.tab.id === id) ?? null;
+    const extra = this.#locked === null ? (this.#extras.find((e) => e.tab.id === id) ?? null) : null;
     this.#shown = extra ? id : RAMP_TAB;
     this.#ramp.setAttribute('aria-selected', String(!extra));
     this.#ramp.tabIndex = extra ? -1 : 0;
@@ -112,6 +140,7 @@ export class ChartTabs {
   }
 
   #choose(id: string): void {
+    if (this.#locked !== null && id !== RAMP_TAB) return;
     this.show(id);
     this.#options.onChoose?.(id);
   }
@@ -122,17 +151,19 @@ export class ChartTabs {
     const note = h(doc, 'p', { class: 'ss-chart-note', text: `Loading the ${extra.tab.label} tab…` });
     extra.box.replaceChildren(note);
     const { documentRoot, headingLevel } = this.#options;
-    extra.mounting = extra.tab.mount(extra.box, { documentRoot, headingLevel }).then(
+    const mounting = (extra.mounting = extra.tab.mount(extra.box, { documentRoot, headingLevel }).then(
       (view) => {
+        if (extra.mounting !== mounting) return; // dropped meanwhile (lock)
         note.remove();
         extra.view = view;
         view.update(this.#script);
         view.visible = this.#shown === extra.tab.id;
       },
       (error: unknown) => {
+        if (extra.mounting !== mounting) return;
         extra.mounting = null; // the next time the tab is shown tries again
         setText(note, `The ${extra.tab.label} tab failed to load: ${String(error)}`);
       },
-    );
+    ));
   }
 }

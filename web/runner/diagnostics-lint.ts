@@ -6,6 +6,7 @@ import { lintGutter, lintKeymap, setDiagnostics, type Diagnostic as LintDiagnost
 import type { Extension, Text } from '@codemirror/state';
 import { keymap, type EditorView } from '@codemirror/view';
 import type { Diagnostic } from '../api/index.js';
+import { lintPanelFit } from './lint-panel-fit.js';
 
 /**
  * Engine diagnostics as editor diagnostics: what the engine found wrong
@@ -42,7 +43,7 @@ export function showDiagnostics(view: EditorView, diagnostics: readonly Diagnost
   view.dispatch(setDiagnostics(view.state, toLintDiagnostics(view.state.doc, diagnostics)));
 }
 
-/** The gutter markers and the lint keymap (Ctrl/Cmd+Shift+M opens the list, F8 goes to the next). */
+/** The gutter markers, the lint keymap (Ctrl/Cmd+Shift+M opens the list, F8 goes to the next), and a list of whole items. */
 export function diagnosticsDisplay(): Extension {
-  return [lintGutter(), keymap.of(lintKeymap)];
+  return [lintGutter(), keymap.of(lintKeymap), lintPanelFit];
 }

@@ -3,7 +3,7 @@
 import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
 import { h, setText, svg } from '../shared/dom.js';
-import { plural } from '../shared/format.js';
+import { count, plural } from '../shared/format.js';
 import { formatScore } from './pick-explain.js';
 import { MAX_SERIES, NONE_CLASS, seriesClasses } from '../shared/palette.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
@@ -55,7 +55,7 @@ export class Legend {
     }
     if (none > 0) items.push(this.#item(NONE_CLASS, 'NONE', null, `${plural(none, 'pick')}${share(none)}`));
     if (t.names.length > shown) {
-      items.push(h(doc, 'li', { class: 'ss-legend-more', text: `and ${t.names.length - shown} more backends (see the Table)` }));
+      items.push(h(doc, 'li', { class: 'ss-legend-more', text: `and ${count(t.names.length - shown)} more backends (see the Table)` }));
     }
     this.element.replaceChildren(...items);
   }
@@ -73,7 +73,7 @@ export class Legend {
       const id = t.cellBackend[c];
       if (id >= text.length) continue;
       const score = scores ? ` · score ${formatScore(scores[c - start])}` : '';
-      text[id] = `${t.cellUp[c] ? `w ${t.cellWeight[c]}` : 'down'}${score}`;
+      text[id] = `${t.cellUp[c] ? `w ${count(t.cellWeight[c])}` : 'down'}${score}`;
     }
     for (let id = 0; id < this.#entries.length; id++) setText(this.#entries[id].weight, text[id]);
   }

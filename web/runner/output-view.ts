@@ -186,7 +186,7 @@ export class OutputView {
     for (let r = 0; r < this.#rows.length; r++) {
       const row = this.#rows[r];
       if (r >= count) {
-        row.el.hidden = true;
+        if (row.index >= 0) this.#clear(row);
         continue;
       }
       this.#fill(row, first + r, offset);
@@ -241,6 +241,18 @@ export class OutputView {
     const label = `line ${item.line}: ${item.text === '' ? '(empty pool)' : item.text}`;
     row.el.title = label;
     row.el.setAttribute('aria-label', label);
+  }
+
+  // A row out of use keeps nothing of the line it showed: hidden is not
+  // gone (a page without its styles, or predict mode, would still read it).
+  #clear(row: Row): void {
+    row.el.hidden = true;
+    row.index = -1;
+    row.el.removeAttribute('id');
+    row.el.removeAttribute('title');
+    row.el.removeAttribute('aria-label');
+    setText(row.line, '');
+    setText(row.text, '');
   }
 
   // A line longer than MAX_LINES rows: as much as fits, and how much is left

@@ -14,6 +14,7 @@ import { seriesClasses } from '../shared/palette.js';
 import { NOT_A_PICK } from '../api/winners.js';
 import { isNarrowed, keptPickFacts, type PickFacts } from './pool-facts.js';
 import { copyText, tableText } from '../shared/exports.js';
+import { count } from '../shared/format.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -24,9 +25,9 @@ export interface PickExplainOptions {
   folded?: boolean;
 }
 
-/** A score or a change as people write it: a real minus sign, no "+0". */
+/** A score or a change as people write it: a real minus sign, no "+0", thousands separated. */
 export function formatScore(v: number): string {
-  return v < 0 ? `−${-v}` : String(v);
+  return count(v);
 }
 
 export class PickExplain {
@@ -39,6 +40,7 @@ export class PickExplain {
   readonly #next: HTMLButtonElement;
   readonly #copy: HTMLButtonElement;
   readonly #idea: HTMLParagraphElement;
+  readonly #details: HTMLDetailsElement;
   readonly #onSeek: (step: number) => void;
   #timeline: Timeline | null = null;
   #step = -1;
@@ -59,7 +61,7 @@ export class PickExplain {
     this.#copy.addEventListener('click', async () => {
       const table = this.#box.querySelector('table');
       if (!table) return;
-      const text = `${this.#title.textContent}\n${this.#summary.textContent}\n\n${tableText(table, pickCellText)}`;
+      const text = `${this.#title.textContent}\n${this.#summary.textContent}\n\n${tableText(table)}`;
       setText(this.#copy, (await copyText(doc, text)) ? 'Copied' : 'Copy not allowed');
       doc.defaultView!.setTimeout(() => setText(this.#copy, 'Copy as text'), 1500);
     });
@@ -76,11 +78,22 @@ export class PickExplain {
         'The idea: the winner gives back exactly what everyone added, so the scores always sum to zero; ' +
         'a backend that keeps winning sinks until the others catch up, and over a run each backend wins in proportion to its weight.',
     });
-    const details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#idea, this.#box);
+    const details = (this.#details = h(doc, 'details', { class: 'ss-pe-details' }, head, navs, this.#summary, this.#idea, this.#box));
     details.open = !options.folded;
     this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
     parent.append(this.element);
     this.setTimeline(null);
+  }
+
+  /**
+   * Opens the working (a folded view unfolds) and, with `scroll`, brings it
+   * into view: predict mode's answer to a wrong guess, which may sit far
+   * below the question in a compact element.
+   */
+  open(options: { scroll?: boolean; smooth?: boolean } = {}): void {
+    this.element.hidden = false;
+    this.#details.open = true;
+    if (options.scroll) this.element.scrollIntoView({ block: 'nearest', behavior: options.smooth ? 'smooth' : 'auto' });
   }
 
   /** The sentence shown for the step under the playhead. */
@@ -132,10 +145,10 @@ export class PickExplain {
       const shown = pool.length > MAX_ROWS ? [...pool].sort((a, b) => b.score! - a.score!).slice(0, MAX_ROWS) : pool;
       scores = shown.map((b) => `${b.name} ${formatScore(b.score!)}`).join(', ');
       const size = isNarrowed(t) ? 0 : pool.length;
-      if (pool.length > MAX_ROWS) scores = `the highest: ${scores}` + (size ? ` (${size - shown.length} more not shown)` : ' (the rest are not shown)');
+      if (pool.length > MAX_ROWS) scores = `the highest: ${scores}` + (size ? ` (${count(size - shown.length)} more not shown)` : ' (the rest are not shown)');
     }
     const none = t.truncated
-      ? `The chart keeps the first ${t.length} lines this script ran, and no PICK is among them. `
+      ? `The chart keeps the first ${count(t.length)} lines this script ran, and no PICK is among them. `
       : 'This script has no PICK: add one to see how the balancer chooses. ';
     setText(this.#summary, (any ? 'Step to a PICK to see how it chose. ' : none) + (scores ? `Scores after this line: ${scores}.` : ''));
     this.#box.replaceChildren();
@@ -157,7 +170,7 @@ export class PickExplain {
         this.#summary,
         (facts ? facts.poolSize : after.length) === 0
           ? 'The pool is empty: the answer is NONE.'
-          : `This run changed more scores than the timeline keeps; its scores stop before step ${t.scoredSteps + 1}.`,
+          : `This run changed more scores than the timeline keeps; its scores stop before step ${count(t.scoredSteps + 1)}.`,
       );
       this.#box.replaceChildren();
       return;
@@ -181,7 +194,7 @@ export class PickExplain {
     table.append(
       h(doc, 'caption', {
         text: big
-          ? `Line ${line}, clock ${formatClock(t.stepNow[step])} s: the ${rows.length} highest sums of ${counts.poolSize} backends, with each score before the pick and after it.`
+          ? `Line ${line}, clock ${formatClock(t.stepNow[step])} s: the ${rows.length} highest sums of ${count(counts.poolSize)} backends, with each score before the pick and after it.`
           : `Line ${line}, clock ${formatClock(t.stepNow[step])} s: each backend's score before the pick and after it, in pool order.`,
       }),
     );
@@ -196,12 +209,17 @@ export class PickExplain {
       const won = b.name === winner;
       const name = h(doc, 'th', { class: 'ss-pe-name', attrs: { scope: 'row' } });
       name.append(h(doc, 'span', { class: `ss-swatch ${seriesClasses(b.id)}`, attrs: { 'aria-hidden': 'true' } }), doc.createTextNode(b.name));
-      if (won) name.append(h(doc, 'span', { class: 'ss-pe-badge', text: 'wins' }));
+      // The badge reads "b (wins)", not "bwins" (a screen reader's row name, a copy): its brackets are
+      // there for them, not for the eye (inline and zero-sized: an out-of-flow one is read "( wins )").
+      if (won) {
+        const bracket = (text: string) => h(doc, 'span', { class: 'ss-pe-bracket', text });
+        name.append(bracket(' ('), h(doc, 'span', { class: 'ss-pe-badge', text: 'wins' }), bracket(')'));
+      }
       const tr = h(doc, 'tr', { class: won ? 'ss-pe-winner' : takesPart(b) ? '' : 'ss-pe-out' }, name);
       tr.append(h(doc, 'td', { text: formatScore(s0) }));
       if (takesPart(b)) {
         tr.append(
-          h(doc, 'td', { text: `+${b.weight}` }),
+          h(doc, 'td', { text: `+${count(b.weight)}` }),
           h(doc, 'td', { class: 'ss-pe-sum', text: formatScore(s0 + b.weight) }),
           h(doc, 'td', { text: won ? formatScore(-total) : '' }),
         );
@@ -218,7 +236,7 @@ export class PickExplain {
         {},
         h(doc, 'th', { text: 'Total', attrs: { scope: 'row' } }),
         h(doc, 'td'),
-        h(doc, 'td', { text: `${total}` }),
+        h(doc, 'td', { text: count(total) }),
         h(doc, 'td', { attrs: { colspan: '3' }, text: total > 0 ? 'the weights that took part' : 'nobody takes part' }),
       ),
     ];
@@ -233,7 +251,7 @@ export class PickExplain {
           { class: 'ss-pe-hidden' },
           h(doc, 'td', {
             attrs: { colspan: '6' },
-            text: `${hidden} more ${hidden === 1 ? 'row is' : 'rows are'} not shown (${lower} of them take part, ${out} take no part).`,
+            text: `${count(hidden)} more ${hidden === 1 ? 'row is' : 'rows are'} not shown (${count(lower)} of them take part, ${count(out)} take no part).`,
           }),
         ),
       );
@@ -242,11 +260,6 @@ export class PickExplain {
     const scroller = h(doc, 'div', { class: 'ss-pe-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Scores at this pick' } }, table);
     this.#box.replaceChildren(scroller);
   }
-}
-
-/** A cell as text: the winner's badge in brackets ("b wins" reads "b (wins)"). */
-function pickCellText(cell: HTMLTableCellElement): string {
-  return [...cell.childNodes].map((n) => (n instanceof Element && n.classList.contains('ss-pe-badge') ? ` (${n.textContent})` : n.textContent ?? '')).join('');
 }
 
 /** A pool longer than this shows its highest sums only, and says how many rows it leaves out. */
@@ -276,16 +289,16 @@ function explain(winner: string | null, counts: PickFacts, tiedShown: string[]):
   const best = counts.best;
   const others = tiedShown.filter((n) => n !== winner);
   const more = counts.tied - 1 - others.length; // tied but not shown
-  const names = more > 0 ? [...others, `${more} more`] : others;
-  const count = others.length + Math.max(0, more);
+  const names = more > 0 ? [...others, `${count(more)} more`] : others;
+  const tied = others.length + Math.max(0, more);
   const tie =
-    count === 0
+    tied === 0
       ? ''
-      : ` ${listNames(names)} ${count === 1 ? 'has' : 'have'} ${formatScore(best)} too: a tie goes to the backend earliest in the pool.`;
+      : ` ${listNames(names)} ${tied === 1 ? 'has' : 'have'} ${formatScore(best)} too: a tie goes to the backend earliest in the pool.`;
   const alone = counts.takingPart === 1 ? ` It is the only backend taking part, so its score ends where it started.` : '';
   return (
     `Each backend taking part adds its weight to its score. ${winner} wins with ${formatScore(best)}, the highest.${tie}` +
-    ` It then gives back ${counts.total}, the total of the weights.${alone}`
+    ` It then gives back ${count(counts.total)}, the total of the weights.${alone}`
   );
 }
 
@@ -327,6 +340,7 @@ export const PICK_EXPLAIN_CSS = /* css */ `
   text-transform: uppercase; color: var(--ss-on-accent); background: var(--ss-accent);
 }
 .ss-pe-winner { background: var(--ss-current-bg); }
+.ss-pe-bracket { font-size: 0; }
 .ss-pe-winner .ss-pe-sum { font-weight: 700; }
 .ss-pe-out td, .ss-pe-out th { color: var(--ss-muted); }
 .ss-pe-table td.ss-pe-why { text-align: center; font-family: var(--ss-font); font-size: 12.5px; font-style: italic; }

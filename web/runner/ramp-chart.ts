@@ -8,18 +8,22 @@
 // This module composes them, follows the element's width, moves the
 // playhead and turns clicks into seeks. An overlay (chart-overlay.ts) can
 // draw a second run of the same script on top: the implement mode's
-// learner's weights and picks over the reference's.
+// learner's weights and picks over the reference's. In predict mode the
+// chart is given how many steps it may show (setReveal) and draws only
+// those (timeline-prefix.ts), on the whole run's clock axis.
 import type { Timeline } from '../api/index.js';
 import { drawAxes } from './chart-axes.js';
 import { ChartFrame } from './chart-frame.js';
-import { buildChartModel, formatClock, type ChartModel } from './chart-model.js';
+import { buildChartModel, formatClock, revealedModel, type ChartModel } from './chart-model.js';
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
 import { h, setText, svg, uniqueId } from '../shared/dom.js';
-import { plural } from '../shared/format.js';
+import type { ExportKey } from '../shared/exports.js';
+import { count, plural } from '../shared/format.js';
 import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
 import { NO_WINNER } from '../api/winners.js';
+import { timelinePrefix } from './timeline-prefix.js';
 
 export interface RampChartOptions {
   /** Accessible name prefix, e.g. "Ramp chart". */
@@ -48,13 +52,41 @@ export class RampChart {
   readonly #doc: Document;
   readonly #svg: SVGSVGElement;
 
-  #hideFuture = false;
+  /** Predict mode: how many steps are shown (null: all). */
+  #reveal: number | null = null;
+  #revealNote = '';
 
-  /** Predict mode: nothing after the playhead is drawn (not even faint), at any step. */
-  setHideFuture(hide: boolean): void {
-    this.#hideFuture = hide;
-    this.#maskRects.forEach((r, k) => k % 2 && r.setAttribute('fill', hide ? 'black' : FUTURE_FILL));
-    this.#placePlayhead();
+  /**
+   * Predict mode: draws the run's first `steps` steps only (null: all of
+   * it), nothing after them, not even faint; `note` says what is held back.
+   * A new run (setTimeline) then starts from none until this says more.
+   */
+  setReveal(steps: number | null, note = ''): void {
+    this.#reveal = steps === null ? null : Math.max(0, steps);
+    this.#revealNote = note;
+    this.#applyReveal();
+    this.#draw();
+  }
+
+  /** Steps drawn (the run's, or in predict mode those revealed). */
+  get shownSteps(): number {
+    return this.#timeline?.length ?? 0;
+  }
+
+  /**
+   * What an export names: a title (the chart's accessible name, its first
+   * sentence) and a key, each backend with a line drawn, in the chart's order.
+   */
+  exportParts(): { title: string; key: ExportKey[] } {
+    const t = this.#timeline;
+    const label = this.#svg.getAttribute('aria-label') ?? this.#options.label;
+    const title = `slowstart · ${label.split('. ')[0].replace(/\.$/, '')}`;
+    if (!t || !this.#frame) return { title, key: [] };
+    const key: ExportKey[] = [];
+    this.#svg.querySelectorAll<SVGPathElement>('.ss-series > path').forEach((path, id) => {
+      if (path.getAttribute('d')) key.push({ name: t.names[id], sample: path });
+    });
+    return { title, key };
   }
 
   /** The chart's SVG (for export). */
@@ -75,6 +107,10 @@ export class RampChart {
   readonly #maskRects: SVGRectElement[];
   #masked: SVGGElement[] = [];
   #ran = false;
+  /** The run, and its model. */
+  #full: Timeline | null = null;
+  #fullModel: ChartModel | null = null;
+  /** What is drawn: the run, or in predict mode its first steps (maybe none). */
   #timeline: Timeline | null = null;
   #model: ChartModel | null = null;
   #frame: ChartFrame | null = null;
@@ -125,11 +161,36 @@ export class RampChart {
    */
   setTimeline(timeline: Timeline | null): void {
     this.#ran = true;
-    const previous = this.#timeline;
-    this.#timeline = timeline && timeline.length > 0 ? timeline : null;
-    this.#model = this.#timeline ? buildChartModel(this.#timeline) : null;
-    if (this.#overlay && !(previous && this.#timeline && sameRun(previous, this.#timeline))) this.#setOverlay(null);
+    const previous = this.#full;
+    this.#full = timeline && timeline.length > 0 ? timeline : null;
+    this.#fullModel = this.#full ? buildChartModel(this.#full) : null;
+    if (this.#reveal !== null) this.#reveal = 0;
+    this.#applyReveal();
+    if (this.#overlay && !(previous && this.#full && sameRun(previous, this.#full))) this.#setOverlay(null);
     this.#draw();
+  }
+
+  #applyReveal(): void {
+    const full = this.#full;
+    if (!full || this.#reveal === null || this.#reveal >= full.length) {
+      this.#timeline = full;
+      this.#model = this.#fullModel;
+      return;
+    }
+    this.#timeline = timelinePrefix(full, this.#reveal);
+    this.#model = revealedModel(this.#fullModel!, this.#timeline);
+  }
+
+  // Predict mode: the lines go on to where the clock next moves (the state
+  // shown holds until then), not to the chart's end; all of it at a clock
+  // that never moves again, so a run at clock 0 draws its lines across.
+  #lineEnd(f: ChartFrame): number {
+    const t = this.#timeline;
+    const full = this.#fullModel;
+    if (this.#reveal === null || !t || !full || t.length === 0 || t === this.#full) return f.right;
+    const x = full.stepX[t.length - 1];
+    for (let i = t.length; i < full.stepX.length; i++) if (full.stepX[i] > x) return f.x(full.stepX[i]);
+    return f.right;
   }
 
   /**
@@ -157,7 +218,7 @@ export class RampChart {
   }
 
   #setOverlay(timeline: Timeline | null, label = '', caption = ''): void {
-    const reference = this.#timeline;
+    const reference = this.#full;
     const fits = timeline && timeline.length > 0 && reference && overlayFits(reference, timeline);
     this.#overlay = fits ? { timeline, model: buildChartModel(timeline), label } : null;
     const key = this.#overlayKey;
@@ -196,7 +257,7 @@ export class RampChart {
     root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
     root.setAttribute('width', String(f.width));
     root.setAttribute('height', String(f.height));
-    const series = drawSeries(doc, f, t, m);
+    const series = drawSeries(doc, f, t, m, this.#lineEnd(f));
     const lane = drawPickLane(doc, f, t);
     root.replaceChildren(svg(doc, 'defs', {}, this.#mask), drawAxes(doc, f, m), series, lane);
     this.#masked = [series, lane.querySelector<SVGGElement>('.ss-lane-picks')!];
@@ -206,26 +267,27 @@ export class RampChart {
       this.#masked.push(overlay);
     }
     root.append(this.#playheadGroup());
-    const jumps = m.stretches.length - 1;
+    const jumps = Math.max(0, m.stretches.length - 1);
     const n = t.names.length;
+    const part = t !== this.#full;
+    const upTo = part ? (t.length ? ` so far, up to line ${t.stepLine[t.length - 1]}` : ' so far: nothing yet') : '';
     root.setAttribute(
       'aria-label',
-      `${this.#options.label}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
+      `${this.#options.label}${upTo}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
         `and ${plural(m.picks, 'pick')}.${jumps ? ` The clock goes back ${jumps === 1 ? 'once' : `${jumps} times`} (a marked jump).` : ''}` +
         `${o ? ` Dashed: ${o.label}.` : ''} The Table has the same data as text.`,
     );
 
     const hidden = n - f.seriesCount;
-    this.#note.hidden = hidden <= 0 && !t.truncated;
-    setText(
-      this.#note,
-      [
-        hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${n} backends.` : '',
-        t.truncated ? 'The script is too long to chart in full; the chart stops early.' : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-    );
+    const note = [
+      part ? this.#revealNote : '',
+      hidden > 0 ? `The chart shows the first ${f.seriesCount} of ${count(n)} backends.` : '',
+      t.truncated ? 'The script is too long to chart in full; the chart stops early.' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    this.#note.hidden = note === '';
+    setText(this.#note, note);
     this.#placePlayhead();
   }
 
@@ -239,13 +301,17 @@ export class RampChart {
     const t = this.#timeline;
     const f = this.#frame;
     if (!t || !f) return;
+    // Predict mode before anything is shown: no playhead.
+    this.#svg.querySelector('.ss-playhead')?.setAttribute('visibility', t.length ? 'visible' : 'hidden');
+    if (t.length === 0) return;
     const i = Math.max(0, Math.min(t.length - 1, this.#step));
     const j = Math.min(t.length - 1, i + 1);
     const k = j > i ? this.#frac : 0; // gliding between steps i and j
     const m = this.#model!;
     const cx = Math.round(f.x(m.stepX[i] + (m.stepX[j] - m.stepX[i]) * k)) + 0.5;
     const px = f.laneX(i) + (f.laneX(j) - f.laneX(i)) * k;
-    const full = !this.#hideFuture && (i === t.length - 1 || (this.#options.reducedMotion?.() ?? false));
+    // Nothing to play out in predict mode: what is not revealed is not drawn.
+    const full = this.#reveal !== null || i === t.length - 1 || (this.#options.reducedMotion?.() ?? false);
     this.#playOut(f, full ? null : { cx, px });
     setLine(this.#clockLine, cx, f.plotTop - 4, cx, f.plotBottom);
     setLine(this.#caret, px, f.laneTop - 6, px, f.laneTop + f.laneH + 3);

@@ -3,7 +3,7 @@
 // functions of the engine's results.
 import type { RunResult, Timeline } from '../api/index.js';
 import { formatClock } from './chart-model.js';
-import { plural } from '../shared/format.js';
+import { count, plural } from '../shared/format.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 /**
@@ -35,5 +35,5 @@ export function runStatus(result: RunResult): { text: string; problem: boolean }
 export function describeStep(tl: Timeline, step: number): string {
   const w = tl.stepWinner[step];
   const pick = w === NOT_A_PICK ? '' : ` · PICK → ${w === NO_WINNER ? 'NONE' : tl.names[w]}`;
-  return `Step ${step + 1} of ${tl.length} · line ${tl.stepLine[step]} · now ${formatClock(tl.stepNow[step])} s${pick}`;
+  return `Step ${count(step + 1)} of ${count(tl.length)} · line ${tl.stepLine[step]} · now ${formatClock(tl.stepNow[step])} s${pick}`;
 }

@@ -5,14 +5,27 @@
 // with a lone surrogate goes in as WTF-8, like run()'s); the result goes
 // back as transferred buffers (run-protocol.ts), with the timeline cut to
 // what a chart can use (timeline-budget.ts).
-import { loadLab, loadSlowStart } from '../api/index.js';
+import { loadEngineAt } from '../api/engine-loader.js';
+import type { Lab } from '../api/lab.js';
+import { loadLabAt } from '../api/lab-loader.js';
+import type { SlowStart } from '../api/slowstart.js';
+import { isWasmUrls, wasmUrl } from '../api/worker-wasm.js';
 import { readRun } from '../api/run-view.js';
 import { isWellFormed, wtf8 } from '../api/wtf8.js';
 import type { RawRun, RawTimeline } from '../wasm/engine.mjs';
 import type { RunReply, RunRequest, WireLines, WireRun } from './run-protocol.js';
 import { budgetTimeline } from './timeline-budget.js';
 
-const engine = loadSlowStart();
+// The engine (and, for a light timeline, the lab) from the URLs the page
+// sends first (web/api/start-worker.ts); statically imported loaders, so
+// that this worker's graph holds no import(). A failed load is tried again
+// at the next run.
+let engineLoad: Promise<SlowStart> | null = null;
+let labLoad: Promise<Lab> | null = null;
+const retried = <T>(promise: Promise<T>, forget: () => void) => promise.catch((error: unknown) => (forget(), Promise.reject(error)));
+const engine = () => (engineLoad ??= retried(wasmUrl('engine').then((url) => loadEngineAt(url)), () => (engineLoad = null)));
+const loadLab = () => (labLoad ??= retried(wasmUrl('lab').then((url) => loadLabAt(url)), () => (labLoad = null)));
+engine().catch(() => {}); // loading starts now; a failure is reported by the first run
 const encoder = new TextEncoder();
 
 let run = -1;
@@ -26,8 +39,9 @@ const post = (reply: RunReply, transfer: Transferable[] = []) => (self as unknow
 
 self.onmessage = async (event: MessageEvent<RunRequest>) => {
   const message = event.data;
-  const module = (await engine).module;
+  if (isWasmUrls(message)) return;
   try {
+    const module = (await engine()).module;
     if (message.type === 'begin') {
       run = message.run;
       units = message.units;

@@ -1,6 +1,6 @@
 // What a host can ask of a runner (createRunner's options), and the timings
 // it reports of a run.
-import type { RunResult, SlowStart } from '../api/index.js';
+import type { OutputLine, RunResult, SlowStart } from '../api/index.js';
 import type { ChartTab } from '../shared/chart-tab.js';
 import type { Example } from './examples.js';
 
@@ -36,12 +36,23 @@ export interface RunnerOptions {
   /** The script was edited (typing, paste, undo, setScript). */
   onEdit?: () => void;
   /**
+   * What the learner has been shown changed: after every run (after
+   * `onRun`), and in predict mode after every answer and when the mode is
+   * turned on or off. `all` is false while predict mode holds lines back:
+   * a host shows, copies or compares `shown` only, and holds whatever would
+   * tell the rest (a comparison, an exercise's verdict) until `all`.
+   */
+  onShown?: (shown: readonly OutputLine[], all: boolean) => void;
+  /**
    * For a runner among the text of a course page: the output box is only as
    * tall as its lines (when stacked), the chart shorter, and the pick view
    * folded until opened. Default false.
    */
   compact?: boolean;
-  /** Predict, then reveal (predict.ts): start with the output beyond the line in question hidden. Default false. */
+  /**
+   * Predict, then reveal (predict.ts): every WEIGHTS and PICK line (or those
+   * a `#?` comment line marks) is asked before its output shows. Default false.
+   */
   predict?: boolean;
   /** The learner chose a chart tab: 'ramp' or a chart tab's id (not called for {@link Runner.showChartTab}). */
   onChartTab?: (id: string) => void;

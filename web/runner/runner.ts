@@ -7,9 +7,9 @@
 // (run-words.ts), and how lines, steps and rows map (step-lookup.ts).
 import { openLintPanel } from '@codemirror/lint';
 import type { EditorState } from '@codemirror/state';
-import type { Diagnostic, RunResult, SlowStart, Timeline } from '../api/index.js';
+import type { Diagnostic, OutputLine, RunResult, SlowStart, Timeline } from '../api/index.js';
 import type { ChartTabView } from '../shared/chart-tab.js';
-import { plural } from '../shared/format.js';
+import { count, plural } from '../shared/format.js';
 import { setText } from '../shared/dom.js';
 import { modKey } from '../shared/shortcut.js';
 import { ChartTabs } from './chart-tabs.js';
@@ -21,7 +21,8 @@ import { PickExplain } from './pick-explain.js';
 import { Playhead, type MoveCause } from './playhead.js';
 import { RampChart } from './ramp-chart.js';
 import { PredictPanel } from './predict.js';
-import { NOT_A_PICK } from '../api/winners.js';
+import { askedLines, revealedSteps, type PredictAt } from './predict-questions.js';
+import { timelinePrefix } from './timeline-prefix.js';
 import { addRunExports } from './run-exports.js';
 import { describeStep, KEPT_TEXT, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
@@ -60,6 +61,7 @@ export class Runner {
   readonly #outputMeta: HTMLSpanElement;
   readonly #onRun: RunnerOptions['onRun'];
   readonly #onEdit: RunnerOptions['onEdit'];
+  readonly #onShown: RunnerOptions['onShown'];
   readonly #reducedMotion: MediaQueryList;
   #engine: SlowStart | null = null;
   #result: RunResult | null = null;
@@ -70,6 +72,10 @@ export class Runner {
   #held = 0; // the line whose problems are held back, 0 for none
   #holdTimer = 0;
   #predict: PredictPanel | null = null;
+  // Predict mode: the output lines and the run's steps the views were given (null: all of them).
+  #shownLines: readonly OutputLine[] | null = null;
+  #viewed: Timeline | null = null;
+  #inShow = false;
   #pending = false; // the text changed since the last run
   #runWanted = false; // run() was called before the engine had loaded
   // Where the next run puts the playhead: play from the start (or, with
@@ -89,6 +95,7 @@ export class Runner {
     this.#next = options.autoplay ?? true ? 'play' : 'end';
     this.#onRun = options.onRun;
     this.#onEdit = options.onEdit;
+    this.#onShown = options.onShown;
     const runOnLoad = options.runOnLoad ?? true;
     const headingLevel = options.headingLevel ?? 2;
     const subLevel = Math.min(6, headingLevel + 1) as 3;
@@ -147,7 +154,7 @@ export class Runner {
     });
     this.playhead = new Playhead(chartSection, {
       onMove: (step, frac, cause) => this.#showStep(step, frac, cause),
-      describe: (step) => (this.#timeline ? describeStep(this.#timeline, step) : ''),
+      describe: (step) => (this.#viewed?.length ? describeStep(this.#viewed, step) : ''),
       reducedMotion: () => this.#reducedMotion.matches,
     });
     this.chart = new RampChart(chartSection, {
@@ -159,8 +166,9 @@ export class Runner {
     addRunExports(doc, {
       outputHead: panels.output.section.querySelector('.ss-panel-head')!,
       chartHead: options.chart === false ? null : chartSection.querySelector('.ss-panel-head'),
-      output: () => this.#result?.output ?? null,
+      output: () => (this.#result ? this.shownOutput : null),
       chart: () => (this.#timeline ? this.chart.svgElement : null),
+      chartParts: () => this.chart.exportParts(),
     });
     this.legend = new Legend(chartSection);
     this.pickView = new PickExplain(chartSection, {
@@ -228,50 +236,80 @@ export class Runner {
     return this.#predict !== null;
   }
 
-  /** Turns predict-then-reveal on or off (predict.ts): the output and chart past the line in question hidden. */
+  /**
+   * The output lines the learner has been shown: all of them, or in predict
+   * mode those revealed so far. What hosts may show, copy or compare.
+   */
+  get shownOutput(): readonly OutputLine[] {
+    return this.#shownLines ?? this.#result?.output ?? [];
+  }
+
+  /** False while predict mode still holds lines back (hosts hold their comparisons and verdicts). */
+  get revealedAll(): boolean {
+    return this.#shownLines === null;
+  }
+
+  /** Turns predict-then-reveal on or off (predict.ts): nothing past the line in question is in the page. */
   setPredict(on: boolean): void {
     if (on === (this.#predict !== null)) return;
     this.root.classList.toggle('ss-predicting', on);
-    this.chart.setHideFuture(on);
+    // The Traffic tab draws the ramp's weights: it waits until everything is revealed.
+    this.#chartTabs?.lock(on ? 'Predict mode: the other tabs open once every line is revealed.' : null);
     if (!on) {
       this.#predict!.element.remove();
       this.#predict = null;
-      const result = this.#result;
-      if (result) this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
+      this.#reveal(Infinity, null);
       return;
     }
     this.#predict = new PredictPanel(this.root.ownerDocument, {
-      reveal: (count, line, before) => this.#reveal(count, line, before),
+      reveal: (shown, at) => this.#reveal(shown, at),
       lineText: (line) => {
         const doc = this.editor.view.state.doc;
         return line >= 1 && line <= doc.lines ? doc.line(line).text.slice(0, 200) : '';
       },
-      explanation: () => {
-        const tl = this.#timeline;
-        const step = this.playhead.step;
-        if (tl && tl.stepWinner[step] === NOT_A_PICK) {
-          return 'WEIGHTS prints every backend’s effective weight at this moment, in byte order of name (DOWN backends print 0).';
-        }
+      explainPick: () => {
+        this.pickView.open({ scroll: true, smooth: !this.#reducedMotion.matches });
         return this.pickView.summaryText;
       },
       emit: (detail) => this.root.dispatchEvent(new CustomEvent('slowstart-predict', { detail, bubbles: true, composed: true })),
     });
     this.#toolbar.element.after(this.#predict.element);
-    if (this.#result && !this.#pending) this.#predict.start(this.#result.output);
+    if (this.#result && !this.#pending) this.#startPredict(this.editor.view.state.doc.iterLines());
+    else this.#reveal(0, null, true); // the run shown (if any) is not this text's: nothing of it until it runs
   }
 
-  // Predict mode: the first `count` output lines, the playhead at `line`'s step (or the one before).
-  #reveal(count: number, line: number, before: boolean): void {
+  #startPredict(lines: Iterable<string>): void {
+    const result = this.#result!;
+    this.#predict!.start(result.output, askedLines(lines, result.output));
+  }
+
+  // What the views are given: the first `shown` output lines and as much of
+  // the run as `at` allows (predict-questions.ts); all of it once the
+  // questions are answered (or predict mode is off). `nothing`: none of it.
+  #reveal(shown: number, at: PredictAt | null, nothing = false): void {
     const result = this.#result;
-    if (!result) return;
+    const full = this.#timeline;
+    const all = !this.#predict || (this.#predict.complete && !nothing);
+    const output = result?.output ?? [];
+    this.#shownLines = all ? null : output.slice(0, Math.min(shown, output.length));
+    const steps = all ? null : nothing ? 0 : revealedSteps(full, output, this.#shownLines!.length, at);
+    const viewed = (this.#viewed = full && steps !== null ? timelinePrefix(full, steps) : full);
+    if (result) this.output.setOutput(this.shownOutput, (i) => rowKind(this.#timeline, this.#outputLine(i)));
+    setText(this.#outputMeta, result ? this.#outputCount(result) : '');
     this.playhead.pause();
-    this.output.setOutput(result.output.slice(0, count), (i) => rowKind(this.#timeline, this.#outputLine(i)));
-    const tl = this.#timeline;
-    if (!tl) return;
-    const at = tl.stepAtLine(line);
-    const step = at < 0 ? tl.length - 1 : before ? Math.max(0, at - 1) : at;
+    // A WEIGHTS line asked: its weights are the answer, and the chart stops short of them.
+    const held = at && !at.answered && full && steps !== null && steps < full.length && full.stepAtLine(at.line) > steps;
+    this.chart.setReveal(steps, held ? `The lines stop at the last output shown: line ${at.line}’s weights are the question.` : '');
+    this.legend.setTimeline(viewed);
+    this.table.setTimeline(viewed);
+    this.pickView.setTimeline(viewed);
+    if (viewed && viewed.length === 0) this.pickView.element.hidden = true;
+    // The playhead: on the line answered, or the last step shown.
+    const n = viewed?.length ?? 0;
+    const atStep = at?.answered && full ? full.stepAtLine(at.line) : -1;
     this.#shownStep = -1;
-    this.#seek(step, 'elsewhere');
+    this.playhead.setLength(n, atStep >= 0 && atStep < n ? atStep : n - 1);
+    if (!this.#inShow) this.#onShown?.(this.shownOutput, this.revealedAll);
   }
 
   /** Adds controls to the toolbar, after Run, Live and Examples (before the status). */
@@ -279,9 +317,9 @@ export class Runner {
     this.#toolbar.addItems(...items);
   }
 
-  /** Adds content between the toolbar and the panels (an embedder's notes, an exercise's verdict). */
+  /** Adds content between the toolbar and the panels (an embedder's notes, an exercise's verdict), below predict mode's question. */
   addBelowToolbar(...items: Node[]): void {
-    this.#toolbar.element.after(...items);
+    (this.#predict?.element ?? this.#toolbar.element).after(...items);
   }
 
   /** Shows the chart tab `id` ('ramp' or a chart tab's), as a page following its URL does. */
@@ -313,6 +351,8 @@ export class Runner {
     this.#result = result;
     this.#timeline = result.timeline && result.timeline.length > 0 ? result.timeline : null;
     const tl = this.#timeline;
+    this.#viewed = tl;
+    this.#shownLines = null;
 
     let mark = t1;
     const lap = () => {
@@ -351,8 +391,10 @@ export class Runner {
     const table = lap();
     this.#shownStep = -1;
     this.playhead.setLength(n, start);
-    if (this.#predict) this.#predict.start(result.output); // hides what comes after the first question
+    this.#inShow = true;
+    if (this.#predict) this.#startPredict(script.split('\n')); // hides what comes after the first question
     else if (play) this.playhead.play();
+    this.#inShow = false;
     this.#report(result);
     const playhead = lap();
     this.lastTimings = {
@@ -361,6 +403,7 @@ export class Runner {
       views: { diagnostics, output, chart, legend, table, playhead },
     };
     this.#onRun?.(result, script);
+    this.#onShown?.(this.shownOutput, this.revealedAll);
     return this.lastTimings;
   }
 
@@ -408,14 +451,14 @@ export class Runner {
   // One place moves everything that follows the playhead.
   #showStep(step: number, frac: number, cause: MoveCause): void {
     this.chart.setPlayhead(step, frac);
-    const tl = this.#timeline;
-    if (!tl || step === this.#shownStep) return;
+    const tl = this.#viewed; // in predict mode, the steps revealed
+    if (!tl || step >= tl.length || step === this.#shownStep) return;
     this.#shownStep = step;
     const line = tl.stepLine[step];
     // The editor follows playing and clicks elsewhere, but never scrolls
     // away from where the learner is typing; the output always follows.
     this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
-    const out = this.#result?.output ?? [];
+    const out = this.shownOutput;
     const row = outputIndexAtLine(out, line);
     this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
     this.legend.setStep(step);
@@ -423,8 +466,14 @@ export class Runner {
     this.pickView.setStep(step, cause !== 'play');
   }
 
+  #outputCount(result: RunResult): string {
+    const all = result.output.length;
+    const shown = this.#shownLines?.length ?? all;
+    return `${shown < all ? `${count(shown)} of ${count(all)} lines shown` : plural(all, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`;
+  }
+
   #report(result: RunResult): void {
-    setText(this.#outputMeta, `${plural(result.output.length, 'line')}${result.truncated ? `, cut at ${KEPT_TEXT}` : ''}`);
+    setText(this.#outputMeta, this.#outputCount(result));
     if (this.#held) {
       this.#toolbar.setStatus(`Typing line ${this.#held}… (it is checked when you pause)`);
       this.#toolbar.showProblemsButton(false);

@@ -110,7 +110,7 @@ export const RUNNER_CSS = /* css */ `
   display: flex; align-items: baseline; justify-content: space-between; gap: 8px;
   padding: 6px 12px; border-bottom: 1px solid var(--ss-border);
 }
-.ss-panel-head > :first-child {
+.ss-panel-head > :first-child, .ss-panel-head > .ss-sr-only + .ss-tabs {
   margin: 0; font-size: 12px; font-weight: 700; letter-spacing: 0.06em; text-transform: uppercase; color: var(--ss-muted);
 }
 .ss-panel-meta { font-size: 12px; color: var(--ss-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
@@ -191,6 +191,10 @@ export const RUNNER_CSS = /* css */ `
 .ss-jump-rule { stroke: var(--ss-muted); stroke-width: 1.25; stroke-dasharray: 2 3; }
 .ss-jump-label { fill: var(--ss-fg); font-size: 11px; text-anchor: end; paint-order: stroke; stroke: var(--ss-panel); stroke-width: 3px; stroke-linejoin: round; }
 .ss-chart-note { margin: 2px 12px; font-size: 12px; color: var(--ss-muted); }
+.ss-export-note { margin: 4px 12px; font-size: 12.5px; max-width: 75ch; }
+.ss-export-note:empty { display: none; }
+/* Words for screen readers only (the chart panel's heading, where its tabs are shown). */
+.ss-sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
 
 /* Legend */
 .ss-legend {
@@ -224,9 +228,9 @@ export const RUNNER_CSS = /* css */ `
 .ss-table tbody th { font-weight: 400; color: var(--ss-muted); }
 .ss-table tr[aria-current="true"] { background: var(--ss-current-bg); }
 /* The Pick column stays in view when the backends' columns scroll sideways. */
-.ss-table tr > :last-child { position: sticky; right: 0; background: var(--ss-editor-bg); border-left: 1px solid var(--ss-grid); }
-.ss-table thead tr > :last-child { background: var(--ss-panel); }
-.ss-table tr[aria-current="true"] > :last-child { background: var(--ss-current-bg); }
+.ss-table .ss-table-pick { position: sticky; right: 0; background: var(--ss-editor-bg); border-left: 1px solid var(--ss-grid); }
+.ss-table thead .ss-table-pick { background: var(--ss-panel); }
+.ss-table tr[aria-current="true"] > .ss-table-pick { background: var(--ss-current-bg); }
 .ss-table thead tr + tr th { font: 11px var(--ss-font); color: var(--ss-muted); }
 .ss-table th.ss-table-name { text-align: center; border-left: 1px solid var(--ss-grid); }
 .ss-table td.ss-table-w { border-left: 1px solid var(--ss-grid); }
@@ -248,6 +252,7 @@ const TABS_CSS = /* css */ `
 }
 .ss-tab[aria-selected="true"] { color: var(--ss-fg); border-bottom-color: var(--ss-accent); }
 .ss-tab:hover { color: var(--ss-fg); }
+.ss-tab[aria-disabled="true"] { opacity: 0.55; cursor: not-allowed; }
 .ss-tab-box { padding: 8px 12px 12px; }
 `;
 

@@ -8,7 +8,7 @@ import { formatClock } from './chart-model.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES } from '../shared/palette.js'; // backend columns
 import { formatScore } from './pick-explain.js';
-import { plural } from '../shared/format.js';
+import { count, plural } from '../shared/format.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 const WINDOW = 200; // rows shown around the playhead
@@ -78,7 +78,8 @@ export class TimelineTable {
       sub.append(h(doc, 'th', { text: 'weight', attrs: { scope: 'col' } }), h(doc, 'th', { text: 'score', attrs: { scope: 'col' } }));
       colgroups.push(h(doc, 'colgroup', { attrs: { span: '2' } }));
     }
-    head.append(h(doc, 'th', { text: 'Pick', attrs: { scope: 'col', rowspan: '2' } }));
+    // The Pick column is pinned to the right edge (its cells alone: the second header row's last cell is a score's).
+    head.append(h(doc, 'th', { class: 'ss-table-pick', text: 'Pick', attrs: { scope: 'col', rowspan: '2' } }));
     colgroups.push(h(doc, 'colgroup'));
 
     const body = h(doc, 'tbody');
@@ -95,27 +96,27 @@ export class TimelineTable {
       for (let c = start; c < end; c++) {
         const id = t.cellBackend[c];
         if (id >= cols) continue;
-        weights[id] = t.cellUp[c] ? String(t.cellWeight[c]) : 'down';
+        weights[id] = t.cellUp[c] ? count(t.cellWeight[c]) : 'down';
         scores[id] = s ? formatScore(s[c - start]) : '?';
       }
       const w = t.stepWinner[i];
       const pick = w === NOT_A_PICK ? '' : w === NO_WINNER ? 'NONE' : t.names[w];
-      const tr = h(doc, 'tr', {}, h(doc, 'th', { text: String(i + 1), attrs: { scope: 'row' } }));
+      const tr = h(doc, 'tr', {}, h(doc, 'th', { text: count(i + 1), attrs: { scope: 'row' } }));
       tr.append(h(doc, 'td', { text: String(t.stepLine[i]) }), h(doc, 'td', { text: formatClock(t.stepNow[i]) }));
       for (let id = 0; id < cols; id++) {
         tr.append(h(doc, 'td', { class: 'ss-table-w', text: weights[id] }), h(doc, 'td', { class: 'ss-table-s', text: scores[id] }));
       }
-      tr.append(h(doc, 'td', { text: pick }));
+      tr.append(h(doc, 'td', { class: 'ss-table-pick', text: pick }));
       body.append(tr);
       this.#rows.push(tr);
     }
     const notes = [
       t.length > WINDOW
-        ? `Steps ${from + 1}–${to} of ${t.length}, around the playhead.`
+        ? `Steps ${count(from + 1)}–${count(to)} of ${count(t.length)}, around the playhead.`
         : `${plural(t.length, 'step')}.`,
-      t.names.length > cols ? `First ${cols} of ${t.names.length} backends.` : '',
+      t.names.length > cols ? `First ${cols} of ${count(t.names.length)} backends.` : '',
       '“–”: not in the pool.',
-      t.scoresTruncated ? `Scores stop after step ${t.scoredSteps} (“?”): the run changed too many to keep.` : '',
+      t.scoresTruncated ? `Scores stop after step ${count(t.scoredSteps)} (“?”): the run changed too many to keep.` : '',
     ];
     setText(
       this.#caption,

@@ -1,6 +1,7 @@
 // Axis ticks, shared by the ramp chart (web/runner/chart-axes.ts) and the
 // Traffic tab's bucket charts (web/traffic/bucket-chart.ts): round values
 // and short labels. Pure functions: no DOM.
+import { count } from './format.js';
 
 /** Round tick values from `min` to `max`, about `count` of them; integers only. */
 export function niceTicks(min: number, max: number, count: number): number[] {
@@ -15,13 +16,13 @@ export function niceTicks(min: number, max: number, count: number): number[] {
   return ticks;
 }
 
-/** Compact tick labels: 950, 12k, 1.5M. */
+/** Compact tick labels: 950, 1,500, 12k, 1.5M. */
 export function formatTick(v: number): string {
   const abs = Math.abs(v);
   if (abs >= 1e9) return `${trim(v / 1e9)}G`;
   if (abs >= 1e6) return `${trim(v / 1e6)}M`;
   if (abs >= 1e4) return `${trim(v / 1e3)}k`;
-  return String(v);
+  return count(v);
 }
 
 function trim(v: number): string {

@@ -129,13 +129,13 @@ describe('big input on the runner page', () => {
     await page.locator('.ss-run-progress').waitFor({ timeout: 30_000 });
     expect(await page.locator('.ss-runner.ss-bg-running').count()).toBe(1);
     expect(await status(page)).toBe('Running in the background; until it ends, the output and the chart show the previous run.');
-    await expect.poll(() => status(page), { timeout: 120_000 }).toBe('Ran: 1000000 output lines, no problems.');
+    await expect.poll(() => status(page), { timeout: 120_000 }).toBe('Ran: 1,000,000 output lines, no problems.');
     expect(await page.locator('.ss-run-progress').isHidden()).toBe(true);
     expect(await page.locator('.ss-runner.ss-bg-running').count()).toBe(0);
     expectResponsive(await tasks());
     expect(runWorkers(page)).toBe(1); // kept for the next run: its engine stayed under 256 MB
     expect(await page.evaluate(() => window.slowstartRunner!.editor.lineCount)).toBe(1_000_002);
-    expect(await page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('1000000 lines');
+    expect(await page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('1,000,000 lines');
     // The rows drawn and the last one, worked by hand (period 7): row k is pick k. (Which rows
     // are drawn follows the playhead, at the last step the chart keeps: read their numbers.)
     const drawn = await page
@@ -154,7 +154,7 @@ describe('big input on the runner page', () => {
   it('many rejected lines: the editor marks the first 500 and says how many more; the status counts them all', async () => {
     const { page, problems } = await openPage();
     await page.evaluate(() => window.slowstartRunner!.setScript('pick\n'.repeat(30_000)));
-    await expect.poll(() => status(page), { timeout: 60_000 }).toBe("30000 rejected lines · line 1: unknown command 'pick' (use PICK)");
+    await expect.poll(() => status(page), { timeout: 60_000 }).toBe("30,000 rejected lines · line 1: unknown command 'pick' (use PICK)");
     expect(await page.locator('.ss-marks-note').textContent()).toBe(
       'The editor marks the first 500 rejected lines; 29,500 more are not marked (the output and the status still count them all).',
     );
@@ -230,14 +230,14 @@ describe('a 50 MB script in <slow-start-runner src>', () => {
     // Progress while it runs (nothing was shown before it: no "previous run" to speak of).
     await host.locator('.ss-run-progress-text', { hasText: /^(Reading the script|Running)… \d+\.\d s$/ }).waitFor({ timeout: 120_000 });
     expect(await host.locator('.ss-status').textContent()).toBe('Running in the background…');
-    await expect.poll(() => host.locator('.ss-status').textContent(), { timeout: 180_000 }).toBe('Ran: 10000000 output lines, no problems.');
+    await expect.poll(() => host.locator('.ss-status').textContent(), { timeout: 180_000 }).toBe('Ran: 10,000,000 output lines, no problems.');
     expectResponsive(await tasks());
     // Its engine grew past 256 MB: the worker is ended, and the memory with it.
     await expect.poll(() => runWorkers(page), { timeout: 10_000 }).toBe(0);
     expect(await host.locator('.ss-preview-note').textContent()).toBe(
       'This script is 47.7 MB: too big to edit here. The editor shows its first 1.0 MB, read-only; the script runs in full. Download it to edit it in a text editor, or load a smaller one.',
     );
-    expect(await host.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('10000000 lines');
+    expect(await host.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('10,000,000 lines');
     expect(await host.evaluate((el) => (el as HTMLElement & { script: string }).script.length)).toBe(17 + 5 * 10_000_000);
     // Read-only: typing changes nothing.
     await host.locator('.cm-content').click();

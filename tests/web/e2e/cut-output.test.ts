@@ -18,7 +18,7 @@ const NAME = 'n'.repeat(65_533);
 const CUT = `POOL ${NAME}=1\n${'WEIGHTS\n'.repeat(1100)}`;
 /** The same, over 100,000 characters: it runs in the background worker. */
 const CUT_IN_WORKER = `${'# a comment line to make the script long enough for the worker\n'.repeat(700)}${CUT}`;
-const STATUS = /^Output cut at 64 MiB: the first 1024 output lines are shown \(printed up to script line 1025\)/;
+const STATUS = /^Output cut at 64 MiB: the first 1,024 output lines are shown \(printed up to script line 1025\)/;
 
 let sites: PageAndElement;
 let browser: Browser;
@@ -56,7 +56,7 @@ describe('the runner page', () => {
     await page.evaluate((s) => window.slowstartRunner!.setScript(s), CUT);
     await expect.poll(() => statusOf(page), { timeout: 60_000 }).toMatch(STATUS);
     expect(await page.locator('.ss-status').getAttribute('class')).toContain('ss-status-problem');
-    expect(await page.locator('#runner .ss-panel-output .ss-panel-meta').textContent()).toMatch(/1024 lines, cut/);
+    expect(await page.locator('#runner .ss-panel-output .ss-panel-meta').textContent()).toMatch(/1,024 lines, cut/);
     // The pasted lines are what the engine printed first; the box still refuses to compare.
     const { result, mistakes } = await compareWith(page, `${NAME}=1\n`.repeat(3));
     expect(result).toMatch(/^The engine’s output for this script was cut at 64 MiB/);
@@ -70,7 +70,7 @@ describe('the runner page', () => {
 
     // Over 100,000 characters: the background worker's run says it too.
     await page.evaluate((s) => window.slowstartRunner!.setScript(s), CUT_IN_WORKER);
-    await expect.poll(() => statusOf(page), { timeout: 60_000 }).toMatch(/^Output cut at 64 MiB: the first 1024 output lines are shown \(printed up to script line 1725\)/);
+    await expect.poll(() => statusOf(page), { timeout: 60_000 }).toMatch(/^Output cut at 64 MiB: the first 1,024 output lines are shown \(printed up to script line 1725\)/);
     // CodeMirror may warn while it lays out the 65,533-character line (wrapped) as the
     // script is replaced: its own measuring, not what this test is about.
     expect(problems.filter((p) => !p.includes('Measure loop restarted'))).toEqual([]);
@@ -104,7 +104,7 @@ describe('<slow-start-runner>', () => {
     // The expected line is the first one printed; the second runs on. A 65,535-character line is shown in part.
     expect(await host.locator('.sse-diff-lines dd').allTextContents()).toEqual([
       '(no line here: the output has ended)',
-      `${'n'.repeat(200)}… (65335 more characters)`,
+      `${'n'.repeat(200)}… (65,335 more characters)`,
     ]);
     const { result, mistakes } = await compareWith(host, `${NAME}=1\n`);
     expect(result).toMatch(/^The engine’s output for this script was cut at 64 MiB/);

@@ -5,7 +5,7 @@
 // chunk and .wasm, an exercise's verdict, a compressed share link, the
 // script, output and chart downloads) and fails on any violation or console
 // problem; the chart's PNG, which needs img-src data:, is saved where the
-// policy allows it and otherwise says "Not allowed here" with that one
+// policy allows it and otherwise says "Blocked: img-src", and which directive to add, with that one
 // img-src violation.
 //
 // What it establishes (docs/EMBEDDING.md): the element needs only
@@ -85,7 +85,12 @@ async function exportPng(page: import('playwright-core').Page, allowed: boolean)
     expect(file.suggestedFilename()).toBe('slowstart-chart.png');
   } else {
     await button.click();
-    await expect.poll(() => button.textContent()).toBe('Not allowed here');
+    await expect.poll(() => button.textContent()).toBe('Blocked: img-src');
+    // And why, where it stays: the directive to add, and what works instead.
+    expect(await page.locator('#bare .ss-export-note').textContent()).toBe(
+      'No PNG: this page’s Content-Security-Policy blocks data: images, which the PNG is drawn from. ' +
+        "Its author can add data: to img-src (img-src 'self' data:). SVG works here.",
+    );
   }
 }
 

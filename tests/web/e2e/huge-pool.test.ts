@@ -57,16 +57,16 @@ async function expectLastPick(page: Page, line: number): Promise<void> {
   await expect.poll(() => page.locator('.ss-pe-title').textContent()).toBe(`How the PICK on line ${line} chose b8`);
   const others = Array.from({ length: 11 }, (_, i) => `b${9 + i}`).join(', ');
   expect(await page.locator('.ss-pe-summary').textContent()).toBe(
-    `Each backend taking part adds its weight to its score. b8 wins with 9, the highest. ${others} and 99980 more have 9 too: ` +
-      'a tie goes to the backend earliest in the pool. It then gives back 100000, the total of the weights.',
+    `Each backend taking part adds its weight to its score. b8 wins with 9, the highest. ${others} and 99,980 more have 9 too: ` +
+      'a tie goes to the backend earliest in the pool. It then gives back 100,000, the total of the weights.',
   );
   const rows = await page.locator('.ss-pe-table tbody tr').evaluateAll((trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
   expect(rows.length).toBe(12);
-  expect(rows[0]).toEqual(['b8wins', '8', '+1', '9', '−100000', '−99991']);
+  expect(rows[0]).toEqual(['b8 (wins)', '8', '+1', '9', '−100,000', '−99,991']);
   expect(rows[11]).toEqual(['b19', '8', '+1', '9', '', '9']);
-  expect(await page.locator('.ss-pe-hidden').textContent()).toBe('99988 more rows are not shown (99988 of them take part, 0 take no part).');
+  expect(await page.locator('.ss-pe-hidden').textContent()).toBe('99,988 more rows are not shown (99,988 of them take part, 0 take no part).');
   // Every PICK is on the chart's lane, and the legend counts the backends it does not list.
-  expect(await page.locator('.ss-legend-more').textContent()).toBe('and 99940 more backends (see the Table)');
+  expect(await page.locator('.ss-legend-more').textContent()).toBe('and 99,940 more backends (see the Table)');
 }
 
 /** Pastes `text` over the whole script, as a learner would. */
@@ -126,7 +126,7 @@ describe('a pool of 100,000 built by 100,000 ADD lines', () => {
     await expect.poll(() => page.locator('.ss-status').textContent(), { timeout: 60_000 }).toBe('Ran: 10 output lines, no problems.');
     const trace = await tasks();
     // The chart says what it draws, and nothing says it stopped early (it said so at line 2,827).
-    expect(await page.locator('.ss-chart-note').allTextContents()).toEqual(['The chart shows the first 60 of 100000 backends.']);
+    expect(await page.locator('.ss-chart-note').allTextContents()).toEqual(['The chart shows the first 60 of 100,000 backends.']);
     await expectLastPick(page, 100_009);
     // The Table has the last step, the WEIGHTS line, with b8's score after its pick.
     await page.locator('.ss-table-details > summary').click();

@@ -334,7 +334,7 @@ describe('the web runner page', () => {
     const lines = ['POOL a=3 b=2 c=1'];
     for (let i = 1; i < 10_000; i++) lines.push(i % 10 === 0 ? `NOW ${i}` : i % 10 === 5 ? 'WEIGHTS' : 'PICK');
     await setScript(page, lines.join('\n'));
-    await expect.poll(() => page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('9000 lines');
+    await expect.poll(() => page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('9,000 lines');
     const rendered = await page.locator('.ss-out-row').count();
     expect(rendered).toBeLessThan(80);
     // Scroll to the end: the last row is there, printed by line 10,000.

@@ -75,7 +75,7 @@ describe('the scores behind every pick', () => {
       expect(rows.map((r) => r[5])).toEqual(AFTER_EACH_PICK[p]);
       // Only the winner gives back the total, 7, and is marked in words.
       const won = rows.findIndex((r) => r[4] !== '');
-      expect(rows[won][0]).toBe(`${winners[p]}wins`);
+      expect(rows[won][0]).toBe(`${winners[p]} (wins)`);
       expect(rows[won][4]).toBe('−7');
       expect(rows.filter((r) => r[4] !== '').length).toBe(1);
     }
@@ -96,7 +96,7 @@ describe('the scores behind every pick', () => {
     await expect.poll(() => page.locator('.ss-pe-title').textContent()).toBe('How the PICK on line 8 chose b');
     expect(await pickRows(page)).toEqual([
       ['a', '−4', '+5', '1', '', '1'],
-      ['bwins', '2', '+1', '3', '−9', '−6'],
+      ['b (wins)', '2', '+1', '3', '−9', '−6'],
       ['c', '2', '+1', '3', '', '3'],
       ['d', '0', '+2', '2', '', '2'],
     ]);
@@ -110,7 +110,7 @@ describe('the scores behind every pick', () => {
     expect(await pickRows(page)).toEqual([
       ['a', '1', 'DOWN: takes no part', '1'],
       ['b', '−6', '+1', '−5', '', '−5'],
-      ['cwins', '3', '+1', '4', '−4', '0'],
+      ['c (wins)', '3', '+1', '4', '−4', '0'],
       ['d', '2', '+2', '4', '', '4'],
     ]);
     expect(await page.locator('.ss-pe-summary').textContent()).toContain('d has 4 too');

@@ -1,7 +1,8 @@
 // Running both CLIs' `slowstart grade` on the learner programs of
 // tests/grade/learners, and reading back every report format, for
 // tests/web/unit/grade-*.test.ts.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
@@ -31,6 +32,44 @@ export const PATIENT = ['--timeout', '120'];
 export const SLOW = 600_000;
 
 export type Cli = 'native' | 'node';
+export const CLIS: Cli[] = ['native', 'node'];
+
+/** The command that runs a CLI (the Node CLI through this Node). */
+export const CLI_COMMAND: Record<Cli, string[]> = { native: [NATIVE], node: [process.execPath, NODE_CLI] };
+
+/**
+ * The prefix of the users and groups the grading tests make and use
+ * (SLOWSTART_TEST_USER_PREFIX, default "slowstart"): each test file has a
+ * user of its own, since a user that one run is using is refused by another
+ * (and every process of it is killed after each round), and checkouts that
+ * test on one machine at once give each a prefix of its own.
+ */
+export const USER_PREFIX = process.env.SLOWSTART_TEST_USER_PREFIX || 'slowstart';
+
+/** Whether the tests run as root (--user needs it). */
+export const AS_ROOT = process.getuid?.() === 0;
+
+/** A system group `${USER_PREFIX}-NAME`, made when missing; its name. */
+export function testGroup(name: string): string {
+  const group = `${USER_PREFIX}-${name}`;
+  if (spawnSync('getent', ['group', group]).status !== 0) execFileSync('groupadd', ['-r', group]);
+  return group;
+}
+
+/** An unprivileged user `${USER_PREFIX}-NAME` (no home, no login), in `groups` too; made when missing; its name. */
+export function testUser(name: string, groups: string[] = []): string {
+  const user = `${USER_PREFIX}-${name}`;
+  if (spawnSync('id', [user]).status !== 0) execFileSync('useradd', ['-M', '-r', '-s', '/usr/sbin/nologin', user]);
+  if (groups.length) execFileSync('usermod', ['-a', '-G', groups.join(','), user]);
+  return user;
+}
+
+/**
+ * A Python every user can run, that starts at once: the system's, where the
+ * first python3 on PATH is a version manager's shim (pyenv: a shell script
+ * under root's home, slow, and closed to other users).
+ */
+export const PYTHON_BIN = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
 export const FORMATS = ['json', 'text', 'gradescope', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -71,6 +110,8 @@ export function gradeInProcess(format: Format, runs: RawOutcome[], command = ['l
       sourceDateEpoch: Number(EPOCH.SOURCE_DATE_EPOCH),
       listTxt: () => [],
       read: () => null,
+      listFiles: () => ({ files: [] }),
+      readAt: () => new Uint8Array(0),
     });
     expect(started.ok).toBe(true);
     runs.forEach((o, i) => session.setOutcome(i, o));
@@ -137,12 +178,17 @@ export interface JsonResult {
   problem: string | null;
   looks_like: string[];
   seconds: number;
+  /** The test's script as the report shows it (null when it passed). */
+  script: string | null;
 }
 
 export interface JsonReport {
   format: string;
   version: number;
   command: string[];
+  could_not_grade: string | null;
+  engine_copies: { file: string; what: string; encoding: string }[];
+  alike: { summary: string; tests: string[]; stderr: string }[];
   tests: number;
   passed: number;
   failed: number;

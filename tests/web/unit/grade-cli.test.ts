@@ -11,7 +11,7 @@
 // batch process), so each process runs once per CLI, not once per format.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -356,6 +356,24 @@ describe('slowstart grade: tests and arguments', { timeout: SLOW }, () => {
     }
   });
 
+  it('a link out of the tests\' folder is refused, one inside it is a test', async () => {
+    const d = join(scratch, 'links');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'a.txt'), 'POOL a=1\nPICK\n');
+    await symlink(join(d, 'a.txt'), join(d, 'alias.txt')); // inside: fine
+    const ok = json(await both(['grade', ...PATIENT, '--tests', d, '--format', 'json', '--', ...PYTHON]));
+    expect(ok.results.map((r) => [r.id, r.status])).toEqual([['a', 'passed'], ['alias', 'passed']]);
+    // A grader's own file, which a failed test's report would show (its script, its expected lines).
+    const secret = join(scratch, 'secret-answers');
+    await writeFile(secret, 'the grader\'s own file\n');
+    for (const name of ['stolen.txt', 'a.out']) {
+      await symlink(secret, join(d, name));
+      const run = await both(['grade', ...PATIENT, '--tests', d, '--', ...PYTHON]);
+      expect(run).toMatchObject({ code: 2, stderr: `slowstart grade: cannot read '${d}/${name}': a symbolic link that leads out of the folder\n` });
+      await rm(join(d, name));
+    }
+  });
+
   it('--exit-status strict fails a program that exits 0 after a rejected line', async () => {
     const d = join(scratch, 'strict');
     await mkdir(d, { recursive: true });
@@ -390,6 +408,10 @@ describe('slowstart tests', { timeout: SLOW }, () => {
       const run = spawnSync(NATIVE, [join(a, `${t.id}.txt`)]);
       expect(run.stdout.equals(await readFile(join(a, `${t.id}.out`))), t.id).toBe(true);
     }
+    // A file where the folder should be: one line, the same from both CLIs.
+    const file = join(scratch, 'a-file');
+    await writeFile(file, 'not a folder');
+    expect(await both(['tests', '--out', file])).toMatchObject({ code: 2, stderr: `slowstart tests: cannot open '${file}': Not a directory\n` });
     // And grading on the written files gives what grading on the built-in suite gives.
     const fromFiles = json(await cli('native', ['grade', ...PATIENT, '--tests', a, '--format', 'json', '-j', JOBS, '--', ...PYTHON, '--mistake', 'round-up'], EPOCH));
     const builtIn = JSON.parse(gradeInProcess('json', outcomes(PYTHON, 'round-up')).bytes.toString()) as ReturnType<typeof json>;

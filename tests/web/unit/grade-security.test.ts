@@ -8,17 +8,17 @@
 // negative control shows the first attack working (so the test sees one),
 // and the process defences (a child subreaper natively, /proc and the
 // run's mark in Node) still leave nothing running.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cli, EPOCH, NATIVE, ROOT, type JsonReport } from '../support/grade-cli.js';
+import { AS_ROOT, type Cli, EPOCH, NATIVE, ROOT, type JsonReport, testUser, USER_PREFIX } from '../support/grade-cli.js';
 
-const USER = 'slowstart-learner';
 const HOSTILE = join(ROOT, 'tests/grade/hostile');
-const root = process.getuid?.() === 0;
-if (!root) console.warn('grade-security: skipped: --user needs the tests to run as root (they create and use the user slowstart-learner)');
+const root = AS_ROOT;
+if (!root) console.warn(`grade-security: skipped: --user needs the tests to run as root (they create and use the user ${USER_PREFIX}-learner)`);
+const USER = root ? testUser('learner') : `${USER_PREFIX}-learner`;
 
 /** pids in a file the programs wrote (one a line) that are still alive. */
 function alive(pidFile: string): number[] {
@@ -37,8 +37,21 @@ function alive(pidFile: string): number[] {
     });
 }
 
-/** Processes of the learner's user. */
-const userProcesses = () => spawnSync('pgrep', ['-u', USER]).stdout.toString().trim();
+/** Processes of the learner's user that are alive (a zombie is dead: its parent, init, has not collected it yet), with their state. */
+const userProcesses = () =>
+  spawnSync('pgrep', ['-u', USER])
+    .stdout.toString()
+    .split('\n')
+    .filter(Boolean)
+    .map((pid) => {
+      try {
+        return `${pid} ${readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.slice(0, 1)}`;
+      } catch {
+        return `${pid} gone`;
+      }
+    })
+    .filter((p) => !/ (Z|gone)$/.test(p))
+    .join('\n');
 
 describe.skipIf(!root)('slowstart grade against hostile programs (docs/SECURITY.md)', { timeout: 120_000 }, () => {
   let base: string;
@@ -48,7 +61,6 @@ describe.skipIf(!root)('slowstart grade against hostile programs (docs/SECURITY.
   const grader: Record<Cli, string[]> = { native: [], node: [] };
 
   beforeAll(() => {
-    spawnSync('id', [USER]).status === 0 || execFileSync('useradd', ['-M', '-r', '-s', '/usr/sbin/nologin', USER]);
     base = mkdtempSync(join(tmpdir(), 'slowstart-security-'));
     chmodSync(base, 0o755);
     priv = join(base, 'private');

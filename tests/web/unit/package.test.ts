@@ -104,7 +104,7 @@ describe('the tarball', () => {
     // The npm page shows the tarball's README: the package's own (docs/PACKAGE.md), not the repository's.
     const readme = await readFile(join(app, 'node_modules/slowstart/README.md'), 'utf8');
     expect(readme).toBe(await readFile(join(clone, 'docs/PACKAGE.md'), 'utf8'));
-    expect(readme).toContain('npm install slowstart');
+    expect(readme).toContain('npm install ./slowstart-'); // from the package file: the registry name is not the project's (docs/PACKAGE.md, issue 35)
     // Every link works from the npm page: absolute (docs/ is not shipped).
     const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
     expect(links.length).toBeGreaterThan(0);

@@ -355,7 +355,7 @@ describe('a run whose output was cut at 64 MiB', () => {
     });
     expect(runStatus(result(3, false))).toEqual({ text: 'Ran: 3 output lines, no problems.', problem: false });
     expect(runStatus(result(1024, true))).toEqual({
-      text: 'Output cut at 64 MiB: the first 1024 output lines are shown (printed up to script line 1025); the rest of the output, and any line rejected after the cut, is not.',
+      text: 'Output cut at 64 MiB: the first 1,024 output lines are shown (printed up to script line 1025); the rest of the output, and any line rejected after the cut, is not.',
       problem: true,
     });
     expect(runStatus(result(1, true)).text).toMatch(/^Output cut at 64 MiB: the first 1 output line is shown \(printed up to script line 2\)/);

@@ -28,15 +28,13 @@
  *
  * A session implements `LearnerRules`, so grading uses it like any rules.
  */
-import variant from '@jitl/quickjs-wasmfile-release-sync';
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-  type QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
+// QuickJS's glue and FFI imported statically, and the module made here
+// rather than by quickjs-emscripten's variant loader: that loader imports
+// its parts with import(), and a worker's module graph must hold none
+// (Vite up to 7 builds workers as one classic script).
+import createQuickJS from '@jitl/quickjs-wasmfile-release-sync/emscripten-module';
+import { QuickJSFFI } from '@jitl/quickjs-wasmfile-release-sync/ffi';
+import { QuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
 import { LearnerException, Opaque, type LearnerRules, type PickBackend } from '../learner-rules.js';
 import {
   HARNESS_SOURCE,
@@ -52,6 +50,12 @@ import { NO_WINNER } from '../../api/winners.js';
 export interface SandboxOptions {
   /** All of QuickJS's WebAssembly memory, bytes (default `DEFAULT_MEMORY_BYTES`): a multiple of 64 KiB, at least 32 MiB. */
   memoryBytes?: number;
+  /**
+   * Where QuickJS's .wasm is. In a browser the page says (the worker's graph
+   * names no .wasm: web/api/start-worker.ts); without it, the glue finds
+   * its own (Node reads it from next to the glue).
+   */
+  wasmUrl?: string;
 }
 
 export interface SandboxLimits {
@@ -124,12 +128,24 @@ function withHint(message: string, memoryBytes: number): string {
   return message;
 }
 
-async function loadQuickJS(memoryBytes: number): Promise<QuickJSWASMModule> {
+async function loadQuickJS(memoryBytes: number, wasmUrl: string | undefined): Promise<QuickJSWASMModule> {
   if (memoryBytes % PAGE !== 0 || memoryBytes < 2 * INITIAL_MEMORY_BYTES) {
     throw new RangeError(`memoryBytes must be a multiple of 64 KiB and at least ${2 * INITIAL_MEMORY_BYTES}`);
   }
   const wasmMemory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / PAGE, maximum: memoryBytes / PAGE });
-  return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }));
+  // Emscripten's messages stay out of the console unless loading fails (then they are the error's).
+  const said: string[] = [];
+  const keep = (text: string) => said.push(text);
+  const options = { wasmMemory, print: keep, printErr: keep, ...(wasmUrl ? { locateFile: () => wasmUrl } : {}) };
+  let module;
+  try {
+    module = await createQuickJS(options);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`QuickJS could not be loaded from ${wasmUrl ?? 'next to its glue'}: ${why}${said.length ? ` (${said.slice(0, 3).join('; ')})` : ''}`);
+  }
+  module.type = 'sync';
+  return new QuickJSWASMModule(module, new QuickJSFFI(module));
 }
 
 /**
@@ -154,16 +170,18 @@ export class LearnerSandbox {
   #module: QuickJSWASMModule;
   #spoiled = false;
   readonly memoryBytes: number;
+  readonly #wasmUrl: string | undefined;
 
-  private constructor(module: QuickJSWASMModule, memoryBytes: number) {
+  private constructor(module: QuickJSWASMModule, memoryBytes: number, wasmUrl: string | undefined) {
     this.#module = module;
     this.memoryBytes = memoryBytes;
+    this.#wasmUrl = wasmUrl;
   }
 
-  /** Loads QuickJS (its .wasm sits next to the glue; the browser fetches it, Node reads it). */
+  /** Loads QuickJS (its .wasm from `options.wasmUrl`, or next to the glue: the browser fetches it, Node reads it). */
   static async load(options: SandboxOptions = {}): Promise<LearnerSandbox> {
     const memoryBytes = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
-    return new LearnerSandbox(await loadQuickJS(memoryBytes), memoryBytes);
+    return new LearnerSandbox(await loadQuickJS(memoryBytes, options.wasmUrl), memoryBytes, options.wasmUrl);
   }
 
   /** False once a failure spoiled this instance; `ready()` loads a fresh one. */
@@ -174,7 +192,7 @@ export class LearnerSandbox {
   /** Makes sure the instance is usable (reloading QuickJS if a failure spoiled it). */
   async ready(): Promise<void> {
     if (!this.#spoiled) return;
-    this.#module = await loadQuickJS(this.memoryBytes);
+    this.#module = await loadQuickJS(this.memoryBytes, this.#wasmUrl);
     this.#spoiled = false;
   }
 

@@ -1,0 +1,250 @@
+// A graded program reaches nothing of the grader's but its stdin and stdout
+// (docs/SECURITY.md, "Grading hostile programs"), in both CLIs, each
+// defence against the hostile program that needs it (tests/grade/hostile):
+// the grader's terminal (/dev/tty, TIOCSTI: the grader runs under a
+// pseudo-terminal here), descriptors its caller left open, the user's
+// groups, processes that hop from pid to pid or fork without end, a user
+// another run is using, and double-forked daemons over 50 runs. Each of
+// these failed before its defence was there (checked by taking the
+// defence out once: docs/SECURITY.md lists which).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AS_ROOT,
+  CLI_COMMAND,
+  CLIS,
+  type Cli,
+  EPOCH,
+  type JsonReport,
+  PYTHON_BIN,
+  ROOT,
+  testGroup,
+  testUser,
+} from '../support/grade-cli.js';
+
+const HOSTILE = join(ROOT, 'tests/grade/hostile');
+if (!AS_ROOT) console.warn('grade-isolation: skipped: --user needs the tests to run as root (they make users and groups)');
+
+/** Whether a process is alive (a zombie is dead: its parent has not collected it yet). */
+function isAlive(pid: number): boolean {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return false;
+  }
+}
+
+/** The user's processes, zombies aside. */
+function processesOf(user: string): number[] {
+  const out = spawnSync('pgrep', ['-u', user]).stdout.toString().trim();
+  return out ? out.split('\n').map(Number).filter(isAlive) : [];
+}
+
+describe.skipIf(!AS_ROOT)('a graded program reaches nothing of the grader\'s (docs/SECURITY.md)', { timeout: 300_000 }, () => {
+  let base: string;
+  let priv: string; // root's alone
+  let shared: string; // every user may write here
+  let one: string; // a tests' folder with one test: POOL a=1, PICK (expected: a)
+  let two: string; // two such tests
+  let user: string;
+  let readers: string;
+
+  beforeAll(() => {
+    readers = testGroup('readers');
+    user = testUser('isolation', [readers]);
+    base = mkdtempSync(join(tmpdir(), 'slowstart-isolation-'));
+    chmodSync(base, 0o755);
+    priv = join(base, 'private');
+    mkdirSync(priv, { mode: 0o700 });
+    shared = join(base, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    one = join(base, 'one');
+    two = join(base, 'two');
+    for (const [dir, names] of [[one, ['a']], [two, ['a', 'b']]] as const) {
+      mkdirSync(dir);
+      for (const name of names) writeFileSync(join(dir, `${name}.txt`), 'POOL a=1\nPICK\n');
+    }
+  });
+  afterAll(() => {
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  /** Grades synchronously; the JSON report comes back through --output. */
+  /** Grades synchronously (`prefix`: a command the grader runs under, e.g. prlimit); the JSON report comes back through --output. */
+  function grade(which: Cli, args: string[], program: string[], prefix: string[] = []) {
+    const report = join(priv, `report-${which}-${Math.random().toString(36).slice(2)}.json`);
+    const argv = [...prefix, ...CLI_COMMAND[which], 'grade', '--format', 'json', '--output', report, '--timeout', '30', ...args, '--', ...program];
+    const env = { ...process.env, ...EPOCH };
+    const t0 = performance.now();
+    const run = spawnSync(argv[0], argv.slice(1), { env });
+    const ms = performance.now() - t0;
+    const text = existsSync(report) ? readFileSync(report, 'utf8') : '';
+    return { status: run.status, stderr: run.stderr.toString(), ms, report: text ? (JSON.parse(text) as JsonReport) : null };
+  }
+
+  for (const which of CLIS) {
+    describe(which, () => {
+      it('has no controlling terminal: /dev/tty is nothing, and nothing is typed into or written on the grader\'s terminal', () => {
+        // The grader runs under a pseudo-terminal, as in a TA's shell; its report goes to --output.
+        const underPty = [
+          'import json, os, pty, sys',
+          'pid, fd = pty.fork()',
+          'if pid == 0:',
+          '    os.execvp(sys.argv[1], sys.argv[1:])',
+          'screen = b""',
+          'while True:',
+          '    try:',
+          '        chunk = os.read(fd, 65536)',
+          '    except OSError:',
+          '        break',
+          '    if not chunk:',
+          '        break',
+          '    screen += chunk',
+          '_, status = os.waitpid(pid, 0)',
+          'print(json.dumps({"status": os.waitstatus_to_exitcode(status), "screen": screen.decode("utf-8", "replace")}))',
+        ].join('\n');
+        for (const asUser of [[], ['--user', user]]) {
+          const report = join(priv, `tty-${which}-${asUser.length}.json`);
+          const argv = [...CLI_COMMAND[which], 'grade', '--tests', two, '--format', 'json', '--output', report, ...asUser, '--', PYTHON_BIN, '-S', join(HOSTILE, 'opens-tty.py')];
+          const run = spawnSync(PYTHON_BIN, ['-c', underPty, ...argv], { env: { ...process.env, ...EPOCH } });
+          const { status, screen } = JSON.parse(run.stdout.toString()) as { status: number; screen: string };
+          const label = `${which} ${asUser.join(' ')}`;
+          expect(screen, label).not.toContain('HIJACKED-THE-TERMINAL');
+          expect(screen, label).not.toContain('TYPED-INTO-THE-SHELL');
+          expect(status, `${label}: ${screen}`).toBe(0);
+          const results = (JSON.parse(readFileSync(report, 'utf8')) as JsonReport).results;
+          expect(results.map((r) => r.stderr), label).toEqual(['tty: No such device or address\n', 'tty: No such device or address\n']);
+        }
+      });
+
+      it('passes no descriptor above 2 on: a file the grader\'s caller left open stays untouched', () => {
+        // A root-only file, open in the grader as descriptors 3 and 40 (`exec 3>>log`).
+        const log = join(priv, `log-${which}`);
+        writeFileSync(log, '', { mode: 0o600 });
+        for (const asUser of [[], ['--user', user]]) {
+          const fd = openSync(log, 'a');
+          const report = join(priv, `fds-${which}-${asUser.length}.json`);
+          const [cmd, ...pre] = CLI_COMMAND[which];
+          const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe', fd, ...Array<'ignore'>(36).fill('ignore'), fd];
+          const run = spawnSync(cmd, [...pre, 'grade', '--tests', one, '--format', 'json', '--output', report, ...asUser, '--', PYTHON_BIN, '-S', join(HOSTILE, 'writes-fds.py'), '3', '40'], {
+            env: { ...process.env, ...EPOCH },
+            stdio,
+          });
+          closeSync(fd);
+          const label = `${which} ${asUser.join(' ')}`;
+          expect(run.status, `${label}: ${run.stderr}`).toBe(0);
+          expect(readFileSync(log, 'utf8'), label).toBe('');
+          expect((JSON.parse(readFileSync(report, 'utf8')) as JsonReport).results[0].stderr, label).toBe('fd 3: Bad file descriptor\nfd 40: Bad file descriptor\n');
+        }
+      });
+
+      it('--user: the program has the user\'s groups, as the user has them (a group-readable file)', () => {
+        const file = join(base, `for-readers-${which}`);
+        writeFileSync(file, 'a\n');
+        chownSync(file, 0, Number(spawnSync('getent', ['group', readers]).stdout.toString().split(':')[2]));
+        chmodSync(file, 0o640);
+        const run = grade(which, ['--tests', one, '--user', user], ['/bin/sh', '-c', 'cat "$0"', file]);
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.report!.results[0]).toMatchObject({ status: 'passed', stderr: '' });
+      });
+
+      it('--user: a process that hops from pid to pid is gone before the next round of tests (one kill as the user, atomic)', () => {
+        const state = mkdtempSync(join(shared, `hops-${which}-`));
+        chmodSync(state, 0o777);
+        try {
+          const run = grade(which, ['--tests', two, '-j', '1', '--user', user], [PYTHON_BIN, '-S', join(HOSTILE, 'hops.py'), state, '30']);
+          expect(existsSync(join(state, 'heartbeat')), 'the hopper ran').toBe(true);
+          // The second test would print "alive" had the hopper lived on.
+          expect(run.report!.results.map((r) => r.status), run.stderr).toEqual(['passed', 'passed']);
+          expect(run.status).toBe(0);
+          expect(processesOf(user)).toEqual([]);
+        } finally {
+          writeFileSync(join(state, 'stop'), '');
+        }
+      });
+
+      it('--user: a fork bomb that leaves its group ends with its test, and the grader in bounded time', () => {
+        // Within a process limit for the user's processes (prlimit --nproc;
+        // root's grader is not bound by it), checked first: the bomb does
+        // not start without one.
+        const nproc = ['prlimit', '--nproc=100:100', '--'];
+        const limits = grade(which, ['--tests', one, '--user', user], ['/bin/sh', '-c', 'grep "^Max processes" /proc/self/limits >&2; echo a'], nproc);
+        expect(limits.report!.results[0].stderr).toMatch(/^Max processes +100 +100 /);
+        const started = join(shared, `bomb-${which}`);
+        writeFileSync(started, '');
+        chmodSync(started, 0o666);
+        const run = grade(which, ['--tests', two, '-j', '1', '--user', user], [PYTHON_BIN, '-S', join(HOSTILE, 'fork-bomb.py'), '20', started], nproc);
+        expect(readFileSync(started, 'utf8').split('\n').filter(Boolean).length, `the bomb went off: ${run.report?.results[0].stderr}`).toBe(2);
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.ms).toBeLessThan(60_000);
+        expect(processesOf(user)).toEqual([]);
+      });
+
+      it('without --user, a process that hops from pid to pid cannot keep the grader waiting: its sweeps are bounded in time', () => {
+        const state = mkdtempSync(join(shared, `hops-plain-${which}-`));
+        try {
+          const run = grade(which, ['--tests', two, '-j', '1'], [PYTHON_BIN, '-S', join(HOSTILE, 'hops.py'), state, '40']);
+          // One sweep of at most 1 s per test and 5 s at the end, plus the tests themselves.
+          expect(run.ms, run.stderr).toBeLessThan(30_000);
+          expect(run.report!.tests).toBe(2);
+          // The native CLI, a child subreaper, catches it: each hop becomes its
+          // child. The Node CLI cannot see a process that changes pid faster
+          // than /proc is read; without --user it may outlive the run
+          // (docs/SECURITY.md says so: grade with --user).
+          if (which === 'native') expect(run.report!.results.map((r) => r.status)).toEqual(['passed', 'passed']);
+        } finally {
+          writeFileSync(join(state, 'stop'), '');
+        }
+      });
+
+      it('refuses a --user that has processes, or that another run is using, in either CLI', async () => {
+        // A process of the user: not this run's, so the run would kill it, or be killed by it.
+        const sleeper = spawn('setpriv', ['--reuid', user, '--regid', user, '--clear-groups', 'sleep', '60'], { stdio: 'ignore' });
+        await expect.poll(() => processesOf(user).length, { timeout: 10_000 }).toBe(1);
+        const busy = grade(which, ['--tests', one, '--user', user], ['true']);
+        sleeper.kill('SIGKILL');
+        expect(busy.status).toBe(2);
+        expect(busy.stderr).toBe(
+          `slowstart grade: --user: another run is using '${user}': it has 1 process running (every process of the user is killed after each round of tests: give each run a user of its own)\n`,
+        );
+        expect(busy.report).toMatchObject({ could_not_grade: expect.stringContaining('another run is using'), tests: 0 });
+        await expect.poll(() => processesOf(user).length, { timeout: 10_000 }).toBe(0);
+
+        // A run of the other CLI holds the user: this one is refused, the other grades untouched.
+        const other: Cli = which === 'native' ? 'node' : 'native';
+        const started = join(shared, `holding-${which}`);
+        const holdReport = join(priv, `holding-${which}.json`);
+        const holder: ChildProcess = spawn(
+          CLI_COMMAND[other][0],
+          [...CLI_COMMAND[other].slice(1), 'grade', '--tests', one, '--format', 'json', '--output', holdReport, '--user', user, '--', '/bin/sh', '-c', 'touch "$0"; sleep 3; echo a', started],
+          { stdio: 'ignore', env: { ...process.env, ...EPOCH } },
+        );
+        const held = new Promise<number | null>((ok) => holder.on('exit', ok));
+        await expect.poll(() => existsSync(started), { timeout: 30_000 }).toBe(true);
+        const refused = grade(which, ['--tests', one, '--user', user], ['true']);
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toBe(
+          `slowstart grade: --user: another run is using '${user}' (every process of the user is killed after each round of tests: give each run a user of its own)\n`,
+        );
+        expect(await held).toBe(0);
+        expect((JSON.parse(readFileSync(holdReport, 'utf8')) as JsonReport).passed).toBe(1);
+      });
+
+      it('without --user, leaves no double-forked daemon alive over 50 runs', () => {
+        const pids = join(shared, `daemons-${which}`);
+        for (let k = 0; k < 50; k++) {
+          const run = grade(which, ['--tests', one], [PYTHON_BIN, '-S', join(HOSTILE, 'double-forks.py'), pids]);
+          expect(run.status, run.stderr).toBe(0);
+          const left = existsSync(pids) ? readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number).filter(isAlive) : [];
+          expect(left, `run ${k + 1}`).toEqual([]);
+        }
+        // Most runs got as far as the daemon (a kill can also come before it writes its pid).
+        expect(readFileSync(pids, 'utf8').split('\n').filter(Boolean).length).toBeGreaterThan(10);
+      });
+    });
+  }
+});
