@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/interpreter.hpp"
+
 namespace slowstart::system {
 
 namespace {
@@ -56,6 +58,33 @@ Outcome outcome_of(const TrafficResult& r) {
   for (const std::uint32_t x : r.total) o.requests += x;
   o.client_errors = o.failed_attempts - std::min(retried, o.failed_attempts) + unrouted;
   return o;
+}
+
+namespace {
+// When the script's last join or recovery starts its ramp.
+class LastJoin : public ScriptSink {
+ public:
+  void output(std::uint64_t, std::string_view) override {}
+  void diagnostic(std::uint64_t, std::string_view, Span) override {}
+  void applied(std::uint64_t, const Command& cmd, const Pool&) override {
+    if (cmd.op == Op::Now) now = static_cast<double>(cmd.seconds);
+    if (cmd.op == Op::Add || cmd.op == Op::Up) last = std::max(last, now);
+  }
+  double now = 0, last = 0;
+};
+}  // namespace
+
+double last_join(std::string_view script) {
+  LastJoin sink;
+  Interpreter in(sink);
+  in.feed_text(script);
+  in.finish();
+  return sink.last;
+}
+
+double run_until(double duration, double last_join_s, double window) {
+  if (duration == 0) return 0;
+  return std::max(duration, last_join_s + window + 10);
 }
 
 std::string with_window(std::string_view script, std::int64_t window) {

@@ -109,4 +109,11 @@ Outcome outcome_of(const TrafficResult& result);
 // UP, or are malformed, are kept as they are.
 std::string with_window(std::string_view script, std::int64_t window);
 
+// The time of the script's last ADD or UP (0 without one).
+double last_join(std::string_view script);
+// How long a run under `window` lasts: a --duration given (not 0) is
+// stretched to 10 s past the last ramp's end, as simulate's default is, so
+// that a window can never pass by keeping a server idle until the run ends.
+double run_until(double duration, double last_join_s, double window);
+
 }  // namespace slowstart::system

@@ -245,6 +245,7 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   double simulated = 0;
   // The command that runs a corner: the file (when there is one) and the
   // command line as given (its script among them), then the corner's model.
+  const double joined = last_join(p.body);
   const auto corner_args = [&](double window, const Corner& c) {
     std::vector<std::string> a = args;
     if (f) {
@@ -257,6 +258,8 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
     if (by_requests) a.insert(a.end(), {"--warm-by", "requests", "--warmup-requests", number_text(std::round(c.warmup))});
     else a.insert(a.end(), {"--warm-by", base.service.warm_by == WarmBy::Serving ? "serving" : "time", "--warmup", number_text(c.warmup)});
     a.insert(a.end(), {"--rps", number_text(c.rps), "--slow-start", number_text(window)});
+    if (base.duration > 0 && run_until(base.duration, joined, window) != base.duration)
+      a.insert(a.end(), {"--duration", number_text(run_until(base.duration, joined, window))});
     return a;
   };
   const Simulate simulate = [&](double window, const Corner& c) {
@@ -267,6 +270,7 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
     if (by_requests) o.service.warmup_requests = std::max(1.0, std::round(c.warmup));
     else o.service.warmup = c.warmup;
     o.rps = c.rps;
+    o.duration = run_until(base.duration, joined, window);
     o.timeout_ms = base.timeout_ms * c.timeout_scale;
     if (c.check_scale != 1) {
       HealthCheck& h = o.health;
