@@ -14,7 +14,7 @@ export type { Curve, HealthCheck, Policy, ServiceModel, TrafficDefaults, Traffic
 export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence, WeightProblem } from './grading.js';
 export { coldLatency } from './your-system.js';
 export type {
-  Band, CanaryFit, CanaryFitOptions, ConfigFormat, ConfigNote, ImportedConfig, ImportedServer, ImportedSetting, ImportOptions, LogFormat,
+  Band, CanaryFit, CanaryFitOptions, CommandResult, ConfigFormat, ConfigNote, ImportedConfig, ImportedServer, ImportedSetting, ImportOptions, LogFormat, SystemCommandName,
 } from './your-system.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';

@@ -6,7 +6,16 @@ import { toDiagnostics, toRunResult } from './run-result.js';
 import { readRun } from './run-view.js';
 import { writeInput } from './wasm-io.js';
 import type { Diagnostic, RunOptions, RunResult } from './types.js';
-import { fitCanary, importConfig, type CanaryFit, type CanaryFitOptions, type ImportedConfig, type ImportOptions } from './your-system.js';
+import {
+  fitCanary,
+  importConfig,
+  runCommand,
+  type CanaryFit,
+  type CanaryFitOptions,
+  type CommandResult,
+  type ImportedConfig,
+  type ImportOptions,
+} from './your-system.js';
 
 /** A ramp curve and the integer resolution weights are kept at. */
 export interface Curve {
@@ -287,6 +296,18 @@ export class Lab {
    */
   fitCanary(text: string | Uint8Array, options: CanaryFitOptions = {}): CanaryFit {
     return fitCanary(this.#module, text, options);
+  }
+
+  /**
+   * Runs `slowstart simulate`, `fit` or `recommend` as both CLIs do (the
+   * same bytes), on files given by name: `lab.command(['recommend', '--from',
+   * 'haproxy.cfg', '--emit', 'haproxy', 'restart.txt'], { 'haproxy.cfg': text,
+   * 'restart.txt': script })`. Nothing is read from a disk or the network; a
+   * file not given is "cannot open". Bad arguments come back as the CLIs
+   * say them (`err`, status 2), not thrown.
+   */
+  command(args: readonly string[], files: Readonly<Record<string, string | Uint8Array>> = {}): CommandResult {
+    return runCommand(this.#module, args, files);
   }
 
   trafficDefaults(): TrafficDefaults {

@@ -3,8 +3,8 @@
  * the lab's pool and options, and a canary restart's log fitted to the
  * lab's cold start. Everything is the engine's (cpp/system/ through the lab
  * module's system_bindings.cpp); this file types it and turns its problems
- * into `SlowStartError`s. Used through {@link Lab.importConfig} and
- * {@link Lab.fitCanary}.
+ * into `SlowStartError`s. Used through {@link Lab.importConfig},
+ * {@link Lab.fitCanary} and {@link Lab.command}.
  */
 import type { LabModule } from '../wasm/lab.mjs';
 import { SlowStartError } from './errors.js';
@@ -185,4 +185,37 @@ export function fitCanary(module: LabModule, text: string | Uint8Array, options:
     t: raw.t,
     latencyMs: raw.latencyMs,
   };
+}
+
+/** The commands {@link Lab.command} runs. */
+export type SystemCommandName = 'simulate' | 'fit' | 'recommend';
+
+/** What a command printed, as the CLIs print it. */
+export interface CommandResult {
+  out: string;
+  err: string;
+  /** The CLIs' exit status (0 done; 1 recommend found no window, fit could not decide; 2 bad input). */
+  status: number;
+}
+
+/** @internal {@link Lab.command} */
+export function runCommand(
+  module: LabModule,
+  args: readonly string[],
+  files: Readonly<Record<string, string | Uint8Array>> = {},
+): CommandResult {
+  if (!Array.isArray(args) || args.some((a) => typeof a !== 'string'))
+    throw SlowStartError.of('WRONG_TYPE', 'command arguments must be an array of strings');
+  const [name, ...rest] = args;
+  if (name !== 'simulate' && name !== 'fit' && name !== 'recommend')
+    throw SlowStartError.of('INVALID_ARGUMENT', `command must be simulate, fit or recommend, got ${JSON.stringify(name ?? '')}`);
+  for (const [file, text] of Object.entries(files)) checkText(`file ${JSON.stringify(file)}`, text);
+  // Only the files given: nothing is read from a disk or the network.
+  const read = (path: string): Uint8Array | string => {
+    const text = Object.prototype.hasOwnProperty.call(files, path) ? files[path] : undefined;
+    if (text === undefined) return `cannot open '${path}': no such file (give it in files)`;
+    return typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  };
+  const run = name === 'simulate' ? module.simulateCommand : name === 'fit' ? module.fitCommand : module.recommendCommand;
+  return run(rest, read);
 }

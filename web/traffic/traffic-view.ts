@@ -17,6 +17,7 @@ import { flapSummary, runFacts } from './flap-summary.js';
 import { StateLanes } from './state-lanes.js';
 import { CURES, DEFAULT_SETTINGS, flapOptions, shareOptions, TrafficControls, trapOptions, type TrafficSettings } from './traffic-controls.js';
 import { sameRouting, trapRate, trapSummary, warmCapacity } from './trap-summary.js';
+import { YourSystemPanel } from './your-system-panel.js';
 
 export interface TrafficViewOptions {
   /** Loads the lab module (called once, when first needed). */
@@ -128,6 +129,8 @@ export class TrafficView {
   readonly #flapSides: FlapSide[];
   readonly #flapNote: HTMLParagraphElement;
   readonly #flapStatus: HTMLParagraphElement;
+  /** The "Your system" panel: a proxy's configuration and a canary's log in, a window and settings out. */
+  readonly system: YourSystemPanel;
   #defaults: TrafficDefaults | null = null;
   #flap: Traffic[] = [];
   #lab: Promise<Lab> | null = null;
@@ -204,6 +207,8 @@ export class TrafficView {
     this.element.append(cures);
     this.#flapNote = h(doc, 'p', { class: 'ss-flap-note' });
     this.element.append(this.#flapNote);
+    // Your own system: its own inputs, the same lab (loaded when first used).
+    this.system = new YourSystemPanel(this.element, () => (this.#lab ??= this.#options.lab()), level);
     parent.append(this.element);
   }
 

@@ -1,8 +1,9 @@
 // Your own system through the API and the Node CLI (docs/YOUR-SYSTEM.md):
 // lab.importConfig and lab.fitCanary give what the engine's readers and fit
 // give (the C++ tests work the values out by hand; here they must arrive
-// intact, typed, with FILE_REJECTED's line and column), and `slowstart fit`
-// is byte for byte the native CLI's, on the recorded canaries and on bad input.
+// intact, typed, with FILE_REJECTED's line and column), and `slowstart fit`,
+// `simulate --from` (--explain, --emit) and `recommend` are byte for byte the
+// native CLI's, on the recorded canaries, every format's config and bad input.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -124,5 +125,45 @@ describe('slowstart fit: both CLIs, byte for byte', () => {
     expect((await run('node', ['fit', '--log-format', 'nginx', join(CANARY, 'nginx-access.log')])).code).toBe(0);
     expect((await run('node', ['fit', join(dir, 'few.csv')])).code).toBe(1);
     expect((await run('node', ['fit', join(dir, 'bad.csv')])).code).toBe(2);
+  });
+});
+
+describe('simulate --from, --emit and recommend: both CLIs, byte for byte', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'slowstart-from-'));
+    await writeFile(join(dir, 'restart.txt'), 'NOW 2\nDOWN 10.1.0.13:8080\nNOW 4\nUP 10.1.0.13:8080 0\n');
+    await writeFile(join(dir, 'pool.txt'), 'POOL a=1 b=1 c=1\nNOW 2\nDOWN c\nNOW 4\nUP c 0\n');
+    await writeFile(join(dir, 'broken.conf'), 'upstream u {\n  server a weight=2\n}\n');
+    await writeFile(join(dir, 'bytes.yaml'), Buffer.from([0x63, 0x3a, 0x0a, 0x09, 0xff, 0x00, 0x0a]));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const plus = () => join(CONFIGS, 'nginx-plus.conf');
+  const cases: [string, () => string[]][] = [
+    ['--explain', () => ['simulate', '--from', plus(), '--explain', join(dir, 'restart.txt')]],
+    ['a run from the file', () => ['simulate', '--from', plus(), '--service', '--rps', '50', join(dir, 'restart.txt')]],
+    ['--emit envoy with overrides', () => ['simulate', '--from', plus(), '--timeout-ms', '900', '--emit', 'envoy', join(dir, 'restart.txt')]],
+    ['--emit haproxy from HAProxy', () => ['simulate', '--from', join(CONFIGS, 'haproxy.cfg'), '--from-pool', 'api', '--emit', 'haproxy', join(dir, 'pool.txt')]],
+    ['--emit alb from a Caddyfile', () => ['simulate', '--from', join(CONFIGS, 'Caddyfile'), '--emit', 'alb', join(dir, 'pool.txt')]],
+    ['a file that does not parse', () => ['simulate', '--from', join(dir, 'broken.conf'), join(dir, 'pool.txt')]],
+    ['odd bytes', () => ['simulate', '--from', join(dir, 'bytes.yaml'), '--from-format', 'envoy', join(dir, 'pool.txt')]],
+    ['a bad --emit', () => ['simulate', '--emit', 'iis', join(dir, 'pool.txt')]],
+    ['recommend --emit nginx-plus', () => ['recommend', '--service-ms', '100', '--cold-factor', '8', '--warmup', '10', '--timeout-ms', '500', '--rps', '60', '--health', 'haproxy', '--max-window', '120', '--emit', 'nginx-plus', join(dir, 'pool.txt')]],
+    ['recommend --json --emit caddy', () => ['recommend', '--json', '--service-ms', '100', '--cold-factor', '8', '--warmup', '10', '--timeout-ms', '500', '--rps', '60', '--max-window', '120', '--emit', 'caddy', join(dir, 'pool.txt')]],
+  ];
+  for (const [name, args] of cases)
+    it(name, async () => {
+      const [native, node] = await Promise.all([run('native', args()), run('node', args())]);
+      expect(node.code).toBe(native.code);
+      expect(node.err.toString()).toBe(native.err.toString());
+      expect(node.out.equals(native.out)).toBe(true);
+    });
+
+  it('a parse error names the file, line and column; nothing runs', async () => {
+    const r = await run('node', ['simulate', '--from', join(dir, 'broken.conf'), join(dir, 'pool.txt')]);
+    expect(r.code).toBe(2);
+    expect(r.out.length).toBe(0);
+    expect(r.err.toString()).toMatch(/broken\.conf:3:1: /);
   });
 });
