@@ -386,8 +386,15 @@ std::string emit_config(EmitFormat format, const EmitInput& given) {
     return name.empty() ? std::string(fallback) : name;
   };
   in.pool = plain(in.pool, "backend");
+  // Unique as every format needs them ("a-2" for a second "a": script_name's
+  // "a#2" would start a comment in nginx, HAProxy and Caddy).
   std::vector<std::string> taken;
-  for (ImportedServer& s : in.servers) s.name = script_name(plain(s.name, "server"), "server", taken);
+  for (ImportedServer& s : in.servers) {
+    const std::string name = plain(s.name, "server");
+    s.name = name;
+    for (int k = 2; std::find(taken.begin(), taken.end(), s.name) != taken.end(); ++k) s.name = name + "-" + std::to_string(k);
+    taken.push_back(s.name);
+  }
   switch (format) {
     case EmitFormat::Nginx: return emit_nginx(in, false);
     case EmitFormat::NginxPlus: return emit_nginx(in, true);

@@ -195,7 +195,9 @@ TEST(SystemEmit, AlbRoundTripAndItsLimits) {
 
 TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {
   EmitInput in = three("my pool;}{");
-  in.servers = {{"a b;\n}", 1, false, 1}, {"", 2, false, 2}};
+  // Two names that become one ("a_b___": six bytes, four of them odd): the
+  // second is "a_b___-2" ("#2" would start a comment in three formats).
+  in.servers = {{"a b;\n}", 1, false, 1}, {"a_b___", 2, false, 2}, {"", 2, false, 3}};
   for (const EmitFormat f : {EmitFormat::Nginx, EmitFormat::HAProxy, EmitFormat::Envoy, EmitFormat::Caddy}) {
     const std::string text = emit_config(f, in);
     const ConfigFormat back = f == EmitFormat::Nginx ? ConfigFormat::Nginx
@@ -203,7 +205,8 @@ TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {
                               : f == EmitFormat::Envoy  ? ConfigFormat::Envoy
                                                         : ConfigFormat::Caddy;
     const ImportedConfig c = read_back(text, back);
-    EXPECT_EQ(c.servers.size(), 2u) << text;
+    ASSERT_EQ(c.servers.size(), 3u) << text;
+    EXPECT_TRUE(has(text, "a_b___-2")) << text;
   }
 }
 

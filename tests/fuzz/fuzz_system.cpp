@@ -11,6 +11,8 @@
 //   - an import's servers have names the script accepts, unique, and the
 //     pool script it makes runs without a rejected line;
 //   - every setting and note names a line within the text;
+//   - the pool written back by --emit in each format (emit_config) is read
+//     again by that format's reader, with as many servers;
 //   - a fit's numbers are finite, its bands ordered; a refusal says why.
 // Any violation calls __builtin_trap() after printing what was wrong.
 //
@@ -28,6 +30,7 @@
 #include "system/access_log.hpp"
 #include "system/canary_log.hpp"
 #include "system/cold_fit.hpp"
+#include "system/emit_config.hpp"
 #include "system/import_config.hpp"
 #include "system/yaml_tree.hpp"
 
@@ -58,6 +61,27 @@ class Count : public ScriptSink {
   std::string bad;
 };
 
+// The imported pool, emitted in every format and read back by its reader.
+void check_emit(const ImportedConfig& c) {
+  EmitInput in;
+  in.pool = c.pool;
+  in.servers = c.servers;
+  in.slow_start = 30;
+  in.options.timeout_ms = 1000;
+  static constexpr std::pair<EmitFormat, ConfigFormat> kFormats[] = {
+      {EmitFormat::NginxPlus, ConfigFormat::Nginx}, {EmitFormat::HAProxy, ConfigFormat::HAProxy},
+      {EmitFormat::Envoy, ConfigFormat::Envoy},     {EmitFormat::Caddy, ConfigFormat::Caddy},
+      {EmitFormat::Alb, ConfigFormat::Alb}};
+  for (const auto& [emit, read] : kFormats) {
+    const std::string text = emit_config(emit, in);
+    ImportedConfig back;
+    ConfigError e;
+    if (!import_config(text, read, {}, back, e))
+      fail("emitted text not read back", std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message + "\n" + text);
+    if (back.servers.size() != c.servers.size()) fail("emitted text read back with other servers", text);
+  }
+}
+
 void check_import(std::string_view text, std::optional<ConfigFormat> format, std::string_view pool) {
   ImportedConfig c;
   ConfigError e;
@@ -86,6 +110,7 @@ void check_import(std::string_view text, std::optional<ConfigFormat> format, std
     in.feed_text(pool_script(c));
     in.finish();
     if (!sink.bad.empty()) fail("the pool script has a rejected line", sink.bad + " in " + pool_script(c));
+    check_emit(c);
   }
 }
 

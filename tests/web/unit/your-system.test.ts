@@ -56,6 +56,33 @@ describe('lab.importConfig', () => {
   });
 });
 
+describe('lab.command', () => {
+  it('runs simulate, fit and recommend on files given by name, as the CLIs print them', async () => {
+    const config = await readFile(join(CONFIGS, 'nginx-plus.conf'), 'utf8');
+    const script = 'NOW 2\nDOWN 10.1.0.13:8080\nNOW 4\nUP 10.1.0.13:8080 0\n';
+    const r = lab.command(['simulate', '--from', 'my.conf', '--emit', 'haproxy', 'restart.txt'], { 'my.conf': config, 'restart.txt': script });
+    expect(r.status).toBe(0);
+    expect(r.out).toContain('    balance leastconn\n');
+    expect(r.out).toContain('slowstart 45s'); // the file's slow_start=45s
+    // The emitted text read back: the same pool.
+    expect(lab.importConfig(r.out, { format: 'haproxy' }).script).toBe('POOL 10.1.0.11:8080=3 10.1.0.12:8080=3 10.1.0.13:8080=1\n');
+    const fit = lab.command(['fit', '--json', '--log-format', 'nginx', 'canary.log'], {
+      'canary.log': await readFile(join(CANARY, 'nginx-access.log')),
+    });
+    expect(JSON.parse(fit.out)).toMatchObject({ warm_by: 'time', cold_start: true });
+  });
+
+  it('reads nothing but the files given; bad arguments come back as the CLIs say them', () => {
+    const r = lab.command(['simulate', '--from', '/etc/passwd', 'x.txt'], { 'x.txt': 'POOL a=1\n' });
+    expect(r.status).toBe(2);
+    expect(r.err).toContain("cannot open '/etc/passwd'");
+    expect(lab.command(['recommend', '--emit', 'iis', 'x.txt'], { 'x.txt': 'POOL a=1\n' }).status).toBe(2);
+    expect(() => lab.command(['grade', 'x'])).toThrow(rejection('INVALID_ARGUMENT', /command must be simulate, fit or recommend/));
+    expect(() => lab.command('fit' as never)).toThrow(rejection('WRONG_TYPE', /array of strings/));
+    expect(() => lab.command(['fit', 'a'], { a: 42 as never })).toThrow(rejection('WRONG_TYPE', /must be a string or a Uint8Array/));
+  });
+});
+
 describe('lab.fitCanary', () => {
   it('fits the recorded nginx canary as the CLI does', async () => {
     const f = lab.fitCanary(await readFile(join(CANARY, 'nginx-access.log')), { logFormat: 'nginx' });
