@@ -199,8 +199,12 @@ Recommendation recommend(const Simulate& simulate, const Uncertainty& u, const C
 
   // The table around it.
   const double w = r.window_s;
-  r.table_windows = r.found && w > 0 ? std::vector<double>{std::floor(w / 2), w, std::min(limits.max_window, 2 * w)}
-                                     : std::vector<double>{0, std::floor(limits.max_window / 2), limits.max_window};
+  // No window needed: 0 and two common ones (a table of 1800 and 3600 s would
+  // say nothing more and cost hours of simulated traffic). None found: how
+  // the longest ones fare too.
+  if (r.found && w > 0) r.table_windows = {std::floor(w / 2), w, std::min(limits.max_window, 2 * w)};
+  else if (r.found) r.table_windows = {0, std::min(limits.max_window, 10.0), std::min(limits.max_window, 30.0)};
+  else r.table_windows = {0, std::floor(limits.max_window / 2), limits.max_window};
   r.table_cold = {u.cold_factor.lo, (u.cold_factor.lo + cold_hi) / 2, cold_hi};
   r.table_warmup = {u.warmup.lo, (u.warmup.lo + warm_hi) / 2, warm_hi};
   for (const double tw : r.table_windows)

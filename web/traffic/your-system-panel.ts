@@ -154,7 +154,7 @@ export class YourSystemPanel {
 
     this.#report = h(doc, 'pre', { class: 'ss-system-pre ss-system-report' });
     this.#emitted = h(doc, 'pre', { class: 'ss-system-pre ss-system-emitted', attrs: { tabindex: '0', 'aria-label': 'The settings to paste' } });
-    this.#copy = h(doc, 'button', { class: 'ss-btn', text: 'Copy', attrs: { type: 'button' } });
+    this.#copy = h(doc, 'button', { class: 'ss-btn', text: 'Copy', attrs: { type: 'button', 'aria-label': 'Copy the settings' } });
     this.#copy.disabled = true;
     this.#copy.addEventListener('click', () => void this.#copyEmitted());
     this.element.append(
