@@ -28,6 +28,14 @@ export default defineConfig({
   // { type: 'module' } and imports the lab module's glue, whose .wasm URL
   // comes from import.meta.url: build it as an ES module too.
   worker: { format: 'es', plugins: () => [quickjsGlueUrl] },
+  // The dev server's dependency scan starts from the page alone. Left to
+  // itself it crawls every .html under the root, the test fixtures and the
+  // consumer apps of tests/consumers/ too, whose imports (placeholders,
+  // other apps' packages) do not resolve here: the scan fails, nothing is
+  // pre-bundled, and the page's first visit finds its dependencies one by
+  // one, stalls on a re-optimisation (a fresh clone's `npm start`) and can
+  // end up holding two copies of @codemirror/state (page.test.ts, implement.test.ts).
+  optimizeDeps: { entries: ['index.html'] },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

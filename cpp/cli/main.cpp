@@ -7,6 +7,7 @@
 // the arguments are wrong (stdio.hpp: how the CLI ends when a stream fails).
 // Input is streamed in chunks, so a script of any length runs in memory
 // proportional to its longest line and its pool.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,7 +31,9 @@ namespace {
 using slowstart::cli::kUsage;
 using slowstart::cli::put;
 
-int run(FILE* in) {
+// `name`: the script's path as given, or null for standard input (a read
+// error then names the file: "cannot read 'DIR': Is a directory").
+int run(FILE* in, const char* name) {
   slowstart::TextSink sink;
   slowstart::Interpreter interpreter(sink);
   static char buffer[1 << 16];
@@ -46,7 +49,10 @@ int run(FILE* in) {
     }
   }
   if (std::ferror(in)) {
-    std::fprintf(stderr, "slowstart: read error: %s\n", std::strerror(errno));
+    if (name)
+      std::fprintf(stderr, "slowstart: cannot read '%s': %s\n", name, std::strerror(errno));
+    else
+      std::fprintf(stderr, "slowstart: read error: %s\n", std::strerror(errno));
     return 2;
   }
   interpreter.finish();
@@ -54,7 +60,8 @@ int run(FILE* in) {
   return interpreter.rejected() > 0 ? 1 : 0;
 }
 
-slowstart::Problem read_script(const std::string& path, std::string& text) {
+// `slowstart simulate`'s script, at most `max_bytes` of it (the work budget's limit and one byte).
+slowstart::Problem read_script(const std::string& path, std::size_t max_bytes, std::string& text) {
   FILE* in = stdin;
   if (!path.empty() && path != "-") {
     in = std::fopen(path.c_str(), "rb");
@@ -62,11 +69,14 @@ slowstart::Problem read_script(const std::string& path, std::string& text) {
   }
   static char buffer[1 << 16];
   std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0) text.append(buffer, n);
+  while (text.size() < max_bytes && (n = std::fread(buffer, 1, std::min(sizeof buffer, max_bytes - text.size()), in)) > 0)
+    text.append(buffer, n);
   const bool failed = std::ferror(in);
   const int error = errno;
   if (in != stdin) std::fclose(in);
-  if (failed) return std::string("read error: ") + std::strerror(error);
+  if (failed)
+    return in == stdin ? std::string("read error: ") + std::strerror(error)
+                       : "cannot read '" + path + "': " + std::strerror(error);
   return std::nullopt;
 }
 
@@ -125,13 +135,13 @@ int run_command(int argc, char** argv) {
     }
     path = argv[i];
   }
-  if (!path || std::string_view(path) == "-") return run(stdin);
+  if (!path || std::string_view(path) == "-") return run(stdin, nullptr);
   FILE* file = std::fopen(path, "rb");
   if (!file) {
     std::fprintf(stderr, "slowstart: cannot open '%s': %s\n", path, std::strerror(errno));
     return 2;
   }
-  const int status = run(file);
+  const int status = run(file, path);
   std::fclose(file);
   return status;
 }

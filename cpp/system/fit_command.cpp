@@ -6,6 +6,7 @@
 #include "core/args.hpp"
 #include "system/access_log.hpp"
 #include "system/config_text.hpp"
+#include "traffic/budget.hpp"
 
 namespace slowstart::system {
 
@@ -185,6 +186,14 @@ std::string fit_json(const ColdFit& f) {
   return j;
 }
 
+Problem read_file(const FileReader& read, const std::string& path, std::string& text) {
+  if (Problem p = read(path, kMaxScriptBytes + 1, text)) return p;
+  if (text.size() > kMaxScriptBytes)
+    return "'" + path + "' too large: more than " + count_text(static_cast<double>(kMaxScriptBytes)) + " bytes (at most " +
+           count_text(static_cast<double>(kMaxScriptBytes)) + ")";
+  return std::nullopt;
+}
+
 int run_fit(const std::vector<std::string>& args, const FileReader& read, std::string& out, std::string& err) {
   FitArgs a;
   if (Problem p = parse_fit_args(args, a)) {
@@ -196,7 +205,7 @@ int run_fit(const std::vector<std::string>& args, const FileReader& read, std::s
     return 0;
   }
   std::string text;
-  if (Problem p = read(a.path, text)) {
+  if (Problem p = read_file(read, a.path, text)) {
     err += "slowstart: " + *p + '\n';
     return 2;
   }

@@ -16,13 +16,20 @@
 #include "core/validate.hpp"
 #include "system/access_log.hpp"
 #include "system/cold_fit.hpp"
+#include "traffic/simulate_command.hpp"
 
 namespace slowstart::system {
 
 extern const char* const kFitUsage;
 
-// Reads a file: path "" or "-" is standard input.
-using FileReader = std::function<Problem(const std::string& path, std::string& text)>;
+// Reads at most `max_bytes` of a file (path "" or "-": standard input):
+// simulate's reader (traffic/simulate_command.hpp), one for every command.
+using FileReader = simulate_command::ScriptReader;
+
+// A file of the command's (a configuration, a log, fit's JSON, the script):
+// at most kMaxScriptBytes (traffic/budget.hpp), so that /dev/zero or a huge
+// file is refused rather than read whole; the problem names the file.
+Problem read_file(const FileReader& read, const std::string& path, std::string& text);
 
 int run_fit(const std::vector<std::string>& args, const FileReader& read, std::string& out, std::string& err);
 

@@ -215,7 +215,7 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   bool by_requests = by_requests_opt;
   if (!ra.fit_path.empty()) {
     std::string text;
-    if (Problem q = read(ra.fit_path, text)) return fail(*q);
+    if (Problem q = read_file(read, ra.fit_path, text)) return fail(*q);
     FitFile fit;
     if (Problem q = read_fit(ra.fit_path, text, fit)) return fail(*q);
     by_requests = fit.by_requests;

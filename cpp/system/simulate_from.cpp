@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "system/config_text.hpp"
+#include "traffic/option_table.hpp"
 #include "system/emit_config.hpp"
 #include "system/import_config.hpp"
 #include "system/recommend.hpp"
@@ -14,15 +15,9 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Whether simulate's own parser has this option (asked the way a user
-// would: an unknown one is "unknown option").
-bool lab_has(const std::string& option, const std::string& value) {
-  simulate_command::SimulateArgs probe;
-  std::vector<std::string> args{"--" + option};
-  if (!value.empty()) args.push_back(value);
-  const Problem p = simulate_command::parse_simulate_args(args, probe);
-  return !(p && starts_with(*p, "unknown option"));
-}
+// Whether the lab has this option: its option table (traffic/option_table.hpp),
+// the one list simulate's parser, its help and the API are made from.
+bool lab_has(const std::string& option) { return find_option_by_flag("--" + option) != nullptr; }
 
 std::string file_name(const std::string& path) { return path.empty() || path == "-" ? "<stdin>" : path; }
 
@@ -37,7 +32,7 @@ std::string joined(const std::vector<std::string>& words) {
 
 Problem take_system_args(std::vector<std::string>& args, SystemArgs& out) {
   std::vector<std::string> rest;
-  const bool own_slow_start = !lab_has("slow-start", "1");
+  const bool own_slow_start = !lab_has("slow-start");
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {  // what follows is positional: the script
@@ -96,7 +91,7 @@ bool read_from(const SystemArgs& a, const FileReader& read, FromFile& out, std::
     out.format = f;
   }
   std::string text;
-  if (Problem p = read(a.from, text)) {
+  if (Problem p = read_file(read, a.from, text)) {
     problem = "slowstart: " + *p;
     return false;
   }
@@ -109,7 +104,7 @@ bool read_from(const SystemArgs& a, const FileReader& read, FromFile& out, std::
     return false;
   }
   for (const ImportedSetting& s : out.config.settings) {
-    if (!lab_has(s.option, s.value)) {
+    if (!lab_has(s.option)) {
       if (s.option == "slow-start") {
         double v = 0;
         decimal_number(s.value, v);
@@ -151,7 +146,7 @@ bool prepare(const FromFile* from, const SystemArgs& a, const std::vector<std::s
   }
   if (out.sim.help) return true;
   std::string text;
-  if (Problem p = read(out.sim.path, text)) {
+  if (Problem p = read_file(read, out.sim.path, text)) {
     problem = "slowstart: " + *p;
     return false;
   }

@@ -1,4 +1,3 @@
-#include "fast/decimal.hpp"
 #include "traffic/curves.hpp"
 
 #include <algorithm>
@@ -8,39 +7,6 @@ namespace slowstart {
 
 namespace {
 __extension__ using i128 = __int128;  // GCC, Clang and Emscripten all have it
-}
-
-Problem parse_curve_kind(std::string_view text, CurveKind& out) {
-  if (text == "linear") out = CurveKind::Linear;
-  else if (text == "envoy") out = CurveKind::Envoy;
-  else if (text == "haproxy") out = CurveKind::HAProxy;
-  else return "curve must be linear, envoy or haproxy, got " + quote(text);
-  return std::nullopt;
-}
-
-namespace {
-
-bool valid_resolution(double r) { return r == 1 || r == 16 || r == 100 || r == 1000; }
-
-std::string resolution_problem(std::string_view shown) {
-  return quoted("resolution must be 1, 16, 100 or 1000, got ", shown);
-}
-
-}  // namespace
-
-Problem set_resolution(double value, std::string_view shown, Curve& c) {
-  if (!valid_resolution(value)) return resolution_problem(shown);
-  c.resolution = static_cast<std::int64_t>(value);
-  return std::nullopt;
-}
-
-Problem check_curve(const Curve& c) {
-  if (!valid_resolution(static_cast<double>(c.resolution))) return resolution_problem(decimal(c.resolution));
-  if (!(c.aggression > 0.0) || !std::isfinite(c.aggression))
-    return std::string("aggression must be a number above 0");
-  if (!(c.min_weight_percent >= 0.0 && c.min_weight_percent <= 100.0))
-    return std::string("min weight percent must be between 0 and 100");
-  return std::nullopt;
 }
 
 double ramp_factor(const Curve& c, double elapsed, double window, bool recovering) {

@@ -19,10 +19,9 @@
 #include "core/pool.hpp"
 #include "spec/rules.hpp"
 #include "core/validate.hpp"
+#include "traffic/names.hpp"
 
 namespace slowstart {
-
-enum class CurveKind { Linear, Envoy, HAProxy };
 
 struct Curve {
   CurveKind kind = CurveKind::Linear;
@@ -31,12 +30,14 @@ struct Curve {
   double min_weight_percent = 10.0; // envoy: floor of the factor, 0 ... 100
 };
 
-// Parses "linear", "envoy" or "haproxy".
+// The curve's options as the option table has them (defined there, in
+// traffic/option_table.cpp, with their ranges):
+// "linear", "envoy" or "haproxy";
 Problem parse_curve_kind(std::string_view text, CurveKind& out);
-// Sets the resolution from a number as a front end reads it (1, 16, 100 or
-// 1000); `shown` is how the user wrote it, for the message.
+// the resolution from a number as a front end reads it (1, 16, 100 or
+// 1000; `shown` is how the user wrote it, for the message);
 Problem set_resolution(double value, std::string_view shown, Curve& curve);
-// Checks resolution, aggression and floor.
+// resolution, aggression and floor checked.
 Problem check_curve(const Curve& curve);
 
 // The share of its target a backend has after `elapsed` seconds of a

@@ -10,53 +10,29 @@
 
 namespace slowstart::simulate_command {
 
-const char* const kSimulateUsage =
-    "usage: slowstart simulate [options] [FILE | -]\n"
-    "\n"
-    "Turns the script's POOL, NOW, ADD, DOWN and UP lines into a scenario in\n"
-    "continuous time, sends requests at a fixed rate, and prints each\n"
-    "backend's share of the requests per time bucket.\n"
-    "\n"
-    "options:\n"
-    "  --rps N            requests per second (default 1000)\n"
-    "  --duration S       seconds to simulate (default: 10 s past the last ramp)\n"
-    "  --bucket S         width of a report row in seconds (default 1)\n"
-    "  --curve NAME       linear (default, the SPEC), envoy or haproxy\n"
-    "  --resolution R     internal weight scale: 1 (default), 16, 100 or 1000\n"
-    "  --aggression A     envoy: curve aggression (default 1)\n"
-    "  --min-weight P     envoy: floor of the ramp in percent (default 10)\n"
-    "  --policy P         wrr (default), least-request (Envoy's weighted),\n"
-    "                     random (weighted), p2c (two random, fewer active wins),\n"
-    "                     least-conn (fewest active, no weights) or round-robin\n"
-    "  --ramp-by HOW      scale (default: each policy's own way) or skip (leave a\n"
-    "                     warming host out with probability 1 - ramp)\n"
-    "  --seed N           seed of the random choices (default 1)\n"
-    "  --bias B           least-request: active-request bias (default 1)\n"
-    "  --no-slow-start    ignore the ramps: full weight at once\n"
-    "  --service          model service: outstanding requests and latency\n"
-    "  --service-ms MS    warm service time (default 200; implies --service)\n"
-    "  --cold-factor F    service time multiplier when cold (default 5)\n"
-    "  --warmup S         seconds for a cold backend to warm up (default 30)\n"
-    "  --workers N        requests a backend serves at once (default 128)\n"
-    "  --warm-by HOW      serving (default: seconds in service since the restart,\n"
-    "                     paused while ejected), time or requests\n"
-    "  --warmup-requests N  requests to warm up, for --warm-by requests (10000)\n"
-    "  --timeout-ms MS    a request slower than this fails (implies --service)\n"
-    "  --retries N        retry a failed request on another backend, 0-5 (default 0)\n"
-    "  --health KIND      passive health check: none (default), nginx, haproxy\n"
-    "                     or envoy, with that software's defaults:\n"
-    "    nginx:   --max-fails N (1)  --fail-timeout S (10)\n"
-    "    haproxy: --error-limit N (10)  --inter S (2)  --rise N (2)\n"
-    "             (observe layer7, on-error mark-down)\n"
-    "    envoy:   --consecutive-5xx N (5)  --interval S (10)\n"
-    "             --base-ejection-time S (30)  --max-ejection-time S (300)\n"
-    "             --max-ejection-percent P (10)\n"
-    "  --stable-margin P  stable: latency within P % of the warm time (default 50)\n"
-    "  --csv              CSV: time,backend,requests,share,outstanding,latency_ms\n"
-    "                     (with --timeout-ms also failed,retried,state)\n"
-    "  --summary json     one JSON object: options, unrouted, stable_at, and per\n"
-    "                     backend requests, failed, retried, ejections and\n"
-    "                     seconds_ejected\n";
+namespace {
+
+// What the table does not hold: the report's own options.
+constexpr const char* kReportUsage =
+    "  --csv                 CSV, a row per bucket and backend:\n"
+    "                        time,backend,requests,share,outstanding,latency_ms\n"
+    "                        (with --timeout-ms also failed,retried,state)\n"
+    "  --summary json        one JSON object: the options in force, unrouted,\n"
+    "                        stable_at, and per backend requests, failed, retried,\n"
+    "                        ejections and seconds_ejected\n"
+    "  --help                this text\n";
+
+}  // namespace
+
+std::string simulate_usage() {
+  return "usage: slowstart simulate [options] [FILE | -]\n"
+         "\n"
+         "Turns the script's POOL, NOW, ADD, DOWN and UP lines into a scenario in\n"
+         "continuous time, sends requests at a fixed rate, and prints each\n"
+         "backend's share of the requests per time bucket.\n"
+         "\n" +
+         options_usage() + kReportUsage;
+}
 
 namespace {
 
@@ -78,9 +54,19 @@ std::string pad_left(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
-std::string state_name(std::uint8_t s) {
-  static const char* const kNames[] = {"out", "serving", "ramping", "ejected"};
-  return kNames[s & 3];
+std::string state_name(std::uint8_t s) { return name_of(static_cast<BackendState>(s & 3)); }
+
+// A name as a CSV field (RFC 4180): a name may hold a comma or a quote (any
+// non-blank characters but `=`), so such a name is quoted, its quotes doubled;
+// every other name is written as it is (the recorded CSVs unchanged).
+std::string csv_field(const std::string& name) {
+  if (name.find_first_of(",\"") == std::string::npos) return name;
+  std::string q = "\"";
+  for (const char c : name) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + '"';
 }
 
 // Names never hold control characters (the SPEC): quotes and backslashes
@@ -106,22 +92,6 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
   TrafficOptions& o = out.options;
   ArgReader r(args);
   std::string text;
-  // A number for the option just matched.
-  const auto number = [&](double& v) -> Problem {
-    if (Problem p = r.value(text)) return p;
-    if (!parse_real(text, v)) return r.invalid("a number", text);
-    return std::nullopt;
-  };
-  // A whole number for the option just matched, 0 ... max.
-  const auto whole = [&](std::uint32_t& v, std::uint64_t max) -> Problem {
-    if (Problem p = r.value(text)) return p;
-    std::uint64_t n = 0;
-    if (!parse_whole(text, max, n)) return r.invalid("a whole number from 0 to " + std::to_string(max), text);
-    v = static_cast<std::uint32_t>(n);
-    return std::nullopt;
-  };
-  HealthCheck& h = o.health;
-  double v = 0;
   while (r.next()) {
     if (!r.option()) {
       if (!out.path.empty()) return std::string("one script at a time");
@@ -129,90 +99,6 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
     } else if (r.is("--help", "-h")) {
       if (Problem p = r.flag()) return p;
       out.help = true;
-    } else if (r.is("--rps")) {
-      if (Problem p = number(o.rps)) return p;
-    } else if (r.is("--duration")) {
-      if (Problem p = number(o.duration)) return p;
-    } else if (r.is("--bucket")) {
-      if (Problem p = number(o.bucket)) return p;
-    } else if (r.is("--curve")) {
-      if (Problem p = r.value(text)) return p;
-      if (Problem p = parse_curve_kind(text, o.curve.kind)) return p;
-    } else if (r.is("--resolution")) {
-      if (Problem p = number(v)) return p;
-      if (Problem p = set_resolution(v, text, o.curve)) return p;
-    } else if (r.is("--aggression")) {
-      if (Problem p = number(o.curve.aggression)) return p;
-    } else if (r.is("--min-weight")) {
-      if (Problem p = number(o.curve.min_weight_percent)) return p;
-    } else if (r.is("--policy")) {
-      if (Problem p = r.value(text)) return p;
-      if (Problem p = parse_policy(text, o.policy)) return p;
-    } else if (r.is("--bias")) {
-      if (Problem p = number(o.bias)) return p;
-    } else if (r.is("--no-slow-start")) {
-      if (Problem p = r.flag()) return p;
-      o.slow_start = false;
-    } else if (r.is("--service")) {
-      if (Problem p = r.flag()) return p;
-      o.service.enabled = true;
-    } else if (r.is("--service-ms")) {
-      if (Problem p = number(o.service.base_ms)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--cold-factor")) {
-      if (Problem p = number(o.service.cold_factor)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--warmup")) {
-      if (Problem p = number(o.service.warmup)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--workers")) {
-      if (Problem p = number(v)) return p;
-      if (Problem p = set_workers(v, o.service)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--warm-by")) {
-      if (Problem p = r.value(text)) return p;
-      if (Problem p = parse_warm_by(text, o.service.warm_by)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--warmup-requests")) {
-      if (Problem p = number(o.service.warmup_requests)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--timeout-ms")) {
-      if (Problem p = number(o.timeout_ms)) return p;
-      o.service.enabled = true;
-    } else if (r.is("--retries")) {
-      if (Problem p = whole(o.retries, kMaxRetries)) return p;
-    } else if (r.is("--health")) {
-      if (Problem p = r.value(text)) return p;
-      if (Problem p = parse_health(text, h.kind)) return p;
-    } else if (r.is("--max-fails")) {
-      if (Problem p = whole(h.max_fails, 1'000'000)) return p;
-    } else if (r.is("--fail-timeout")) {
-      if (Problem p = number(h.fail_timeout)) return p;
-    } else if (r.is("--error-limit")) {
-      if (Problem p = whole(h.error_limit, 1'000'000)) return p;
-    } else if (r.is("--inter")) {
-      if (Problem p = number(h.inter)) return p;
-    } else if (r.is("--rise")) {
-      if (Problem p = whole(h.rise, 1'000'000)) return p;
-    } else if (r.is("--consecutive-5xx")) {
-      if (Problem p = whole(h.consecutive_5xx, 1'000'000)) return p;
-    } else if (r.is("--interval")) {
-      if (Problem p = number(h.interval)) return p;
-    } else if (r.is("--base-ejection-time")) {
-      if (Problem p = number(h.base_ejection_time)) return p;
-    } else if (r.is("--max-ejection-time")) {
-      if (Problem p = number(h.max_ejection_time)) return p;
-    } else if (r.is("--max-ejection-percent")) {
-      if (Problem p = number(h.max_ejection_percent)) return p;
-    } else if (r.is("--ramp-by")) {
-      if (Problem p = r.value(text)) return p;
-      if (Problem p = parse_ramp_by(text, o.ramp_by)) return p;
-    } else if (r.is("--seed")) {
-      if (Problem p = r.value(text)) return p;
-      if (!parse_whole(text, std::numeric_limits<std::uint64_t>::max(), o.seed))
-        return r.invalid("a whole number", text);
-    } else if (r.is("--stable-margin")) {
-      if (Problem p = number(o.stable_margin)) return p;
     } else if (r.is("--summary")) {
       if (Problem p = r.value(text)) return p;
       if (text != "json") return r.invalid("json", text);
@@ -220,6 +106,15 @@ Problem parse_simulate_args(const std::vector<std::string>& args, SimulateArgs& 
     } else if (r.is("--csv")) {
       if (Problem p = r.flag()) return p;
       out.csv = true;
+    } else if (const TrafficOption* option = find_option_by_flag(r.arg().substr(0, r.arg().find('=')));
+               option && r.is(option->flag)) {
+      if (option->kind == ValueKind::Switch) {
+        if (Problem p = r.flag()) return p;
+      } else if (Problem p = r.value(text)) {
+        return p;
+      }
+      if (Problem p = set_option_text(*option, text, o)) return p;
+      if (option->implies_service) o.service.enabled = true;
     } else {
       return r.unknown();
     }
@@ -238,7 +133,7 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
     for (std::size_t k = 0; k < r.buckets; ++k)
       for (std::size_t id = 0; id < n; ++id) {
         const std::size_t c = k * n + id;
-        out += time_label(static_cast<double>(k) * r.bucket) + ',' + r.names[id] + ',' +
+        out += time_label(static_cast<double>(k) * r.bucket) + ',' + csv_field(r.names[id]) + ',' +
                std::to_string(r.requests[c]) + ',' + fixed(r.share(k, id), 4) + ',' +
                (service ? fixed(r.outstanding[c], 1) : "") + ',' +
                (service ? fixed(r.latency_ms[c], 1) : "");
@@ -274,49 +169,11 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
 }
 
 std::string format_summary(const TrafficResult& r, const SimulateArgs& args) {
-  const TrafficOptions& o = args.options;
-  const ServiceModel& s = o.service;
-  const HealthCheck& h = o.health;
-  static const char* const kCurves[] = {"linear", "envoy", "haproxy"};
-  std::string j = "{\"options\": {";
-  j += "\"rps\": " + json_number(o.rps) + ", \"duration\": " + json_number(r.duration) +
-       ", \"bucket\": " + json_number(r.bucket) + ", \"curve\": " + json_text(kCurves[static_cast<int>(o.curve.kind)]) +
-       ", \"resolution\": " + json_number(static_cast<double>(o.curve.resolution));
-  if (o.curve.kind == CurveKind::Envoy)
-    j += ", \"aggression\": " + json_number(o.curve.aggression) +
-         ", \"min_weight\": " + json_number(o.curve.min_weight_percent);
-  j += ", \"policy\": " + json_text(policy_name(o.policy)) +
-       ", \"ramp_by\": " + json_text(o.ramp_by == RampBy::Skip ? "skip" : "scale") +
-       ", \"slow_start\": " + (o.slow_start ? "true" : "false") + ", \"seed\": " + std::to_string(o.seed);
-  if (o.policy == Policy::LeastRequest) j += ", \"bias\": " + json_number(o.bias);
-  if (s.enabled) {
-    j += ", \"service\": {\"service_ms\": " + json_number(s.base_ms) + ", \"cold_factor\": " + json_number(s.cold_factor) +
-         ", \"warmup\": " + json_number(s.warmup) + ", \"workers\": " + std::to_string(s.workers) +
-         ", \"warm_by\": " + json_text(warm_by_name(s.warm_by));
-    if (s.warm_by == WarmBy::Requests) j += ", \"warmup_requests\": " + json_number(s.warmup_requests);
-    j += "}";
-  } else {
-    j += ", \"service\": null";
-  }
-  j += ", \"timeout_ms\": " + json_number(o.timeout_ms) + ", \"retries\": " + std::to_string(o.retries) +
-       ", \"health\": {\"kind\": " + json_text(health_name(h.kind));
-  switch (h.kind) {
-    case HealthKind::None: break;
-    case HealthKind::Nginx:
-      j += ", \"max_fails\": " + std::to_string(h.max_fails) + ", \"fail_timeout\": " + json_number(h.fail_timeout);
-      break;
-    case HealthKind::HAProxy:
-      j += ", \"observe\": \"layer7\", \"error_limit\": " + std::to_string(h.error_limit) +
-           ", \"on_error\": \"mark-down\", \"inter\": " + json_number(h.inter) + ", \"rise\": " + std::to_string(h.rise);
-      break;
-    case HealthKind::Envoy:
-      j += ", \"consecutive_5xx\": " + std::to_string(h.consecutive_5xx) + ", \"interval\": " + json_number(h.interval) +
-           ", \"base_ejection_time\": " + json_number(h.base_ejection_time) +
-           ", \"max_ejection_time\": " + json_number(h.max_ejection_time) +
-           ", \"max_ejection_percent\": " + json_number(h.max_ejection_percent);
-      break;
-  }
-  j += "}, \"stable_margin\": " + json_number(o.stable_margin) + "}";
+  // The options in force: the duration and bucket the simulation used.
+  TrafficOptions o = args.options;
+  o.duration = r.duration;
+  o.bucket = r.bucket;
+  std::string j = "{\"options\": " + options_json(o);
   std::uint64_t unrouted = 0, total = 0;
   for (std::size_t k = 0; k < r.buckets; ++k) unrouted += r.unrouted[k], total += r.total[k];
   j += ", \"requests\": " + std::to_string(total) + ", \"unrouted\": " + std::to_string(unrouted) +
@@ -349,6 +206,23 @@ std::string format_diagnostics(const TrafficResult& r) {
 
 namespace slowstart::simulate_command {
 
+std::size_t report_bytes_bound(const ScenarioSize& size, const SimulateArgs& args) {
+  if (args.summary) return 0;  // a line per backend: no more than the result itself
+  const bool service = args.options.service.enabled;
+  const bool failures = args.options.timeout_ms > 0;
+  // The widest a time label, a count, a mean or a latency can print.
+  constexpr double kTime = 24, kCount = 10, kMean = 14, kLatency = 18;
+  double per_row = 0;
+  if (args.csv) {  // a row per cell: its name quoted, every quote doubled at worst
+    per_row = size.backends * (kTime + kCount + 6 + kMean + kLatency + 6 + (failures ? 2 * kCount + 10 : 0) + 1 + 2) +
+              2 * size.name_bytes;
+  } else {  // a row per bucket: a column per backend, as wide as its name
+    per_row = kTime + 10 + size.backends * (2 + 8 + (service ? 4 + kMean + kLatency : 0) + (failures ? 4 + kCount + 8 : 0)) +
+              size.name_bytes;
+  }
+  return static_cast<std::size_t>(std::min((size.buckets + 1) * per_row, 1e18));
+}
+
 int run_simulate(const std::vector<std::string>& args, const ScriptReader& read, std::string& out,
                  std::string& err) {
   SimulateArgs sim;
@@ -357,13 +231,30 @@ int run_simulate(const std::vector<std::string>& args, const ScriptReader& read,
     return 2;
   }
   if (sim.help) {
-    out += kSimulateUsage;
+    out += simulate_usage();
     return 0;
   }
   std::string script;
-  if (Problem p = read(sim.path, script)) {
+  // One byte past the budget's limit tells a script that is too long (and
+  // /dev/zero is read no further).
+  if (Problem p = read(sim.path, kMaxScriptBytes + 1, script)) {
     err += "slowstart: " + *p + '\n';
     return 2;
+  }
+  if (Problem p = script_too_large(script.size())) {
+    err += "slowstart simulate: " + *p + '\n';
+    return 2;
+  }
+  // The report's size is known before anything runs (the script's first pass).
+  if (const TrafficMeasure m = measure_traffic(script, sim.options); !m.problem) {
+    if (const std::size_t bytes = report_bytes_bound(m.size, sim); bytes > kMaxReportBytes) {
+      TrafficResult refused;
+      refused.diagnostics = m.diagnostics;
+      refused.problem = "report too large: up to " + rough_text(static_cast<double>(bytes)) + " bytes (at most " +
+                        count_text(static_cast<double>(kMaxReportBytes)) + "); widen the bucket, or use --summary json";
+      err += format_diagnostics(refused);
+      return 2;
+    }
   }
   const TrafficResult r = simulate_traffic(script, sim.options);
   err += format_diagnostics(r);

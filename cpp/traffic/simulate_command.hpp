@@ -10,7 +10,8 @@
 
 namespace slowstart::simulate_command {
 
-extern const char* const kSimulateUsage;
+// `slowstart simulate --help`: the option table's usage and the report's options.
+std::string simulate_usage();
 
 struct SimulateArgs {
   TrafficOptions options;
@@ -42,12 +43,19 @@ std::string format_diagnostics(const TrafficResult& result);
 
 namespace slowstart::simulate_command {
 
-// Reads a script: path "" or "-" means standard input. Returns a problem
-// text such as "cannot open 'x': No such file or directory".
-using ScriptReader = std::function<Problem(const std::string& path, std::string& text)>;
+// Reads a script: path "" or "-" means standard input; no more than
+// `max_bytes` of it (a longer script is refused, and a file such as
+// /dev/zero is never read to its end). Returns a problem text such as
+// "cannot open 'x': No such file or directory".
+using ScriptReader = std::function<Problem(const std::string& path, std::size_t max_bytes, std::string& text)>;
+
+// The most bytes the report (the table or the CSV) can take for this result:
+// the budget's check before it is written (kMaxReportBytes).
+std::size_t report_bytes_bound(const ScenarioSize& size, const SimulateArgs& args);
 
 // The whole subcommand. Returns the exit status: 0 fine, 1 some script line
-// was rejected, 2 bad options, unreadable script or a simulation too large.
+// was rejected, 2 bad options, an unreadable script, or a script, a
+// simulation or a report over the work budget (traffic/budget.hpp).
 int run_simulate(const std::vector<std::string>& args, const ScriptReader& read, std::string& out,
                  std::string& err);
 

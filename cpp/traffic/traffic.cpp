@@ -1,8 +1,17 @@
-#include "fast/decimal.hpp"
 #include "traffic/traffic.hpp"
 
 #include "core/split_mix64.hpp"
+#include "fast/decimal.hpp"
 #include "fast/smooth_wrr.hpp"
+#include "traffic/budget.hpp"
+#include "traffic/fleet.hpp"
+#include "traffic/health_envoy.hpp"
+#include "traffic/health_haproxy.hpp"
+#include "traffic/health_nginx.hpp"
+#include "traffic/lanes.hpp"
+#include "traffic/policies.hpp"
+#include "traffic/ramps.hpp"
+#include "traffic/service_model.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,107 +22,6 @@
 namespace slowstart {
 
 __extension__ using i128 = __int128;  // as curves.cpp
-
-namespace {
-constexpr const char* kPolicyNames[] = {"wrr", "least-request", "random", "p2c", "least-conn", "round-robin"};
-constexpr const char* kHealthNames[] = {"none", "nginx", "haproxy", "envoy"};
-constexpr const char* kWarmNames[] = {"serving", "time", "requests"};
-
-// Finds `text` in `names`; the enum is its index.
-template <typename E, std::size_t N>
-bool find_name(std::string_view text, const char* const (&names)[N], E& out) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (text == names[i]) {
-      out = static_cast<E>(i);
-      return true;
-    }
-  return false;
-}
-}  // namespace
-
-Problem parse_policy(std::string_view text, Policy& out) {
-  if (find_name(text, kPolicyNames, out)) return std::nullopt;
-  return "policy must be wrr, least-request, random, p2c, least-conn or round-robin, got " + quote(text);
-}
-const char* policy_name(Policy p) { return kPolicyNames[static_cast<int>(p)]; }
-
-Problem parse_ramp_by(std::string_view text, RampBy& out) {
-  if (text == "scale") out = RampBy::Scale;
-  else if (text == "skip") out = RampBy::Skip;
-  else return "ramp-by must be scale or skip, got " + quote(text);
-  return std::nullopt;
-}
-
-Problem parse_health(std::string_view text, HealthKind& out) {
-  if (find_name(text, kHealthNames, out)) return std::nullopt;
-  return "health must be none, nginx, haproxy or envoy, got " + quote(text);
-}
-const char* health_name(HealthKind k) { return kHealthNames[static_cast<int>(k)]; }
-
-Problem parse_warm_by(std::string_view text, WarmBy& out) {
-  if (find_name(text, kWarmNames, out)) return std::nullopt;
-  return "warm-by must be serving, time or requests, got " + quote(text);
-}
-const char* warm_by_name(WarmBy w) { return kWarmNames[static_cast<int>(w)]; }
-
-namespace {
-std::string workers_problem() { return "workers must be between 1 and " + decimal(kMaxWorkers); }
-}  // namespace
-
-Problem set_workers(double workers, ServiceModel& service) {
-  if (!(workers >= 1 && workers <= kMaxWorkers) || workers != std::floor(workers)) return workers_problem();
-  service.workers = static_cast<std::uint32_t>(workers);
-  return std::nullopt;
-}
-
-Problem check_traffic_options(const TrafficOptions& o) {
-  if (!(o.rps > 0) || !std::isfinite(o.rps)) return std::string("rps must be a number above 0");
-  if (!(o.duration >= 0) || !std::isfinite(o.duration))
-    return std::string("duration must be a number of seconds, 0 or more");
-  if (!(o.bucket > 0) || !std::isfinite(o.bucket))
-    return std::string("bucket must be a number of seconds above 0");
-  if (!(o.bias >= 0) || !std::isfinite(o.bias)) return std::string("bias must be a number, 0 or more");
-  if (Problem p = check_curve(o.curve)) return p;
-  const ServiceModel& s = o.service;
-  if (s.enabled) {
-    if (!(s.base_ms > 0) || !std::isfinite(s.base_ms))
-      return std::string("service time must be a number of milliseconds above 0");
-    if (!(s.cold_factor >= 1) || !std::isfinite(s.cold_factor))
-      return std::string("cold factor must be a number, 1 or more");
-    if (!(s.warmup >= 0) || !std::isfinite(s.warmup))
-      return std::string("warm-up must be a number of seconds, 0 or more");
-    if (s.workers < 1 || s.workers > kMaxWorkers) return workers_problem();
-    if (!(s.warmup_requests >= 1) || !std::isfinite(s.warmup_requests))
-      return std::string("warm-up requests must be a number, 1 or more");
-  }
-  if (!(o.timeout_ms >= 0) || !std::isfinite(o.timeout_ms))
-    return std::string("timeout must be a number of milliseconds, 0 (none) or more");
-  if (o.timeout_ms > 0 && !s.enabled) return std::string("a timeout needs the service model");
-  if (o.retries > kMaxRetries) return "retries must be between 0 and " + decimal(kMaxRetries);
-  if (!(o.stable_margin >= 0) || !std::isfinite(o.stable_margin))
-    return std::string("stable margin must be a number of percent, 0 or more");
-  const HealthCheck& h = o.health;
-  if (h.kind != HealthKind::None) {
-    if (o.timeout_ms == 0) return std::string("health checks need failures: set a timeout");
-    const auto seconds = [](double v) { return v > 0 && v <= 1e6; };
-    if (h.kind == HealthKind::Nginx) {
-      if (!seconds(h.fail_timeout) || h.fail_timeout != std::floor(h.fail_timeout))
-        return std::string("fail_timeout must be a whole number of seconds above 0");
-    } else if (h.kind == HealthKind::HAProxy) {
-      if (h.error_limit < 1) return std::string("error-limit must be 1 or more");
-      if (!seconds(h.inter)) return std::string("inter must be a number of seconds above 0");
-      if (h.rise < 1) return std::string("rise must be 1 or more");
-    } else {
-      if (h.consecutive_5xx < 1) return std::string("consecutive_5xx must be 1 or more");
-      if (!seconds(h.interval)) return std::string("interval must be a number of seconds above 0");
-      if (!seconds(h.base_ejection_time)) return std::string("base_ejection_time must be a number of seconds above 0");
-      if (!seconds(h.max_ejection_time)) return std::string("max_ejection_time must be a number of seconds above 0");
-      if (!(h.max_ejection_percent >= 0 && h.max_ejection_percent <= 100))
-        return std::string("max_ejection_percent must be between 0 and 100");
-    }
-  }
-  return std::nullopt;
-}
 
 namespace {
 
@@ -139,34 +47,45 @@ class ScanSink : public ScriptSink {
   double end = 0;
 };
 
-// Pass 2: replays the scenario and routes every request.
+// Pass 2: replays the scenario and routes every request: the event loop.
 //
 // Every request goes through the policy's pick; WRR and least-request use
 // the engine's one pick (SmoothWrr, exact integer weights at the curve's
-// resolution). A ramping backend's weight is the curve's at the request's
-// millisecond; instead of recomputing it every millisecond, the simulation
-// finds the next millisecond at which it changes (the curves never
-// decrease) and waits for that.
+// resolution), the others are policies.hpp's. A ramping backend's weight is
+// the curve's at the request's millisecond; instead of recomputing it every
+// millisecond, the simulation finds the next millisecond at which it changes
+// (the curves never decrease) and waits for that.
 //
-// With the service model, events happen in time order between arrivals:
-// completions (a success, or a failure when the timeout passes first, then
-// maybe a retry), and the health checks' timers (readmissions, Envoy's
-// sweeps). docs/WHY-SLOW-START.md says where each health rule comes from.
-class Simulator : public ScriptSink {
+// With the service model (service_model.*), events happen in time order
+// between arrivals: completions (a success, or a failure when the timeout
+// passes first, then maybe a retry), and the health checks' timers
+// (readmissions, nginx's fail_timeout, Envoy's sweeps). Each balancer's check
+// is its own unit (health_nginx.*, health_haproxy.*, health_envoy.*); they
+// change the fleet (fleet.hpp) through this loop's FleetEvents.
+class Simulator : public ScriptSink, FleetEvents {
  public:
-  Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r)
-      : o_(o), ids_(scan.ids), r_(r), n_ids_(scan.ids.names().size()), rng_(o.seed) {
-    active_.assign(n_ids_, 0);
-    id_pos_.assign(n_ids_, kNone);
-    warm_since_.assign(n_ids_, -std::numeric_limits<double>::infinity());
-    if (o_.service.enabled) busy_.resize(n_ids_);
+  Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r, const RunLimits& limits)
+      : o_(o),
+        ids_(scan.ids),
+        r_(r),
+        n_ids_(scan.ids.names().size()),
+        rng_(o.seed),
+        meter_(limits.steps),
+        in_flight_limit_(limits.in_flight),
+        service_(o.service, n_ids_),
+        nginx_(o.health, n_ids_, meter_),
+        haproxy_(o.health, n_ids_),
+        envoy_(o.health, n_ids_, meter_) {
+    fleet_.active.assign(n_ids_, 0);
+    fleet_.id_pos.assign(n_ids_, kNone);
+    fleet_.passive.assign(n_ids_, Passive{});
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
-    health_.assign(n_ids_, Health{});
-    dip_listed_.assign(n_ids_, 0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
-    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip ||
-                   (o_.policy != Policy::SmoothWrr && o_.policy != Policy::LeastRequest);
+    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted();
+    // The budget's costs (budget.hpp): what each pick one by one costs, and a
+    // scanning pick's pass over the pool (counted for every backend the script names).
+    steps_per_pick_ = kStepsPerAttempt + (picks_scan(o_) ? kStepsPerScanned * static_cast<double>(n_ids_) : 0);
     if (o_.health.kind == HealthKind::Envoy) timers_.push(Timer{o_.health.interval, 0, 0, TimerKind::EnvoySweep});
   }
 
@@ -178,33 +97,34 @@ class Simulator : public ScriptSink {
     // happens at the latest time reached (its ramp still counts from the
     // clock the script set).
     advance_to(static_cast<double>(pool.now()));
-    sync(cmd, pool);
+    if (!stopped_) sync(cmd, pool);
   }
+
+  // The work the run has counted so far (budget.hpp), the script's and the cells' included.
+  WorkMeter& meter() { return meter_; }
+
+  // Why the run stopped before its end (over the work budget, or too many
+  // attempts in flight), or nothing.
+  const Problem& stopped() const { return stopped_; }
 
   void finish() {
     advance_to(std::numeric_limits<double>::infinity());
+    if (stopped_) return;
     for (std::size_t k = 0; k < r_.buckets; ++k)
       for (std::size_t id = 0; id < n_ids_; ++id) {
         const std::size_t c = k * n_ids_ + id;
         r_.latency_ms[c] = r_.requests[c] ? latency_sum_[c] / r_.requests[c] : 0.0;
       }
-    paint_lanes();
-    find_stable();
+    paint_lanes(lane_log_, r_);
+    for (std::uint32_t id = 0; id < n_ids_; ++id)
+      if (fleet_.passive[id].ejected) close_ejection(id, r_.duration);
+    if (o_.service.enabled) find_stable(r_, o_.service.base_ms * (1.0 + o_.stable_margin / 100.0));
   }
 
  private:
   // Least-request divides weights by (active + 1)^bias: kept in integers at
   // this finer scale, through the same pick.
   static constexpr double kRequestScale = 65536.0;
-
-  // A backend whose weight changes at a millisecond `tick` (or at the next
-  // request, for kNow).
-  struct Change {
-    std::int64_t tick;
-    std::uint32_t pos, epoch;
-    bool operator>(const Change& o) const { return tick > o.tick; }
-  };
-  static constexpr std::int64_t kNow = std::numeric_limits<std::int64_t>::min();
 
   // An attempt's end as the proxy sees it: its response (a success) or its
   // timeout (a failure, then maybe a retry elsewhere).
@@ -221,30 +141,22 @@ class Simulator : public ScriptSink {
   };
   static constexpr std::uint32_t kNoSlot = std::numeric_limits<std::uint32_t>::max();
 
-  enum class TimerKind : std::uint8_t { Readmit, NginxProbe, EnvoySweep };
-  struct Timer {
-    double t;
-    std::uint32_t id, epoch;
-    TimerKind kind;
-    bool operator>(const Timer& o) const { return t != o.t ? t > o.t : id > o.id; }
-  };
+  // The policies that pick by weight, through SmoothWrr.
+  bool weighted() const {
+    switch (o_.policy) {
+      case Policy::SmoothWrr:
+      case Policy::LeastRequest:
+        return true;
+      case Policy::Random:
+      case Policy::P2C:
+      case Policy::LeastConn:
+      case Policy::RoundRobin:
+        return false;
+    }
+    return false;
+  }
 
-  // A backend's passive health, by id.
-  struct Health {
-    bool out = false;         // the balancer leaves it out of picks
-    bool ejected = false;     // counted as an ejection (the lane's Ejected)
-    bool probe = false;       // nginx: fail_timeout passed, the next pick is a probe
-    double ejected_at = 0;
-    std::uint32_t epoch = 0;  // bumped on every change: older timers are void
-    std::uint32_t errors = 0; // consecutive failures (HAProxy, Envoy)
-    std::uint32_t fails = 0;  // nginx's fails
-    std::int64_t checked = 0, accessed = -1;  // nginx: whole seconds
-    std::int64_t dip = 0;     // nginx: weight - effective_weight
-    std::uint32_t multiplier = 0;  // Envoy: the ejection-time multiplier
-    double readmitted_at = -1;
-    double paused = 0;         // WarmBy::Serving: seconds ejected since the (re)start
-    double served = 0;         // WarmBy::Requests: requests started since the (re)start
-  };
+  // ---- the script's changes --------------------------------------------
 
   // Takes the command's changes from the scenario's pool, which applied the
   // engine's rules: POOL starts over; ADD, DOWN, UP change one backend (ADD
@@ -254,102 +166,59 @@ class Simulator : public ScriptSink {
   void sync(const Command& cmd, const Pool& pool) {
     const double now = now_;
     if (cmd.op == Op::Pool) {
-      for (std::uint32_t id : pos_id_) {
-        id_pos_[id] = kNone;
+      for (std::uint32_t id : fleet_.pos_id) {
+        fleet_.id_pos[id] = kNone;
         restart_health(id, now);
         log_state(now, id, BackendState::Out, 0);
       }
       const std::size_t n = pool.size();
       wrr_.reset(n);
-      backends_.clear();
-      pos_id_.clear();
-      curve_.assign(n, 0);
-      epoch_.assign(n, 0);
-      joined_ms_.assign(n, 0);
-      recovering_.assign(n, 0);
-      changes_ = {};
+      fleet_.backends.clear();
+      fleet_.pos_id.clear();
+      ramps_.reset(n);
       for (std::size_t i = 0; i < n; ++i) {
-        backends_.push_back(pool.backend(i));
-        pos_id_.push_back(ids_.find(backends_[i].name));
-        id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
-        joined_ms_[i] = backends_[i].joined * 1000;
-        recovering_[i] = backends_[i].how == Joined::Up;
+        fleet_.backends.push_back(pool.backend(i));
+        fleet_.pos_id.push_back(ids_.find(fleet_.backends[i].name));
+        fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
+        ramps_.joined(i);
         wrr_.set_score(i, pool.score(i));
-        reweigh(i);
+        reweigh_position(i);
         log_joined(i);
       }
       return;
     }
     if (cmd.op != Op::Add && cmd.op != Op::Down && cmd.op != Op::Up) return;
     const auto i = static_cast<std::size_t>(pool.find(cmd.name));
-    if (i == backends_.size()) {  // ADD of a new name
-      backends_.push_back(pool.backend(i));
-      pos_id_.push_back(ids_.find(backends_[i].name));
-      id_pos_[pos_id_[i]] = static_cast<std::int32_t>(i);
+    if (i == fleet_.backends.size()) {  // ADD of a new name
+      fleet_.backends.push_back(pool.backend(i));
+      fleet_.pos_id.push_back(ids_.find(fleet_.backends[i].name));
+      fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
       wrr_.push_back();
-      curve_.push_back(0);
-      epoch_.push_back(0);
-      joined_ms_.push_back(0);
-      recovering_.push_back(0);
+      ramps_.push_back();
     }
-    backends_[i] = pool.backend(i);
-    joined_ms_[i] = backends_[i].joined * 1000;
-    recovering_[i] = backends_[i].how == Joined::Up;
-    const std::uint32_t id = pos_id_[i];
+    fleet_.backends[i] = pool.backend(i);
+    ramps_.joined(i);
+    const std::uint32_t id = fleet_.pos_id[i];
     restart_health(id, now);
     if (cmd.op != Op::Down) {
       wrr_.set_score(i, pool.score(i));
       // (Re)joining: a cold start for the service model.
-      warm_since_[id] = static_cast<double>(pool.now());
+      service_.started(id, static_cast<double>(pool.now()));
     }
-    reweigh(i);
+    reweigh_position(i);
     log_joined(i);
   }
 
-  bool may_ramp(std::size_t i) const {
-    const Backend& b = backends_[i];
-    if (!b.up || !o_.slow_start || b.ramp == 0) return false;
-    return !(o_.curve.kind == CurveKind::HAProxy && !recovering_[i]);
-  }
+  // ---- weights and ramps ------------------------------------------------
 
   // Backend i changed: a fixed weight now, or a ramp weighed at the next request.
-  void reweigh(std::size_t i) {
-    ++epoch_[i];
-    const Backend& b = backends_[i];
-    if (may_ramp(i)) {
-      changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
-    } else {
-      curve_[i] = b.up ? b.target * o_.curve.resolution : 0;
-      weigh(i);
-    }
+  void reweigh_position(std::size_t i) {
+    if (!ramps_.restart(i)) weigh(i);
   }
 
-  std::int64_t curve_at(std::size_t i, std::int64_t tick) const {
-    const Backend& b = backends_[i];
-    return curve_weight_ms(o_.curve, b.target, b.ramp, tick - joined_ms_[i], recovering_[i]);
-  }
-
-  // The ramps whose weight changes by `tick`: weighed at it, and the next
-  // change found (gallop, then halve: the curve never decreases).
+  // The ramps whose weight changes by `tick`, weighed.
   void ramp_to(std::int64_t tick) {
-    while (!changes_.empty() && changes_.top().tick <= tick) {
-      const Change c = changes_.top();
-      changes_.pop();
-      if (c.epoch != epoch_[c.pos]) continue;
-      const Backend& b = backends_[c.pos];
-      const std::int64_t w = curve_[c.pos] = curve_at(c.pos, tick);
-      weigh(c.pos);
-      const std::int64_t end = joined_ms_[c.pos] + b.ramp * 1000;  // full weight from here on
-      if (tick >= end) continue;
-      std::int64_t same = tick, step = 1;
-      while (same + step < end && curve_at(c.pos, same + step) == w) same += step, step *= 2;
-      std::int64_t differs = std::min(same + step, end);
-      while (differs - same > 1) {
-        const std::int64_t mid = same + (differs - same) / 2;
-        (curve_at(c.pos, mid) == w ? same : differs) = mid;
-      }
-      changes_.push(Change{differs, c.pos, c.epoch});
-    }
+    ramps_.advance(tick, [&](std::size_t i) { weigh(i); });
   }
 
   // The weight the pick sees: the curve's (the full weight when the skip
@@ -357,390 +226,225 @@ class Simulator : public ScriptSink {
   // for least-request divided by (active + 1)^bias. 0 while the health check
   // leaves it out.
   void weigh(std::size_t i) {
-    const Backend& b = backends_[i];
-    const Health& h = health_[pos_id_[i]];
-    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : curve_[i];
-    if (h.out) w = 0;
-    if (h.dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - h.dip) / b.target);
+    const Backend& b = fleet_.backends[i];
+    const std::uint32_t id = fleet_.pos_id[i];
+    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
+    if (fleet_.passive[id].out) w = 0;
+    const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
+    if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
     if (o_.policy == Policy::LeastRequest && w > 0) {
-      const double a = static_cast<double>(active_[pos_id_[i]]) + 1.0;
+      const double a = static_cast<double>(fleet_.active[id]) + 1.0;
       w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
     }
     wrr_.set_weight(i, w);
   }
 
   void active_changed(std::uint32_t id) {
-    if (o_.policy == Policy::LeastRequest && id_pos_[id] != kNone) weigh(static_cast<std::size_t>(id_pos_[id]));
+    if (o_.policy == Policy::LeastRequest && fleet_.id_pos[id] != kNone) weigh(static_cast<std::size_t>(fleet_.id_pos[id]));
   }
 
-  // ---- health ---------------------------------------------------------
+  // ---- the lanes --------------------------------------------------------
 
-  // The lane: every change of a backend's state, in time order.
-  struct StateChange {
-    double t;
-    std::uint32_t id;
-    BackendState state;
-    double ramp_end;  // Ramping: when it becomes Serving
-  };
   void log_state(double t, std::uint32_t id, BackendState s, double ramp_end) {
     lane_log_.push_back(StateChange{t, id, s, ramp_end});
   }
   // Backend i joined (or left) by the script, or was readmitted.
   void log_joined(std::size_t i) {
-    const Backend& b = backends_[i];
-    const std::uint32_t id = pos_id_[i];
+    const Backend& b = fleet_.backends[i];
+    const std::uint32_t id = fleet_.pos_id[i];
     if (!b.up) return log_state(now_, id, BackendState::Out, 0);
-    if (health_[id].out) return log_state(now_, id, BackendState::Ejected, 0);
-    const double end = static_cast<double>(joined_ms_[i] + b.ramp * 1000) / 1000.0;
-    if (may_ramp(i) && end > now_) return log_state(now_, id, BackendState::Ramping, end);
+    if (fleet_.passive[id].out) return log_state(now_, id, BackendState::Ejected, 0);
+    const double end = ramps_.ramp_end(i);
+    if (ramps_.may_ramp(i) && end > now_) return log_state(now_, id, BackendState::Ramping, end);
     log_state(now_, id, BackendState::Serving, 0);
   }
 
+  // ---- health: what the checks do to the fleet (FleetEvents) -------------
+
   // The script (re)started it, took it down or replaced the pool: the
-  // balancer's passive state starts over (Envoy keeps its multiplier: the
-  // host is the same address).
+  // balancer's passive state starts over.
   void restart_health(std::uint32_t id, double now) {
-    Health& h = health_[id];
-    if (h.ejected) close_ejection(id, now);
-    const std::uint32_t multiplier = h.multiplier;
-    const std::uint32_t epoch = h.epoch + 1;
-    h = Health{};
-    h.multiplier = multiplier;
-    h.epoch = epoch;
+    Passive& p = fleet_.passive[id];
+    if (p.ejected) close_ejection(id, now);
+    const std::uint32_t epoch = p.epoch + 1;
+    p = Passive{};
+    p.epoch = epoch;
+    service_.restart(id);
+    switch (o_.health.kind) {
+      case HealthKind::None: break;
+      case HealthKind::Nginx: nginx_.restart(id); break;
+      case HealthKind::HAProxy: haproxy_.restart(id); break;
+      case HealthKind::Envoy: envoy_.restart(id); break;
+    }
   }
 
   void close_ejection(std::uint32_t id, double now) {
-    Health& h = health_[id];
-    const double out = std::max(0.0, std::min(now, o_.duration) - h.ejected_at);
+    Passive& p = fleet_.passive[id];
+    const double out = std::max(0.0, std::min(now, o_.duration) - p.ejected_at);
     r_.seconds_ejected[id] += out;
-    h.paused += now - h.ejected_at;
-    h.ejected = false;
+    service_.paused(id, now - p.ejected_at);
+    p.ejected = false;
   }
 
-  void set_out(std::uint32_t id, bool out) {
-    health_[id].out = out;
-    if (id_pos_[id] != kNone) weigh(static_cast<std::size_t>(id_pos_[id]));
+  void set_out(std::uint32_t id, bool out) override {
+    fleet_.passive[id].out = out;
+    if (fleet_.id_pos[id] != kNone) weigh(static_cast<std::size_t>(fleet_.id_pos[id]));
   }
 
-  void eject(std::uint32_t id, double now) {
-    Health& h = health_[id];
-    if (!h.ejected) {
+  void reweigh(std::uint32_t id) override { weigh(static_cast<std::size_t>(fleet_.id_pos[id])); }
+
+  void schedule(const Timer& timer) override { timers_.push(timer); }
+
+  void void_timers(std::uint32_t id) override { ++fleet_.passive[id].epoch; }
+
+  void eject(std::uint32_t id, double now) override {
+    Passive& p = fleet_.passive[id];
+    if (!p.ejected) {
       ++r_.ejections[id];
-      h.ejected = true;
-      h.ejected_at = now;
+      p.ejected = true;
+      p.ejected_at = now;
       log_state(now, id, BackendState::Ejected, 0);
     }
-    ++h.epoch;
+    ++p.epoch;
     set_out(id, true);
   }
 
   // Back in the pool: a recovery (an UP) with the backend's ramp, when slow
   // start is on.
-  void readmit(std::uint32_t id, double now) {
-    Health& h = health_[id];
-    if (h.ejected) close_ejection(id, now);
-    ++h.epoch;
-    h.errors = 0;
-    h.probe = false;
-    h.readmitted_at = now;
-    h.out = false;
-    if (id_pos_[id] == kNone) return;
-    const auto i = static_cast<std::size_t>(id_pos_[id]);
-    joined_ms_[i] = static_cast<std::int64_t>(std::floor(now * 1000.0));
-    recovering_[i] = 1;
-    reweigh(i);
+  void readmit(std::uint32_t id, double now) override {
+    Passive& p = fleet_.passive[id];
+    if (p.ejected) close_ejection(id, now);
+    ++p.epoch;
+    switch (o_.health.kind) {
+      case HealthKind::None: break;
+      case HealthKind::Nginx: nginx_.readmitted(id); break;
+      case HealthKind::HAProxy: haproxy_.readmitted(id); break;
+      case HealthKind::Envoy: envoy_.readmitted(id); break;
+    }
+    p.readmitted_at = now;
+    p.out = false;
+    if (fleet_.id_pos[id] == kNone) return;
+    const auto i = static_cast<std::size_t>(fleet_.id_pos[id]);
+    ramps_.readmitted(i, now);
+    reweigh_position(i);
     const double saved = now_;
     now_ = now;
     log_joined(i);
     now_ = saved;
   }
 
-  static std::int64_t whole_second(double t) { return static_cast<std::int64_t>(std::floor(t)); }
-
   // The proxy saw attempt `id` fail (its timeout) or succeed at `t`;
   // `retried`: the failed request is being tried again on another backend.
   void report(std::uint32_t id, double t, bool failed, bool retried) {
-    if (id_pos_[id] == kNone || !backends_[static_cast<std::size_t>(id_pos_[id])].up) return;
-    Health& h = health_[id];
-    const HealthCheck& c = o_.health;
-    switch (c.kind) {
-      case HealthKind::None:
-        return;
-      case HealthKind::Nginx: {
-        // ngx_http_upstream_free_round_robin_peer: a failure counts, stamps
-        // the time and lowers the effective weight by weight / max_fails; a
-        // success clears the count only once the server was tried again after
-        // its last failure.
-        const std::int64_t now = whole_second(t);
-        if (failed) {
-          ++h.fails;
-          h.accessed = h.checked = now;
-          const std::size_t i = static_cast<std::size_t>(id_pos_[id]);
-          const std::int64_t target = backends_[i].target;
-          if (c.max_fails > 0) {
-            h.dip = std::min<std::int64_t>(target, h.dip + target / c.max_fails);
-            if (h.dip > 0 && !dip_listed_[id]) dipped_.push_back(id), dip_listed_[id] = 1;
-          }
-          if (c.max_fails > 0 && h.fails >= c.max_fails) {
-            h.probe = false;
-            eject(id, t);
-            timers_.push(Timer{static_cast<double>(now) + c.fail_timeout + 1, id, h.epoch, TimerKind::NginxProbe});
-          } else {
-            weigh(i);
-          }
-        } else if (h.accessed < h.checked) {
-          h.fails = 0;
-          if (h.ejected || h.out) readmit(id, t);
-        }
-        return;
-      }
-      case HealthKind::HAProxy:
-        // observe layer7: consecutive errors; error-limit of them and
-        // on-error mark-down takes the server down at once; active checks
-        // every `inter` (on a fixed grid from 0) bring it back after `rise`
-        // successes. A timeout that is retried on another server (retry-on
-        // response-timeout) is not an error it observes: recorded with
-        // HAProxy 2.6 (tests/cpp/traffic_real/), 11 retried timeouts in a
-        // row and the server stayed UP.
-        if (failed && retried) return;
-        if (!failed) {
-          h.errors = 0;
-        } else if (++h.errors >= c.error_limit && !h.out) {
-          eject(id, t);
-          const double up = (std::floor(t / c.inter) + c.rise) * c.inter;
-          timers_.push(Timer{up, id, h.epoch, TimerKind::Readmit});
-        }
-        return;
-      case HealthKind::Envoy:
-        // consecutive_5xx: a timeout is a 5xx (locally originated errors map
-        // to 5xx by default); ejection happens inline, exactly at the
-        // threshold, if max_ejection_percent allows (always one host).
-        if (!failed) {
-          h.errors = 0;
-        } else if (++h.errors == c.consecutive_5xx && !h.out) {
-          std::size_t up = 0, out = 0;
-          for (std::size_t i = 0; i < backends_.size(); ++i) {
-            if (!backends_[i].up) continue;
-            ++up;
-            out += health_[pos_id_[i]].out;
-          }
-          if (out == 0 || 100.0 * static_cast<double>(out) / static_cast<double>(up) < c.max_ejection_percent) {
-            const auto cap = static_cast<std::uint32_t>(
-                std::ceil(std::max(c.max_ejection_time, c.base_ejection_time) / c.base_ejection_time));
-            h.multiplier = std::min(h.multiplier + 1, cap);
-            eject(id, t);
-          }
-        }
-        return;
+    if (!fleet_.up(id)) return;
+    switch (o_.health.kind) {
+      case HealthKind::None: return;
+      case HealthKind::Nginx: return nginx_.report(fleet_, *this, id, t, failed);
+      case HealthKind::HAProxy: return haproxy_.report(fleet_, *this, id, t, failed, retried);
+      case HealthKind::Envoy: return envoy_.report(fleet_, *this, id, t, failed);
     }
-  }
-
-  // Envoy's interval sweep: a host whose ejection time passed is brought
-  // back; a host in service for a whole interval has its multiplier lowered
-  // by one.
-  void envoy_sweep(double t) {
-    const HealthCheck& c = o_.health;
-    for (std::size_t i = 0; i < backends_.size(); ++i) {
-      const std::uint32_t id = pos_id_[i];
-      Health& h = health_[id];
-      if (h.out) {
-        const double time = std::min(c.base_ejection_time * h.multiplier, std::max(c.max_ejection_time, c.base_ejection_time));
-        if (t >= h.ejected_at + time - 1e-9) readmit(id, t);
-      } else if (h.multiplier > 0 && t - std::max(h.readmitted_at, 0.0) >= c.interval - 1e-9 && h.readmitted_at >= 0) {
-        --h.multiplier;
-      }
-    }
-    timers_.push(Timer{t + c.interval, 0, 0, TimerKind::EnvoySweep});
   }
 
   void fire(const Timer& timer) {
-    if (timer.kind == TimerKind::EnvoySweep) return envoy_sweep(timer.t);
-    Health& h = health_[timer.id];
-    if (timer.epoch != h.epoch) return;
-    if (timer.kind == TimerKind::Readmit) return readmit(timer.id, timer.t);
-    // nginx: fail_timeout has passed; the server takes part again, and the
-    // pick that chooses it is the probe.
-    h.probe = true;
-    set_out(timer.id, false);
+    switch (timer.kind) {
+      case TimerKind::EnvoySweep:
+        return envoy_.sweep(fleet_, *this, timer.t);
+      case TimerKind::Readmit:
+        if (timer.epoch == fleet_.passive[timer.id].epoch) readmit(timer.id, timer.t);
+        return;
+      case TimerKind::NginxProbe:
+        if (timer.epoch == fleet_.passive[timer.id].epoch) nginx_.probe_due(*this, timer.id);
+        return;
+    }
   }
 
-  // nginx: every pick raises each dipped effective weight by 1 (of the
-  // servers it looked at), and the chosen server is stamped "checked".
-  void nginx_after_pick(std::int32_t pos, double t) {
-    if (o_.health.kind != HealthKind::Nginx) return;
-    for (std::size_t k = 0; k < dipped_.size();) {
-      const std::uint32_t id = dipped_[k];
-      Health& h = health_[id];
-      if (h.dip > 0 && !h.out && id_pos_[id] != kNone) {
-        --h.dip;
-        weigh(static_cast<std::size_t>(id_pos_[id]));
-      }
-      if (h.dip == 0 || id_pos_[id] == kNone) {
-        h.dip = 0;
-        dip_listed_[id] = 0;
-        dipped_[k] = dipped_.back();
-        dipped_.pop_back();
-      } else {
-        ++k;
-      }
-    }
-    if (pos == kNone) return;
-    const std::uint32_t id = pos_id_[static_cast<std::size_t>(pos)];
-    Health& h = health_[id];
-    const std::int64_t now = whole_second(t);
-    if (now - h.checked > static_cast<std::int64_t>(o_.health.fail_timeout)) {
-      h.checked = now;
-      if (h.probe) {  // the probe is out: no more picks until it answers or fail_timeout passes again
-        h.probe = false;
-        ++h.epoch;
-        set_out(id, true);
-        timers_.push(Timer{static_cast<double>(now) + o_.health.fail_timeout + 1, id, h.epoch, TimerKind::NginxProbe});
-      }
-    }
+  void after_pick(std::int32_t pos, double t) {
+    if (o_.health.kind == HealthKind::Nginx) nginx_.after_pick(fleet_, *this, pos, t);
   }
 
   // ---- the pick -------------------------------------------------------
 
-  double uniform() { return static_cast<double>(rng_.next() >> 11) * 0x1.0p-53; }
-
-  // How far into its ramp position i is at `tick` (1: not ramping).
-  double ramp_of(std::size_t i, std::int64_t tick) const {
-    if (!may_ramp(i)) return 1.0;
-    const Backend& b = backends_[i];
-    return ramp_factor(o_.curve, static_cast<double>(tick - joined_ms_[i]) / 1000.0, static_cast<double>(b.ramp),
-                       recovering_[i]);
-  }
-
-  bool available(std::size_t i) const { return backends_[i].up && backends_[i].target > 0 && !health_[pos_id_[i]].out; }
-
   // The winner's position, or kNone: the policy's pick among the available
   // backends not in `tried`, with the ramp applied as o_.ramp_by says.
   std::int32_t pick(std::int64_t tick, const std::uint32_t* tried, std::size_t n_tried) {
-    const bool weights = o_.policy == Policy::SmoothWrr || o_.policy == Policy::LeastRequest;
     const bool skip = o_.ramp_by == RampBy::Skip;
-    if (weights && !skip && n_tried == 0) return wrr_.pick();  // the common case
+    if (weighted() && !skip) {
+      if (n_tried == 0) return wrr_.pick();  // the common case
+      return pick_weighted_without(tried, n_tried);
+    }
     // The candidates: available, not tried; then the skip decorator.
     cand_.clear();
-    for (std::size_t i = 0; i < backends_.size(); ++i) {
-      if (!available(i)) continue;
-      if (std::find(tried, tried + n_tried, pos_id_[i]) != tried + n_tried) continue;
+    for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
+      if (!fleet_.available(i)) continue;
+      if (std::find(tried, tried + n_tried, fleet_.pos_id[i]) != tried + n_tried) continue;
       cand_.push_back(static_cast<std::uint32_t>(i));
     }
-    if (skip && cand_.size() > 1) {  // never skip the only available host
-      std::size_t kept = 0;
-      for (const std::uint32_t i : cand_) {
-        const double r = ramp_of(i, tick);
-        if (r >= 1.0 || uniform() < r) cand_[kept++] = i;
-      }
-      cand_.resize(kept);
-    }
-    if (weights) {
-      // The same pick with everyone else's weight at 0 for a moment.
-      hidden_.clear();
-      std::size_t c = 0;
-      for (std::size_t i = 0; i < backends_.size(); ++i) {
-        if (c < cand_.size() && cand_[c] == i) {
-          ++c;
-          continue;
-        }
-        if (wrr_.weight(i) != 0) hidden_.emplace_back(static_cast<std::uint32_t>(i), wrr_.weight(i)), wrr_.set_weight(i, 0);
-      }
-      const std::int32_t p = wrr_.pick();
-      for (const auto& [i, w] : hidden_) wrr_.set_weight(i, w);
-      return p;
-    }
-    if (cand_.empty()) return kNone;
+    const auto ramp = [&](std::size_t i) { return ramps_.factor(i, tick); };
+    if (skip) skip_warming(cand_, ramp, rng_);
     const auto score = [&](std::uint32_t i) {  // lower wins; the ramp divides it when scaling
-      const double a = static_cast<double>(active_[pos_id_[i]]);
+      const double a = static_cast<double>(fleet_.active[fleet_.pos_id[i]]);
       if (skip || a == 0) return a;
-      const double r = ramp_of(i, tick);
+      const double r = ramps_.factor(i, tick);
       return r > 0 ? a / r : std::numeric_limits<double>::infinity();
     };
+    const auto weight = [&](std::uint32_t i) {
+      const double w = static_cast<double>(fleet_.backends[i].target);
+      return skip ? w : w * ramps_.factor(i, tick);
+    };
     switch (o_.policy) {
-      case Policy::Random: {
-        double total = 0;
-        for (const std::uint32_t i : cand_) total += weight_for_random(i, tick, skip);
-        if (!(total > 0)) return kNone;
-        double u = uniform() * total;
-        for (const std::uint32_t i : cand_) {
-          u -= weight_for_random(i, tick, skip);
-          if (u < 0) return static_cast<std::int32_t>(i);
-        }
-        return static_cast<std::int32_t>(cand_.back());
-      }
-      case Policy::P2C: {
-        if (cand_.size() == 1) return static_cast<std::int32_t>(cand_[0]);
-        const auto a = static_cast<std::size_t>(rng_.below(cand_.size()));
-        auto b = static_cast<std::size_t>(rng_.below(cand_.size() - 1));
-        if (b >= a) ++b;
-        return static_cast<std::int32_t>(score(cand_[b]) < score(cand_[a]) ? cand_[b] : cand_[a]);
-      }
-      case Policy::LeastConn: {
-        std::int32_t best = kNone;
-        double low = 0;
-        std::uint64_t ties = 0;
-        for (const std::uint32_t i : cand_) {
-          const double s = score(i);
-          if (best == kNone || s < low) {
-            best = static_cast<std::int32_t>(i), low = s, ties = 1;
-          } else if (s == low && rng_.below(++ties) == 0) {
-            best = static_cast<std::int32_t>(i);
-          }
-        }
-        return best;
-      }
-      case Policy::RoundRobin: {
-        // Caddy's loop: the next host after the last one, the first available
-        // wins. Scaling (the proposal) skips a warming host with probability
-        // 1 - ramp, unless it is the only available one.
-        const std::size_t n = backends_.size();
-        const bool only = cand_.size() == 1;
-        for (std::size_t k = 0; k < n; ++k) {
-          robin_ = (robin_ + 1) % n;
-          if (!std::binary_search(cand_.begin(), cand_.end(), static_cast<std::uint32_t>(robin_))) continue;
-          if (!skip && !only) {
-            const double r = ramp_of(robin_, tick);
-            if (r < 1.0 && !(uniform() < r)) continue;
-          }
-          return static_cast<std::int32_t>(robin_);
-        }
-        return kNone;
-      }
-      default:
-        return kNone;
+      case Policy::SmoothWrr:
+      case Policy::LeastRequest:
+        return pick_weighted_among_candidates();
+      case Policy::Random:
+        return cand_.empty() ? kNone : pick_random(cand_, weight, rng_);
+      case Policy::P2C:
+        return cand_.empty() ? kNone : pick_p2c(cand_, score, rng_);
+      case Policy::LeastConn:
+        return cand_.empty() ? kNone : pick_least_conn(cand_, score, rng_);
+      case Policy::RoundRobin:
+        return cand_.empty() ? kNone : pick_round_robin(fleet_.backends.size(), cand_, robin_, !skip, ramp, rng_);
     }
+    return kNone;
   }
 
-  double weight_for_random(std::uint32_t i, std::int64_t tick, bool skip) const {
-    const double w = static_cast<double>(backends_[i].target);
-    return skip ? w : w * ramp_of(i, tick);
-  }
-
-  // ---- service --------------------------------------------------------
-
-  // How cold backend `id` is at `t`: 1 the moment it (re)starts, 0 warm.
-  double coldness(std::uint32_t id, double t) const {
-    const ServiceModel& s = o_.service;
-    const Health& h = health_[id];
-    if (warm_since_[id] == -std::numeric_limits<double>::infinity()) return 0.0;  // in the POOL from the start: warm
-    switch (s.warm_by) {
-      case WarmBy::Requests:
-        return std::max(0.0, 1.0 - h.served / s.warmup_requests);
-      case WarmBy::Serving: {
-        if (s.warmup <= 0) return 0.0;
-        double since = t - warm_since_[id] - h.paused;
-        if (h.ejected) since -= std::max(0.0, t - h.ejected_at);
-        return std::max(0.0, 1.0 - since / s.warmup);
-      }
-      case WarmBy::Time:
-        break;
+  // The weighted pick of a retry: the same pick with the backends already
+  // tried at weight 0 for a moment. (The others that are no candidates, down,
+  // at weight 0 or left out by a check, weigh 0 already: weigh() says so.)
+  std::int32_t pick_weighted_without(const std::uint32_t* tried, std::size_t n_tried) {
+    hidden_.clear();
+    for (std::size_t k = 0; k < n_tried; ++k) {
+      const std::int32_t pos = fleet_.id_pos[tried[k]];
+      if (pos == kNone) continue;
+      const auto i = static_cast<std::size_t>(pos);
+      if (wrr_.weight(i) != 0) hidden_.emplace_back(static_cast<std::uint32_t>(i), wrr_.weight(i)), wrr_.set_weight(i, 0);
     }
-    if (s.warmup <= 0) return 0.0;
-    return std::max(0.0, 1.0 - (t - warm_since_[id]) / s.warmup);
+    const std::int32_t p = wrr_.pick();
+    for (const auto& [i, w] : hidden_) wrr_.set_weight(i, w);
+    return p;
   }
+
+  // The weighted pick among the candidates only (the skip decorator's): the
+  // same pick with everyone else's weight at 0 for a moment.
+  std::int32_t pick_weighted_among_candidates() {
+    hidden_.clear();
+    std::size_t c = 0;
+    for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
+      if (c < cand_.size() && cand_[c] == i) {
+        ++c;
+        continue;
+      }
+      if (wrr_.weight(i) != 0) hidden_.emplace_back(static_cast<std::uint32_t>(i), wrr_.weight(i)), wrr_.set_weight(i, 0);
+    }
+    const std::int32_t p = wrr_.pick();
+    for (const auto& [i, w] : hidden_) wrr_.set_weight(i, w);
+    return p;
+  }
+
+  // ---- completions, retries and service ----------------------------------
 
   void complete_until(double t) {
     for (;;) {
+      if (over_budget(now_)) return;
       const bool done = !done_.empty() && done_.top().t <= t;
       const bool timer = !timers_.empty() && timers_.top().t <= t;
       if (!done && !timer) return;
@@ -752,7 +456,7 @@ class Simulator : public ScriptSink {
       }
       const Done d = done_.top();
       done_.pop();
-      --active_[d.id];
+      --fleet_.active[d.id];
       active_changed(d.id);
       const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration;
       report(d.id, d.t, d.failed, again);
@@ -763,48 +467,28 @@ class Simulator : public ScriptSink {
 
   // The attempt failed: the same request again on another backend, now.
   void retry(const Done& d) {
-    const std::size_t k = bucket_of(d.t);
+    meter_.add(steps_per_pick_);
+    const std::size_t k = r_.bucket_of(d.t);
     ++r_.retried[d.bucket * n_ids_ + d.id];
-    if (!changes_.empty()) ramp_to(tick_of(d.t));
+    if (ramps_.pending()) ramp_to(tick_of(d.t));
     const std::int32_t p = pick(tick_of(d.t), tried_[d.slot].data(), d.tries);
-    nginx_after_pick(p, d.t);
+    after_pick(p, d.t);
     ++r_.total[k];
     if (p == kNone) {
       ++r_.unrouted[k];
       free_slots_.push_back(d.slot);
       return;
     }
-    const std::uint32_t id = pos_id_[static_cast<std::size_t>(p)];
+    const std::uint32_t id = fleet_.pos_id[static_cast<std::size_t>(p)];
     ++r_.requests[k * n_ids_ + id];
     serve(id, d.t, k, &d);
   }
 
+  // Attempt at backend `id` arriving at `t` (bucket k): its end, as the
+  // proxy sees it (the response, or the timeout).
   void serve(std::uint32_t id, double t, std::size_t k, const Done* previous) {
-    const ServiceModel& s = o_.service;
     const std::size_t cell = k * n_ids_ + id;
-    // The busy workers' end times, a min-heap: a request starts at once if
-    // fewer than `workers` are busy at `t`, else when the first one ends.
-    // (The same starts as a slot per worker, without touching idle ones:
-    // requests reach a backend in time order.)
-    std::vector<double>& busy = busy_[id];
-    const auto later = std::greater<>();
-    while (!busy.empty() && busy.front() <= t) {
-      std::pop_heap(busy.begin(), busy.end(), later);
-      busy.pop_back();
-    }
-    double start = t;
-    if (busy.size() >= s.workers) {
-      start = busy.front();
-      std::pop_heap(busy.begin(), busy.end(), later);
-      busy.pop_back();
-    }
-    double ms = s.base_ms;
-    const double cold = coldness(id, start);
-    if (cold > 0) ms *= 1.0 + (s.cold_factor - 1.0) * cold;
-    health_[id].served += 1;
-    const double end = start + ms / 1000.0;
-    busy.push_back(end);
-    std::push_heap(busy.begin(), busy.end(), later);
+    const double end = service_.serve(id, t, fleet_.passive[id]);
     Done d{end, id, static_cast<std::uint32_t>(k), kNoSlot, false, 1};
     if (previous) {
       d.tries = static_cast<std::uint8_t>(previous->tries + 1);
@@ -831,14 +515,17 @@ class Simulator : public ScriptSink {
     } else {
       latency_sum_[cell] += latency_ms;
     }
-    ++active_[id];
+    ++fleet_.active[id];
     active_changed(id);
     done_.push(d);
+    if (static_cast<double>(done_.size() + service_.held()) > in_flight_limit_ && !stopped_)
+      stopped_ = in_flight_overrun(in_flight_limit_, t);
   }
 
-  // Request j arrives at j / rps; its bucket and millisecond.
+  // ---- arrivals ---------------------------------------------------------
+
+  // Request j arrives at j / rps; its millisecond.
   double arrival(std::uint64_t j) const { return static_cast<double>(j) / o_.rps; }
-  std::size_t bucket_of(double t) const { return std::min(r_.buckets - 1, static_cast<std::size_t>(t / o_.bucket)); }
   static std::int64_t tick_of(double t) { return static_cast<std::int64_t>(std::floor(t * 1000.0)); }
 
   // Routing only (no service model): the requests of one millisecond share
@@ -847,20 +534,20 @@ class Simulator : public ScriptSink {
     while (next_ < total_requests_) {
       const double t = arrival(next_);
       if (t >= until) return;
-      const std::size_t k = bucket_of(t);
+      const std::size_t k = r_.bucket_of(t);
       const std::int64_t tick = tick_of(t);
-      if (!changes_.empty()) ramp_to(tick);
+      if (ramps_.pending()) ramp_to(tick);
       // The run ends at the first request of another millisecond or bucket,
       // or at `until` (found from an estimate, then checked request by request).
       const auto same = [&](std::uint64_t j) {
         const double tj = arrival(j);
-        return tj < until && tick_of(tj) == tick && bucket_of(tj) == k;
+        return tj < until && tick_of(tj) == tick && r_.bucket_of(tj) == k;
       };
       std::uint64_t end = std::min<std::uint64_t>(
           total_requests_, next_ + 1 + static_cast<std::uint64_t>(std::max(0.0, o_.rps / 1000.0 - 1.0)));
       while (end < total_requests_ && same(end)) ++end;
       while (end > next_ + 1 && !same(end - 1)) --end;
-      const std::uint32_t* ids = pos_id_.data();
+      const std::uint32_t* ids = fleet_.pos_id.data();
       std::uint32_t* counts = &r_.requests[k * n_ids_];
       std::uint32_t unrouted = 0;
       picks_.resize(static_cast<std::size_t>(end - next_));
@@ -871,11 +558,20 @@ class Simulator : public ScriptSink {
       }
       r_.total[k] += static_cast<std::uint32_t>(end - next_);
       r_.unrouted[k] += unrouted;
+      meter_.add(kStepsPerRoutedRequest * static_cast<double>(end - next_));
       next_ = end;
+      if (over_budget(t)) return;
     }
   }
 
+  // Past the work budget (or stopped before): the run goes no further.
+  bool over_budget(double t) {
+    if (!stopped_ && meter_.over()) stopped_ = work_overrun(meter_.limit(), t, o_.duration);
+    return stopped_.has_value();
+  }
+
   void advance_to(double until) {
+    if (stopped_) return;
     if (!per_request_) {
       route_runs(until);
       now_ = std::max(now_, std::min(until, o_.duration));
@@ -888,31 +584,35 @@ class Simulator : public ScriptSink {
       const double t = static_cast<double>(next_) / rps;
       if (t >= until) break;
       now_ = t;
-      const auto k = bucket_of(t);
+      meter_.add(steps_per_pick_);
+      if (over_budget(t)) return;
+      const auto k = r_.bucket_of(t);
       if (service) {
         complete_until(t);
+        if (stopped_) return;
         // Sample outstanding requests at fixed points of each bucket.
         const auto sample = static_cast<std::uint64_t>(t / (o_.bucket / samples_per_bucket));
         if (sample != last_sample_) {
           last_sample_ = sample;
           const auto sk = static_cast<std::size_t>(sample / samples_per_bucket);
           if (sk < r_.buckets) {
+            meter_.add(static_cast<double>(n_ids_));
             for (std::size_t id = 0; id < n_ids_; ++id)
-              r_.outstanding[sk * n_ids_ + id] += static_cast<double>(active_[id]) / samples_per_bucket;
+              r_.outstanding[sk * n_ids_ + id] += static_cast<double>(fleet_.active[id]) / samples_per_bucket;
           }
         }
       }
       // Ramps are weighed at the request's millisecond (the clock resolution
       // of nginx and Envoy).
       const std::int64_t tick = tick_of(t);
-      if (!changes_.empty()) ramp_to(tick);
+      if (ramps_.pending()) ramp_to(tick);
       const std::int32_t p = pick(tick, nullptr, 0);
-      nginx_after_pick(p, t);
+      after_pick(p, t);
       ++r_.total[k];
       if (p == kNone) {
         ++r_.unrouted[k];
       } else {
-        const std::uint32_t id = pos_id_[static_cast<std::size_t>(p)];
+        const std::uint32_t id = fleet_.pos_id[static_cast<std::size_t>(p)];
         ++r_.requests[k * n_ids_ + id];
         if (service) serve(id, t, k, nullptr);
       }
@@ -923,49 +623,6 @@ class Simulator : public ScriptSink {
     now_ = std::max(now_, std::min(until, o_.duration));
   }
 
-  // Each backend's state per bucket: the worst its bucket saw.
-  void paint_lanes() {
-    std::stable_sort(lane_log_.begin(), lane_log_.end(),
-                     [](const StateChange& a, const StateChange& b) { return a.id < b.id; });
-    const auto paint = [&](std::uint32_t id, double from, double to, BackendState s) {
-      if (!(to > from) || s == BackendState::Out) return;
-      const std::size_t k0 = bucket_of(std::max(0.0, from));
-      const std::size_t k1 = bucket_of(std::max(0.0, std::nextafter(to, -1.0)));
-      for (std::size_t k = k0; k <= k1 && k < r_.buckets; ++k) {
-        std::uint8_t& cell = r_.state[k * n_ids_ + id];
-        cell = std::max(cell, static_cast<std::uint8_t>(s));
-      }
-    };
-    for (std::size_t a = 0; a < lane_log_.size(); ++a) {
-      const StateChange& c = lane_log_[a];
-      const double end = (a + 1 < lane_log_.size() && lane_log_[a + 1].id == c.id) ? lane_log_[a + 1].t : r_.duration;
-      if (c.state == BackendState::Ramping && c.ramp_end < end) {
-        paint(c.id, c.t, c.ramp_end, BackendState::Ramping);
-        paint(c.id, c.ramp_end, end, BackendState::Serving);
-      } else {
-        paint(c.id, c.t, end, c.state);
-      }
-    }
-    for (std::uint32_t id = 0; id < n_ids_; ++id)
-      if (health_[id].ejected) close_ejection(id, r_.duration);
-  }
-
-  void find_stable() {
-    if (!o_.service.enabled) return;
-    const double limit = o_.service.base_ms * (1.0 + o_.stable_margin / 100.0);
-    r_.stable_at = -1;
-    for (std::size_t k = r_.buckets; k-- > 0;) {
-      bool calm = true;
-      for (std::size_t id = 0; id < n_ids_ && calm; ++id) {
-        const std::size_t c = k * n_ids_ + id;
-        calm = r_.failed[c] == 0 && r_.state[c] != static_cast<std::uint8_t>(BackendState::Ejected) &&
-               (r_.requests[c] == 0 || r_.latency_ms[c] <= limit);
-      }
-      if (!calm) return;
-      r_.stable_at = static_cast<double>(k) * r_.bucket;
-    }
-  }
-
   const TrafficOptions& o_;
   const NameIds& ids_;
   TrafficResult& r_;
@@ -973,30 +630,27 @@ class Simulator : public ScriptSink {
   SplitMix64 rng_;
   bool per_request_ = false;
   double now_ = 0;  // the scenario's time reached
+  WorkMeter meter_;
+  double in_flight_limit_;
+  double steps_per_pick_ = 0;
+  Problem stopped_;
+
+  Fleet fleet_;
+  ServiceTimes service_;
+  NginxCheck nginx_;
+  HAProxyCheck haproxy_;
+  EnvoyCheck envoy_;
 
   // Position-aligned with the pool.
-  std::vector<Backend> backends_;
-  std::vector<std::uint32_t> pos_id_;
-  std::vector<std::int64_t> curve_;   // the curve's weight (before least-request's division)
-  std::vector<std::uint32_t> epoch_;  // bumped when a backend changes: older Changes are void
-  std::vector<std::int64_t> joined_ms_;   // when its ramp started (a readmission restarts it)
-  std::vector<std::uint8_t> recovering_;  // joined by UP or readmitted (HAProxy ramps only then)
+  Ramps ramps_{o_, fleet_, meter_};
   SmoothWrr wrr_;                     // the pick, with the weights it sees
   std::vector<std::int32_t> picks_;   // one millisecond's winners
   std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
   std::vector<std::pair<std::uint32_t, std::int64_t>> hidden_;
-  std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
   std::size_t robin_ = static_cast<std::size_t>(-1);
 
   // By backend id (survive POOL).
-  std::vector<std::uint32_t> active_;
-  std::vector<std::int32_t> id_pos_;  // its position now, or kNone
-  std::vector<double> warm_since_;
-  std::vector<std::vector<double>> busy_;  // by id: its busy workers' end times (a min-heap)
   std::vector<double> latency_sum_;
-  std::vector<Health> health_;
-  std::vector<std::uint32_t> dipped_;  // nginx: ids whose effective weight is below their weight
-  std::vector<std::uint8_t> dip_listed_;  // by id: in dipped_
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
   std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
@@ -1009,37 +663,64 @@ class Simulator : public ScriptSink {
 
 }  // namespace
 
-TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options) {
+namespace {
+
+// Pass 1 over the script: its names, diagnostics and end; what the budget needs of it.
+ScanSink scan_script(std::string_view script, CurveRules& rules) {
+  ScanSink scan;
+  Interpreter in(scan);
+  in.set_rules(&rules);
+  in.feed_text(script);
+  return scan;
+}
+
+ScriptFacts facts_of(std::string_view script, const ScanSink& scan) {
+  std::size_t name_bytes = 0;
+  for (const std::string& name : scan.ids.names()) name_bytes += name.size();
+  return ScriptFacts{script.size(), scan.ids.names().size(), name_bytes, scan.end};
+}
+
+}  // namespace
+
+TrafficMeasure measure_traffic(std::string_view script, const TrafficOptions& options) {
+  TrafficMeasure m;
+  if ((m.problem = check_traffic_options(options))) return m;
+  if ((m.problem = script_too_large(script.size()))) {
+    m.too_large = true;
+    return m;
+  }
+  CurveRules rules(options.curve);
+  ScanSink scan = scan_script(script, rules);
+  m.size = size_of(options, facts_of(script, scan));
+  m.diagnostics = std::move(scan.diagnostics);
+  m.too_large = (m.problem = over_budget(m.size, options)).has_value();
+  return m;
+}
+
+TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& options, const RunLimits& limits) {
   TrafficResult r;
   if ((r.problem = check_traffic_options(options))) return r;
+  if ((r.problem = script_too_large(script.size()))) {
+    r.too_large = true;
+    return r;
+  }
   // The script's own pool only says who is in it and since when: its rules
   // are the curve's plain ones (no pick index to keep up; the simulation
   // weighs and picks itself).
   CurveRules rules(options.curve);
-  ScanSink scan;
-  {
-    Interpreter in(scan);
-    in.set_rules(&rules);
-    in.feed_text(script);
-  }
+  ScanSink scan = scan_script(script, rules);
   r.diagnostics = std::move(scan.diagnostics);
   r.names = scan.ids.names();
   TrafficOptions o = options;
-  if (o.duration == 0) o.duration = scan.end + 10.0;
-  const double requests = o.duration * o.rps;
-  const double buckets = std::ceil(o.duration / o.bucket);
-  if (requests > kMaxSimRequests) {
-    r.problem = "simulation too large: " + decimal(static_cast<std::int64_t>(requests)) + " requests (at most " +
-                decimal(static_cast<std::int64_t>(kMaxSimRequests)) + "); lower rps or duration";
-    return r;
-  }
-  if (buckets * static_cast<double>(std::max<std::size_t>(1, r.names.size())) > kMaxSimCells) {
-    r.problem = "simulation too large: too many buckets x backends; widen the bucket";
+  const ScenarioSize size = size_of(o, facts_of(script, scan));
+  o.duration = size.duration;
+  if ((r.problem = over_budget(size, o))) {
+    r.too_large = true;
     return r;
   }
   r.duration = o.duration;
   r.bucket = o.bucket;
-  r.buckets = static_cast<std::size_t>(std::max(1.0, buckets));
+  r.buckets = static_cast<std::size_t>(size.buckets);
   const std::size_t cells = r.buckets * r.names.size();
   r.requests.assign(cells, 0);
   r.outstanding.assign(cells, 0.0);
@@ -1051,13 +732,22 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.total.assign(r.buckets, 0);
   r.ejections.assign(r.names.size(), 0);
   r.seconds_ejected.assign(r.names.size(), 0.0);
-  Simulator sim(o, scan, r);
+  Simulator sim(o, scan, r, limits);
+  sim.meter().add(static_cast<double>(cells) * kStepsPerCell + static_cast<double>(script.size()) * kStepsPerScriptByte);
   {
     Interpreter in(sim);
     in.set_rules(&rules);
     in.feed_text(script);
   }
   sim.finish();
+  if (sim.stopped()) {
+    // Over the budget as it ran: no result, only why (and the script's diagnostics).
+    std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
+    r = TrafficResult{};
+    r.diagnostics = std::move(diagnostics);
+    r.problem = sim.stopped();
+    r.too_large = true;
+  }
   return r;
 }
 

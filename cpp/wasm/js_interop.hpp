@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "traffic/curves.hpp"
 #include "core/validate.hpp"
 #include "wasm/input_buffer.hpp"
 
@@ -21,6 +20,12 @@ using emscripten::val;
 // restore the stack pointer, so every throw would leak stack until the
 // module fails. The TS layer throws what it gets (web/api/raise.ts).
 inline val js_error(const std::string& message) { return val::global("Error").new_(message); }
+// The same with a SlowStartError code for the API (web/api/raise.ts reads it).
+inline val js_error(const std::string& message, const char* code) {
+  val e = js_error(message);
+  e.set("code", std::string(code));
+  return e;
+}
 
 // A view of the input buffer (input_buffer.hpp) resized to n bytes, for JS
 // to fill at once. Valid until the next allocation in the module.
@@ -41,22 +46,6 @@ inline val bytes_of(std::string_view s) {
 template <typename T>
 val typed_copy(const char* type, const std::vector<T>& v) {
   return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
-
-// A curve from {kind, resolution, aggression, minWeightPercent}; undefined
-// fields keep their defaults. The TS layer has checked the types.
-inline Problem curve_from_js(const val& o, Curve& c) {
-  c = Curve{};
-  if (o.isUndefined() || o.isNull()) return std::nullopt;
-  if (val k = o["kind"]; !k.isUndefined()) {
-    if (Problem p = parse_curve_kind(k.as<std::string>(), c.kind)) return p;
-  }
-  if (val r = o["resolution"]; !r.isUndefined()) {
-    if (Problem p = set_resolution(r.as<double>(), r.call<std::string>("toString"), c)) return p;
-  }
-  if (val a = o["aggression"]; !a.isUndefined()) c.aggression = a.as<double>();
-  if (val m = o["minWeightPercent"]; !m.isUndefined()) c.min_weight_percent = m.as<double>();
-  return check_curve(c);
 }
 
 }  // namespace slowstart::wasm

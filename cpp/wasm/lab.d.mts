@@ -54,11 +54,88 @@ export interface RawHealthCheck extends Partial<RawHealthParameters> {
   kind: 'none' | 'nginx' | 'haproxy' | 'envoy';
 }
 
+/** Every option's default (the option table's), by its key, and the most retries. */
 export interface RawTrafficDefaults {
+  rps: number;
+  duration: number;
+  bucket: number;
+  curve: Required<RawCurve>;
+  policy: RawPolicy;
+  rampBy: 'scale' | 'skip';
+  slowStart: boolean;
+  seed: number;
+  bias: number;
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
+  timeoutMs: number;
+  retries: number;
   health: RawHealthParameters;
   stableMargin: number;
   maxRetries: number;
+}
+
+/** The work budget's limits (cpp/traffic/budget.hpp). */
+export interface RawSimulationLimits {
+  /** The longest script, bytes. */
+  scriptBytes: number;
+  /** The most requests (duration × rps). */
+  requests: number;
+  /** The most work, in the budget's steps. */
+  steps: number;
+  /** The most buckets × backends. */
+  cells: number;
+  /** The most requests in flight or waiting for a worker at once (checked as it runs). */
+  inFlight: number;
+  /** A health check's shortest interval, seconds. */
+  minInterval: number;
+}
+
+/** What a simulation would cost, without running it. */
+export interface RawSimulationSize {
+  duration: number;
+  requests: number;
+  backends: number;
+  buckets: number;
+  cells: number;
+  sweeps: number;
+  steps: number;
+  /** Why it would not run (over a limit), or null. */
+  problem: string | null;
+  tooLarge: boolean;
+  limits: RawSimulationLimits;
+}
+
+/** One row of the option table (cpp/traffic/option_table.hpp). */
+export interface RawTrafficOption {
+  /** The CLI's flag ("--rps"), or null for a rule the model always applies (shown in JSON only). */
+  flag: string | null;
+  /** What follows the flag in `--help` ("N"), "" for a switch. */
+  metavar: string;
+  /** The API's key as a path ("rps", "curve.kind", "service.baseMs"), or null. */
+  key: string | null;
+  /** `--summary json`'s key as a path ("service.service_ms"), or null. */
+  json: string | null;
+  /** What messages call it ("service time"). */
+  label: string;
+  group: 'load' | 'policy' | 'service model' | 'retries' | 'health check' | 'output';
+  kind: 'number' | 'whole' | 'level' | 'choice' | 'switch' | 'seed' | 'fixed';
+  /** number and whole: the range ([min, max], or (min, max] when aboveMin). */
+  min?: number;
+  max?: number;
+  aboveMin?: boolean;
+  /** "seconds", "milliseconds", "percent" or "". */
+  unit: string;
+  /** level and choice: the values it takes. */
+  choices: (string | number)[];
+  /** What a value has to be, as messages say it ("a number of seconds above 0"). */
+  takes: string;
+  default: number | string | boolean;
+  /** How the help shows a default that is no plain value ("10 s past the last ramp"), or "". */
+  defaultText: string;
+  help: string;
+  /** It takes effect only while the option `key` (itself in effect) has `value` (a switch's: "true"/"false"). */
+  when: { key: string; value: string } | null;
+  /** The CLI turns the service model on when it is set. */
+  impliesService: boolean;
 }
 
 export interface RawTraffic {
@@ -190,10 +267,18 @@ export interface LabModule {
   runLight(length: number): number;
   /** Frees the last run's results (once they are read). */
   releaseRun(): void;
-  /** An Error (returned, not thrown) for bad options or a simulation too large. */
+  /** An Error (returned, not thrown) for bad options, or (code TOO_LARGE) a simulation over the work budget. */
   simulate(length: number, options: RawTrafficOptions): RawTraffic | Error;
-  /** The simulation's defaults (cpp/traffic/traffic.hpp), said once. */
+  /** The simulation's defaults (the option table's), said once. */
   trafficDefaults(): RawTrafficDefaults;
+  /** A simulation's size without running it, or an Error (returned) for bad options. */
+  simulationSize(length: number, options: RawTrafficOptions): RawSimulationSize | Error;
+  /** The work budget's limits. */
+  simulationLimits(): RawSimulationLimits;
+  /** The option table: every option of the simulation, in --help's order. */
+  trafficOptionTable(): RawTrafficOption[];
+  /** The `slowstart simulate` arguments that give these options, or an Error (returned) for bad ones. */
+  simulateArguments(options: RawTrafficOptions): string[] | Error;
   mistakeCatalogue(): RawMistake[];
   builtInSuite(): RawSuiteTest[];
   /** The script is in the input buffer; expected and actual are stdout texts. */
@@ -221,19 +306,20 @@ export interface LabModule {
   };
   /** The line `slowstart tests` prints when a file in --out's folder is in the way. */
   testsOutBlocked(path: string, why: 'exists' | 'symlink' | 'not-regular'): string;
+  /** `read(path, maxBytes)`: at most maxBytes of the script, or a problem. */
   simulateCommand(
     args: string[],
-    read: (path: string) => Uint8Array | string,
+    read: (path: string, maxBytes: number) => Uint8Array | string,
   ): { out: string; err: string; status: number };
   /** `slowstart fit ARGS` (cpp/system/fit_command.hpp), for the Node CLI (system_bindings.cpp). */
   fitCommand(
     args: string[],
-    read: (path: string) => Uint8Array | string,
+    read: (path: string, maxBytes: number) => Uint8Array | string,
   ): { out: string; err: string; status: number };
   /** `slowstart recommend ARGS` (cpp/system/recommend_command.hpp), for the Node CLI. */
   recommendCommand(
     args: string[],
-    read: (path: string) => Uint8Array | string,
+    read: (path: string, maxBytes: number) => Uint8Array | string,
   ): { out: string; err: string; status: number };
   /** The configuration in the input buffer read (cpp/system/import_config.hpp); an Error has line and column. */
   importConfig(length: number, format: string, pool: string): RawImportedConfig | (Error & { line: number; column: number });

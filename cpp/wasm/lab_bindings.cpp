@@ -15,6 +15,7 @@
 #include "traffic/traffic.hpp"
 #include "wasm/js_interop.hpp"
 #include "wasm/js_rules.hpp"
+#include "wasm/traffic_options_js.hpp"
 #include "wasm/run_view.hpp"
 
 using emscripten::val;
@@ -23,88 +24,16 @@ using namespace slowstart::wasm;
 
 namespace {
 
-// The health checks' parameters by their JavaScript names: read by
-// traffic_from_js, written by traffic_defaults (one list for both).
-struct HealthKey {
-  const char* js;
-  std::uint32_t HealthCheck::*count;  // a whole number, or
-  double HealthCheck::*seconds;       // a number
-};
-constexpr HealthKey kHealthKeys[] = {
-    {"maxFails", &HealthCheck::max_fails, nullptr},
-    {"failTimeout", nullptr, &HealthCheck::fail_timeout},
-    {"errorLimit", &HealthCheck::error_limit, nullptr},
-    {"inter", nullptr, &HealthCheck::inter},
-    {"rise", &HealthCheck::rise, nullptr},
-    {"consecutive5xx", &HealthCheck::consecutive_5xx, nullptr},
-    {"interval", nullptr, &HealthCheck::interval},
-    {"baseEjectionTime", nullptr, &HealthCheck::base_ejection_time},
-    {"maxEjectionTime", nullptr, &HealthCheck::max_ejection_time},
-    {"maxEjectionPercent", nullptr, &HealthCheck::max_ejection_percent},
-};
-
-Problem traffic_from_js(const val& o, TrafficOptions& t) {
-  t = TrafficOptions{};
-  auto num = [&](const char* key, double& out) {
-    if (val v = o[key]; !v.isUndefined()) out = v.as<double>();
-  };
-  num("rps", t.rps);
-  num("duration", t.duration);
-  num("bucket", t.bucket);
-  num("bias", t.bias);
-  if (Problem p = curve_from_js(o["curve"], t.curve)) return p;
-  if (val p = o["policy"]; !p.isUndefined()) {
-    if (Problem problem = parse_policy(p.as<std::string>(), t.policy)) return problem;
-  }
-  if (val s = o["slowStart"]; !s.isUndefined()) t.slow_start = s.as<bool>();
-  num("timeoutMs", t.timeout_ms);
-  num("stableMargin", t.stable_margin);
-  if (val v = o["retries"]; !v.isUndefined()) {
-    const double r = v.as<double>();
-    if (!(r >= 0 && r <= kMaxRetries) || r != std::floor(r)) return "retries must be between 0 and " + std::to_string(kMaxRetries);
-    t.retries = static_cast<std::uint32_t>(r);
-  }
-  if (val v = o["seed"]; !v.isUndefined()) {
-    const double seed = v.as<double>();
-    if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != std::floor(seed)) return std::string("seed must be a whole number");
-    t.seed = static_cast<std::uint64_t>(seed);
-  }
-  if (val v = o["rampBy"]; !v.isUndefined()) {
-    if (Problem p = parse_ramp_by(v.as<std::string>(), t.ramp_by)) return p;
-  }
-  if (val hc = o["health"]; !hc.isUndefined() && !hc.isNull()) {
-    HealthCheck& h = t.health;
-    if (Problem p = parse_health(hc["kind"].as<std::string>(), h.kind)) return p;
-    for (const HealthKey& key : kHealthKeys) {
-      val v = hc[key.js];
-      if (v.isUndefined()) continue;
-      const double d = v.as<double>();
-      if (key.seconds) {
-        h.*key.seconds = d;
-      } else {
-        if (!(d >= 0 && d <= 1e6) || d != std::floor(d)) return std::string(key.js) + " must be a whole number";
-        h.*key.count = static_cast<std::uint32_t>(d);
-      }
-    }
-  }
-  if (val s = o["service"]; !s.isUndefined() && !s.isNull() && !(s.isFalse())) {
-    t.service.enabled = true;
-    if (s.isTrue()) return std::nullopt;
-    auto snum = [&](const char* key, double& out) {
-      if (val v = s[key]; !v.isUndefined()) out = v.as<double>();
-    };
-    snum("baseMs", t.service.base_ms);
-    snum("coldFactor", t.service.cold_factor);
-    snum("warmup", t.service.warmup);
-    snum("warmupRequests", t.service.warmup_requests);
-    if (val w = s["warmBy"]; !w.isUndefined()) {
-      if (Problem p = parse_warm_by(w.as<std::string>(), t.service.warm_by)) return p;
-    }
-    if (val w = s["workers"]; !w.isUndefined()) {
-      if (Problem p = set_workers(w.as<double>(), t.service)) return p;
-    }
-  }
-  return std::nullopt;
+// The work budget's limits (cpp/traffic/budget.hpp).
+val simulation_limits() {
+  val limits = val::object();
+  limits.set("scriptBytes", static_cast<double>(kMaxScriptBytes));
+  limits.set("requests", kMaxSimRequests);
+  limits.set("steps", kMaxWorkSteps);
+  limits.set("cells", kMaxSimCells);
+  limits.set("inFlight", kMaxInFlight);
+  limits.set("minInterval", kMinInterval);
+  return limits;
 }
 
 // simulate(script, options): the traffic simulation's columns.
@@ -112,9 +41,9 @@ Problem traffic_from_js(const val& o, TrafficOptions& t) {
 val simulate(double length, val options) {
   const std::string_view script = input(length);
   TrafficOptions o;
-  if (Problem p = traffic_from_js(options, o)) return js_error(*p);
+  if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
   const TrafficResult r = simulate_traffic(script, o);  // checks the options first
-  if (r.problem) return js_error(*r.problem);
+  if (r.problem) return r.too_large ? js_error(*r.problem, "TOO_LARGE") : js_error(*r.problem);
   std::string err;
   std::vector<std::uint32_t> err_lines, err_columns;
   for (const auto& d : r.diagnostics) {
@@ -146,29 +75,46 @@ val simulate(double length, val options) {
   return out;
 }
 
-// The simulation's defaults, said once (cpp/traffic/traffic.hpp): the
-// service model and each health check's parameters.
-val traffic_defaults() {
-  const TrafficOptions t;
-  const ServiceModel& s = t.service;
-  val service = val::object();
-  service.set("baseMs", s.base_ms);
-  service.set("coldFactor", s.cold_factor);
-  service.set("warmup", s.warmup);
-  service.set("workers", s.workers);
-  service.set("warmBy", std::string(warm_by_name(s.warm_by)));
-  service.set("warmupRequests", s.warmup_requests);
-  const HealthCheck& h = t.health;
-  val health = val::object();
-  for (const HealthKey& key : kHealthKeys) {
-    if (key.seconds) health.set(key.js, h.*key.seconds);
-    else health.set(key.js, h.*key.count);
-  }
+// simulationSize(script, options): what a simulation would cost, without
+// running it (the script's first pass): {duration, requests, backends,
+// buckets, cells, sweeps, steps, problem, tooLarge, limits}. An Error for bad
+// options; over the budget is not an error here (`tooLarge`, `problem`).
+val simulation_size(double length, val options) {
+  const std::string_view script = input(length);
+  TrafficOptions o;
+  if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
+  const TrafficMeasure m = measure_traffic(script, o);
+  if (m.problem && !m.too_large) return js_error(*m.problem);
   val out = val::object();
-  out.set("service", service);
-  out.set("health", health);
-  out.set("stableMargin", t.stable_margin);
+  out.set("duration", m.size.duration);
+  out.set("requests", m.size.requests);
+  out.set("backends", m.size.backends);
+  out.set("buckets", m.size.buckets);
+  out.set("cells", m.size.cells);
+  out.set("sweeps", m.size.sweeps);
+  out.set("steps", m.size.steps);
+  out.set("problem", m.problem ? val(*m.problem) : val::null());
+  out.set("tooLarge", m.too_large);
+  out.set("limits", simulation_limits());
+  return out;
+}
+
+// The simulation's defaults, said once (the option table): every option by
+// its API key, and the most retries.
+val traffic_defaults() {
+  val out = traffic_option_defaults_js();
   out.set("maxRetries", kMaxRetries);
+  return out;
+}
+
+// The arguments of `slowstart simulate` that give these options (the
+// table's to_arguments): an array of strings, or an Error for bad options.
+val simulate_arguments(val options) {
+  TrafficOptions o;
+  if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
+  if (Problem p = check_traffic_options(o)) return js_error(*p);
+  val out = val::array();
+  for (const std::string& arg : to_arguments(o)) out.call<void>("push", arg);
   return out;
 }
 
@@ -179,8 +125,8 @@ val simulate_command_text(val args, val read) {
   std::string out, err;
   const int status = system::run_simulate_system(
       list,
-      [&](const std::string& path, std::string& text) -> Problem {
-        val r = read(path);
+      [&](const std::string& path, std::size_t max_bytes, std::string& text) -> Problem {
+        val r = read(path, static_cast<double>(max_bytes));
         if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();  // a problem
         text = r.as<std::string>();  // Uint8Array: raw bytes
         return std::nullopt;
@@ -199,9 +145,13 @@ val run_with_rules(double length, bool with_timeline, val rules) {
   const std::string_view script = input(length);
   std::unique_ptr<Rules> custom;
   if (val c = rules["curve"]; !c.isUndefined()) {
-    Curve curve;
-    if (Problem p = curve_from_js(c, curve)) return js_error(*p);
-    custom = std::make_unique<CurveRules>(curve);
+    // The curve's options are the traffic options' (the table's curve.* keys).
+    val options = val::object();
+    options.set("curve", c);
+    TrafficOptions o;
+    if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
+    if (Problem p = check_curve(o.curve)) return js_error(*p);
+    custom = std::make_unique<CurveRules>(o.curve);
   } else {
     custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);
   }
@@ -225,5 +175,9 @@ EMSCRIPTEN_BINDINGS(slowstart_lab) {
   emscripten::function("releaseRun", &release_run);
   emscripten::function("simulate", &simulate);
   emscripten::function("trafficDefaults", &traffic_defaults);
+  emscripten::function("trafficOptionTable", &traffic_option_table_js);
+  emscripten::function("simulationSize", &simulation_size);
+  emscripten::function("simulationLimits", &simulation_limits);
+  emscripten::function("simulateArguments", &simulate_arguments);
   emscripten::function("simulateCommand", &simulate_command_text);
 }

@@ -21,7 +21,8 @@ using namespace slowstart::wasm;
 namespace {
 
 // `slowstart fit ARGS` and `slowstart recommend ARGS` for the Node CLI:
-// `read(path)` returns the file's bytes, or a problem as a string; the
+// `read(path, maxBytes)` returns at most maxBytes of the file, or a problem
+// as a string; the
 // result is {out, err, status}.
 template <typename Command>
 val command_text(val args, val read, Command run) {
@@ -29,8 +30,8 @@ val command_text(val args, val read, Command run) {
   std::string out, err;
   const int status = run(
       list,
-      [&](const std::string& path, std::string& text) -> Problem {
-        val r = read(path);
+      [&](const std::string& path, std::size_t max_bytes, std::string& text) -> Problem {
+        val r = read(path, static_cast<double>(max_bytes));
         if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();
         text = r.as<std::string>();
         return std::nullopt;

@@ -39,6 +39,32 @@ const std::set<std::pair<std::string, std::string>> kExceptions = {
     {"wasm", "cli/usage.hpp"},
 };
 
+// Inside the traffic room, its units (docs/ARCHITECTURE.md, "The traffic
+// engine"): each may include only the units listed; a unit of traffic/ that
+// is not listed here fails the test. The balancers' health checks know the
+// fleet but not each other; the policies, the service model and the ramps
+// know neither the checks nor each other; only the event loop (traffic) and
+// the command (simulate_command) see everything.
+const std::map<std::string, std::set<std::string>> kTrafficUnits = {
+    {"names", {}},
+    {"curves", {"names"}},
+    {"options", {"curves", "names"}},
+    {"option_table", {"options", "curves", "names"}},
+    {"result", {}},
+    {"budget", {"options", "curves", "names"}},
+    {"fleet", {}},
+    {"policies", {}},
+    {"health_nginx", {"fleet", "budget", "options", "curves", "names"}},
+    {"health_haproxy", {"fleet", "budget", "options", "curves", "names"}},
+    {"health_envoy", {"fleet", "budget", "options", "curves", "names"}},
+    {"service_model", {"fleet", "budget", "options", "curves", "names"}},
+    {"ramps", {"fleet", "budget", "options", "curves", "names"}},
+    {"lanes", {"result", "names"}},
+    {"traffic", {"names", "curves", "options", "option_table", "budget", "result", "fleet", "policies", "health_nginx",
+                 "health_haproxy", "health_envoy", "service_model", "ramps", "lanes"}},
+    {"simulate_command", {"traffic", "option_table", "budget", "options", "result", "curves", "names"}},
+};
+
 struct Include {
   std::string file;  // relative to cpp/
   int line;
@@ -97,6 +123,41 @@ std::string wrong_edges(const std::vector<Include>& includes) {
     wrong << "  " << inc.file << ":" << inc.line << " (" << from << ") includes " << inc.target << " (" << to << ")\n";
   }
   return wrong.str();
+}
+
+// "traffic/health_envoy.cpp" -> "health_envoy".
+std::string unit_of(const std::string& path) {
+  const std::string file = path.substr(path.find('/') + 1);
+  return file.substr(0, file.find('.'));
+}
+
+// The includes between traffic units that kTrafficUnits does not allow, one a line.
+std::string wrong_traffic_edges(const std::vector<Include>& includes) {
+  std::ostringstream wrong;
+  for (const auto& inc : includes) {
+    if (room_of(inc.file) != "traffic" || room_of(inc.target) != "traffic") continue;
+    const std::string from = unit_of(inc.file), to = unit_of(inc.target);
+    if (from == to) continue;
+    const auto rules = kTrafficUnits.find(from);
+    if (rules != kTrafficUnits.end() && rules->second.count(to)) continue;
+    wrong << "  " << inc.file << ":" << inc.line << " (" << from << ") includes " << inc.target << "\n";
+  }
+  return wrong.str();
+}
+
+TEST(IncludeRules, EveryTrafficUnitIsKnownAndIncludesOnlyWhatItMay) {
+  for (const auto& entry : fs::directory_iterator(kCpp / "traffic"))
+    EXPECT_TRUE(kTrafficUnits.count(entry.path().stem().string()))
+        << entry.path().filename() << ": a new unit of cpp/traffic/ needs its rules here and in docs/ARCHITECTURE.md";
+  const std::string wrong = wrong_traffic_edges(project_includes(kCpp));
+  EXPECT_EQ(wrong, "") << "includes against the traffic room's units (docs/ARCHITECTURE.md):\n" << wrong;
+  // The check can fail: one check knowing another, a policy knowing a check, the table knowing the engine.
+  const std::vector<Include> made_up = {{"traffic/health_nginx.cpp", 1, "traffic/health_envoy.hpp"},
+                                        {"traffic/policies.hpp", 2, "traffic/health_haproxy.hpp"},
+                                        {"traffic/option_table.cpp", 3, "traffic/traffic.hpp"},
+                                        {"traffic/service_model.cpp", 4, "traffic/ramps.hpp"}};
+  const std::string caught = wrong_traffic_edges(made_up);
+  for (const auto& inc : made_up) EXPECT_NE(caught.find(inc.file + ":" + std::to_string(inc.line)), std::string::npos) << inc.file;
 }
 
 TEST(IncludeRules, NoIncludeRunsTheWrongWay) {

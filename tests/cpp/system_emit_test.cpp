@@ -215,7 +215,7 @@ TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {
 struct Files {
   std::map<std::string, std::string> files;
   FileReader reader() const {
-    return [this](const std::string& path, std::string& out) -> Problem {
+    return [this](const std::string& path, std::size_t, std::string& out) -> Problem {
       const auto it = files.find(path);
       if (it == files.end()) return "cannot open " + path;
       out = it->second;

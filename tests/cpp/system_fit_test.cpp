@@ -302,7 +302,7 @@ TEST(SystemFit, EpochSecondsOfCivilDates) {
 TEST(SystemFit, CommandPrintsOptionsAndWords) {
   std::string csv = "t,latency_ms\n";
   for (const CanaryRow& r : make(Canary{}).rows) csv += std::to_string(r.t) + "," + std::to_string(r.latency_ms) + "\n";
-  const auto reader = [&](const std::string&, std::string& text) -> Problem {
+  const auto reader = [&](const std::string&, std::size_t, std::string& text) -> Problem {
     text = csv;
     return std::nullopt;
   };

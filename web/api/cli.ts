@@ -6,27 +6,23 @@
  * status. Input is streamed, so memory stays flat on any script length.
  * When a standard stream fails, it ends as the native CLI does (cli-io.ts).
  */
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, stdinProblem, write, WriteFailure } from './cli-io.js';
+import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, readArgument, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { grade, tests } from './grade-cli.js';
 import { systemCommand } from './system-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
+/**
+ * The module's messages of its own (an abort's "Aborted(...)") are not
+ * printed: the CLI says what went wrong in one line of its own (`failed`).
+ */
+const QUIET = { printErr: () => {} };
+
 /** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
 async function simulate(args: string[]): Promise<number> {
-  const lab = (await loadLab()).module;
-  const read = (path: string): Uint8Array | string => {
-    const stdin = path === '' || path === '-';
-    const problem = stdin ? stdinProblem() : null;
-    if (problem) return problem;
-    try {
-      return readFileSync(stdin ? 0 : path);
-    } catch (e) {
-      return stdin ? `read error: ${errnoText(e)}` : `cannot open '${path}': ${errnoText(e)}`;
-    }
-  };
-  const { out, err, status } = lab.simulateCommand(args, read);
+  const lab = (await loadLab(QUIET)).module;
+  const { out, err, status } = lab.simulateCommand(args, readArgument);
   await write(process.stderr, err);
   await write(process.stdout, out);
   return status;
@@ -46,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'grade') return grade(argv.slice(1));
   if (argv[0] === 'fit' || argv[0] === 'recommend') return systemCommand(argv[0], argv.slice(1));
   if (argv[0] === 'tests') return tests(argv.slice(1));
-  const engine = (await loadSlowStart()).module;
+  const engine = (await loadSlowStart(QUIET)).module;
   let path: string | undefined;
   for (const arg of argv) {
     if (arg === '-h' || arg === '--help') {
@@ -91,12 +87,15 @@ async function main(argv: string[]): Promise<number> {
       }
     } catch (e) {
       if (e instanceof WriteFailure) throw e; // the output's fault, not the input's
-      if ((e as NodeJS.ErrnoException).syscall === 'open') {
-        // The name as given, byte for byte (it may not be UTF-8).
-        const name = typeof file === 'string' ? Buffer.from(file) : file!;
+      if (file !== undefined) {
+        // The name as given, byte for byte (it may not be UTF-8): "cannot
+        // open" when it does not open, "cannot read" when it opens and fails
+        // (a directory), as natively.
+        const name = typeof file === 'string' ? Buffer.from(file) : file;
+        const verb = (e as NodeJS.ErrnoException).syscall === 'open' ? 'open' : 'read';
         await write(
           process.stderr,
-          Buffer.concat([Buffer.from("slowstart: cannot open '"), name, Buffer.from(`': ${errnoText(e)}\n`)]),
+          Buffer.concat([Buffer.from(`slowstart: cannot ${verb} '`), name, Buffer.from(`': ${errnoText(e)}\n`)]),
         );
       } else {
         await write(process.stderr, `slowstart: read error: ${errnoText(e)}\n`);
@@ -112,4 +111,27 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2)).catch(exitStatusFor);
+/**
+ * How the CLI ends on what it did not expect: a failed standard stream as
+ * the native CLI does (cli-io.ts); anything else, such as the WebAssembly
+ * module aborting (out of memory), in one line and exit 2: never a stack
+ * trace that quotes a line of the minified glue.
+ */
+function failed(error: unknown): number {
+  if (error instanceof WriteFailure) return exitStatusFor(error);
+  const what = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200);
+  // An abort's message is "Aborted(...). Build with -s ASSERTIONS=1 for more
+  // info.": the first sentence is the news; the build hint is the project's.
+  const line =
+    error instanceof WebAssembly.RuntimeError
+      ? `slowstart: the engine aborted (out of memory?): ${what.replace(/\. Build with .*$/, '')}`
+      : `slowstart: the engine stopped: ${what}`;
+  try {
+    writeSync(2, `${line}\n`);
+  } catch {
+    // stderr is gone: the status still says it
+  }
+  return CANNOT_RUN;
+}
+
+process.exitCode = await main(process.argv.slice(2)).catch(failed);

@@ -23,7 +23,13 @@ export type SlowStartErrorCode =
    * A proxy's configuration or a canary's log given to the lab could not be
    * read (`line` and `column` where, 0 when it is the whole file).
    */
-  | 'FILE_REJECTED';
+  | 'FILE_REJECTED'
+  /**
+   * A simulation over the work budget (its script, requests, rows, work or
+   * requests in flight: `Lab.simulationLimits()`); the message says its size
+   * and the limit. Nothing ran, or the run stopped and returned nothing.
+   */
+  | 'TOO_LARGE';
 
 /** The error every API call throws or rejects with. */
 export class SlowStartError extends Error {

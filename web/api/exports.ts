@@ -10,7 +10,7 @@ export { Timeline } from './timeline.js';
 export { SlowStartError, type SlowStartErrorCode } from './errors.js';
 export { NO_WINNER, NOT_A_PICK } from './winners.js';
 export { BackendState, Lab, Traffic } from './lab.js';
-export type { Curve, HealthCheck, Policy, ServiceModel, TrafficDefaults, TrafficOptions } from './lab.js';
+export type { Curve, HealthCheck, Policy, ServiceModel, SimulationLimits, SimulationSize, TrafficDefaults, TrafficOptionInfo, TrafficOptions } from './lab.js';
 export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence, WeightProblem } from './grading.js';
 export { coldLatency } from './your-system.js';
 export type {

@@ -1,4 +1,15 @@
-import type { LabModule, RawHealthCheck, RawPolicy, RawRules, RawTraffic, RawTrafficDefaults } from '../wasm/lab.mjs';
+import type {
+  LabModule,
+  RawHealthCheck,
+  RawPolicy,
+  RawRules,
+  RawSimulationLimits,
+  RawSimulationSize,
+  RawTraffic,
+  RawTrafficDefaults,
+  RawTrafficOption,
+} from '../wasm/lab.mjs';
+import { SlowStartError } from './errors.js';
 import { Grading, type BuiltInTest, type Mistake, type MistakeScope, type RunDiagnosis, type TestEvidence, type WeightProblem } from './grading.js';
 import { raise } from './raise.js';
 import { toUtf16Columns } from './columns.js';
@@ -45,7 +56,7 @@ export interface ServiceModel {
    * `requests` requests served (`warmupRequests` of them).
    */
   warmBy?: 'serving' | 'time' | 'requests';
-  /** With `warmBy: 'requests'`: how many requests warm a backend. */
+  /** With `warmBy: 'requests'`: how many requests warm a backend. Default 10000. */
   warmupRequests?: number;
 }
 
@@ -55,6 +66,22 @@ export type HealthCheck = RawHealthCheck;
 export type Policy = RawPolicy;
 /** The simulation's defaults (`Lab.trafficDefaults`), said once by the engine. */
 export type TrafficDefaults = RawTrafficDefaults;
+/**
+ * One option of the simulation as the engine's option table has it
+ * (`Lab.trafficOptionTable`): its CLI flag, its key in {@link TrafficOptions}
+ * (a path such as `service.baseMs`), its key in `--summary json`, its group,
+ * range or choices, default and help, and when it takes effect.
+ */
+export type TrafficOptionInfo = RawTrafficOption;
+/**
+ * The work budget every simulation is held to, from the CLIs, the API and
+ * the Traffic tab alike (`Lab.simulationLimits`): the script's bytes, the
+ * requests, the work in the budget's steps, buckets × backends, the requests
+ * in flight at once, and a health check's shortest interval.
+ */
+export type SimulationLimits = RawSimulationLimits;
+/** What a simulation would cost, without running it (`Lab.simulationSize`). */
+export type SimulationSize = RawSimulationSize;
 
 /** A backend's state in a bucket (`Traffic.state`): the worst the bucket saw. */
 export const BackendState = { Out: 0, Serving: 1, Ramping: 2, Ejected: 3 } as const;
@@ -270,13 +297,12 @@ export class Lab {
    * script lines are in `diagnostics` and change nothing.
    */
   simulate(script: string | Uint8Array, options: TrafficOptions = {}): Traffic {
-    const length = writeInput(this.#module, script);
+    const length = this.#writeScript(script);
     const raw = raise(this.#module.simulate(length, options));
     if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
     return Traffic.fromRaw(raw);
   }
 
-  /** The simulation's defaults: the service model and every health check's parameters. */
   /**
    * Reads a proxy's configuration (nginx, HAProxy, Envoy in YAML or JSON, a
    * Caddyfile, an ALB target group) into the pool and `slowstart simulate`'s
@@ -310,8 +336,55 @@ export class Lab {
     return runCommand(this.#module, args, files);
   }
 
+  /**
+   * What a simulation of `script` with `options` would cost, without running
+   * it: the duration it would run (the default filled in), its requests,
+   * rows and work, and `problem` (`tooLarge`) when it is over the work
+   * budget, as `simulate` would throw. Cheap: one pass over the script. Bad
+   * options throw.
+   */
+  simulationSize(script: string | Uint8Array, options: TrafficOptions = {}): SimulationSize {
+    const length = this.#writeScript(script);
+    return raise(this.#module.simulationSize(length, options));
+  }
+
+  /** The work budget every simulation is held to (the same from the CLIs). */
+  simulationLimits(): SimulationLimits {
+    return this.#module.simulationLimits();
+  }
+
+  // The script into the module's input buffer; one longer than the budget's
+  // limit is refused before it is copied (a string's UTF-8 is at least as
+  // long as its UTF-16 units).
+  #writeScript(script: string | Uint8Array): number {
+    const units = typeof script === 'string' ? script.length : script instanceof Uint8Array ? script.byteLength : 0;
+    const max = this.#module.simulationLimits().scriptBytes;
+    if (units > max) throw SlowStartError.of('TOO_LARGE', `script too large: more than ${max} bytes (at most ${max})`);
+    return writeInput(this.#module, script);
+  }
+
+  /** The simulation's defaults: every option's, by its key (the service model, every health check's parameters). */
   trafficDefaults(): TrafficDefaults {
     return this.#module.trafficDefaults();
+  }
+
+  /**
+   * The simulation's options, one table: what the CLI's `simulate --help`,
+   * `--summary json`, {@link TrafficOptions} and this API's checks are made
+   * from. A page can build its controls from it.
+   */
+  trafficOptionTable(): readonly TrafficOptionInfo[] {
+    return this.#module.trafficOptionTable();
+  }
+
+  /**
+   * The arguments of `slowstart simulate` that simulate with these options
+   * (those not at their defaults, in the table's order), e.g.
+   * `['--rps', '1536', '--health', 'envoy', ...]`: the engine writes them, so
+   * both CLIs read them back as the same options. Bad options throw.
+   */
+  simulateArguments(options: TrafficOptions = {}): string[] {
+    return raise(this.#module.simulateArguments(options));
   }
 
   // Diagnostics' columns in the string's units (the script's bytes are still in the input buffer).

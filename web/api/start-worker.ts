@@ -16,6 +16,9 @@
  *   worker's own imports and fetches then go to that origin, under CORS);
  * - anything else is started as it is.
  *
+ * Where the page enforces Trusted Types, the URL goes through the package's
+ * own policy (trusted-worker.ts).
+ *
  * The worker's first message is the .wasm URLs (worker-wasm.ts): a worker's
  * module graph names no .wasm file, so a bundler emits each one once, from
  * the page's graph. A worker that fails before it says anything is reported
@@ -23,6 +26,7 @@
  * script runs on the page) or say "failed to start".
  */
 import { packageFileUrl } from './package-url.js';
+import { workerScriptUrl } from './trusted-worker.js';
 import type { WasmUrlsMessage } from './worker-wasm.js';
 
 export interface WorkerStart {
@@ -75,7 +79,8 @@ export function startWorker(create: () => Worker, start: WorkerStart): Worker {
     shownUrl = url.href;
     const sameOrigin = url.origin === globalThis.location?.origin || url.protocol === 'blob:' || url.protocol === 'data:';
     if (!sameOrigin) bootstrap = bootstrapUrl(url, made.options);
-    worker = new Worker(bootstrap ?? url, made.options);
+    // Through the package's Trusted Types policy where the page enforces them (trusted-worker.ts).
+    worker = new Worker(workerScriptUrl(bootstrap ?? url), made.options);
   }
   let heard = false;
   const heardOrFailed = (event: Event) => {

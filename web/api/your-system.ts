@@ -211,10 +211,11 @@ export function runCommand(
     throw SlowStartError.of('INVALID_ARGUMENT', `command must be simulate, fit or recommend, got ${JSON.stringify(name ?? '')}`);
   for (const [file, text] of Object.entries(files)) checkText(`file ${JSON.stringify(file)}`, text);
   // Only the files given: nothing is read from a disk or the network.
-  const read = (path: string): Uint8Array | string => {
+  const read = (path: string, maxBytes: number): Uint8Array | string => {
     const text = Object.prototype.hasOwnProperty.call(files, path) ? files[path] : undefined;
     if (text === undefined) return `cannot open '${path}': no such file (give it in files)`;
-    return typeof text === 'string' ? new TextEncoder().encode(text) : text;
+    const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+    return bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
   };
   const run = name === 'simulate' ? module.simulateCommand : name === 'fit' ? module.fitCommand : module.recommendCommand;
   return run(rest, read);

@@ -16,6 +16,7 @@ import { readSlices } from '../shared/doc-text.js';
 import { plural } from '../shared/format.js';
 import { followOtherTabs } from '../shared/other-tabs.js';
 import { modKey } from '../shared/shortcut.js';
+import { whenKept as when } from '../shared/versions-list.js';
 
 export interface SavedWorkOptions {
   win: Window;
@@ -325,15 +326,6 @@ function describeVersion(v: Version): string {
   const first = v.script.split('\n').find((l) => l.trim() && !l.trim().startsWith('#'))?.trim() ?? '';
   const preview = first.length > 40 ? `${first.slice(0, 40)}…` : first;
   return `${when(v.at)}, ${plural(lines, 'line')}${preview ? `: ${preview}` : ''}`;
-}
-
-/** "today at 14:02", "on 3 Dec at 14:02", or "from an earlier visit" (time unknown). */
-function when(at: number): string {
-  if (!at) return 'from an earlier visit';
-  const date = new Date(at);
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  if (date.toDateString() === new Date().toDateString()) return `today at ${time}`;
-  return `on ${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} at ${time}`;
 }
 
 function megabytes(n: number): string {

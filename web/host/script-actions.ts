@@ -4,6 +4,7 @@
 // with the action each one calls for, one line about storage (what is and
 // is not kept), and the learner's earlier versions to restore.
 import { h, setText } from '../shared/dom.js';
+import { VersionsList } from '../shared/versions-list.js';
 import type { Version } from './script-store.js';
 
 export interface NoteAction {
@@ -27,19 +28,15 @@ export class ScriptActions {
   /** Goes under the toolbar: the link box, the notes and the versions. */
   readonly element: HTMLDivElement;
   readonly #doc: Document;
-  readonly #handlers: ScriptActionHandlers;
   readonly #linkRow: HTMLDivElement;
   readonly #linkInput: HTMLInputElement;
   readonly #linkStatus: HTMLSpanElement;
   readonly #note: HTMLParagraphElement;
   readonly #storageNote: HTMLParagraphElement;
-  readonly #versions: HTMLDetailsElement;
-  readonly #versionsSummary: HTMLElement;
-  readonly #versionsList: HTMLOListElement;
+  readonly #versions: VersionsList;
 
   constructor(doc: Document, handlers: ScriptActionHandlers) {
     this.#doc = doc;
-    this.#handlers = handlers;
     const button = (cls: string, text: string, title: string, run: () => void) => {
       const b = h(doc, 'button', { class: `ss-btn ${cls}`, text, attrs: { type: 'button', title } });
       b.addEventListener('click', run);
@@ -62,11 +59,11 @@ export class ScriptActions {
     this.#note.hidden = true;
     this.#storageNote = h(doc, 'p', { class: 'sse-note sse-note-warn sse-storage-note', attrs: { role: 'status' } });
     this.#storageNote.hidden = true;
-    this.#versionsSummary = h(doc, 'summary');
-    this.#versionsList = h(doc, 'ol', { class: 'sse-versions-list' });
-    this.#versions = h(doc, 'details', { class: 'sse-disclosure sse-versions' }, this.#versionsSummary, this.#versionsList);
-    this.#versions.hidden = true;
-    this.element = h(doc, 'div', { class: 'sse-actions' }, this.#linkRow, this.#note, this.#storageNote, this.#versions);
+    this.#versions = new VersionsList(doc, {
+      classes: { details: 'sse-disclosure sse-versions', list: 'sse-versions-list', button: 'ss-btn sse-small' },
+      onRestore: handlers.onRestore,
+    });
+    this.element = h(doc, 'div', { class: 'sse-actions' }, this.#linkRow, this.#note, this.#storageNote, this.#versions.element);
   }
 
   /** Whether the script differs from the starter (Reset is only useful then). */
@@ -104,16 +101,7 @@ export class ScriptActions {
 
   /** The learner's earlier versions, newest first (hidden when there are none). */
   setVersions(versions: readonly Version[], describe: (v: Version) => string): void {
-    const doc = this.#doc;
-    this.#versions.hidden = versions.length === 0;
-    setText(this.#versionsSummary, `Your earlier versions (${versions.length})`);
-    this.#versionsList.replaceChildren(
-      ...versions.map((v, i) => {
-        const restore = h(doc, 'button', { class: 'ss-btn sse-small', text: 'Restore', attrs: { type: 'button' } });
-        restore.addEventListener('click', () => this.#handlers.onRestore(i));
-        return h(doc, 'li', {}, h(doc, 'span', { text: describe(v) }), doc.createTextNode(' '), restore);
-      }),
-    );
+    this.#versions.set(versions.map(describe));
   }
 
   #fill(line: HTMLParagraphElement, text: string | null, actions: NoteAction[]): void {

@@ -16,6 +16,7 @@
 import type { RawTimeline } from '../wasm/engine.mjs';
 import { Timeline } from '../api/timeline.js';
 import { startWorker } from '../api/start-worker.js';
+import { trustedTypesHint } from '../api/trusted-worker.js';
 import { labWasmUrl } from '../api/wasm-urls.js';
 import { quickjsWasmUrl } from './sandbox/quickjs-wasm-url.js';
 import type { TestResult } from './grade.js';
@@ -55,6 +56,7 @@ export interface ImplementRun {
   aborted?: boolean;
 }
 
+// In the form bundlers rewrite; startWorker reads what it asks for (and passes it through the package's Trusted Types policy where there is one).
 const defaultWorker = () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
 
 /** Starts the worker `make` describes, wherever the package is served from, with the .wasm URLs it needs (web/api/start-worker.ts). */
@@ -138,7 +140,7 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
         w = worker = takeIdle(make) ?? start(make);
       } catch (e) {
         // e.g. a Content-Security-Policy whose worker-src refuses the script
-        const message = `the page does not allow the tests' worker: ${String(e)}`;
+        const message = `the page does not allow the tests' worker: ${String(e)}${trustedTypesHint(e)}`;
         return finish({ compileError: { kind: 'worker', message }, results: [] });
       }
       let current = -1; // the test running, -1 while loading and compiling

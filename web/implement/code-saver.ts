@@ -4,8 +4,9 @@
 // code never writes it over newer code saved in another tab. That newer
 // code reaches this tab (shared/other-tabs.ts) and is handed to `changed`,
 // unless this tab has an edit waiting to be saved: saved in a moment, that
-// edit is the latest and wins. One failure to keep the code is said, once
-// per attempt, in the status.
+// edit is the latest and wins, and the other tab's code is handed to
+// `replacing` first (the view keeps it among the earlier versions). One
+// failure to keep the code is said, once per attempt, in the status.
 import type { CodeStorage } from './code-storage.js';
 import { followOtherTabs } from '../shared/other-tabs.js';
 
@@ -17,6 +18,8 @@ export interface CodeSaverEvents {
   failed(): void;
   /** Another tab saved this code: show it (it is what is kept now). */
   changed(code: string): void;
+  /** This tab's code is about to replace `theirs`, which another tab saved since this tab last read what is kept. */
+  replacing?(theirs: string): void;
 }
 
 export class CodeSaver {
@@ -52,6 +55,8 @@ export class CodeSaver {
     this.#win.clearTimeout(this.#timer);
     if (!this.#edited || !this.#storage.available) return;
     const code = this.#code();
+    const kept = this.#storage.load();
+    if (kept !== null && kept !== this.#known && kept !== code) this.#on.replacing?.(kept);
     if (!this.#storage.save(code)) return this.#on.failed(); // still waiting: tried again at the next chance
     this.#edited = false;
     this.#known = code;

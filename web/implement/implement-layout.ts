@@ -6,6 +6,7 @@ import { makePanel } from '../shared/panel.js';
 import { modEnterButton } from '../shared/shortcut.js';
 
 export interface ImplementLayout {
+  toolbar: HTMLDivElement;
   runButton: HTMLButtonElement;
   stopButton: HTMLButtonElement;
   resetButton: HTMLButtonElement;
@@ -54,5 +55,5 @@ export function layOutImplement(root: HTMLElement, headingLevel: 2 | 3 | 4 | 5 |
   const resultsBody = h(doc, 'div', { class: 'ss-impl-results-body' });
   results.section.append(resultsBody);
   root.append(intro, toolbar, h(doc, 'div', { class: 'ss-impl-panels' }, code.section, results.section));
-  return { runButton, stopButton, resetButton, status, editorHost, resultsPanel: results.section, resultsMeta: results.meta, resultsBody };
+  return { toolbar, runButton, stopButton, resetButton, status, editorHost, resultsPanel: results.section, resultsMeta: results.meta, resultsBody };
 }

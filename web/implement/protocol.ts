@@ -59,7 +59,8 @@ export function skippedResult(test: ImplementTest, after: ImplementTest): TestRe
   };
 }
 
-export function stoppedResult(test: ImplementTest, line: number | undefined, ms: number, codeLine?: number): TestResult {
+/** A test stopped at its time limit; `codeLine`, where in the learner's code: a loop's line (`inLoop`), or the line of the function it was in. */
+export function stoppedResult(test: ImplementTest, line: number | undefined, ms: number, codeLine?: number, inLoop = false): TestResult {
   return {
     id: test.id,
     title: test.title,
@@ -72,7 +73,7 @@ export function stoppedResult(test: ImplementTest, line: number | undefined, ms:
       {
         line: line ?? 0,
         ...(codeLine ? { codeLine } : {}),
-        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish${codeLine ? ` (stopped in the function on your line ${codeLine}: an endless loop?)` : ' (an endless loop?)'}`,
+        message: `stopped after ${seconds(ms)}${line ? ` at script line ${line}` : ''}: your code did not finish${codeLine ? ` (stopped in the ${inLoop ? 'loop' : 'function'} on your line ${codeLine}: an endless loop?)` : ' (an endless loop?)'}`,
       },
     ],
     mistakes: [],

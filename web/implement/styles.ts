@@ -20,6 +20,11 @@ export const IMPLEMENT_CSS = /* css */ `
 .ss-implement .ss-panel-head > :first-child { flex: none; white-space: nowrap; }
 .ss-impl-status { flex: 1 1 18rem; min-width: 0; color: var(--ss-muted); overflow-wrap: anywhere; }
 .ss-impl-status-problem { color: var(--ss-error); }
+.ss-impl-versions { margin: -4px 0 8px; font-size: 13px; }
+.ss-impl-versions > summary { cursor: pointer; width: max-content; max-width: 100%; padding: 2px 0; color: var(--ss-muted); }
+.ss-impl-versions-list { margin: 4px 0 0; padding-left: 1.6em; }
+.ss-impl-versions-list li { margin: 3px 0; overflow-wrap: anywhere; }
+.ss-impl-small { min-height: 28px; padding: 2px 10px; font-size: 13px; }
 
 /* Panels: stacked when narrow; code and results side by side from 900 px
    (of the view, not the window), the code staying in view while the

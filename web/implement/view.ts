@@ -3,8 +3,9 @@
 // with a time limit per test (client.ts), and reads each result as it
 // arrives (test-list.ts, run-summary.ts). A test opens in the runner with
 // the learner's weights drawn over the reference's on the ramp chart
-// (runner-link.ts). The page is laid out by implement-layout.ts, and the
-// code kept by code-saver.ts.
+// (runner-link.ts). The page is laid out by implement-layout.ts, the code
+// kept by code-saver.ts, and the code that leaves the editor (Reset, another
+// tab's code, a Restore) among the earlier versions by code-versions.ts.
 //
 // Like the runner, it renders into the element it is given and never looks
 // anything up in a global document, so the page and the embeddable element
@@ -18,6 +19,9 @@ import { runImplementTests, type ImplementRun } from './client.js';
 import { CodeEditor } from './code-editor.js';
 import { CodeSaver } from './code-saver.js';
 import { CodeStorage } from './code-storage.js';
+import { CodeVersions } from './code-versions.js';
+import { followOtherTabs } from '../shared/other-tabs.js';
+import { VersionsList, whenKept } from '../shared/versions-list.js';
 import { diagnoseRun } from './diagnosis.js';
 import { OPEN_IN_RUNNER_EVENT, type OpenInRunnerDetail } from './events.js';
 import type { TestResult } from './grade.js';
@@ -69,6 +73,9 @@ export class ImplementView {
   readonly #link: RunnerLink;
   readonly #win: Window;
   readonly #saver: CodeSaver;
+  readonly #versions: CodeVersions;
+  readonly #versionsList: VersionsList;
+  readonly #unfollowVersions: () => void;
   readonly #list: TestList;
   readonly #summary: RunSummary;
   readonly #runButton: HTMLButtonElement;
@@ -118,10 +125,23 @@ export class ImplementView {
       onChange: () => this.#edited(),
       onRun: () => void this.run(),
     });
+    this.#versions = new CodeVersions(this.#win, storage.key, LEARNER_TEMPLATE);
+    this.#versionsList = new VersionsList(doc, {
+      classes: { details: 'ss-impl-versions', list: 'ss-impl-versions-list', button: 'ss-btn ss-impl-small' },
+      onRestore: (i) => this.restoreVersion(i),
+    });
+    layout.toolbar.after(this.#versionsList.element);
+    this.#unfollowVersions =
+      this.#versions.key === null
+        ? () => {}
+        : followOtherTabs(this.#win, this.#versions.key, { changed: () => this.#versions.refresh() && this.#showVersions(), leaving: () => {} });
     this.#saver = new CodeSaver(this.#win, storage, () => this.code, {
       failed: () => this.#setStatus('Your code could not be kept in this browser (storage is full or blocked).', true),
       changed: (code) => this.#followOtherTab(code),
+      // Two tabs edited: this tab's code wins, the other's is kept.
+      replacing: (theirs) => this.#putAside(theirs, this.code),
     });
+    this.#showVersions();
     this.#summary = new RunSummary(layout.resultsBody, { goToCodeLine: (line) => this.editor.goToLine(line) });
     this.#list = new TestList(layout.resultsBody, this.tests, {
       open: (test, result) => this.openInRunner(test, result),
@@ -148,9 +168,26 @@ export class ImplementView {
     return this.editor.text;
   }
 
-  /** Replaces the learner's code (undoable), e.g. from a test or a course page. */
+  /** Replaces the learner's code (undoable; the code it replaces goes among the earlier versions), e.g. from a course page. */
   setCode(code: string): void {
+    this.#putAside(this.code, code);
     this.editor.setText(code);
+  }
+
+  /** The learner's earlier versions, newest first (code-versions.ts). */
+  get versions(): readonly { code: string; at: number }[] {
+    return this.#versions.list;
+  }
+
+  /** Brings back earlier version `index` (newest first); the code it replaces takes its place among the versions. */
+  restoreVersion(index: number): void {
+    const at = this.#versions.list[index]?.at ?? 0;
+    const code = this.#versions.take(index, this.code);
+    this.#showVersions();
+    if (code === null) return;
+    if (code !== this.code) this.editor.setText(code);
+    this.#saver.now();
+    this.#setStatus(`Your code from ${whenKept(at)} is back; the code it replaced is among your earlier versions.`);
   }
 
   /** The results of the last run, by test index (missing: not run). */
@@ -169,9 +206,10 @@ export class ImplementView {
       this.#setStatus('This is the template already.');
       return;
     }
+    this.#putAside(this.code, LEARNER_TEMPLATE);
     this.editor.setText(LEARNER_TEMPLATE);
     this.#saver.now();
-    this.#setStatus(`Back to the template. ${modKey(this.#win)}+Z in the editor brings your code back.`);
+    this.#setStatus(`Back to the template. ${modKey(this.#win)}+Z in the editor brings your code back, and so does Restore under “Your earlier versions”.`);
   }
 
   /** Runs every test on the current code (stopping a run in progress first). */
@@ -278,6 +316,7 @@ export class ImplementView {
     this.#abort = null;
     this.#runId++;
     this.#saver.destroy();
+    this.#unfollowVersions();
     this.#link.destroy();
     this.editor.destroy();
     this.root.replaceChildren();
@@ -291,6 +330,7 @@ export class ImplementView {
   // Another tab saved newer code: shown here as one undoable edit (this
   // tab's code is one Ctrl+Z away), and said.
   #followOtherTab(code: string): void {
+    this.#putAside(this.code, code);
     this.#following = true;
     try {
       this.editor.setText(code);
@@ -298,6 +338,15 @@ export class ImplementView {
       this.#following = false;
     }
     this.#setStatus(`Your code was changed in another tab: it is shown here too. ${modKey(this.#win)}+Z in the editor brings back what this tab had.`);
+  }
+
+  #putAside(code: string, replacement: string): void {
+    this.#versions.putAside(code, replacement);
+    this.#showVersions();
+  }
+
+  #showVersions(): void {
+    this.#versionsList.set(this.#versions.list.map((v) => describeVersion(v.code, v.at)));
   }
 
   #edited(): void {
@@ -329,4 +378,15 @@ export class ImplementView {
     setText(this.#status, text);
     this.#status.classList.toggle('ss-impl-status-problem', problem);
   }
+}
+
+/** "today at 14:02, 23 lines, first change on line 14: return target * …": what tells versions of one template apart. */
+function describeVersion(code: string, at: number): string {
+  const lines = code.split('\n');
+  const count = lines.length - (code.endsWith('\n') ? 1 : 0);
+  const template = LEARNER_TEMPLATE.split('\n');
+  const changed = lines.findIndex((l, i) => l.trim() !== '' && l.trim() !== (template[i] ?? '').trim());
+  const text = changed < 0 ? '' : lines[changed].trim();
+  const preview = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return `${whenKept(at)}, ${plural(count, 'line')}${preview ? `, first change on line ${changed + 1}: ${preview}` : ''}`;
 }

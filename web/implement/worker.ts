@@ -103,7 +103,7 @@ async function gradeOne(
       line = l;
       onLine(l);
     });
-    if (session.stopped === 'time') return stoppedResult(test, line, program.limit, session.stoppedLine);
+    if (session.stopped === 'time') return stoppedResult(test, line, program.limit, session.stoppedLine, session.stoppedInLoop);
     if (session.stopped) {
       // Out of memory, or the sandbox failed: the rest of the script ran
       // without the learner's code, so its output would only mislead.
@@ -140,7 +140,7 @@ self.addEventListener('message', async (event: MessageEvent<RunRequest>) => {
   const error = program.load();
   if (error) {
     const message = error.timedOut
-      ? `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions?`
+      ? `your code did not finish loading within ${seconds(limit)}: is there an endless loop outside the functions${error.codeLine ? ` (the loop on your line ${error.codeLine})` : ''}?`
       : error.message;
     post({ type: 'compile-error', kind: 'code', message, codeLine: error.codeLine, reason: error.reason });
     return;

@@ -10,6 +10,7 @@
 import type { Text } from '@codemirror/state';
 import { Timeline, type RunResult } from '../api/index.js';
 import { startWorker } from '../api/start-worker.js';
+import { trustedTypesHint } from '../api/trusted-worker.js';
 import { engineWasmUrl, labWasmUrl } from '../api/wasm-urls.js';
 import { nextTask } from '../shared/big-text.js';
 import { readSlices, slicesOf } from '../shared/doc-text.js';
@@ -42,6 +43,7 @@ export interface BackgroundRunsOptions {
   createWorker?: () => Worker;
 }
 
+// In the form bundlers rewrite; startWorker reads what it asks for (and passes it through the package's Trusted Types policy where there is one).
 const defaultWorker = () => new Worker(new URL('./run-worker.ts', import.meta.url), { type: 'module' });
 
 // How many slices go to the worker per task (each is a copy of 256 KB).
@@ -93,7 +95,7 @@ export class BackgroundRuns {
       worker = this.#worker ??= this.#makeWorker();
     } catch (error) {
       this.#done(run);
-      return { kind: 'failed', message: String(error) };
+      return { kind: 'failed', message: String(error) + trustedTypesHint(error) };
     }
     const reply = new Promise<RunReply | { type: 'dropped' }>((resolve) => (this.#pending = resolve));
     this.#busy = true;

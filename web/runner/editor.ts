@@ -246,7 +246,10 @@ export class ScriptEditor {
   // Brings a line into the editor's own view. CodeMirror's scrollIntoView
   // also scrolls the page to the editor, which moved the page by 53 px as a
   // run played on load; here only the editor's scroller moves (in
-  // CodeMirror's measure phase, with its other layout reads).
+  // CodeMirror's measure phase, with its other layout reads). A line that
+  // left the view comes back a third of the way down, so a run playing
+  // through the script scrolls the editor once a page of lines, not at
+  // every step (each scroll made CodeMirror measure again in that frame).
   #scrollInside(pos: number): void {
     const view = this.view;
     view.requestMeasure({
@@ -257,7 +260,8 @@ export class ScriptEditor {
         const bottom = block.bottom + view.documentPadding.top;
         const from = scroller.scrollTop;
         const height = scroller.clientHeight;
-        return top < from ? top : bottom > from + height ? bottom - height : null;
+        if (top >= from && bottom <= from + height) return null;
+        return Math.max(0, top - Math.max(0, (height - (bottom - top)) / 3));
       },
       write: (to) => {
         if (to !== null) view.scrollDOM.scrollTop = to;

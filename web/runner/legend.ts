@@ -3,6 +3,7 @@
 import type { Timeline } from '../api/index.js';
 import { scoresAfter } from '../api/timeline.js';
 import { h, setText, svg } from '../shared/dom.js';
+import { morphChildren } from '../shared/morph.js';
 import { count, plural } from '../shared/format.js';
 import { formatScore } from './pick-explain.js';
 import { MAX_SERIES, NONE_CLASS, seriesClasses } from '../shared/palette.js';
@@ -29,9 +30,9 @@ export class Legend {
 
   setTimeline(t: Timeline | null): void {
     this.#timeline = t;
-    this.#entries = [];
     const doc = this.#doc;
     if (!t || t.length === 0) {
+      this.#entries = [];
       this.element.replaceChildren();
       return;
     }
@@ -46,18 +47,21 @@ export class Legend {
       else counts[w]++;
     }
     const share = (n: number) => (picks === 0 ? '' : ` · ${Math.round((100 * n) / picks)}%`);
-    const items: HTMLLIElement[] = [];
+    const items = h(doc, 'ul');
     const shown = Math.min(t.names.length, this.#max);
+    // The weights say what they said (setStep brings them up to date), so keeping them changes nothing.
+    const said = this.#entries.map((e) => e.weight.textContent ?? '');
     for (let id = 0; id < shown; id++) {
-      const weight = h(doc, 'span', { class: 'ss-legend-weight' });
-      this.#entries.push({ weight });
-      items.push(this.#item(seriesClasses(id), t.names[id], weight, `${plural(counts[id], 'pick')}${share(counts[id])}`));
+      const weight = h(doc, 'span', { class: 'ss-legend-weight', text: said[id] ?? '' });
+      items.append(this.#item(seriesClasses(id), t.names[id], weight, `${plural(counts[id], 'pick')}${share(counts[id])}`));
     }
-    if (none > 0) items.push(this.#item(NONE_CLASS, 'NONE', null, `${plural(none, 'pick')}${share(none)}`));
+    if (none > 0) items.append(this.#item(NONE_CLASS, 'NONE', null, `${plural(none, 'pick')}${share(none)}`));
     if (t.names.length > shown) {
-      items.push(h(doc, 'li', { class: 'ss-legend-more', text: `and ${count(t.names.length - shown)} more backends (see the Table)` }));
+      items.append(h(doc, 'li', { class: 'ss-legend-more', text: `and ${count(t.names.length - shown)} more backends (see the Table)` }));
     }
-    this.element.replaceChildren(...items);
+    // Only what changed is touched (an edit changes a count or two, rarely the backends).
+    morphChildren(this.element, items);
+    this.#entries = [...this.element.querySelectorAll<HTMLSpanElement>('.ss-legend-weight')].map((weight) => ({ weight }));
   }
 
   /** Shows each backend's weight and score after `step` (or "down", or "–" when out of the pool). */

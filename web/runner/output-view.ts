@@ -8,7 +8,7 @@
 import { linesAsParts } from '../shared/exports.js';
 import type { OutputLine } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
-import { MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from './output-wrap.js';
+import { MAX_LINES, ROW_HEIGHT, RowLayout, WrapMemo, wrappedLines } from './output-wrap.js';
 import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
@@ -39,6 +39,8 @@ interface Row {
   swatch: HTMLSpanElement;
   text: HTMLSpanElement;
   index: number;
+  /** What the row shows was filled for: this index, at this offset, in this version of the lines. */
+  filled: string;
 }
 
 export class OutputView {
@@ -56,12 +58,14 @@ export class OutputView {
   readonly #probeChars: HTMLSpanElement;
   #cols = 0; // characters that fit on a row's line (0: not measured yet)
   #layout = new RowLayout([], 0);
+  readonly #wraps = new WrapMemo(); // what earlier runs' lines took at this width
   #rows: Row[] = [];
   #lines: readonly OutputLine[] = [];
   #kind: RowKind = () => NOT_A_PICK;
   #current = -1;
   #linkedLine: number | null = null;
   #frame = 0;
+  #version = 0; // bumped when the lines, their kinds or the layout change: rows filled before are filled again
   // Layout values kept from events, so updating the list never forces the
   // browser to lay out the page in the middle of a run.
   #viewH = 0;
@@ -146,7 +150,8 @@ export class OutputView {
 
   // Row heights for the current lines and width, then the spacer and the rows.
   #relayout(): void {
-    this.#layout = new RowLayout(this.#lines, this.#cols);
+    this.#version++;
+    this.#layout = new RowLayout(this.#lines, this.#cols, this.#wraps);
     const height = Math.min(this.#layout.height, MAX_SCROLL_HEIGHT);
     this.#spacer.style.height = `${height}px`;
     // At least three rows, so "No output yet" and a line or two read as a box.
@@ -219,6 +224,17 @@ export class OutputView {
   #fill(row: Row, index: number, offset: number): void {
     const item = this.#lines[index];
     row.el.hidden = false;
+    // A row that shows this line already (a step of a run playing moves the
+    // current row, not the rows) only has its selection and link marks set.
+    const filled = `${this.#version}:${index}:${offset}`;
+    if (row.filled === filled) {
+      const selected = index === this.#current ? 'true' : 'false';
+      if (row.el.getAttribute('aria-selected') !== selected) row.el.setAttribute('aria-selected', selected);
+      const linked = item.line === this.#linkedLine;
+      if (row.el.classList.contains('ss-linked') !== linked) row.el.classList.toggle('ss-linked', linked);
+      return;
+    }
+    row.filled = filled;
     row.index = index;
     row.el.id = `${this.#idPrefix}-${index}`;
     row.el.style.transform = `translateY(${this.#layout.top(index) + offset}px)`;
@@ -270,7 +286,7 @@ export class OutputView {
     const text = h(doc, 'span', { class: 'ss-out-text' });
     const el = h(doc, 'div', { class: 'ss-out-row', attrs: { role: 'option' } }, line, swatch, text);
     this.#spacer.append(el);
-    return { el, line, swatch, text, index: -1 };
+    return { el, line, swatch, text, index: -1, filled: '' };
   }
 
   #rowIndexOf(target: EventTarget | null): number | null {

@@ -61,6 +61,30 @@ export function wrappedLines(text: string, cols: number): number {
   return lines;
 }
 
+/**
+ * wrappedLines, remembered by text for one width: a re-run after an edit
+ * prints mostly the lines it printed before (a WEIGHTS line of 30 backends
+ * took most of a 10,000-line script's layout), so only new lines are worked
+ * out. Forgets everything past MAX_MEMO lines, and when the width changes.
+ */
+export class WrapMemo {
+  #cols = -1;
+  #known = new Map<string, number>();
+
+  lines(text: string, cols: number): number {
+    if (cols < 1 || text.length <= cols / 2) return 1; // most lines: no need to look
+    if (cols !== this.#cols || this.#known.size >= MAX_MEMO) {
+      this.#cols = cols;
+      this.#known = new Map();
+    }
+    let n = this.#known.get(text);
+    if (n === undefined) this.#known.set(text, (n = wrappedLines(text, cols)));
+    return n;
+  }
+}
+
+const MAX_MEMO = 100_000;
+
 /** The rows' heights and positions for one list of lines at one width. */
 export class RowLayout {
   readonly count: number;
@@ -70,7 +94,8 @@ export class RowLayout {
   readonly #wrapped: Uint32Array;
   readonly #extraUpTo: Float64Array;
 
-  constructor(lines: readonly OutputLine[], cols: number) {
+  /** `memo` (optional) keeps the wrapped line counts of earlier layouts at this width. */
+  constructor(lines: readonly OutputLine[], cols: number, memo: WrapMemo | null = null) {
     this.count = lines.length;
     const wrapped: number[] = [];
     const extra: number[] = [];
@@ -81,7 +106,8 @@ export class RowLayout {
     const n = long ? (long.bytes > MAX_WRAP_BYTES ? 0 : long.indices.length) : lines.length;
     for (let j = 0; j < n; j++) {
       const i = long ? long.indices[j] : j;
-      const k = Math.min(MAX_LINES, wrappedLines(lines[i].text, cols));
+      const text = lines[i].text;
+      const k = Math.min(MAX_LINES, memo ? memo.lines(text, cols) : wrappedLines(text, cols));
       if (k === 1) continue;
       sum += (k - 1) * LINE_HEIGHT;
       wrapped.push(i);

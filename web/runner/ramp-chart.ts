@@ -3,8 +3,17 @@
 // backend (chart-series.ts), a pick lane below (pick-lane.ts), and the
 // playhead: a marker at the current clock and a caret at the current step.
 // The run plays out: lines and picks are drawn in full up to the playhead
-// and faint after it (a mask moved with the playhead), so the ramp grows as
-// it plays; with reduced motion, or at the last step, all is drawn in full.
+// and faint after it, so the ramp grows as it plays; with reduced motion, or
+// at the last step, all is drawn in full. The faint part is a veil over the
+// chart (two HTML boxes of the chart's own background, 72 % opaque) that
+// the compositor slides with the playhead: no repaint in a frame of
+// playing. (An SVG mask moved with the playhead did the same look, but
+// Chromium rasterized the whole masked chart again in every frame: about
+// four times the page thread's own work per frame, headless.) Predict
+// mode has no future to veil: only the steps revealed are drawn. The
+// playhead's marks (clock line and label, caret, ring) are a small SVG of
+// their own over the chart, so moving them in every frame lays out and
+// repaints those four marks, not the chart.
 // This module composes them, follows the element's width, moves the
 // playhead and turns clicks into seeks. An overlay (chart-overlay.ts) can
 // draw a second run of the same script on top: the implement mode's
@@ -17,9 +26,10 @@ import { ChartFrame } from './chart-frame.js';
 import { buildChartModel, formatClock, revealedModel, type ChartModel } from './chart-model.js';
 import { drawOverlay, mergeModels, overlayFits, renderOverlayKey, sameRun } from './chart-overlay.js';
 import { drawSeries } from './chart-series.js';
-import { h, setText, svg, uniqueId } from '../shared/dom.js';
+import { h, setText, svg } from '../shared/dom.js';
 import type { ExportKey } from '../shared/exports.js';
 import { count, plural } from '../shared/format.js';
+import { morphChildren, setAttr } from '../shared/morph.js';
 import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
 import { NO_WINNER } from '../api/winners.js';
@@ -38,8 +48,6 @@ export interface RampChartOptions {
   reducedMotion?: () => boolean;
 }
 
-/** Luminance of what is still to come while the run plays out (0 hidden, 1 full). */
-const FUTURE_FILL = 'rgb(72,72,72)';
 
 interface Overlay {
   timeline: Timeline;
@@ -101,11 +109,16 @@ export class RampChart {
   readonly #clockLabel: SVGTextElement;
   readonly #caret: SVGLineElement;
   readonly #pickRing: SVGRectElement;
-  // The playing-out mask: [played, to come] over the plot and over the lane.
-  readonly #maskId = uniqueId('ss-played');
-  readonly #mask: SVGMaskElement;
-  readonly #maskRects: SVGRectElement[];
-  #masked: SVGGElement[] = [];
+  // The veils over what is still to come, while the run plays out: over the plot, over the lane.
+  readonly #veils: [HTMLDivElement, HTMLDivElement];
+  #veiled = ['', ''];
+  // The chart's parts, kept across redraws: the plot (axes, lines, lane,
+  // overlay: redrawn from scratch, then morphed into the live one, so an
+  // edit touches only what it changed); and over the chart, the playhead's
+  // marks in an SVG of their own.
+  readonly #plot: SVGGElement;
+  readonly #marks: SVGSVGElement;
+  readonly #playhead: SVGGElement;
   #ran = false;
   /** The run, and its model. */
   #full: Timeline | null = null;
@@ -128,15 +141,23 @@ export class RampChart {
     this.#note.hidden = true;
     this.#overlayKey = h(doc, 'p', { class: 'ss-overlay-key' });
     this.#overlayKey.hidden = true;
-    this.element.append(this.#overlayKey, this.#svg, this.#note);
-    parent.append(this.element);
-
+    this.#veils = [
+      h(doc, 'div', { class: 'ss-veil ss-veil-plot', attrs: { 'aria-hidden': 'true' } }),
+      h(doc, 'div', { class: 'ss-veil ss-veil-lane', attrs: { 'aria-hidden': 'true' } }),
+    ];
+    for (const v of this.#veils) v.hidden = true;
     this.#clockLine = svg(doc, 'line', { class: 'ss-clock-line' });
     this.#clockLabel = svg(doc, 'text', { class: 'ss-clock-label' });
     this.#caret = svg(doc, 'line', { class: 'ss-caret' });
     this.#pickRing = svg(doc, 'rect', { class: 'ss-pick-ring', attrs: { rx: '1.5', width: '8' } });
-    this.#maskRects = [0, 1, 2, 3].map((k) => svg(doc, 'rect', { attrs: { fill: k % 2 ? FUTURE_FILL : 'white' } }));
-    this.#mask = svg(doc, 'mask', { attrs: { id: this.#maskId, maskUnits: 'userSpaceOnUse' } }, ...this.#maskRects);
+    this.#marks = svg(doc, 'svg', { class: 'ss-chart-marks', attrs: { 'aria-hidden': 'true' } });
+    this.#playhead = svg(doc, 'g', { class: 'ss-playhead' }, this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
+    this.#marks.append(this.#playhead);
+    this.#marks.toggleAttribute('hidden', true);
+    this.element.append(this.#overlayKey, h(doc, 'div', { class: 'ss-chart-frame' }, this.#svg, ...this.#veils, this.#marks), this.#note);
+    parent.append(this.element);
+
+    this.#plot = svg(doc, 'g', { class: 'ss-plot' });
 
     // The width is kept from the observer, so a run never forces a layout.
     // Redraw on the next frame, not inside the observer: a redraw changes
@@ -240,6 +261,8 @@ export class RampChart {
       this.#frame = null;
       root.setAttribute('viewBox', `0 0 ${Math.max(this.#width, 1)} 60`);
       root.setAttribute('height', '60');
+      this.#marks.toggleAttribute('hidden', true);
+      for (const v of this.#veils) v.hidden = true;
       root.replaceChildren(
         svg(doc, 'text', {
           class: 'ss-chart-empty',
@@ -254,24 +277,23 @@ export class RampChart {
     }
 
     const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? MAX_SERIES, this.#options.maxPlotHeight));
-    root.setAttribute('viewBox', `0 0 ${f.width} ${f.height}`);
-    root.setAttribute('width', String(f.width));
-    root.setAttribute('height', String(f.height));
-    const series = drawSeries(doc, f, t, m, this.#lineEnd(f));
-    const lane = drawPickLane(doc, f, t);
-    root.replaceChildren(svg(doc, 'defs', {}, this.#mask), drawAxes(doc, f, m), series, lane);
-    this.#masked = [series, lane.querySelector<SVGGElement>('.ss-lane-picks')!];
-    if (o) {
-      const overlay = drawOverlay(doc, f, t, o.timeline, o.model, o.label);
-      root.append(overlay);
-      this.#masked.push(overlay);
+    const fresh = svg(doc, 'g');
+    fresh.append(drawAxes(doc, f, m), drawSeries(doc, f, t, m, this.#lineEnd(f)), drawPickLane(doc, f, t));
+    if (o) fresh.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
+    if (root.firstChild !== this.#plot) root.replaceChildren(this.#plot);
+    for (const el of [root, this.#marks]) {
+      setAttr(el, 'viewBox', `0 0 ${f.width} ${f.height}`);
+      setAttr(el, 'width', String(f.width));
+      setAttr(el, 'height', String(f.height));
     }
-    root.append(this.#playheadGroup());
+    this.#marks.toggleAttribute('hidden', false);
+    morphChildren(this.#plot, fresh);
     const jumps = Math.max(0, m.stretches.length - 1);
     const n = t.names.length;
     const part = t !== this.#full;
     const upTo = part ? (t.length ? ` so far, up to line ${t.stepLine[t.length - 1]}` : ' so far: nothing yet') : '';
-    root.setAttribute(
+    setAttr(
+      root,
       'aria-label',
       `${this.#options.label}${upTo}: effective weight of ${plural(n, 'backend')} from clock 0 to ${formatClock(m.maxNow)} s, ` +
         `and ${plural(m.picks, 'pick')}.${jumps ? ` The clock goes back ${jumps === 1 ? 'once' : `${jumps} times`} (a marked jump).` : ''}` +
@@ -291,19 +313,16 @@ export class RampChart {
     this.#placePlayhead();
   }
 
-  #playheadGroup(): SVGGElement {
-    const g = svg(this.#doc, 'g', { class: 'ss-playhead', attrs: { 'aria-hidden': 'true' } });
-    g.append(this.#clockLine, this.#caret, this.#pickRing, this.#clockLabel);
-    return g;
-  }
-
   #placePlayhead(): void {
     const t = this.#timeline;
     const f = this.#frame;
     if (!t || !f) return;
     // Predict mode before anything is shown: no playhead.
-    this.#svg.querySelector('.ss-playhead')?.setAttribute('visibility', t.length ? 'visible' : 'hidden');
-    if (t.length === 0) return;
+    setAttr(this.#playhead, 'visibility', t.length ? 'visible' : 'hidden');
+    if (t.length === 0) {
+      this.#playOut(f, null);
+      return;
+    }
     const i = Math.max(0, Math.min(t.length - 1, this.#step));
     const j = Math.min(t.length - 1, i + 1);
     const k = j > i ? this.#frac : 0; // gliding between steps i and j
@@ -330,22 +349,32 @@ export class RampChart {
     }
   }
 
-  // Full up to the playhead and faint after it; everything in full (no mask)
-  // when `at` is null. The lane's cut is just past the current step's tick.
+  // Full up to the playhead and faint after it; everything in full when
+  // `at` is null. The plot's cut is at the clock (the clock's label above
+  // it stays clear), the lane's just past the current step's tick and the
+  // ring around it.
   #playOut(f: ChartFrame, at: { cx: number; px: number } | null): void {
-    for (const g of this.#masked) {
-      if (at) g.setAttribute('mask', `url(#${this.#maskId})`);
-      else g.removeAttribute('mask');
-    }
-    if (!at) return;
     const bottom = f.laneTop + f.laneH + 4;
-    const cuts: Array<[number, number, number]> = [
-      [at.cx, 0, f.laneTop - 2], // the plot (and its x labels): lines up to the clock
-      [at.px + 2.5, f.laneTop - 2, bottom], // the lane: picks up to the current step's
-    ];
-    cuts.forEach(([x, top, end], k) => {
-      setRect(this.#maskRects[2 * k], 0, top, Math.max(0, x), end - top);
-      setRect(this.#maskRects[2 * k + 1], Math.max(0, x), top, Math.max(0, f.width - x), end - top);
+    const cuts: Array<[number, number, number]> = at
+      ? [
+          [at.cx + 1, f.plotTop - 2, f.laneTop - 2], // the plot and its x labels: lines up to the clock (its line clear)
+          [at.px + 4, f.laneTop - 2, bottom], // the lane: picks up to the current step's
+        ]
+      : [];
+    this.#veils.forEach((veil, k) => {
+      const cut = cuts[k];
+      veil.hidden = !cut;
+      if (!cut) return;
+      const [x, top, end] = cut;
+      // Only what changed is written: in a frame of playing, the transform alone (the compositor's).
+      const box = `${top}/${end - top}/${f.width}`;
+      if (this.#veiled[k] !== box) {
+        this.#veiled[k] = box;
+        veil.style.top = `${top}px`;
+        veil.style.height = `${end - top}px`;
+        veil.style.width = `${f.width}px`;
+      }
+      veil.style.transform = `translateX(${Math.max(0, x)}px)`;
     });
   }
 
@@ -378,16 +407,9 @@ export class RampChart {
   }
 }
 
-function setRect(el: SVGRectElement, x: number, y: number, width: number, height: number): void {
-  el.setAttribute('x', String(x));
-  el.setAttribute('y', String(y));
-  el.setAttribute('width', String(width));
-  el.setAttribute('height', String(height));
-}
-
 function setLine(el: SVGLineElement, x1: number, y1: number, x2: number, y2: number): void {
-  el.setAttribute('x1', String(x1));
-  el.setAttribute('y1', String(y1));
-  el.setAttribute('x2', String(x2));
-  el.setAttribute('y2', String(y2));
+  setAttr(el, 'x1', String(x1));
+  setAttr(el, 'y1', String(y1));
+  setAttr(el, 'x2', String(x2));
+  setAttr(el, 'y2', String(y2));
 }

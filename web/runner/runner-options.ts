@@ -16,7 +16,12 @@ export interface RunnerOptions {
   examples?: readonly Example[];
   /** Play the first run through once loaded (never with reduced motion). Default true. */
   autoplay?: boolean;
-  /** Wait this long after the last keystroke before re-running (ms). Default 150. */
+  /**
+   * Wait this long after the last keystroke before re-running (ms). Default:
+   * half as long as the last run cost, at most 400 ms (live-runs.ts), so
+   * a script that runs in a millisecond answers at once and a long one still
+   * waits for a pause in the typing.
+   */
   debounceMs?: number;
   /** Level of the panel headings (default 2). */
   headingLevel?: 2 | 3 | 4 | 5 | 6;

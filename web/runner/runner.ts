@@ -27,6 +27,7 @@ import { addRunExports } from './run-exports.js';
 import { describeStep, KEPT_TEXT, runStatus } from './run-words.js';
 import { MAX_MARKED, RunnerBackground } from './runner-background.js';
 import { layOutPanels } from './runner-layout.js';
+import { LiveRuns } from './live-runs.js';
 import type { RunnerOptions, RunTimings } from './runner-options.js';
 import { RunnerToolbar } from './runner-toolbar.js';
 import { outputIndexAtLine, rowKind, stepForLine } from './step-lookup.js';
@@ -52,7 +53,8 @@ export class Runner {
   lastTimings: RunTimings | null = null;
 
   readonly #win: Window;
-  readonly #debounceMs: number;
+  /** When a live re-run follows an edit (live-runs.ts): after a wait that follows the last run's cost. */
+  readonly #live: LiveRuns;
   readonly #toolbar: RunnerToolbar;
   /** Big scripts run in a worker (runner-background.ts). */
   readonly #background: RunnerBackground;
@@ -66,8 +68,7 @@ export class Runner {
   #engine: SlowStart | null = null;
   #result: RunResult | null = null;
   #timeline: Timeline | null = null;
-  #timer = 0;
-  // A live run after an edit (not Run): a problem only on the word being typed is held back (typingHold).
+  // The last run was a live run after an edit (not Run): problems on the line being typed are held back (typingHold).
   #typing = false;
   #held = 0; // the line whose problems are held back, 0 for none
   #holdTimer = 0;
@@ -83,6 +84,9 @@ export class Runner {
   #next: 'play' | 'end' | null;
   #source: Source = 'elsewhere';
   #shownStep = -1;
+  // While a run plays, the editor's line and the pick view follow at most every SLOW_FOLLOW_MS (see #showStep).
+  #slowFollowed = 0;
+  #slowBehind: { step: number; line: number } | null = null; // a step they have still to show
   #destroyed = false;
 
   constructor(options: RunnerOptions) {
@@ -90,7 +94,7 @@ export class Runner {
     const doc = root.ownerDocument;
     const documentRoot = options.documentRoot ?? (root.getRootNode() as Document | ShadowRoot);
     this.#win = doc.defaultView ?? window;
-    this.#debounceMs = options.debounceMs ?? 150;
+    this.#live = new LiveRuns(this.#win, () => this.#start(true), options.debounceMs ?? null);
     this.#reducedMotion = this.#win.matchMedia('(prefers-reduced-motion: reduce)');
     this.#next = options.autoplay ?? true ? 'play' : 'end';
     this.#onRun = options.onRun;
@@ -217,8 +221,19 @@ export class Runner {
    * Before the engine has loaded, null: the script as it is then runs once it has.
    */
   run(options: { play?: boolean } = {}): RunTimings | null {
-    this.#win.clearTimeout(this.#timer);
     if (options.play) this.#next = 'play';
+    return this.#start(false);
+  }
+
+  /** How long a live re-run waits after a keystroke now (ms): it follows the last run's cost (live-runs.ts). */
+  get liveWaitMs(): number {
+    return this.#live.waitMs;
+  }
+
+  // A run: `live` after an edit (its problems on the line being typed are held back), else asked for.
+  #start(live: boolean): RunTimings | null {
+    this.#live.cancel();
+    this.#typing = live;
     const engine = this.#engine;
     if (!engine) {
       this.#runWanted = true; // run once the engine is there
@@ -308,6 +323,7 @@ export class Runner {
     const n = viewed?.length ?? 0;
     const atStep = at?.answered && full ? full.stepAtLine(at.line) : -1;
     this.#shownStep = -1;
+    this.#slowBehind = null;
     this.playhead.setLength(n, atStep >= 0 && atStep < n ? atStep : n - 1);
     if (!this.#inShow) this.#onShown?.(this.shownOutput, this.revealedAll);
   }
@@ -336,7 +352,8 @@ export class Runner {
   destroy(): void {
     this.#destroyed = true;
     this.#background.destroy();
-    this.#win.clearTimeout(this.#timer);
+    this.#live.cancel();
+    this.#win.clearTimeout(this.#holdTimer);
     this.playhead.destroy();
     this.#toolbar.destroy();
     this.editor.destroy();
@@ -372,13 +389,10 @@ export class Runner {
     this.#win.clearTimeout(this.#holdTimer);
     this.#held = this.#typing ? typingHold(this.editor.view.state, result.diagnostics) : 0;
     if (this.#held) {
-      // Shown after a pause, or when the cursor leaves the line.
-      this.#holdTimer = this.#win.setTimeout(() => !this.#pending && this.run(), HOLD_MS);
+      // Judged after a pause, or when the cursor leaves the line.
+      this.#holdTimer = this.#win.setTimeout(() => this.#release(), HOLD_MS);
     }
-    const shownDiagnostics = this.#held ? [] : result.diagnostics;
-    const marked = shownDiagnostics.length > MAX_MARKED ? shownDiagnostics.slice(0, MAX_MARKED) : shownDiagnostics;
-    this.#background.progress.unmarked(marked.length, shownDiagnostics.length);
-    this.editor.showRun(marked, tl ? tl.stepLine[start] : null);
+    this.editor.showRun(this.#marked(result), tl ? tl.stepLine[start] : null);
     const diagnostics = lap();
     this.output.setOutput(result.output, (i) => rowKind(this.#timeline, this.#outputLine(i)));
     const output = lap();
@@ -390,6 +404,7 @@ export class Runner {
     this.pickView.setTimeline(tl);
     const table = lap();
     this.#shownStep = -1;
+    this.#slowBehind = null;
     this.playhead.setLength(n, start);
     this.#inShow = true;
     if (this.#predict) this.#startPredict(script.split('\n')); // hides what comes after the first question
@@ -402,6 +417,7 @@ export class Runner {
       render: mark - t1,
       views: { diagnostics, output, chart, legend, table, playhead },
     };
+    this.#live.measured(runMs + (mark - t1));
     this.#onRun?.(result, script);
     this.#onShown?.(this.shownOutput, this.revealedAll);
     return this.lastTimings;
@@ -411,19 +427,36 @@ export class Runner {
     this.#pending = true;
     this.#onEdit?.();
     this.playhead.pause();
-    this.#win.clearTimeout(this.#timer);
     this.#win.clearTimeout(this.#holdTimer);
-    if (this.#toolbar.live) {
-      this.#timer = this.#win.setTimeout(() => {
-        this.#typing = true;
-        try {
-          this.run();
-        } finally {
-          this.#typing = false;
-        }
-      }, this.#debounceMs);
+    if (this.#toolbar.live) this.#live.edited();
+    else {
+      this.#live.cancel();
+      this.#toolbar.setStatus(`Edited: press Run (${modKey(this.#win)}+Enter) to run it.`);
     }
-    else this.#toolbar.setStatus(`Edited: press Run (${modKey(this.#win)}+Enter) to run it.`);
+  }
+
+  // The rejected lines the editor marks: all but the line being typed (held back), at most MAX_MARKED.
+  #marked(result: RunResult): readonly Diagnostic[] {
+    const shown = this.#shownDiagnostics(result);
+    this.#background.progress.unmarked(Math.min(MAX_MARKED, shown.length), shown.length);
+    return shown.length > MAX_MARKED ? shown.slice(0, MAX_MARKED) : shown;
+  }
+
+  #shownDiagnostics(result: RunResult): readonly Diagnostic[] {
+    const held = this.#held;
+    return held ? result.diagnostics.filter((d) => d.line !== held) : result.diagnostics;
+  }
+
+  // The line being typed is judged now (the learner paused, or the cursor left it): its
+  // problems are shown from the last run, which is of the text as it is (no edit since).
+  #release(): void {
+    this.#win.clearTimeout(this.#holdTimer);
+    if (!this.#held) return;
+    this.#held = 0;
+    const result = this.#result;
+    if (this.#pending || !result) return; // the run the edit brings judges it
+    this.editor.showDiagnostics(this.#marked(result));
+    this.#report(result);
   }
 
   // The cursor moved: show the state after that line. A click in the
@@ -433,10 +466,7 @@ export class Runner {
     this.playhead.pause();
     if (this.#predict) return; // the playhead stays on the line in question
     // Leaving a line whose problem was held back shows it.
-    if (this.#held && line !== this.#held && !this.#pending) {
-      this.run();
-      return;
-    }
+    if (this.#held && line !== this.#held) this.#release();
     if (this.#pending || !this.#timeline) return;
     this.#seek(stepForLine(this.#timeline, line), 'editor');
   }
@@ -450,20 +480,40 @@ export class Runner {
 
   // One place moves everything that follows the playhead.
   #showStep(step: number, frac: number, cause: MoveCause): void {
-    this.chart.setPlayhead(step, frac);
     const tl = this.#viewed; // in predict mode, the steps revealed
-    if (!tl || step >= tl.length || step === this.#shownStep) return;
+    if (!tl || step >= tl.length || step === this.#shownStep) {
+      const behind = this.#slowBehind;
+      if (behind && !this.playhead.playing) this.#followSlowly(behind.step, behind.line, true, false);
+      this.chart.setPlayhead(step, frac);
+      return;
+    }
     this.#shownStep = step;
     const line = tl.stepLine[step];
-    // The editor follows playing and clicks elsewhere, but never scrolls
-    // away from where the learner is typing; the output always follows.
-    this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
+    // The editor first, as in #show: its transaction reads the DOM selection,
+    // which lays the page out, cheap while nothing else has changed yet (after
+    // the chart's marks moved it was a second layout in every frame of playing).
+    // While playing, the editor and the pick view (a table rebuilt per step)
+    // follow at most every SLOW_FOLLOW_MS: done in every frame they were most
+    // of the page's work per frame; when the run stops they catch up. The
+    // editor follows clicks elsewhere too, but never scrolls away from where
+    // the learner is typing; the output, chart and legend follow every step.
+    const playing = cause === 'play' && this.playhead.playing;
+    if (playing && performance.now() - this.#slowFollowed < SLOW_FOLLOW_MS) this.#slowBehind = { step, line };
+    else this.#followSlowly(step, line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'), cause !== 'play');
+    this.chart.setPlayhead(step, frac);
     const out = this.shownOutput;
     const row = outputIndexAtLine(out, line);
     this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
     this.legend.setStep(step);
     this.table.setStep(step);
-    this.pickView.setStep(step, cause !== 'play');
+  }
+
+  // The editor's line (scrolled into view if `scroll`) and the pick view (said aloud if `announce`).
+  #followSlowly(step: number, line: number, scroll: boolean, announce: boolean): void {
+    this.#slowBehind = null;
+    this.#slowFollowed = performance.now();
+    this.editor.setCurrentLine(line, scroll);
+    this.pickView.setStep(step, announce);
   }
 
   #outputCount(result: RunResult): string {
@@ -474,14 +524,16 @@ export class Runner {
 
   #report(result: RunResult): void {
     setText(this.#outputMeta, this.#outputCount(result));
-    if (this.#held) {
+    const diagnostics = this.#shownDiagnostics(result);
+    if (this.#held && diagnostics.length === 0 && !result.truncated) {
       this.#toolbar.setStatus(`Typing line ${this.#held}… (it is checked when you pause)`);
       this.#toolbar.showProblemsButton(false);
       return;
     }
-    const status = runStatus(result);
+    // Other lines are judged as ever: their problems are said while line `held` is typed.
+    const status = runStatus(diagnostics === result.diagnostics ? result : { ...result, diagnostics: [...diagnostics] });
     this.#toolbar.setStatus(status.text, status.problem);
-    this.#toolbar.showProblemsButton(result.diagnostics.length > 0);
+    this.#toolbar.showProblemsButton(diagnostics.length > 0);
   }
 
   #outputLine(index: number): number {
@@ -494,23 +546,24 @@ export class Runner {
   }
 }
 
-/** How long a problem on the word being typed waits before it shows (a beginner types a letter every 200-400 ms). */
+/** While a run plays, the editor's current line and the pick view move at most this often (ms): 10 times a second reads as following. */
+export const SLOW_FOLLOW_MS = 100;
+
+/** How long a problem on the line being typed waits before it shows (a beginner types a letter every 200-400 ms). */
 export const HOLD_MS = 1200;
 
 /**
- * The line whose problems a live run holds back, or 0: every rejected line
- * is the cursor's, and the cursor ends a word there (the next character is
- * a space or the line's end), so the problem is most likely the word not yet
- * finished ("P", "PO", "POO" on the way to POOL).
+ * The line whose problems a live run holds back, or 0. A line is complete,
+ * and judged, once the cursor has left it or the learner has paused on it
+ * for HOLD_MS: until then the line being typed ("P", "PO", "POOL", "POOL a",
+ * "ADD " on the way to a whole command) is not called wrong. Every other
+ * line is judged at once. Only the cursor's line (a plain cursor, not a
+ * selection) is held, and only when it has a problem.
  */
 export function typingHold(state: EditorState, diagnostics: readonly Diagnostic[]): number {
   if (diagnostics.length === 0 || !state.selection.main.empty) return 0;
-  const head = state.selection.main.head;
-  const line = state.doc.lineAt(head);
-  if (!diagnostics.every((d) => d.line === line.number)) return 0;
-  const before = line.text.charAt(head - line.from - 1);
-  const after = line.text.charAt(head - line.from);
-  return before !== '' && before !== ' ' && (after === '' || after === ' ') ? line.number : 0;
+  const line = state.doc.lineAt(state.selection.main.head).number;
+  return diagnostics.some((d) => d.line === line) ? line : 0;
 }
 
 /** Builds a runner (see {@link RunnerOptions}). */

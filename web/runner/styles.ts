@@ -168,7 +168,15 @@ export const RUNNER_CSS = /* css */ `
 /* Ramp chart */
 .ss-chart { padding: 2px 4px 0; min-width: 0; }
 .ss-chart-svg { display: block; width: 100%; height: auto; user-select: none; touch-action: pan-y; cursor: crosshair; }
-.ss-chart-svg text { font-family: var(--ss-font); }
+/* What is still to come while a run plays: the chart's own background, 72 % opaque (the
+   future at 28 %), slid by the compositor (ramp-chart.ts). */
+.ss-chart-frame { position: relative; overflow: hidden; }
+.ss-veil { position: absolute; left: 0; pointer-events: none; opacity: 0.72; will-change: transform; }
+.ss-veil[hidden], .ss-chart-marks[hidden] { display: none; }
+.ss-chart-marks { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
+.ss-veil-plot { background: var(--ss-panel); }
+.ss-veil-lane { background: var(--ss-editor-bg); }
+.ss-chart-svg text, .ss-chart-marks text { font-family: var(--ss-font); }
 .ss-grid { stroke: var(--ss-grid); stroke-width: 1; }
 .ss-axis { stroke: var(--ss-muted); stroke-width: 1; }
 .ss-tick { fill: var(--ss-muted); font-size: 11px; font-variant-numeric: tabular-nums; }

@@ -9,7 +9,7 @@
 //    slow start, slow start, escalating ejection and both.
 // Opt-in and lazy: the lab module (the simulation) loads the first time the
 // view is shown. The script's own output is not affected.
-import type { Lab, Traffic, TrafficDefaults } from '../api/index.js';
+import type { Lab, Traffic, TrafficDefaults, TrafficOptions } from '../api/index.js';
 import { h, setText } from '../shared/dom.js';
 import { MAX_SERIES, seriesClasses } from '../shared/palette.js';
 import { BucketChart, type BucketSeries } from './bucket-chart.js';
@@ -28,6 +28,40 @@ export interface TrafficViewOptions {
 
 /** At most this many simulated requests per run keeps the page interactive. */
 export const MAX_INTERACTIVE_REQUESTS = 3_000_000;
+/**
+ * At most this much work per run (the engine's work budget's steps,
+ * `Lab.simulationSize`): 1,000,000 requests with the service model, or
+ * 3,000,000 without (the requests' own cap), a fifth of a second or so. A
+ * pick that scans many backends costs more steps a request, so gets fewer
+ * requests.
+ */
+export const MAX_INTERACTIVE_STEPS = 100_000_000;
+
+/**
+ * The highest rate up to `wanted` (requests a second, possibly below 1) at
+ * which one simulation of `script` with `options` stays within the
+ * interactive caps, from the engine's own estimate of its work. However long
+ * the scenario runs, the run stays small: the rate falls, never the caps
+ * (a rate of at least 1 a second once made a script with `NOW 999999000`
+ * run a billion requests on the page thread).
+ */
+export function interactiveRate(lab: Lab, script: string, options: TrafficOptions, wanted: number): number {
+  const full = lab.simulationSize(script, { ...options, rps: wanted });
+  if (full.requests <= MAX_INTERACTIVE_REQUESTS && full.steps <= MAX_INTERACTIVE_STEPS) return wanted;
+  const byRequests = Math.min(wanted, MAX_INTERACTIVE_REQUESTS / full.duration);
+  // The work grows with the rate from what a run costs with no requests at
+  // all (its rows); when that alone is over the cap, the rows are what they
+  // are (and the engine says if they are over its budget).
+  const idle = lab.simulationSize(script, { ...options, rps: wanted * 1e-12 }).steps;
+  if (idle >= MAX_INTERACTIVE_STEPS) return byRequests;
+  const perRate = Math.max(full.steps - idle, Number.MIN_VALUE) / wanted;
+  return Math.min(byRequests, (MAX_INTERACTIVE_STEPS - idle) / perRate);
+}
+
+/** A request rate for a sentence: 1,536 or, below 1 a second, in two figures: 0.0031. */
+export function rateText(rps: number): string {
+  return rps >= 1 ? Math.round(rps).toLocaleString('en-US') : String(Number(rps.toPrecision(2)));
+}
 
 /** The flapping comparison's default scenario: a rolling restart of one backend of a small pool. */
 export const ROLLING_RESTART = `# A rolling restart of b in a pool of four: b stops at 30 s
@@ -256,14 +290,17 @@ export class TrafficView {
     this.ready = this.#lab.then(
       (lab) => {
         if (generation !== this.#generation) return;
-        this.#simulate(lab);
+        return this.#simulate(lab, generation);
       },
       (e: unknown) => setText(this.#status, `The simulation could not load: ${(e as Error).message}`),
     );
     return this.ready;
   }
 
-  #simulate(lab: Lab): void {
+  // The three parts (the share, the trap, the flapping) run in three tasks,
+  // so that the page answers input between them; a newer script or setting
+  // (another generation) stops the older run between parts.
+  async #simulate(lab: Lab, generation: number): Promise<void> {
     if (!this.#defaults) {
       const d = (this.#defaults = lab.trafficDefaults());
       this.#controls.adoptDefaults(d);
@@ -283,33 +320,47 @@ export class TrafficView {
     let bucket: number;
     let rps = s.rps;
     try {
-      // A cheap first pass (1 request/s) tells how long the scenario runs.
-      const duration = lab.simulate(script, { rps: 1, bucket: 1e9, curve: s.curve }).duration;
+      // The engine's estimate (one pass over the script, nothing simulated)
+      // tells how long the scenario runs, and what rate keeps the run small.
+      const duration = lab.simulationSize(script, { curve: s.curve }).duration;
       bucket = chooseBucket(duration);
-      if (rps * duration > MAX_INTERACTIVE_REQUESTS) rps = Math.max(1, Math.floor(MAX_INTERACTIVE_REQUESTS / duration));
+      rps = interactiveRate(lab, script, shareOptions(s, bucket), s.rps);
       traffic = lab.simulate(script, shareOptions({ ...s, rps }, bucket));
     } catch (e) {
       setText(this.#status, (e as Error).message);
       return;
     }
-    const requests = Math.round(rps * traffic.duration).toLocaleString('en-US');
+    const requests = Math.ceil(rps * traffic.duration).toLocaleString('en-US');
     setText(
       this.#status,
-      `${requests} requests over ${traffic.duration} s at ${rps.toLocaleString('en-US')}/s` +
+      `${requests} requests over ${traffic.duration.toLocaleString('en-US')} s at ${rateText(rps)}/s` +
         (rps < s.rps ? ' (rate lowered to keep the page responsive)' : '') +
         `; shares are counted in slices of ${bucket} s.` +
         (traffic.diagnostics.length ? ` ${traffic.diagnostics.length} rejected line(s) ignored.` : ''),
     );
     this.#shown = rps;
     const shares = sharesOf(traffic);
+    const stale = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return generation !== this.#generation;
+    };
     this.#shareChart.set({ mode: 'stack', bucket, buckets: traffic.buckets, series: shares.series, rest: shares.rest });
     this.#lanes.set(traffic);
     this.#drawLegend(traffic.names);
 
     // The comparison's rate: Load % of the busiest backend's warm capacity
     // at full weight (trap-summary.ts says why), capped like the share view's.
-    const trapRps = Math.max(1, Math.min(trapRate(traffic, s.trapLoad, capacity).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / traffic.duration)));
-    const [without, withRamp] = [false, true].map((slowStart) => lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart)));
+    if (await stale()) return;
+    const wantedTrapRps = trapRate(traffic, s.trapLoad, capacity).rps;
+    const trapRps = Math.min(...[false, true].map((slowStart) => interactiveRate(lab, script, trapOptions(wantedTrapRps, s, bucket, slowStart), wantedTrapRps)));
+    let without: Traffic;
+    let withRamp: Traffic;
+    try {
+      [without, withRamp] = [false, true].map((slowStart) => lab.simulate(script, trapOptions(trapRps, s, bucket, slowStart)));
+    } catch (e) {
+      setText(this.#trapNote, (e as Error).message);
+      return;
+    }
     // One latency scale for both sides, so they compare at a glance.
     let top = 0;
     for (const t of [without, withRamp]) for (const v of t.latencyMs) if (v > top) top = v;
@@ -353,25 +404,33 @@ export class TrafficView {
           })
         : '',
     );
-    this.#simulateFlapping(lab, script, defaults);
+    if (await stale()) return;
+    await this.#simulateFlapping(lab, script, defaults, stale);
   }
 
   // The flapping comparison: the rolling-restart example (or the script),
   // at Load % of the busiest backend's warm capacity, with each cure.
-  #simulateFlapping(lab: Lab, editorScript: string, defaults: TrafficDefaults): void {
+  // Each run in a task of its own (`stale` yields to the page, and says when
+  // a newer run has started).
+  async #simulateFlapping(lab: Lab, editorScript: string, defaults: TrafficDefaults, stale: () => Promise<boolean>): Promise<void> {
     const s = this.#controls.settings;
     const script = s.flapScenario === 'rolling' ? ROLLING_RESTART : editorScript;
-    let runs: Traffic[];
+    const runs: Traffic[] = [];
     let rps: number;
     let duration: number;
     try {
-      const natural = lab.simulate(script, { rps: 1, bucket: 1e9, curve: s.curve }).duration;
+      const natural = lab.simulationSize(script, { curve: s.curve }).duration;
       duration = s.flapScenario === 'rolling' ? FLAP_SECONDS : Math.max(natural, 120);
       const bucket = chooseBucket(duration);
-      const share = lab.simulate(script, { rps: 100, duration, bucket, curve: s.curve });
-      rps = Math.max(1, Math.min(trapRate(share, s.flapLoad, warmCapacity(defaults)).rps, Math.floor(MAX_INTERACTIVE_REQUESTS / duration)));
+      const shareOnly = { duration, bucket, curve: s.curve };
+      const share = lab.simulate(script, { ...shareOnly, rps: interactiveRate(lab, script, shareOnly, 100) });
+      const wanted = trapRate(share, s.flapLoad, warmCapacity(defaults)).rps;
       const cures = s.health === 'envoy' ? CURES : CURES.slice(0, 2);
-      runs = cures.map((cure) => lab.simulate(script, flapOptions(rps, duration, bucket, s, cure, defaults)));
+      rps = Math.min(...cures.map((cure) => interactiveRate(lab, script, flapOptions(wanted, duration, bucket, s, cure, defaults), wanted)));
+      for (const cure of cures) {
+        if (await stale()) return;
+        runs.push(lab.simulate(script, flapOptions(rps, duration, bucket, s, cure, defaults)));
+      }
     } catch (e) {
       setText(this.#flapStatus, (e as Error).message);
       this.#flap = [];
@@ -380,7 +439,7 @@ export class TrafficView {
     this.#flap = runs;
     setText(
       this.#flapStatus,
-      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rps.toLocaleString('en-US')} requests/s for ${duration} s, ` +
+      `${s.flapScenario === 'rolling' ? 'The rolling restart' : 'The script'} at ${rateText(rps)} requests/s for ${duration.toLocaleString('en-US')} s, ` +
         `timeout ${s.timeoutMs.toLocaleString('en-US')} ms, ${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}, ${HEALTH_NAMES[s.health]}.`,
     );
     this.#flapSides.forEach((side, i) => {

@@ -7,7 +7,9 @@
 // of the page's thread (DevTools Performance.getMetrics ThreadTime), which
 // is what the simulation costs whatever else the machine runs.
 //   npx vitest run --config tests/web/bench/vitest.config.ts traffic
-// TRAFFIC_BENCH=health,health-10k measures only those workloads.
+// TRAFFIC_BENCH=health,health-10k measures only those workloads;
+// TRAFFIC_BENCH_DIST=/path/to/other/dist measures another build's package
+// (a baseline, for a ratio measured side by side).
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +32,9 @@ const WORKLOAD_NAMES: Record<string, string> = {
 it('measures the traffic simulation in Chromium', async () => {
   // Serve the built package (dist/api, dist/wasm) and the fixture page.
   const site = await mkdtemp(join(tmpdir(), 'slowstart-traffic-bench-'));
-  await symlink(`${ROOT}dist/api`, join(site, 'api'));
-  await symlink(`${ROOT}dist/wasm`, join(site, 'wasm'));
+  const dist = process.env.TRAFFIC_BENCH_DIST ?? `${ROOT}dist`;
+  await symlink(`${dist}/api`, join(site, 'api'));
+  await symlink(`${dist}/wasm`, join(site, 'wasm'));
   await symlink(`${ROOT}tests/web/bench/fixtures/traffic-bench.js`, join(site, 'bench.js'));
   await writeFile(join(site, 'index.html'), '<!doctype html><title>bench</title><script type="module" src="/bench.js"></script>');
   const server = await serveStatic(site);
@@ -79,7 +82,7 @@ it('measures the traffic simulation in Chromium', async () => {
     if (requests.health !== undefined) expect(requests.health).toBeGreaterThanOrEqual(7_200_000);
     console.log(JSON.stringify(figures, null, 2));
     await mkdir(`${ROOT}test-results`, { recursive: true });
-    await writeFile(`${ROOT}test-results/traffic-bench.json`, JSON.stringify(figures, null, 2));
+    await writeFile(`${ROOT}test-results/traffic-bench${process.env.TRAFFIC_BENCH_DIST ? '-baseline' : ''}.json`, JSON.stringify(figures, null, 2));
   } finally {
     await browser.close();
     await server.close();

@@ -20,15 +20,22 @@ const open = (options: OpenOptions = {}) => openRunnerPage(site.browser, site.ur
 const RAMP = 'POOL a=4\nADD b=4 20\nPICK\nNOW 10\nPICK\nNOW 20\nPICK\nPICK';
 const BACKWARDS = 'POOL a=4\nADD b=4 20\nNOW 10\nPICK\nNOW 30\nPICK\nNOW 15\nPICK\nNOW 25\nPICK';
 
-/** What the chart shows of the run: whether it is masked, and where "played" ends over the plot and the lane. */
+/**
+ * What the chart shows of the run: whether what is still to come is veiled
+ * (over the plot, over the lane), and where "played" ends over each: the
+ * veils' left edges (ramp-chart.ts slides them with a transform).
+ */
 function playedOut(page: Page) {
   return page.evaluate(() => {
-    const chart = document.querySelector('.ss-chart .ss-chart-svg')!;
-    const masked = [...chart.querySelectorAll('.ss-series, .ss-lane-picks')].map((g) => g.hasAttribute('mask'));
-    const rects = [...chart.querySelectorAll('mask rect')].map((r) => Number(r.getAttribute('width')));
+    const chart = document.querySelector('.ss-chart')!;
+    const veils = [...chart.querySelectorAll<HTMLElement>('.ss-veil-plot, .ss-veil-lane')];
+    const masked = veils.map((v) => !v.hidden);
+    const [plotPlayed, lanePlayed] = veils.map((v) => new DOMMatrix(getComputedStyle(v).transform).m41);
     const clock = Number(chart.querySelector('.ss-clock-line')!.getAttribute('x1'));
     const caret = Number(chart.querySelector('.ss-caret')!.getAttribute('x1'));
-    return { masked, plotPlayed: rects[0], lanePlayed: rects[2], clock, caret };
+    // The chart itself is never masked while it plays (the veils do the faint future; predict mode draws only what is revealed).
+    const svgMasked = [...chart.querySelectorAll('.ss-chart-svg .ss-series, .ss-chart-svg .ss-lane-picks')].some((g) => g.hasAttribute('mask'));
+    return { masked, plotPlayed, lanePlayed, clock, caret, svgMasked };
   });
 }
 
@@ -42,9 +49,10 @@ describe('the chart that plays', () => {
     await expect.poll(() => page.locator('.ss-readout').textContent()).toContain('line 5');
     let p = await playedOut(page);
     expect(p.masked).toEqual([true, true]);
-    // Lines in full up to the clock mark, picks up to just past the caret.
-    expect(p.plotPlayed).toBe(p.clock);
-    expect(p.lanePlayed).toBeCloseTo(p.caret + 2.5, 5);
+    expect(p.svgMasked).toBe(false);
+    // Lines in full up to the clock mark (its line clear), picks up to just past the caret and its ring.
+    expect(p.plotPlayed).toBe(p.clock + 1);
+    expect(p.lanePlayed).toBeCloseTo(p.caret + 4, 2); // (a computed transform keeps three decimals)
     // A step forward plays one more step: the played part grows.
     await page.locator('.ss-transport button[aria-label="Step forward"]').click();
     await page.locator('.ss-transport button[aria-label="Step forward"]').click();
@@ -59,7 +67,7 @@ describe('the chart that plays', () => {
     await scrubTo(page, 0);
     p = await playedOut(page);
     expect(p.masked).toEqual([true, true]);
-    expect(p.plotPlayed).toBe(p.clock);
+    expect(p.plotPlayed).toBe(p.clock + 1);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -80,6 +88,9 @@ describe('the chart that plays', () => {
       .toBeGreaterThan(2);
     for (let i = 1; i < widths.length; i++) expect(widths[i]).toBeGreaterThanOrEqual(widths[i - 1]);
     await expect.poll(async () => (await playedOut(page)).masked, { timeout: 15_000 }).toEqual([false, false]);
+    // While playing, the editor followed ten times a second at most; at the end it is on the last step's line.
+    const current = await page.locator('.cm-line').evaluateAll((lines) => lines.map((l, i) => (l.classList.contains('ss-line-current') ? i + 1 : 0)).filter(Boolean));
+    expect(current).toEqual([8]);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -1,6 +1,6 @@
 // A 100,000-backend POOL on one line (900 KB), pasted into the page as a
 // learner would, in Chromium: the page stays live (no task of the page's
-// JavaScript over 200 ms of CPU, from a trace; main-thread-trace.ts), the
+// JavaScript over 3 calibration tasks of CPU, from a trace; see LIVE), the
 // editor shows the line cut with a marker, and the pick panel reaches every
 // PICK, showing the highest sums and saying how many rows it leaves out.
 // A WEIGHTS at the end prints a 1.1 MB output line (a 1 MB line of another
@@ -16,7 +16,7 @@
 // the 99,991 others that have 9, and ends at 9 − 100,000 = −99,991.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CPU_BOUND_TEST, traceMainThread } from '../support/main-thread-trace.js';
+import { CPU_BOUND_TEST, expectTasksWithin, taskFigures, traceMainThread } from '../support/main-thread-trace.js';
 import { openRunnerPage, serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
 import { SHOTS } from '../support/site.js';
 
@@ -83,6 +83,14 @@ async function paste(page: Page, text: string): Promise<void> {
 }
 
 const N = 100_000;
+/**
+ * The page stays live: its longest task that runs its JavaScript takes under 3 calibration tasks
+ * of CPU (main-thread-trace.ts: the same trace's fixed piece of JavaScript), the browser's own
+ * under 6. Measured on the 2-core VM under load 25-40: 0.7-1.6 calibrations (185-310 ms of CPU,
+ * the calibration 160-310 ms); with the output's rows drawn uncut (the 1.1 MB WEIGHTS line laid
+ * out whole) 4.5-4.8. It was a bound of 200 ms, which CI's loaded run broke with 280-355 ms.
+ */
+const LIVE = { script: 3, native: 6 };
 const poolLine = `POOL ${Array.from({ length: N }, (_, i) => `b${i}=1`).join(' ')}`;
 
 describe('a 100,000-backend POOL line', () => {
@@ -93,8 +101,7 @@ describe('a 100,000-backend POOL line', () => {
     const status = page.locator('.ss-status');
     await expect.poll(() => status.textContent(), { timeout: 60_000 }).toBe('Ran: 10 output lines, no problems.');
     const trace = await tasks();
-    expect(trace.longestScriptCpuMs).toBeLessThan(200);
-    expect(trace.longestNativeCpuMs).toBeLessThan(400);
+    expectTasksWithin(trace, LIVE);
     // The editor shows the first 1,000 characters of the line and a marker for the rest.
     expect(await page.locator('.ss-long-tail').textContent()).toBe(
       ` … ${(poolLine.length - 1000).toLocaleString('en-US')} more characters on this line are not shown (they are kept and run)`,
@@ -107,7 +114,7 @@ describe('a 100,000-backend POOL line', () => {
     // The page stays a page: no sentence with 100,000 names in it.
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(2400);
     const heap = await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
-    console.log(`huge pool: longest script task ${trace.longestScriptCpuMs.toFixed(0)} ms CPU, ${trace.longestWallMs.toFixed(0)} ms wall; heap ${(heap / 1e6).toFixed(0)} MB`);
+    console.log(`huge pool: ${taskFigures(trace)}; heap ${(heap / 1e6).toFixed(0)} MB`);
     expect(heap).toBeLessThan(250e6);
     await page.screenshot({ path: `${SHOTS}/huge-pool.png` });
     expect(problems).toEqual([]);
@@ -125,6 +132,7 @@ describe('a pool of 100,000 built by 100,000 ADD lines', () => {
     await paste(page, `${Array.from({ length: N }, (_, i) => `ADD b${i}=1 0`).join('\n')}\n${'PICK\n'.repeat(9)}WEIGHTS\n`);
     await expect.poll(() => page.locator('.ss-status').textContent(), { timeout: 60_000 }).toBe('Ran: 10 output lines, no problems.');
     const trace = await tasks();
+    expectTasksWithin(trace, LIVE);
     // The chart says what it draws, and nothing says it stopped early (it said so at line 2,827).
     expect(await page.locator('.ss-chart-note').allTextContents()).toEqual(['The chart shows the first 60 of 100,000 backends.']);
     await expectLastPick(page, 100_009);
@@ -136,8 +144,7 @@ describe('a pool of 100,000 built by 100,000 ADD lines', () => {
     await expect.poll(() => page.locator('.ss-pe-title').textContent()).toBe('How the PICK on line 100001 chose b0');
     expect(await page.locator('.ss-pe-summary').textContent()).toContain('b0 wins with 1, the highest.');
     const heap = await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
-    console.log(`100,000 ADD lines: longest script task ${trace.longestScriptCpuMs.toFixed(0)} ms CPU, ${trace.longestWallMs.toFixed(0)} ms wall; heap ${(heap / 1e6).toFixed(0)} MB`);
-    expect(trace.longestScriptCpuMs).toBeLessThan(200);
+    console.log(`100,000 ADD lines: ${taskFigures(trace)}; heap ${(heap / 1e6).toFixed(0)} MB`);
     expect(heap).toBeLessThan(250e6);
     await page.screenshot({ path: `${SHOTS}/huge-pool-adds.png` });
     expect(problems).toEqual([]);

@@ -229,10 +229,12 @@ describe('the implement-it-yourself mode', () => {
     }
     // Run to the end: the first test runs out of time (1 s), the rest are not run (it took 15 s, 1 s a test).
     await runTests(page);
-    const pickLine = INFINITE_LOOP.split('\n').findIndex((l) => l.startsWith('function pick')) + 1;
+    // The loop's own line (issue 34: it was reported on the line where pick starts).
+    const loopLine = INFINITE_LOOP.split('\n').findIndex((l) => l.trim() === 'while (true) {}') + 1;
+    expect(loopLine).toBeGreaterThan(INFINITE_LOOP.split('\n').findIndex((l) => l.startsWith('function pick')) + 1);
     const report = page.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-report');
     expect(await report.locator('.ss-impl-problem-text').first().textContent()).toBe(
-      `stopped after 1 s at script line 2: your code did not finish (stopped in the function on your line ${pickLine}: an endless loop?)`,
+      `stopped after 1 s at script line 2: your code did not finish (stopped in the loop on your line ${loopLine}: an endless loop?)`,
     );
     expect(await report.locator('tr.ss-impl-row-problem th').textContent()).toBe('2');
     const n = await page.locator('.ss-impl-test').count();
@@ -314,6 +316,7 @@ describe('the implement-it-yourself mode', () => {
     await runTests(page);
     expect(await banner.locator('.ss-impl-banner-title').textContent()).toBe('Your code did not finish loading');
     expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain('did not finish loading');
+    expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain('(the loop on your line 1)');
     expect(await states(page)).toEqual(Array(N).fill('idle')); // no test ran, so none waited for the limit
     expect(problems).toEqual([]);
     await page.close();
@@ -438,7 +441,7 @@ describe('the implement-it-yourself mode', () => {
 
 describe('the implement mode on the dev server (npm start)', () => {
   it('runs the worker, and takes a course author’s tests', async () => {
-    const { server: dev, url } = await startDevServer();
+    const { server: dev, url, warnings } = await startDevServer();
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
@@ -475,6 +478,8 @@ describe('the implement mode on the dev server (npm start)', () => {
       // 9 * 5 / 10 = 4.5, rounded down.
       expect(authored).toEqual({ ids: ['author-1', 'author-2'], pass: [true, true], output: ['a=4'] });
       expect(problems).toEqual([]);
+      // Nothing went wrong on the server's side either (it once failed its dependency scan).
+      expect(warnings).toEqual([]);
       await page.close();
     } finally {
       await dev.close();

@@ -180,9 +180,10 @@ describe('the web runner page', () => {
     expect(await help.locator('p').textContent()).toContain('Replaces the pool');
     const box = (await page.locator('.cm-editor').boundingBox())!;
     await page.screenshot({ path: `${SHOTS}/page-keyword-help.png`, clip: { ...box, height: 160 } });
-    // The underline is where the engine says: the duplicate name, not the first.
+    // The underline is where the engine says: the duplicate name, not the first. (Line 2, "U",
+    // is the line being typed: it is judged once the learner pauses, issue 34.)
     const range = page.locator('.cm-lintRange-error');
-    await expect.poll(() => range.allTextContents()).toEqual(['web', 'U']);
+    await expect.poll(() => range.allTextContents(), { timeout: 15_000 }).toEqual(['web', 'U']);
     const before = await page.locator('.cm-line').first().evaluate((line) => {
       const underline = line.querySelector('.cm-lintRange-error')!;
       const r = line.ownerDocument.createRange();
@@ -416,7 +417,7 @@ describe('the web runner page', () => {
 
 describe('the dev server (npm start)', () => {
   it('serves the page with the default script run', async () => {
-    const { server: dev, url } = await startDevServer();
+    const { server: dev, url, warnings } = await startDevServer();
     try {
       const page = await browser.newPage({ reducedMotion: 'reduce' });
       const problems = watchProblems(page);
@@ -424,6 +425,8 @@ describe('the dev server (npm start)', () => {
       await page.locator('.ss-out-row').first().waitFor({ timeout: 60_000 });
       await expect.poll(() => page.locator('.ss-status').textContent()).toContain('no problems');
       expect(problems).toEqual([]);
+      // Nothing went wrong on the server's side either (it once failed its dependency scan).
+      expect(warnings).toEqual([]);
       await page.close();
     } finally {
       await dev.close();

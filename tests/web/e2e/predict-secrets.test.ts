@@ -111,7 +111,7 @@ async function channels(host: Host): Promise<Record<string, string>> {
   // Keyboard and pointer: the output list's keys, a click at the chart's far right (a seek), the pick panel's Next.
   await page.keyboard.press('End');
   await page.keyboard.press('ArrowDown');
-  const chart = scope.locator('.ss-chart > .ss-chart-svg').first();
+  const chart = scope.locator('.ss-chart > .ss-chart-frame > .ss-chart-svg').first();
   const box = (await chart.boundingBox())!;
   await page.mouse.click(box.x + box.width - 3, box.y + box.height - 12);
   const next = scope.getByRole('button', { name: 'Next PICK ▸' });

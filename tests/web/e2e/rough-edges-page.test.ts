@@ -142,7 +142,7 @@ describe('rough edges on the runner page', () => {
       // The timeout is said once in the open test (its one-line note is hidden while open).
       const visibleText = await first.evaluate((el) => (el as HTMLElement).innerText);
       expect(visibleText.match(/stopped after/g)?.length).toBe(1);
-      expect(visibleText).toContain('stopped after 1 s at script line 2: your code did not finish (stopped in the function on your line');
+      expect(visibleText).toContain('stopped after 1 s at script line 2: your code did not finish (stopped in the loop on your line');
       // Nothing is cut off: the panel and every row fit, and the page does not scroll sideways.
       const fit = await page.evaluate(() => {
         const panel = document.querySelector<HTMLElement>('.ss-impl-results')!.closest<HTMLElement>('.ss-panel')!;

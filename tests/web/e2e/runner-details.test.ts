@@ -123,7 +123,7 @@ describe('numbers', () => {
     expect(await page.locator('.ss-chart-note').allTextContents()).toEqual(['The chart shows the first 60 of 1,500 backends.']);
     // The x axis writes its ticks 1,500, not 1500; the playhead's clock label too.
     await page.locator('.ss-out-row[aria-posinset="2"]').click();
-    const ticks = await page.locator('.ss-chart > .ss-chart-svg .ss-tick-x').allTextContents();
+    const ticks = await page.locator('.ss-chart > .ss-chart-frame > .ss-chart-svg .ss-tick-x').allTextContents();
     expect(ticks.some((t) => /^\d{1,3}(,\d{3})+$/.test(t)), ticks.join(' ')).toBe(true);
     expect(ticks.filter((t) => /^\d{4}$/.test(t))).toEqual([]);
     expect(await page.locator('.ss-clock-label').textContent()).toBe('now 1,500 s');

@@ -6,6 +6,7 @@
 //   stdout full or failing       "slowstart: write error: <strerror>", exit 2
 //   the reader went away (EPIPE) nothing said, killed by SIGPIPE (141 in a shell)
 //   stdin a directory            "slowstart: read error: ...", exit 2
+//   a directory named as FILE    "slowstart: cannot read 'DIR': Is a directory", exit 2
 //   /dev/null read-write         not a fault: what harnesses pass to discard
 //                                output (Python's DEVNULL, Node's 'ignore')
 //
@@ -181,6 +182,20 @@ describe('stdin cannot be read: exit 2 with "read error", in both CLIs', () => {
       const runs = await both((cli) => shell(cli, args, '<&-'));
       expect({ args, run: runs.native }).toEqual({ args, run: { code: 2, signal: null, stdout: '', stderr: 'slowstart: read error: Bad file descriptor\n' } });
       expect({ args, code: runs.node.code, stderr: runs.node.stderr }).toEqual({ args, code: 0, stderr: '' });
+    }
+  });
+
+  it('a directory named as the script: both CLIs name it ("cannot read"), for a run and for simulate', async () => {
+    for (const args of [['/'], ['simulate', '/']]) {
+      const runs = await both((cli) => shell(cli, args, ''));
+      for (const [cli, run] of Object.entries(runs))
+        expect({ cli, args, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+          cli,
+          args,
+          code: 2,
+          stdout: '',
+          stderr: "slowstart: cannot read '/': Is a directory\n",
+        });
     }
   });
 

@@ -22,12 +22,14 @@ function tab(storage: Storage) {
   });
   let text = 'TEMPLATE';
   const shown: string[] = [];
+  const replaced: string[] = [];
   const saver = new CodeSaver(win as unknown as Window, new CodeStorage(win as unknown as Window, KEY), () => text, {
     failed: () => shown.push('failed'),
     changed: (code) => {
       text = code;
       shown.push(code);
     },
+    replacing: (theirs) => replaced.push(theirs),
   });
   return {
     type(code: string) {
@@ -50,6 +52,7 @@ function tab(storage: Storage) {
       return text;
     },
     shown,
+    replaced,
   };
 }
 
@@ -96,6 +99,9 @@ describe('the implement mode’s code in two tabs', () => {
     expect(b.text).toBe('b code, typed last');
     b.fire('blur'); // the learner leaves b: saved at once
     expect(storage.getItem(KEY)).toBe('b code, typed last');
+    // ... over a's, which b never showed: handed over first, to be kept among the earlier versions.
+    expect(b.replaced).toEqual(['a code']);
+    expect(a.replaced).toEqual([]);
     a.storageEvent(KEY);
     expect(a.text).toBe('b code, typed last');
   });

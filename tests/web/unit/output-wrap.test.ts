@@ -2,7 +2,7 @@
 // counts are worked by hand the way CSS wraps pre-wrap text: first fit at
 // spaces, after a hyphen not before a digit, anywhere in a longer piece.
 import { describe, expect, it } from 'vitest';
-import { LINE_HEIGHT, MAX_LINES, ROW_HEIGHT, RowLayout, wrappedLines } from '../../../web/runner/output-wrap.js';
+import { LINE_HEIGHT, MAX_LINES, ROW_HEIGHT, RowLayout, WrapMemo, wrappedLines } from '../../../web/runner/output-wrap.js';
 
 describe('wrappedLines', () => {
   it('keeps a line that fits on one line', () => {
@@ -55,5 +55,26 @@ describe('RowLayout', () => {
     expect(layout.lines(50_000)).toBe(MAX_LINES);
     expect(layout.top(50_001)).toBe(50_001 * ROW_HEIGHT + (MAX_LINES - 1) * LINE_HEIGHT);
     expect(layout.indexAt(layout.top(99_999))).toBe(99_999);
+  });
+});
+
+describe('WrapMemo', () => {
+  it('gives what wrappedLines gives, for the width asked, after a change of width too', () => {
+    const memo = new WrapMemo();
+    const texts = ['web1=0 web2=10 web3=10', 'a', 'api-eu-west=5 x', '名前=1 名前=2', 'abcdefghijklmnopqrstuvwxy'];
+    for (const cols of [10, 6, 13, 10, 8]) {
+      for (const t of [...texts, ...texts]) expect(memo.lines(t, cols), `${t} at ${cols}`).toBe(wrappedLines(t, cols));
+    }
+  });
+
+  it('lays out a run like the memo-less layout, run after run', () => {
+    const memo = new WrapMemo();
+    const run = (k: number) => Array.from({ length: 300 }, (_, i) => ({ line: i + 1, text: i % 10 ? 'a' : `w${i}=${k} x=${i} y-${k}=1` }));
+    for (const k of [1, 2, 1]) {
+      const a = new RowLayout(run(k), 9, memo);
+      const b = new RowLayout(run(k), 9);
+      expect(a.height).toBe(b.height);
+      expect(Array.from({ length: 300 }, (_, i) => a.top(i))).toEqual(Array.from({ length: 300 }, (_, i) => b.top(i)));
+    }
   });
 });

@@ -87,7 +87,12 @@ describe('compiling', () => {
   it('stops top-level code that never finishes, at the time limit', () => {
     // The session starts at the clock's first reading (1 ms): its deadline is 301.
     const [error, last] = onVirtualClock(1, () => openError('while (true) {}', 300));
-    expect(error).toEqual({ message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true, reason: 'time' });
+    expect(error).toEqual({
+      message: 'your code did not finish loading: is there an endless loop outside the functions (the loop on your line 1)?',
+      timedOut: true,
+      reason: 'time',
+      codeLine: 1,
+    });
     expect(last).toBe(302); // the first reading past the deadline stopped it, and none before
   });
 });

@@ -11,6 +11,7 @@ import { MAX_SAVED_CHARS, MAX_VERSIONS, ScriptStore } from '../../../web/host/sc
 import { judge } from '../../../web/host/compare.js';
 import { pageIdentity } from '../../../web/host/identity.js';
 import { runStatus } from '../../../web/runner/run-words.js';
+import { QuotaStorage } from '../support/quota-storage.js';
 
 describe('link payloads', () => {
   const scripts = ['', 'POOL a=1\nPICK\n', 'POOL café=1 日本=2 🚀=3\r\nWEIGHTS', 'PICK\n'.repeat(100_000)];
@@ -57,37 +58,6 @@ describe('link payloads', () => {
     expect(await decodeLinkCode(fits)).toEqual({ script: 'A'.repeat(1 << 20) });
   });
 });
-
-/** localStorage with a quota in UTF-16 code units (keys and values), as browsers count it. */
-class QuotaStorage implements Storage {
-  readonly items = new Map<string, string>();
-  constructor(public quota = Infinity) {}
-  get length() {
-    return this.items.size;
-  }
-  used(): number {
-    let n = 0;
-    for (const [k, v] of this.items) n += k.length + v.length;
-    return n;
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    const after = this.used() - (this.items.has(key) ? key.length + this.items.get(key)!.length : 0) + key.length + value.length;
-    if (after > this.quota) throw new DOMException('quota', 'QuotaExceededError');
-    this.items.set(key, value);
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  key(i: number) {
-    return [...this.items.keys()][i] ?? null;
-  }
-  clear() {
-    this.items.clear();
-  }
-}
 
 const KEY = 'slowstart:/lesson.html:ex1';
 const STARTER = 'POOL a=1\nPICK\n';

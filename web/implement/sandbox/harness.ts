@@ -24,6 +24,7 @@
  * bundler or minifier does.
  */
 import { NO_WINNER } from '../../api/winners.js';
+import { LOOP_MARK } from './loop-marks.js';
 
 /** The file name QuickJS gives the learner's code in stack traces. */
 export const LEARNER_FILE = 'your-code.js';
@@ -101,6 +102,9 @@ export const HARNESS_SOURCE = String.raw`(function () {
   const F64 = Float64Array;
   const Bytes = ArrayBuffer;
   const NaN_ = NaN;
+  // Each loop of the learner's writes its line here (loop-marks.ts): a plain
+  // number the host reads when time runs out, never a getter or a setter.
+  define(globalThis, '${LOOP_MARK}', { __proto__: null, value: 0, writable: true, enumerable: false, configurable: false });
   let reserve = new Bytes(RESERVE_BYTES);
   let effectiveWeightFn, pickFn, onJoinFn;
   const names = [];

@@ -46,6 +46,7 @@ import {
   type HarnessReport,
 } from './harness.js';
 import { NO_WINNER } from '../../api/winners.js';
+import { LOOP_MARK, markLoops } from './loop-marks.js';
 
 export interface SandboxOptions {
   /** All of QuickJS's WebAssembly memory, bytes (default `DEFAULT_MEMORY_BYTES`): a multiple of 64 KiB, at least 32 MiB. */
@@ -213,8 +214,10 @@ export class LearnerSandbox {
       runtime.setMemoryLimit(this.memoryBytes);
       runtime.setMaxStackSize(limits.stackBytes ?? DEFAULT_STACK_BYTES);
       const context = runtime.newContext();
+      // Marked before the session's time starts: it is the host's work, not the learner's.
+      const marked = markLoops(source);
       const session = new SandboxSession(this, runtime, context, limits.timeMs);
-      const error = session.start(source);
+      const error = session.start(source, marked);
       if (error) {
         session.dispose();
         return { error };
@@ -241,6 +244,7 @@ export class SandboxSession implements LearnerRules {
   #stopped: SessionStop | undefined;
   #interrupted = false;
   #stoppedLine: number | undefined;
+  #stoppedInLoop = false;
   #reordered = false;
   #disposed = false;
   onJoin?: (backend: { name: string; score: number }) => void;
@@ -269,9 +273,14 @@ export class SandboxSession implements LearnerRules {
     return this.#reordered;
   }
 
-  /** Where the function of the learner's that was running when time ran out starts (QuickJS gives that line for an interrupt), when known. */
+  /** The line of the learner's loop that was running when time ran out (loop-marks.ts), else the line QuickJS's stack gives (the running function's last call, or its start); when known. */
   get stoppedLine(): number | undefined {
     return this.#stoppedLine;
+  }
+
+  /** True when `stoppedLine` is the line of a loop (not only of the function it is in). */
+  get stoppedInLoop(): boolean {
+    return this.#stoppedInLoop;
   }
 
   /**
@@ -285,8 +294,8 @@ export class SandboxSession implements LearnerRules {
     return true;
   }
 
-  /** @internal Loads the harness, then the learner's code. */
-  start(source: string): OpenError | undefined {
+  /** @internal Loads the harness, then the learner's code (`marked`: with its loops marked, loop-marks.ts). */
+  start(source: string, marked: string | null = null): OpenError | undefined {
     const ctx = this.#context;
     const harness = ctx.evalCode(HARNESS_SOURCE, 'slowstart-harness.js');
     if (harness.error) {
@@ -298,13 +307,21 @@ export class SandboxSession implements LearnerRules {
     harness.value.dispose();
     this.#entries = entries;
 
-    const loaded = ctx.evalCode(source, LEARNER_FILE);
+    // Each loop says its line as it runs (loop-marks.ts); marked code QuickJS
+    // refuses (a grammar the two parsers read differently) is loaded as it is.
+    const loaded = ctx.evalCode(this.#compiles(marked) ?? source, LEARNER_FILE);
     if (loaded.error) {
       // The harness describes what the top-level code threw.
       const described = this.#interrupted ? 0 : this.#call(entries.report, [loaded.error]);
       loaded.error.dispose();
       if (this.#interrupted) {
-        return { message: 'your code did not finish loading: is there an endless loop outside the functions?', timedOut: true, reason: 'time' };
+        const line = this.#loopLine();
+        return {
+          message: `your code did not finish loading: is there an endless loop outside the functions${line ? ` (the loop on your line ${line})` : ''}?`,
+          timedOut: true,
+          reason: 'time',
+          ...(line ? { codeLine: line } : {}),
+        };
       }
       const report = typeof described === 'string' ? this.#parse(described) : {};
       const threw = report.threw ?? 'InternalError: out of memory';
@@ -451,9 +468,14 @@ export class SandboxSession implements LearnerRules {
         made.push(h);
         return h;
       });
+      this.#setLoopLine(0); // a loop of an earlier call is not this call's
       const result = ctx.callFunction(fn, ctx.undefined, handles);
       if (result.error) {
-        if (this.#interrupted) this.#stoppedLine = this.#codeLineOf(result.error);
+        if (this.#interrupted) {
+          const loop = this.#loopLine();
+          this.#stoppedInLoop = loop !== undefined;
+          this.#stoppedLine = loop ?? this.#codeLineOf(result.error);
+        }
         result.error.dispose();
         return this.#interrupted ? 0 : JSON.stringify({ exhausted: true } satisfies HarnessReport);
       }
@@ -479,6 +501,40 @@ export class SandboxSession implements LearnerRules {
     } finally {
       for (const h of made) h.dispose();
     }
+  }
+
+  // The line of the loop that was running when time ran out (loop-marks.ts), if any.
+  // Only a read of a plain data property: the interrupted runtime runs nothing more.
+  #loopLine(): number | undefined {
+    try {
+      const mark = this.#context.getProp(this.#context.global, LOOP_MARK);
+      try {
+        const line = this.#context.typeof(mark) === 'number' ? this.#context.getNumber(mark) : 0;
+        return Number.isInteger(line) && line > 0 ? line : undefined;
+      } finally {
+        mark.dispose();
+      }
+    } catch {
+      return undefined;
+    }
+  }
+
+  #setLoopLine(line: number): void {
+    const value = this.#context.newNumber(line);
+    try {
+      this.#context.setProp(this.#context.global, LOOP_MARK, value);
+    } finally {
+      value.dispose();
+    }
+  }
+
+  // `code` if QuickJS compiles it (compiling runs nothing), else null.
+  #compiles(code: string | null): string | null {
+    if (code === null) return null;
+    const compiled = this.#context.evalCode(code, LEARNER_FILE, { compileOnly: true });
+    const ok = !compiled.error;
+    (compiled.error ?? compiled.value).dispose();
+    return ok ? code : null;
   }
 
   // The first frame in the learner's code of an error's stack ("at pick (your-code.js:12:5)").

@@ -1,0 +1,121 @@
+// The Traffic lab's enumerations and their names, in one place: the CLI's
+// values (`--policy least-conn`), the API's (`policy: 'least-conn'`), the
+// JSON summary's and the CSV's all come from these lists, and so do the
+// messages that list them ("policy must be wrr, ... or round-robin, got 'x'").
+// An enum's value is its name's index.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/validate.hpp"
+
+namespace slowstart {
+
+// The ramp curves (traffic/curves.hpp).
+enum class CurveKind : std::uint8_t { Linear, Envoy, HAProxy };
+
+enum class Policy : std::uint8_t {
+  SmoothWrr,     // the SPEC's pick over the curve's weights (nginx)
+  LeastRequest,  // Envoy: weight / (active + 1)^bias, slow-start factor on top
+  Random,        // weighted random: probability weight / total (Caddy's random, weighted)
+  P2C,           // two distinct hosts at random, the one with fewer active wins (Caddy random_choose 2)
+  LeastConn,     // fewest active, no weights, ties at random (Caddy least_conn)
+  RoundRobin,    // the next available host in pool order, no weights (Caddy round_robin)
+};
+
+// How a policy applies the ramp (docs/WHY-SLOW-START.md, "Policies"):
+//   Scale  each policy's own way: wrr and random scale the weight, least-request
+//          scales it before dividing by (active + 1)^bias (Envoy), p2c and
+//          least-conn divide their score (active requests) by the ramp (the
+//          Caddy proposal's first design: 0 active stays 0), round-robin skips a
+//          warming host with probability 1 - ramp in its loop (the proposal);
+//   Skip   the proposal review's decorator: before every pick each warming
+//          host is left out with probability 1 - ramp (never the only
+//          available one), and the policy picks among the rest at full weight.
+enum class RampBy : std::uint8_t { Scale, Skip };
+
+// Passive health checking, with each balancer's parameter names and defaults
+// (docs/WHY-SLOW-START.md, "Health checks", says where each rule comes from).
+enum class HealthKind : std::uint8_t { None, Nginx, HAProxy, Envoy };
+
+// What "cold" means (the service model): how a backend warms after the
+// script (re)starts it (ADD, UP or POOL).
+//   Serving   seconds in service since the (re)start: the clock stops while the
+//             balancer has it ejected (no traffic, nothing warms). The default:
+//             without ejections it is plain time, as before.
+//   Time      seconds since the (re)start, ejected or not.
+//   Requests  requests served since the (re)start (warmup_requests of them).
+enum class WarmBy : std::uint8_t { Serving, Time, Requests };
+
+// A backend's state in a bucket (the lab's lanes, the CSV's `state`); the worst one wins.
+enum class BackendState : std::uint8_t { Out = 0, Serving = 1, Ramping = 2, Ejected = 3 };
+
+// Each enum's names (by value) and what messages call it.
+template <typename E>
+struct Names;
+template <>
+struct Names<CurveKind> {
+  static constexpr const char* label = "curve";
+  static constexpr std::array<const char*, 3> list = {"linear", "envoy", "haproxy"};
+};
+template <>
+struct Names<Policy> {
+  static constexpr const char* label = "policy";
+  static constexpr std::array<const char*, 6> list = {"wrr", "least-request", "random", "p2c", "least-conn", "round-robin"};
+};
+template <>
+struct Names<RampBy> {
+  static constexpr const char* label = "ramp-by";
+  static constexpr std::array<const char*, 2> list = {"scale", "skip"};
+};
+template <>
+struct Names<HealthKind> {
+  static constexpr const char* label = "health";
+  static constexpr std::array<const char*, 4> list = {"none", "nginx", "haproxy", "envoy"};
+};
+template <>
+struct Names<WarmBy> {
+  static constexpr const char* label = "warm-by";
+  static constexpr std::array<const char*, 3> list = {"serving", "time", "requests"};
+};
+template <>
+struct Names<BackendState> {
+  static constexpr const char* label = "state";
+  static constexpr std::array<const char*, 4> list = {"out", "serving", "ramping", "ejected"};
+};
+// A name for every value: the last enumerator is the list's last name.
+static_assert(Names<CurveKind>::list.size() == static_cast<std::size_t>(CurveKind::HAProxy) + 1);
+static_assert(Names<Policy>::list.size() == static_cast<std::size_t>(Policy::RoundRobin) + 1);
+static_assert(Names<RampBy>::list.size() == static_cast<std::size_t>(RampBy::Skip) + 1);
+static_assert(Names<HealthKind>::list.size() == static_cast<std::size_t>(HealthKind::Envoy) + 1);
+static_assert(Names<WarmBy>::list.size() == static_cast<std::size_t>(WarmBy::Requests) + 1);
+static_assert(Names<BackendState>::list.size() == static_cast<std::size_t>(BackendState::Ejected) + 1);
+
+template <typename E>
+const char* name_of(E value) {
+  return Names<E>::list[static_cast<std::size_t>(value)];
+}
+
+// "a, b or c": how a message lists the values something takes.
+std::string one_of(std::span<const char* const> names);
+
+// "LABEL must be a, b or c, got 'text'".
+std::string not_one_of(std::string_view label, std::span<const char* const> names, std::string_view text);
+
+// The value named `text`; else `out` is unchanged and the message says what it takes.
+template <typename E>
+Problem parse_name(std::string_view text, E& out) {
+  const auto& list = Names<E>::list;
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (text == list[i]) {
+      out = static_cast<E>(i);
+      return std::nullopt;
+    }
+  return not_one_of(Names<E>::label, list, text);
+}
+
+}  // namespace slowstart

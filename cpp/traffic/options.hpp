@@ -1,0 +1,77 @@
+// The Traffic lab's options as C++ holds them. Every option's flag, API key,
+// JSON key, default, range and help text are in one table
+// (traffic/option_table.hpp): the CLI, the API, `--summary json` and the
+// checks all read and write these structs through it. The defaults here are
+// the table's defaults.
+#pragma once
+#include <cstdint>
+
+#include "traffic/curves.hpp"
+#include "traffic/names.hpp"
+
+namespace slowstart {
+
+// A health check's shortest interval, and shortest ejection, in seconds: a
+// timer that fires every 1e-300 s would never let the clock move (`t + interval == t`).
+inline constexpr double kMinInterval = 0.001;
+
+struct HealthCheck {
+  HealthKind kind = HealthKind::None;
+  // nginx (ngx_http_upstream_module `server`): max_fails failures make the
+  // server unavailable for fail_timeout seconds (whole seconds, nginx's clock).
+  std::uint32_t max_fails = 1;
+  double fail_timeout = 10;
+  // HAProxy (`server ... check observe layer7 error-limit N on-error mark-down
+  // inter T rise R`): error_limit consecutive errors mark it down; active
+  // checks every `inter` seconds bring it back after `rise` successes.
+  std::uint32_t error_limit = 10;
+  double inter = 2;
+  std::uint32_t rise = 2;
+  // Envoy (cluster outlier_detection): consecutive_5xx in a row eject it for
+  // base_ejection_time x (times ejected), at most max_ejection_time; sweeps
+  // every `interval`; at most max_ejection_percent of the hosts out at once
+  // (but always one).
+  std::uint32_t consecutive_5xx = 5;
+  double interval = 10;
+  double base_ejection_time = 30;
+  double max_ejection_time = 300;
+  double max_ejection_percent = 10;
+};
+
+// The most workers one backend may have (the service model keeps a slot per worker).
+inline constexpr std::uint32_t kMaxWorkers = 10'000;
+
+struct ServiceModel {
+  bool enabled = false;       // off: routing only (no latency, no outstanding)
+  double base_ms = 200.0;     // a warm backend's service time
+  double cold_factor = 5.0;   // service time multiplier the moment it joins
+  double warmup = 30.0;       // seconds to decay linearly to base_ms
+  std::uint32_t workers = 128;  // requests a backend serves at once (FIFO queue beyond)
+  WarmBy warm_by = WarmBy::Serving;
+  double warmup_requests = 10'000;  // WarmBy::Requests: requests to warm up
+};
+
+// The most retries of one request.
+inline constexpr std::uint32_t kMaxRetries = 5;
+
+struct TrafficOptions {
+  double rps = 1000.0;      // requests per second
+  double duration = 0.0;    // seconds from 0; 0 = until 10 s after the last ramp ends
+  double bucket = 1.0;      // width of a reporting bucket, seconds
+  Curve curve;              // weights: linear / envoy / haproxy at a resolution
+  Policy policy = Policy::SmoothWrr;
+  bool slow_start = true;   // false: ramps are ignored (full weight at once)
+  double bias = 1.0;        // least-request's active-request bias
+  ServiceModel service;
+  // A request whose latency would pass timeout_ms fails at that moment (the
+  // proxy gives up; the backend still does the work) and is retried on another
+  // backend up to `retries` times. 0: no timeout. Needs the service model.
+  double timeout_ms = 0;
+  std::uint32_t retries = 0;
+  HealthCheck health;
+  RampBy ramp_by = RampBy::Scale;
+  std::uint64_t seed = 1;          // random, p2c, least-conn ties, the skip decorator
+  double stable_margin = 50;       // percent above the warm service time that still counts as stable
+};
+
+}  // namespace slowstart

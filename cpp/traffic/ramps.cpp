@@ -1,0 +1,61 @@
+#include "traffic/ramps.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace slowstart {
+
+void Ramps::reset(std::size_t n) {
+  curve_.assign(n, 0);
+  epoch_.assign(n, 0);
+  joined_ms_.assign(n, 0);
+  recovering_.assign(n, 0);
+  changes_ = {};
+}
+
+void Ramps::push_back() {
+  curve_.push_back(0);
+  epoch_.push_back(0);
+  joined_ms_.push_back(0);
+  recovering_.push_back(0);
+}
+
+void Ramps::joined(std::size_t i) {
+  joined_ms_[i] = fleet_.backends[i].joined * 1000;
+  recovering_[i] = fleet_.backends[i].how == Joined::Up;
+}
+
+void Ramps::readmitted(std::size_t i, double t) {
+  joined_ms_[i] = static_cast<std::int64_t>(std::floor(t * 1000.0));
+  recovering_[i] = 1;
+}
+
+bool Ramps::may_ramp(std::size_t i) const {
+  const Backend& b = fleet_.backends[i];
+  if (!b.up || !o_.slow_start || b.ramp == 0) return false;
+  return !(o_.curve.kind == CurveKind::HAProxy && !recovering_[i]);
+}
+
+bool Ramps::restart(std::size_t i) {
+  ++epoch_[i];
+  const Backend& b = fleet_.backends[i];
+  if (may_ramp(i)) {
+    changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
+    return true;
+  }
+  curve_[i] = b.up ? b.target * o_.curve.resolution : 0;
+  return false;
+}
+
+double Ramps::factor(std::size_t i, std::int64_t tick) const {
+  if (!may_ramp(i)) return 1.0;
+  const Backend& b = fleet_.backends[i];
+  return ramp_factor(o_.curve, static_cast<double>(tick - joined_ms_[i]) / 1000.0, static_cast<double>(b.ramp),
+                     recovering_[i]);
+}
+
+double Ramps::ramp_end(std::size_t i) const {
+  return static_cast<double>(joined_ms_[i] + fleet_.backends[i].ramp * 1000) / 1000.0;
+}
+
+}  // namespace slowstart

@@ -1,0 +1,111 @@
+// Each backend's weight under its ramp, in the traffic simulation's
+// milliseconds: the curve's integer weight (traffic/curves.hpp) at the
+// request's millisecond, without recomputing it every millisecond: a
+// backend's next change is found once (gallop, then halve: the curves never
+// decrease) and waited for. By position in the pool, as SmoothWrr's weights.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <vector>
+
+#include "traffic/budget.hpp"
+#include "traffic/fleet.hpp"
+#include "traffic/options.hpp"
+
+namespace slowstart {
+
+class Ramps {
+ public:
+  // Each weight change found adds its curve evaluations to `meter`.
+  Ramps(const TrafficOptions& o, const Fleet& fleet, WorkMeter& meter) : o_(o), fleet_(fleet), meter_(meter) {}
+
+  // POOL: n backends, none weighed yet.
+  void reset(std::size_t n);
+  // ADD of a new name: one more position.
+  void push_back();
+  // The script set position i's join (its ramp counts from the backend's `joined`).
+  void joined(std::size_t i);
+  // A health check readmitted position i at `t` (a recovery: HAProxy's curve ramps it).
+  void readmitted(std::size_t i, double t);
+
+  // Position i changed: true when it ramps (weighed at the next request by
+  // advance), false when its weight is fixed now (`curve(i)`).
+  bool restart(std::size_t i);
+  // The ramps whose weight changes by millisecond `tick`: weighed at it;
+  // `weigh(i)` is told of each new weight.
+  template <typename Weigh>
+  void advance(std::int64_t tick, Weigh weigh);
+  bool pending() const { return !changes_.empty(); }
+
+  // Position i ramps now (UP, slow start on, a ramp, and not HAProxy's
+  // curve on a backend that joined by ADD or POOL).
+  bool may_ramp(std::size_t i) const;
+  // How far into its ramp position i is at `tick` (1: not ramping).
+  double factor(std::size_t i, std::int64_t tick) const;
+  // The curve's weight of position i now (before least-request's division).
+  std::int64_t curve(std::size_t i) const { return curve_[i]; }
+  // When position i reaches its full weight, in seconds.
+  double ramp_end(std::size_t i) const;
+
+ private:
+  // A backend whose weight changes at millisecond `tick` (or at the next request, for kNow).
+  struct Change {
+    std::int64_t tick;
+    std::uint32_t pos, epoch;
+    bool operator>(const Change& o) const { return tick > o.tick; }
+  };
+  static constexpr std::int64_t kNow = std::numeric_limits<std::int64_t>::min();
+
+  std::int64_t curve_at(std::size_t i, std::int64_t tick) const;
+  // The first millisecond after `tick` at which position i's weight is no longer `w`.
+  std::int64_t next_change(std::size_t i, std::int64_t tick, std::int64_t w) const;
+
+  const TrafficOptions& o_;
+  const Fleet& fleet_;
+  WorkMeter& meter_;
+  std::vector<std::int64_t> curve_;       // the curve's weight
+  std::vector<std::uint32_t> epoch_;      // bumped when a backend changes: older Changes are void
+  std::vector<std::int64_t> joined_ms_;   // when its ramp started (a readmission restarts it)
+  std::vector<std::uint8_t> recovering_;  // joined by UP or readmitted (HAProxy ramps only then)
+  std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
+};
+
+// On every weight change's path: defined here so that advance inlines them.
+inline std::int64_t Ramps::curve_at(std::size_t i, std::int64_t tick) const {
+  const Backend& b = fleet_.backends[i];
+  return curve_weight_ms(o_.curve, b.target, b.ramp, tick - joined_ms_[i], recovering_[i]);
+}
+
+inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w) const {
+  const std::int64_t end = joined_ms_[i] + fleet_.backends[i].ramp * 1000;
+  std::int64_t same = tick, step = 1, evaluations = 0;
+  while (same + step < end && curve_at(i, same + step) == w) same += step, step *= 2, ++evaluations;
+  std::int64_t differs = std::min(same + step, end);
+  while (differs - same > 1) {
+    const std::int64_t mid = same + (differs - same) / 2;
+    (curve_at(i, mid) == w ? same : differs) = mid;
+    ++evaluations;
+  }
+  meter_.add(static_cast<double>(evaluations));
+  return differs;
+}
+
+template <typename Weigh>
+void Ramps::advance(std::int64_t tick, Weigh weigh) {
+  while (!changes_.empty() && changes_.top().tick <= tick) {
+    const Change c = changes_.top();
+    changes_.pop();
+    if (c.epoch != epoch_[c.pos]) continue;
+    const std::int64_t w = curve_[c.pos] = curve_at(c.pos, tick);
+    meter_.add(1);
+    weigh(c.pos);
+    const std::int64_t end = joined_ms_[c.pos] + fleet_.backends[c.pos].ramp * 1000;  // full weight from here on
+    if (tick >= end) continue;
+    changes_.push(Change{next_change(c.pos, tick, w), c.pos, c.epoch});
+  }
+}
+
+}  // namespace slowstart

@@ -1,0 +1,52 @@
+// What a traffic simulation measured (traffic/traffic.hpp runs it): per
+// bucket and backend, the requests, their latency, failures and the
+// backend's state; per backend, its ejections; when the pool became stable.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/interpreter.hpp"
+#include "core/validate.hpp"
+
+namespace slowstart {
+
+struct TrafficResult {
+  std::vector<std::string> names;  // backend ids, as in the timeline
+  double bucket = 1.0;             // bucket k covers [k * bucket, (k+1) * bucket)
+  std::size_t buckets = 0;
+  // Per bucket and backend, index [k * names.size() + id]:
+  std::vector<std::uint32_t> requests;   // requests routed to it
+  std::vector<double> outstanding;       // mean in flight, seen by each arrival
+  std::vector<double> latency_ms;        // mean latency of those requests (0 if none)
+  std::vector<std::uint32_t> failed;     // attempts that arrived in the bucket and timed out
+  std::vector<std::uint32_t> retried;    // of those, the ones retried on another backend
+  std::vector<std::uint8_t> state;       // BackendState, the worst the bucket saw
+  std::vector<std::uint32_t> unrouted;   // per bucket: requests with no backend (NONE)
+  std::vector<std::uint32_t> total;      // per bucket: all requests (retries included)
+  std::vector<Diagnostic> diagnostics;   // the script's rejected lines
+  // Why there is no simulation (a bad option, or one too large); the
+  // diagnostics above are still the script's.
+  Problem problem;
+  bool too_large = false;  // the problem is the work budget's (budget.hpp)
+  double duration = 0.0;
+  // Per backend id, over the whole run.
+  std::vector<std::uint32_t> ejections;
+  std::vector<double> seconds_ejected;
+  // Start of the first bucket from which on every bucket is calm (nobody
+  // ejected, no request failed, every backend's mean latency within
+  // stable_margin % of the warm service time); negative when the last bucket
+  // is not calm or there is no service model.
+  double stable_at = -1;
+
+  // The bucket time t falls in (the last one for t at or past the end).
+  std::size_t bucket_of(double t) const { return std::min(buckets - 1, static_cast<std::size_t>(t / bucket)); }
+
+  double share(std::size_t k, std::size_t id) const {
+    const std::uint32_t t = total[k];
+    return t ? static_cast<double>(requests[k * names.size() + id]) / t : 0.0;
+  }
+};
+
+}  // namespace slowstart
