@@ -220,8 +220,28 @@ std::string emit_text(const std::string& format, const FromFile* from, const Pre
   return emit_config(f, in);
 }
 
+// simulate --help's last section: the options this room adds.
+const char* const kSystemHelp =
+    "\nyour own system (docs/YOUR-SYSTEM.md):\n"
+    "  --from FILE           the proxy's configuration: its pool first, its options\n"
+    "                        before the command line's (which win)\n"
+    "  --from-format F       nginx, haproxy, envoy, caddy or alb (default: told\n"
+    "                        from the text)\n"
+    "  --from-pool NAME      the upstream, backend, cluster or site to read\n"
+    "  --explain             print what the file became, line by line, instead of\n"
+    "                        running\n"
+    "  --emit FORMAT         print the options in force as nginx, nginx-plus,\n"
+    "                        haproxy, envoy, caddy or alb configuration instead of\n"
+    "                        running\n";
+
 int run_simulate_system(const std::vector<std::string>& given, const FileReader& read, std::string& out,
                         std::string& err) {
+  if (std::find(given.begin(), given.end(), "--help") != given.end() ||
+      std::find(given.begin(), given.end(), "-h") != given.end()) {
+    const int status = simulate_command::run_simulate({"--help"}, read, out, err);
+    out += kSystemHelp;
+    return status;
+  }
   std::vector<std::string> args = given;
   SystemArgs a;
   if (Problem p = take_system_args(args, a)) {

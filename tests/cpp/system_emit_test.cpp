@@ -266,6 +266,14 @@ TEST(SystemEmit, SimulateEmitsTheScriptsPoolWithoutAFile) {
   EXPECT_EQ(option(c, "timeout-ms"), "700");
 }
 
+TEST(SystemEmit, SimulatesHelpNamesTheSystemOptions) {
+  std::string out, err;
+  EXPECT_EQ(run_simulate_system({"--rps", "5", "--help"}, Files{}.reader(), out, err), 0);
+  EXPECT_TRUE(has(out, "usage: slowstart simulate")) << out;
+  for (const char* flag : {"\n  --from FILE ", "\n  --from-format F ", "\n  --from-pool NAME ", "\n  --explain ", "\n  --emit FORMAT "})
+    EXPECT_TRUE(has(out, flag)) << flag;
+}
+
 TEST(SystemEmit, AnUnknownFormatIsRefusedAndNothingRuns) {
   Files fs;
   fs.files["s.txt"] = "POOL x=1\n";

@@ -176,6 +176,8 @@ describe('simulate --from, --emit and recommend: both CLIs, byte for byte', () =
     ['a file that does not parse', () => ['simulate', '--from', join(dir, 'broken.conf'), join(dir, 'pool.txt')]],
     ['odd bytes', () => ['simulate', '--from', join(dir, 'bytes.yaml'), '--from-format', 'envoy', join(dir, 'pool.txt')]],
     ['a bad --emit', () => ['simulate', '--emit', 'iis', join(dir, 'pool.txt')]],
+    ['simulate --help', () => ['simulate', '--help']],
+    ['recommend --help', () => ['recommend', '--help']],
     ['recommend --emit nginx-plus', () => ['recommend', '--service-ms', '100', '--cold-factor', '8', '--warmup', '10', '--timeout-ms', '500', '--rps', '60', '--health', 'haproxy', '--max-window', '120', '--emit', 'nginx-plus', join(dir, 'pool.txt')]],
     ['recommend --json --emit caddy', () => ['recommend', '--json', '--service-ms', '100', '--cold-factor', '8', '--warmup', '10', '--timeout-ms', '500', '--rps', '60', '--max-window', '120', '--emit', 'caddy', join(dir, 'pool.txt')]],
   ];
