@@ -127,7 +127,7 @@ export class YourSystemPanel {
     log.box.append(h(doc, 'div', { class: 'ss-traffic-controls' }, field(doc, 'Log format', this.#logFormat)));
     this.element.append(h(doc, 'div', { class: 'ss-system-inputs' }, config.box, log.box));
 
-    this.#scenario = h(doc, 'textarea', { class: 'ss-system-text ss-system-scenario', attrs: { 'aria-label': 'Scenario', spellcheck: 'false', rows: '6' } });
+    this.#scenario = h(doc, 'textarea', { class: 'ss-system-text ss-system-scenario', attrs: { 'aria-label': 'Your system: scenario', spellcheck: 'false', rows: '6' } });
     this.#scenario.addEventListener('input', () => {
       this.#scenarioWritten = true;
     });
@@ -139,7 +139,7 @@ export class YourSystemPanel {
       h(doc, 'div', { class: 'ss-system-file' }, h(doc, 'span', { class: 'ss-system-label', text: 'Scenario (the file’s servers by name; the file’s pool comes first)' }), this.#scenario),
       h(doc, 'div', { class: 'ss-traffic-controls' }, field(doc, 'Requests per second', this.#rps), field(doc, 'Write the settings for', this.#emit), go),
     );
-    this.#status = h(doc, 'p', { class: 'ss-traffic-status', attrs: { role: 'status' } });
+    this.#status = h(doc, 'p', { class: 'ss-system-status', attrs: { role: 'status' } });
     this.element.append(this.#status);
 
     const out = h(doc, 'div', { class: 'ss-system-out' });
@@ -324,6 +324,7 @@ const SYSTEM_CSS = /* css */ `
 }
 .ss-system-pre:empty { display: none; }
 .ss-system-error { border-color: var(--ss-error); color: var(--ss-error); }
+.ss-system-status { margin: 0; font-size: 12.5px; color: var(--ss-muted); min-height: 1.45em; }
 .ss-system-bar { display: flex; align-items: end; justify-content: space-between; gap: 8px; }
 .ss-canary-chart { min-width: 0; }
 .ss-canary-chart[hidden] { display: none; }

@@ -59,7 +59,7 @@ describe('Your system panel', () => {
     await page.evaluate(() => new Promise((r) => setTimeout(r, 400)).then(() => window.slowstartTraffic!.system.ready));
 
     // The scenario: a restart of the file's first server.
-    const scenario = await page.getByRole('textbox', { name: 'Scenario' }).inputValue();
+    const scenario = await page.getByRole('textbox', { name: 'Your system: scenario' }).inputValue();
     expect(scenario).toContain('DOWN 10.1.0.11:8080\nNOW 40\nUP 10.1.0.11:8080 0\n');
     const files = { 'your-config': CONFIG, 'scenario.txt': scenario };
     const explain = native(['simulate', '--from', 'your-config', '--explain', 'scenario.txt'], files);
@@ -77,7 +77,7 @@ describe('Your system panel', () => {
     await page.getByRole('combobox', { name: 'Write the settings for' }).selectOption('haproxy');
     await page.getByRole('spinbutton', { name: 'Requests per second' }).fill('200');
     await page.getByRole('button', { name: 'Recommend a window' }).click();
-    await page.locator('.ss-traffic-status', { hasText: /Recommended|No window|could not/ }).waitFor({ timeout: 60_000 });
+    await page.locator('.ss-system-status', { hasText: /Recommended|No window|could not/ }).waitFor({ timeout: 60_000 });
     const fitJson = native(['fit', '--json', '--log-format', 'nginx', 'canary.log'], { 'canary.log': LOG }).out;
     const rec = native(['recommend', '--from', 'your-config', '--fit', 'fit.json', '--rps', '200', '--emit', 'haproxy', 'scenario.txt'], {
       ...files,
@@ -107,7 +107,7 @@ describe('Your system panel', () => {
     expect(said).toBe("slowstart simulate: your-config:3:1: unexpected '}': 'server' has no ';'\n");
     expect(await page.locator('.ss-system-explain').getAttribute('class')).toContain('ss-system-error');
     await page.getByRole('button', { name: 'Recommend a window' }).click();
-    await page.locator('.ss-traffic-status', { hasText: 'could not be used' }).waitFor();
+    await page.locator('.ss-system-status', { hasText: 'could not be used' }).waitFor();
     expect(await page.locator('.ss-system-emitted').textContent()).toBe('');
     expect(problems).toEqual([]);
     await page.close();
