@@ -68,5 +68,5 @@ endfunction()
 set(SLOWSTART_ENGINE_MALLOC emmalloc CACHE STRING "The engine module's malloc (emmalloc or dlmalloc)")
 slowstart_wasm_module(slowstart_wasm engine createEngine slowstart_core
   "-sMALLOC=${SLOWSTART_ENGINE_MALLOC};-sEXPORTED_FUNCTIONS=_malloc,_free" cpp/wasm/bindings.cpp)
-slowstart_wasm_module(slowstart_lab_wasm lab createLab "slowstart_grading;slowstart_traffic" "-lembind;-sMALLOC=dlmalloc"
-  cpp/wasm/lab_bindings.cpp cpp/wasm/grading_bindings.cpp)
+slowstart_wasm_module(slowstart_lab_wasm lab createLab "slowstart_grading;slowstart_traffic;slowstart_system" "-lembind;-sMALLOC=dlmalloc"
+  cpp/wasm/lab_bindings.cpp cpp/wasm/grading_bindings.cpp cpp/wasm/system_bindings.cpp)

@@ -16,6 +16,9 @@
 #include "core/interpreter.hpp"
 #include "core/text_sink.hpp"
 #include "cli/grade_native.hpp"
+#include "system/fit_command.hpp"
+#include "system/recommend_command.hpp"
+#include "system/simulate_from.hpp"
 #include "traffic/simulate_command.hpp"
 #include "cli/stdio.hpp"
 #include "cli/usage.hpp"
@@ -79,15 +82,34 @@ slowstart::Problem read_script(const std::string& path, std::size_t max_bytes, s
 
 int simulate(int argc, char** argv) {
   std::string out, err;
-  const int status = slowstart::simulate_command::run_simulate(std::vector<std::string>(argv + 2, argv + argc),
-                                                  read_script, out, err);
+  const int status = slowstart::system::run_simulate_system(std::vector<std::string>(argv + 2, argv + argc),
+                                                            read_script, out, err);
   put(err, stderr);
   put(out, stdout);  // main() checks both streams before the status counts
   return status;
 }
 
+int fit(int argc, char** argv) {
+  std::string out, err;
+  const int status = slowstart::system::run_fit(std::vector<std::string>(argv + 2, argv + argc), read_script, out, err);
+  put(err, stderr);
+  put(out, stdout);
+  return status;
+}
+
+int recommend(int argc, char** argv) {
+  std::string out, err;
+  const int status =
+      slowstart::system::run_recommend(std::vector<std::string>(argv + 2, argv + argc), read_script, out, err);
+  put(err, stderr);
+  put(out, stdout);
+  return status;
+}
+
 int run_command(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "simulate") return simulate(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "fit") return fit(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "recommend") return recommend(argc, argv);
   if (argc > 1 && std::string_view(argv[1]) == "grade")
     return slowstart::cli::grade_command(std::vector<std::string>(argv + 2, argv + argc));
   if (argc > 1 && std::string_view(argv[1]) == "tests")

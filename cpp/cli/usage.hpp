@@ -13,6 +13,8 @@ inline constexpr const char* kVersion = SLOWSTART_VERSION;
 inline constexpr const char* kUsage =
     "usage: slowstart [FILE | -]\n"
     "       slowstart simulate [options] [FILE | -]   (see slowstart simulate --help)\n"
+    "       slowstart fit [options] [LOG | -]   (a canary's cold start; slowstart fit --help)\n"
+    "       slowstart recommend [options] [SCRIPT | -]   (the slow-start window; --help)\n"
     "       slowstart grade [options] -- COMMAND [ARGS...]   (see slowstart grade --help)\n"
     "       slowstart tests [--out DIR]   (the built-in test suite)\n"
     "\n"

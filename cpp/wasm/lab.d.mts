@@ -325,6 +325,34 @@ export interface LabModule {
     args: string[],
     read: (path: string, maxBytes: number) => Uint8Array | string,
   ): { out: string; err: string; status: number };
+  /** `slowstart fit ARGS` (cpp/system/fit_command.hpp), for the Node CLI (system_bindings.cpp). */
+  fitCommand(
+    args: string[],
+    read: (path: string, maxBytes: number) => Uint8Array | string,
+  ): { out: string; err: string; status: number };
+  /** `slowstart recommend ARGS` (cpp/system/recommend_command.hpp), for the Node CLI. */
+  recommendCommand(
+    args: string[],
+    read: (path: string, maxBytes: number) => Uint8Array | string,
+  ): { out: string; err: string; status: number };
+  /** The configuration in the input buffer read (cpp/system/import_config.hpp); an Error has line and column. */
+  importConfig(length: number, format: string, pool: string): RawImportedConfig | (Error & { line: number; column: number });
+  /** The canary log in the input buffer fitted (cpp/system/cold_fit.hpp); `json` is fit --json's object. */
+  fitCanary(
+    length: number,
+    options: { logFormat?: string; backend?: string; started?: number; seed?: number },
+  ): { json: string; summary: string; t: Float64Array; latencyMs: Float64Array } | Error;
+}
+
+/** What a proxy's configuration became (cpp/system/imported.hpp). */
+export interface RawImportedConfig {
+  format: 'nginx' | 'haproxy' | 'envoy' | 'caddy' | 'alb';
+  pool: string;
+  servers: { name: string; weight: number; down: boolean; line: number }[];
+  settings: { option: string; value: string; line: number; source: string }[];
+  ignored: { line: number; text: string }[];
+  notes: { line: number; text: string }[];
+  script: string;
 }
 
 export default function createLab(options?: EngineOptions): Promise<LabModule>;

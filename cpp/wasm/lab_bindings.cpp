@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "system/simulate_from.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
 #include "wasm/js_interop.hpp"
@@ -122,7 +123,7 @@ val simulate_arguments(val options) {
 val simulate_command_text(val args, val read) {
   const auto list = emscripten::vecFromJSArray<std::string>(args);
   std::string out, err;
-  const int status = simulate_command::run_simulate(
+  const int status = system::run_simulate_system(
       list,
       [&](const std::string& path, std::size_t max_bytes, std::string& text) -> Problem {
         val r = read(path, static_cast<double>(max_bytes));

@@ -8,9 +8,9 @@ find_program(SLOWSTART_CLANGXX NAMES clang++ clang++-14)
 find_program(SLOWSTART_BASH NAMES bash)
 if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   set(_fuzz_env "FUZZ_OUT_DIR=${CMAKE_BINARY_DIR};FUZZ_CXX=${SLOWSTART_CLANGXX}")
-  # The binaries first (run.sh --build: the interpreter's and the pick's
-  # share the engine's objects; about 35 s of CPU for the three with the
-  # sanitizers): a fixture, so that the runs below never compile and can run
+  # The binaries first (run.sh --build: the interpreter's, the pick's and
+  # the system's share the engine's objects; about 35 s of CPU for the
+  # first three with the sanitizers, the system's rooms more): a fixture, so that the runs below never compile and can run
   # side by side. scripts/test.sh builds them beside the native build.
   add_test(NAME fuzz.build
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --build
@@ -21,13 +21,17 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   # Smoke runs: SLOWSTART_FUZZ_SMOKE_SECONDS each (default 8), from the
   # checked-in seeds alone (FUZZ_SMOKE, run.sh says why). A long hunt is
   # run.sh's own: tests/fuzz/run.sh [--pick | --m32] SECONDS.
-  set(_fuzz_tests fuzz.smoke fuzz.pick_smoke)
+  set(_fuzz_tests fuzz.smoke fuzz.pick_smoke fuzz.system_smoke)
   add_test(NAME fuzz.smoke
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # The fast pick against the O(n) oracle (tests/fuzz/fuzz_pick.cpp).
   add_test(NAME fuzz.pick_smoke
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --pick
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  # Proxies' configurations and canary logs (tests/fuzz/fuzz_system.cpp).
+  add_test(NAME fuzz.system_smoke
+           COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh --system
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # The same with a 32-bit size_t, as WebAssembly has (clang -m32 under
   # qemu-i386; setup.sh installs both).

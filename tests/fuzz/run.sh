@@ -4,11 +4,13 @@
 #
 #   tests/fuzz/run.sh [SECONDS]         fuzz the interpreter for SECONDS (default 20)
 #   tests/fuzz/run.sh --pick [SECONDS]  fuzz the fast pick against the O(n) oracle
+#   tests/fuzz/run.sh --system [SECONDS]  fuzz cpp/system: proxies' configurations
+#                                       and canary logs (fuzz_system.cpp)
 #   tests/fuzz/run.sh --m32 [SECONDS]   the same, built for i386 and run under
 #                                       qemu-i386: a 32-bit size_t, as in
 #                                       WebAssembly (UBSan only; no ASan there)
 #   tests/fuzz/run.sh --selftest        check that LeakSanitizer reports a leak
-#   tests/fuzz/run.sh --build           build the three binaries and stop (ctest's
+#   tests/fuzz/run.sh --build           build the binaries and stop (ctest's
 #                                       fixture fuzz.build, so that the smoke runs
 #                                       that follow never compile and run side by side)
 #
@@ -54,12 +56,20 @@ flags() {  # flags asan|m32 compile|link
 }
 flavour() { [[ $1 == pick32 ]] && echo m32 || echo asan; }
 binary() { echo "$out/fuzz_$1"; }
+# The rooms a variant links: the engine's, and for system also traffic's and its own.
+rooms() { [[ $1 == system ]] && echo "fast core traffic system" || echo "fast core"; }
+room_sources() {  # room_sources VARIANT: its rooms' .cpp files
+  local r
+  for r in $(rooms "$1"); do echo cpp/"$r"/*.cpp; done
+}
 # A binary is rebuilt when a source is newer than it (ctest runs this often).
 stale() {
   local bin sources s
   bin=$(binary "$1")
   [[ -x $bin ]] || return 0
-  sources=(cpp/{spec,fast,core}/*.?pp "tests/fuzz/fuzz_${1%32}.cpp" tests/support/*.hpp "$here/run.sh")
+  sources=(cpp/spec/*.?pp "tests/fuzz/fuzz_${1%32}.cpp" tests/support/*.hpp "$here/run.sh")
+  local r
+  for r in $(rooms "$1"); do sources+=(cpp/"$r"/*.?pp); done
   for s in "${sources[@]}"; do [[ $s -nt $bin ]] && return 0; done
   return 1
 }
@@ -77,9 +87,17 @@ build() {  # build VARIANT...: the stale ones
     [[ " ${flavours[*]} " == *" $f "* ]] || flavours+=("$f")
     jobs+=("$f tests/fuzz/fuzz_${v%32}.cpp")
   done
+  # Each flavour's objects: every room a stale variant of it links, once.
   for f in "${flavours[@]}"; do
     mkdir -p "$out/fuzz_obj/$f"
-    for src in cpp/{fast,core}/*.cpp; do jobs+=("$f $src"); done
+    local needed=()
+    for v in "${stale_ones[@]}"; do
+      [[ $(flavour "$v") == "$f" ]] || continue
+      for src in $(room_sources "$v"); do
+        [[ " ${needed[*]} " == *" $src "* ]] || needed+=("$src")
+      done
+    done
+    for src in "${needed[@]}"; do jobs+=("$f $src"); done
   done
   export -f compile_one flags
   export cxx out
@@ -87,7 +105,7 @@ build() {  # build VARIANT...: the stale ones
   for v in "${stale_ones[@]}"; do
     f=$(flavour "$v")
     local objs=("$out/fuzz_obj/$f/fuzz_${v%32}.o")
-    for src in cpp/{fast,core}/*.cpp; do objs+=("$out/fuzz_obj/$f/$(basename "$src" .cpp).o"); done
+    for src in $(room_sources "$v"); do objs+=("$out/fuzz_obj/$f/$(basename "$src" .cpp).o"); done
     # shellcheck disable=SC2046
     "$cxx" $(flags "$f" link) "${objs[@]}" -o "$(binary "$v").tmp"
     mv -f "$(binary "$v").tmp" "$(binary "$v")"
@@ -97,7 +115,7 @@ build() {  # build VARIANT...: the stale ones
 if [[ ${1:-} == --build ]]; then
   # All three at once: in ctest, the fixture the smoke runs require, so
   # that they never compile and can run side by side.
-  variants=(interpreter pick)
+  variants=(interpreter pick system)
   command -v qemu-i386 >/dev/null && variants+=(pick32)
   build "${variants[@]}"
   exit 0
@@ -108,11 +126,12 @@ secs=20
 [[ ${FUZZ_SMOKE:-0} == 1 ]] && secs=${SLOWSTART_FUZZ_SMOKE_SECONDS:-8}
 m32=0
 if [[ ${1:-} == --pick ]]; then target=pick; shift; fi
+if [[ ${1:-} == --system ]]; then target=system; shift; fi
 if [[ ${1:-} == --m32 ]]; then target=pick; m32=1; shift; fi
 case "${1:-}" in
   --selftest) selftest=1 ;;
   "") ;;
-  *[!0-9]*) echo "usage: $0 [--pick | --m32] [SECONDS] | --selftest | --build" >&2; exit 2 ;;
+  *[!0-9]*) echo "usage: $0 [--pick | --m32 | --system] [SECONDS] | --selftest | --build" >&2; exit 2 ;;
   *) secs=$1 ;;
 esac
 variant=$target
@@ -144,6 +163,19 @@ if [[ $target == interpreter ]]; then
   shopt -s nullglob
   for c in "$root"/tests/cases/*.txt; do cp "$c" "$seeds/case_$(basename "$c")"; done
   shopt -u nullglob
+elif [[ $target == system ]]; then
+  # The import tests' configurations and the recorded canaries' first 4 KB,
+  # each behind the byte that chooses its reader (fuzz_system.cpp).
+  k=0
+  for c in tests/cpp/system_configs/*; do
+    [[ $c == *README.md ]] && continue
+    for mode in 0 1 2 3 4 5 6; do { printf "\\x0$mode"; head -c 4000 "$c"; } > "$seeds/config_${k}_$mode"; done
+    k=$((k + 1))
+  done
+  { printf '\x08'; head -c 4000 tests/cpp/system_canary/nginx-access.log; } > "$seeds/nginx_log"
+  { printf '\x09'; head -c 4000 tests/cpp/system_canary/haproxy.log; } > "$seeds/haproxy_log"
+  { printf '\x07'; echo 't,latency_ms,in_flight'; for i in $(seq 0 60); do echo "$i,$((400 - i * 5)),1"; done; } > "$seeds/csv"
+  cp "$here"/seeds_system/* "$seeds"/  # inputs that once found a fault
 else
   # Operation streams are bytes; a few random ones start the corpus, with
   # the inputs that once found a fault (seeds_pick/).
@@ -171,6 +203,7 @@ fi
 dict=
 max_len=1024  # operation streams: long enough for hundreds of operations
 [[ $target == interpreter ]] && dict=$here/slowstart.dict && max_len=4096
+[[ $target == system ]] && max_len=4096
 jobs=${FUZZ_JOBS:-1}
 extra=()
 if (( jobs > 1 )); then extra=(-jobs="$jobs" -workers="$jobs"); fi

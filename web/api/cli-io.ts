@@ -18,7 +18,7 @@
  * output discarded, the exit status the script's, as the native CLI does with
  * a harness's /dev/null (the native CLI also reports `>&-`; README, "The CLI").
  */
-import { fstatSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 /** Exit status when the script cannot be read or the output cannot be written. */
@@ -157,4 +157,57 @@ function dieOfSigpipe(): never {
   process.off('SIGPIPE', listener);
   process.kill(process.pid, 'SIGPIPE');
   process.exit(128 + 13); // not reached where signals work as on Linux
+}
+
+/**
+ * At most `max` bytes of file descriptor `fd` (the engine asks for one byte
+ * past its script limit, so /dev/zero is never read to its end), as the
+ * native CLI's fread loop does.
+ */
+function readUpTo(fd: number, max: number): Uint8Array {
+  // Read in place into a buffer that doubles as it fills (no copy per read).
+  let buffer = Buffer.allocUnsafe(Math.min(max, 1 << 16));
+  let total = 0;
+  while (total < max) {
+    if (total === buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(max, buffer.length * 2));
+      buffer.copy(bigger, 0, 0, total);
+      buffer = bigger;
+    }
+    let n: number;
+    try {
+      n = readSync(fd, buffer, total, buffer.length - total, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin: wait for more
+      throw e;
+    }
+    if (n === 0) break;
+    total += n;
+  }
+  return buffer.subarray(0, total);
+}
+
+/**
+ * A command's file argument (`-` or none: standard input), at most
+ * `maxBytes` of it, or the problem worded as the native CLI words it. Shared
+ * by simulate, fit and recommend (the engine says how much it takes).
+ */
+export function readArgument(path: string, maxBytes: number): Uint8Array | string {
+  const stdin = path === '' || path === '-';
+  const problem = stdin ? stdinProblem() : null;
+  if (problem) return problem;
+  let fd: number;
+  try {
+    fd = stdin ? 0 : openSync(path, 'r');
+  } catch (e) {
+    return `cannot open '${path}': ${errnoText(e)}`;
+  }
+  try {
+    return readUpTo(fd, maxBytes);
+  } catch (e) {
+    // A directory opens, and fails here, as with fread: the file is named, as natively.
+    return stdin ? `read error: ${errnoText(e)}` : `cannot read '${path}': ${errnoText(e)}`;
+  } finally {
+    if (!stdin) closeSync(fd);
+  }
 }

@@ -6,10 +6,11 @@
  * status. Input is streamed, so memory stays flat on any script length.
  * When a standard stream fails, it ends as the native CLI does (cli-io.ts).
  */
-import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
+import { createReadStream, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, stdinProblem, write, WriteFailure } from './cli-io.js';
+import { CANNOT_RUN, errnoText, exitStatusFor, rawArguments, readArgument, stdinProblem, write, WriteFailure } from './cli-io.js';
 import { grade, tests } from './grade-cli.js';
+import { systemCommand } from './system-cli.js';
 import { loadLab, loadSlowStart } from './node.js';
 
 /**
@@ -18,57 +19,10 @@ import { loadLab, loadSlowStart } from './node.js';
  */
 const QUIET = { printErr: () => {} };
 
-/**
- * At most `max` bytes of file descriptor `fd` (the engine asks for one byte
- * past its script limit, so /dev/zero is never read to its end), as the
- * native CLI's fread loop does.
- */
-function readUpTo(fd: number, max: number): Uint8Array {
-  // Read in place into a buffer that doubles as it fills (no copy per read).
-  let buffer = Buffer.allocUnsafe(Math.min(max, 1 << 16));
-  let total = 0;
-  while (total < max) {
-    if (total === buffer.length) {
-      const bigger = Buffer.allocUnsafe(Math.min(max, buffer.length * 2));
-      buffer.copy(bigger, 0, 0, total);
-      buffer = bigger;
-    }
-    let n: number;
-    try {
-      n = readSync(fd, buffer, total, buffer.length - total, null);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin: wait for more
-      throw e;
-    }
-    if (n === 0) break;
-    total += n;
-  }
-  return buffer.subarray(0, total);
-}
-
 /** `slowstart simulate ...`: all of it is the engine's, as in the native CLI. */
 async function simulate(args: string[]): Promise<number> {
   const lab = (await loadLab(QUIET)).module;
-  const read = (path: string, maxBytes: number): Uint8Array | string => {
-    const stdin = path === '' || path === '-';
-    const problem = stdin ? stdinProblem() : null;
-    if (problem) return problem;
-    let fd: number;
-    try {
-      fd = stdin ? 0 : openSync(path, 'r');
-    } catch (e) {
-      return `cannot open '${path}': ${errnoText(e)}`;
-    }
-    try {
-      return readUpTo(fd, maxBytes);
-    } catch (e) {
-      // A directory opens, and fails here, as with fread: the file is named, as natively.
-      return stdin ? `read error: ${errnoText(e)}` : `cannot read '${path}': ${errnoText(e)}`;
-    } finally {
-      if (!stdin) closeSync(fd);
-    }
-  };
-  const { out, err, status } = lab.simulateCommand(args, read);
+  const { out, err, status } = lab.simulateCommand(args, readArgument);
   await write(process.stderr, err);
   await write(process.stdout, out);
   return status;
@@ -86,6 +40,7 @@ function rawPath(path: string, argv: string[]): string | Buffer {
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'simulate') return simulate(argv.slice(1));
   if (argv[0] === 'grade') return grade(argv.slice(1));
+  if (argv[0] === 'fit' || argv[0] === 'recommend') return systemCommand(argv[0], argv.slice(1));
   if (argv[0] === 'tests') return tests(argv.slice(1));
   const engine = (await loadSlowStart(QUIET)).module;
   let path: string | undefined;

@@ -20,6 +20,11 @@ export type SlowStartErrorCode =
   /** A script given to the lab was rejected at a line (`line`, `column`). */
   | 'SCRIPT_REJECTED'
   /**
+   * A proxy's configuration or a canary's log given to the lab could not be
+   * read (`line` and `column` where, 0 when it is the whole file).
+   */
+  | 'FILE_REJECTED'
+  /**
    * A simulation over the work budget (its script, requests, rows, work or
    * requests in flight: `Lab.simulationLimits()`); the message says its size
    * and the limit. Nothing ran, or the run stopped and returned nothing.
@@ -30,9 +35,9 @@ export type SlowStartErrorCode =
 export class SlowStartError extends Error {
   /** What went wrong, stable across versions (the message may change). */
   readonly code: SlowStartErrorCode;
-  /** For `SCRIPT_REJECTED`: the 1-based line of the script. */
+  /** For `SCRIPT_REJECTED` and `FILE_REJECTED`: the 1-based line (0: the whole file). */
   declare readonly line?: number;
-  /** For `SCRIPT_REJECTED`: the 1-based column on that line where the problem starts. */
+  /** For `SCRIPT_REJECTED` and `FILE_REJECTED`: the 1-based column on that line where the problem starts (0: the whole line). */
   declare readonly column?: number;
   /** For `WASM_LOAD_FAILED`: the URL (or, in Node, the file) that was tried. */
   declare readonly url?: string;
@@ -54,6 +59,11 @@ export class SlowStartError extends Error {
   /** @internal */
   static atLine(message: string, line: number, column: number): SlowStartError {
     return new SlowStartError('SCRIPT_REJECTED', message, { line, column });
+  }
+
+  /** @internal */
+  static inFile(message: string, line: number, column: number): SlowStartError {
+    return new SlowStartError('FILE_REJECTED', message, { line, column });
   }
 
   /** @internal */

@@ -12,5 +12,9 @@ export { NO_WINNER, NOT_A_PICK } from './winners.js';
 export { BackendState, Lab, Traffic } from './lab.js';
 export type { Curve, HealthCheck, Policy, ServiceModel, SimulationLimits, SimulationSize, TrafficDefaults, TrafficOptionInfo, TrafficOptions } from './lab.js';
 export type { BuiltInTest, Mistake, MistakeScope, RunDiagnosis, TestEvidence, WeightProblem } from './grading.js';
+export { coldLatency } from './your-system.js';
+export type {
+  Band, CanaryFit, CanaryFitOptions, CommandResult, ConfigFormat, ConfigNote, ImportedConfig, ImportedServer, ImportedSetting, ImportOptions, LogFormat, SystemCommandName,
+} from './your-system.js';
 export type * from './types.js';
 export type { EngineOptions } from '../wasm/engine.mjs';

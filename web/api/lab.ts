@@ -17,6 +17,16 @@ import { toDiagnostics, toRunResult } from './run-result.js';
 import { readRun } from './run-view.js';
 import { writeInput } from './wasm-io.js';
 import type { Diagnostic, RunOptions, RunResult } from './types.js';
+import {
+  fitCanary,
+  importConfig,
+  runCommand,
+  type CanaryFit,
+  type CanaryFitOptions,
+  type CommandResult,
+  type ImportedConfig,
+  type ImportOptions,
+} from './your-system.js';
 
 /** A ramp curve and the integer resolution weights are kept at. */
 export interface Curve {
@@ -295,6 +305,39 @@ export class Lab {
     const raw = raise(this.#module.simulate(length, options));
     if (typeof script === 'string') this.#utf16(length, raw.diagnosticLines, raw.diagnosticColumns);
     return Traffic.fromRaw(raw);
+  }
+
+  /**
+   * Reads a proxy's configuration (nginx, HAProxy, Envoy in YAML or JSON, a
+   * Caddyfile, an ALB target group) into the pool and `slowstart simulate`'s
+   * options, each with its line, and lists what the lab does not model
+   * (docs/YOUR-SYSTEM.md). A file that cannot be read throws a
+   * `SlowStartError` `FILE_REJECTED` with its line and column.
+   */
+  importConfig(text: string | Uint8Array, options: ImportOptions = {}): ImportedConfig {
+    return importConfig(this.#module, text, options);
+  }
+
+  /**
+   * Fits the lab's cold start to a canary restart's log: a CSV (t,
+   * latency_ms, optionally in_flight) or, with `logFormat`, the proxy's own
+   * access log (docs/YOUR-SYSTEM.md). Data that cannot decide comes back
+   * with `refused`; a log that cannot be read throws `FILE_REJECTED`.
+   */
+  fitCanary(text: string | Uint8Array, options: CanaryFitOptions = {}): CanaryFit {
+    return fitCanary(this.#module, text, options);
+  }
+
+  /**
+   * Runs `slowstart simulate`, `fit` or `recommend` as both CLIs do (the
+   * same bytes), on files given by name: `lab.command(['recommend', '--from',
+   * 'haproxy.cfg', '--emit', 'haproxy', 'restart.txt'], { 'haproxy.cfg': text,
+   * 'restart.txt': script })`. Nothing is read from a disk or the network; a
+   * file not given is "cannot open". Bad arguments come back as the CLIs
+   * say them (`err`, status 2), not thrown.
+   */
+  command(args: readonly string[], files: Readonly<Record<string, string | Uint8Array>> = {}): CommandResult {
+    return runCommand(this.#module, args, files);
   }
 
   /**

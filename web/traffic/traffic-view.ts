@@ -32,6 +32,7 @@ import { rate, seconds } from './time-words.js';
 import { CURES, DEFAULT_SETTINGS, type TrafficSettings } from './lab-settings.js';
 import { TrafficControls } from './traffic-controls.js';
 import { sameRouting, trapSummary, warmCapacity } from './trap-summary.js';
+import { YourSystemPanel } from './your-system-panel.js';
 import { ZoomBar } from './zoom-bar.js';
 
 export { FLAP_SECONDS, MAX_INTERACTIVE_REQUESTS, ROLLING_RESTART } from './lab-plan.js';
@@ -128,6 +129,8 @@ export class TrafficView {
   readonly #flapNote: HTMLParagraphElement;
   readonly #flapStatus: HTMLParagraphElement;
   readonly #optionsBox: HTMLElement;
+  /** The "Your system" panel: a proxy's configuration and a canary's log in, a window and settings out. */
+  readonly system: YourSystemPanel;
   #defaults: TrafficDefaults | null = null;
   #flap: Extract<Section, { kind: 'flap' }> | null = null;
   #shown = DEFAULT_SETTINGS.rps; // the request rate the share chart shows
@@ -252,6 +255,9 @@ export class TrafficView {
     this.#flapNote = h(doc, 'p', { class: 'ss-flap-note' });
     flap.append(this.#flapNote);
     this.element.append(flap);
+    // Your own system: its own inputs; the lab module on the page, loaded when the panel is first used.
+    let lab: Promise<Lab> | undefined;
+    this.system = new YourSystemPanel(this.element, () => (lab ??= options.lab()), level);
     parent.append(this.element);
   }
 

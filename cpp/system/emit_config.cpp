@@ -1,0 +1,409 @@
+#include "system/emit_config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "core/interpreter.hpp"
+#include "system/alb_config.hpp"
+#include "system/config_text.hpp"
+
+namespace slowstart::system {
+
+Problem parse_emit_format(std::string_view text, EmitFormat& out) {
+  static constexpr std::pair<std::string_view, EmitFormat> kNames[] = {
+      {"nginx", EmitFormat::Nginx}, {"nginx-plus", EmitFormat::NginxPlus}, {"haproxy", EmitFormat::HAProxy},
+      {"envoy", EmitFormat::Envoy}, {"caddy", EmitFormat::Caddy},          {"alb", EmitFormat::Alb}};
+  for (const auto& [name, f] : kNames)
+    if (text == name) {
+      out = f;
+      return std::nullopt;
+    }
+  return "emit format must be nginx, nginx-plus, haproxy, envoy, caddy or alb, got " + quote(text);
+}
+
+namespace {
+
+// A time as nginx, HAProxy and Caddy write it: "30s", or "1500ms".
+std::string duration(double seconds) {
+  const double ms = std::round(seconds * 1000);
+  if (std::fmod(ms, 1000) == 0) return number_text(ms / 1000) + "s";
+  return number_text(ms) + "ms";
+}
+
+// "host:port" from a name: the name itself when it has a port.
+bool has_port(std::string_view name) {
+  const std::size_t colon = name.rfind(':');
+  return colon != std::string_view::npos && colon + 1 < name.size() &&
+         std::all_of(name.begin() + static_cast<std::ptrdiff_t>(colon) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+struct Writer {
+  std::string text;
+  std::vector<std::string> notes;
+  const char* comment = "# ";
+  void line(const std::string& s) { text += s + '\n'; }
+  void note(std::string s) { notes.push_back(std::move(s)); }
+  std::string done(const std::string& title) const {
+    std::string s = comment + title + '\n';
+    for (const std::string& n : notes) s += comment + n + '\n';
+    return s + text;
+  }
+};
+
+const char* policy_word(Policy p) { return policy_name(p); }
+
+// ---- nginx ---------------------------------------------------------------
+
+std::string emit_nginx(const EmitInput& in, bool plus) {
+  Writer w;
+  const TrafficOptions& o = in.options;
+  const HealthCheck& h = o.health;
+  w.line("http {");
+  w.line("    upstream " + in.pool + " {");
+  switch (o.policy) {
+    case Policy::SmoothWrr: break;
+    case Policy::LeastConn: w.line("        least_conn;"); break;
+    case Policy::P2C: w.line("        random two least_conn;"); break;
+    case Policy::Random: w.line("        random;"); break;
+    case Policy::LeastRequest:
+      w.line("        least_conn;");
+      w.note("nginx has no least-request: least_conn is nearest");
+      break;
+    case Policy::RoundRobin: w.note("nginx's round robin is weighted (the lab's wrr)"); break;
+  }
+  std::string params;
+  if (h.kind == HealthKind::Nginx) params += " max_fails=" + std::to_string(h.max_fails) + " fail_timeout=" + duration(h.fail_timeout);
+  else {
+    params += " max_fails=0";
+    if (h.kind != HealthKind::None) w.note(std::string("nginx's passive check is max_fails and fail_timeout: the lab's ") +
+                                          health_name(h.kind) + " check has no nginx form (off here)");
+  }
+  if (in.slow_start > 0 && plus) params += " slow_start=" + duration(in.slow_start);
+  if (in.slow_start > 0 && !plus)
+    w.note("slow_start=" + duration(in.slow_start) + " needs NGINX Plus or nginx-mod (--emit nginx-plus): open-source nginx rejects it");
+  for (const ImportedServer& s : in.servers)
+    w.line("        server " + s.name + " weight=" + std::to_string(std::max<std::uint32_t>(1, s.weight)) + params +
+           (s.down ? " down" : "") + ";");
+  if (std::any_of(in.servers.begin(), in.servers.end(), [](const ImportedServer& s) { return s.weight == 0; }))
+    w.note("nginx's weights start at 1: a weight of 0 became 1");
+  w.line("    }");
+  w.line("    server {");
+  w.line("        location / {");
+  w.line("            proxy_pass http://" + in.pool + ";");
+  if (o.timeout_ms > 0) w.line("            proxy_read_timeout " + duration(o.timeout_ms / 1000) + ";");
+  else w.note("no timeout in the lab: nginx's proxy_read_timeout is 60s by default");
+  if (o.retries > 0) {
+    w.line("            proxy_next_upstream error timeout;");
+    w.line("            proxy_next_upstream_tries " + std::to_string(o.retries + 1) + ";");
+  } else {
+    w.line("            proxy_next_upstream off;");
+  }
+  w.line("        }");
+  w.line("    }");
+  w.line("}");
+  return w.done(std::string("slowstart: the lab's options as ") + (plus ? "NGINX Plus (or nginx-mod)" : "nginx") +
+                " configuration: merge the upstream and the location into yours");
+}
+
+// ---- HAProxy -------------------------------------------------------------
+
+std::string emit_haproxy(const EmitInput& in) {
+  Writer w;
+  const TrafficOptions& o = in.options;
+  const HealthCheck& h = o.health;
+  w.line("defaults");
+  w.line("    mode http");
+  w.line("    timeout connect 5s");
+  w.line("    timeout client 30s");
+  if (o.timeout_ms > 0) w.line("    timeout server " + duration(o.timeout_ms / 1000));
+  else w.note("no timeout in the lab: set timeout server (HAProxy warns without one)");
+  w.line("    retries " + std::to_string(o.retries));
+  if (o.retries > 0) {
+    w.line("    retry-on conn-failure response-timeout");
+    w.line("    option redispatch");
+  }
+  w.line("backend " + in.pool);
+  switch (o.policy) {
+    case Policy::SmoothWrr: w.line("    balance roundrobin"); break;
+    case Policy::LeastConn: w.line("    balance leastconn"); break;
+    case Policy::P2C: w.line("    balance random"); break;
+    case Policy::Random: w.line("    balance random(1)"); break;
+    case Policy::LeastRequest:
+      w.line("    balance leastconn");
+      w.note("HAProxy has no least-request: leastconn is nearest");
+      break;
+    case Policy::RoundRobin:
+      w.line("    balance roundrobin");
+      w.note("HAProxy's roundrobin is weighted (the lab's wrr)");
+      break;
+  }
+  std::string defaults;
+  if (h.kind == HealthKind::HAProxy) {
+    defaults += " check observe layer7 error-limit " + std::to_string(h.error_limit) + " on-error mark-down inter " +
+                duration(h.inter) + " rise " + std::to_string(h.rise);
+  } else if (h.kind != HealthKind::None) {
+    w.note(std::string("HAProxy's passive check is observe layer7 with error-limit: the lab's ") + health_name(h.kind) +
+           " check has no HAProxy form (off here)");
+  }
+  if (in.slow_start > 0) defaults += " slowstart " + duration(in.slow_start);
+  if (!defaults.empty()) w.line("    default-server" + defaults);
+  for (const ImportedServer& s : in.servers)
+    w.line("    server " + s.name + " " + (has_port(s.name) ? s.name : s.name + ":80") + " weight " +
+           std::to_string(std::min<std::uint32_t>(256, s.weight)) + (s.down ? " disabled" : ""));
+  if (std::any_of(in.servers.begin(), in.servers.end(), [](const ImportedServer& s) { return s.weight > 256; }))
+    w.note("HAProxy's weights go to 256: higher ones became 256");
+  return w.done("slowstart: the lab's options as HAProxy configuration (a defaults section and the backend)");
+}
+
+// ---- Envoy ---------------------------------------------------------------
+
+std::string emit_envoy(const EmitInput& in) {
+  Writer w;
+  const TrafficOptions& o = in.options;
+  const HealthCheck& h = o.health;
+  const Curve& c = o.curve;
+  w.line("static_resources:");
+  w.line("  listeners:");
+  w.line("  - name: ingress");
+  w.line("    address:");
+  w.line("      socket_address: {address: 0.0.0.0, port_value: 8080}");
+  w.line("    filter_chains:");
+  w.line("    - filters:");
+  w.line("      - name: envoy.filters.network.http_connection_manager");
+  w.line("        typed_config:");
+  w.line("          \"@type\": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager");
+  w.line("          stat_prefix: ingress_http");
+  w.line("          http_filters:");
+  w.line("          - name: envoy.filters.http.router");
+  w.line("            typed_config:");
+  w.line("              \"@type\": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router");
+  w.line("          route_config:");
+  w.line("            virtual_hosts:");
+  w.line("            - name: all");
+  w.line("              domains: [\"*\"]");
+  w.line("              routes:");
+  w.line("              - match: {prefix: \"/\"}");
+  w.line("                route:");
+  w.line("                  cluster: " + in.pool);
+  const double timeout_s = o.timeout_ms / 1000;
+  if (o.retries > 0 && o.timeout_ms > 0) {
+    w.line("                  timeout: " + number_text(timeout_s * (o.retries + 1)) + "s");
+    w.line("                  retry_policy:");
+    w.line("                    retry_on: 5xx");
+    w.line("                    num_retries: " + std::to_string(o.retries));
+    w.line("                    per_try_timeout: " + number_text(timeout_s) + "s");
+    w.line("                    retry_host_predicate:");
+    w.line("                    - name: envoy.retry_host_predicates.previous_hosts");
+    w.line("                      typed_config:");
+    w.line("                        \"@type\": type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate");
+  } else {
+    w.line("                  timeout: " + number_text(timeout_s) + "s");
+    if (o.timeout_ms == 0) w.note("no timeout in the lab: the route's timeout 0s turns Envoy's off");
+  }
+  w.line("  clusters:");
+  w.line("  - name: " + in.pool);
+  w.line("    connect_timeout: 1s");
+  const bool least = o.policy == Policy::LeastRequest;
+  w.line(std::string("    lb_policy: ") + (least ? "LEAST_REQUEST" : o.policy == Policy::Random ? "RANDOM" : "ROUND_ROBIN"));
+  if (o.policy != Policy::SmoothWrr && o.policy != Policy::LeastRequest && o.policy != Policy::Random)
+    w.note(std::string("Envoy has no ") + policy_word(o.policy) + ": ROUND_ROBIN");
+  const bool slow = in.slow_start > 0 && o.policy != Policy::Random;
+  if (in.slow_start > 0 && !slow) w.note("Envoy's slow start works with ROUND_ROBIN and LEAST_REQUEST only");
+  if (slow || least) {
+    w.line(std::string("    ") + (least ? "least_request_lb_config:" : "round_robin_lb_config:"));
+    if (least) w.line("      active_request_bias: {default_value: " + number_text(o.bias) + ", runtime_key: upstream." + in.pool + ".bias}");
+    if (slow) {
+      w.line("      slow_start_config:");
+      w.line("        slow_start_window: " + number_text(in.slow_start) + "s");
+      w.line("        aggression: {default_value: " + number_text(c.aggression) + ", runtime_key: upstream." + in.pool + ".aggression}");
+      w.line("        min_weight_percent: {value: " + number_text(c.min_weight_percent) + "}");
+    }
+  }
+  if (in.panic_threshold >= 0) w.line("    common_lb_config: {healthy_panic_threshold: {value: " + number_text(in.panic_threshold) + "}}");
+  if (h.kind == HealthKind::Envoy) {
+    w.line("    outlier_detection:");
+    w.line("      consecutive_5xx: " + std::to_string(h.consecutive_5xx));
+    w.line("      interval: " + number_text(h.interval) + "s");
+    w.line("      base_ejection_time: " + number_text(h.base_ejection_time) + "s");
+    w.line("      max_ejection_time: " + number_text(h.max_ejection_time) + "s");
+    w.line("      max_ejection_percent: " + number_text(h.max_ejection_percent));
+  } else if (h.kind != HealthKind::None) {
+    w.note(std::string("Envoy's passive check is outlier_detection: the lab's ") + health_name(h.kind) +
+           " check has no Envoy form (off here)");
+  }
+  w.line("    load_assignment:");
+  w.line("      cluster_name: " + in.pool);
+  w.line("      endpoints:");
+  w.line("      - lb_endpoints:");
+  for (const ImportedServer& s : in.servers) {
+    const std::size_t colon = s.name.rfind(':');
+    const bool port = has_port(s.name);
+    w.line("        - endpoint:");
+    w.line("            hostname: \"" + s.name + "\"");
+    w.line("            address: {socket_address: {address: \"" + (port ? s.name.substr(0, colon) : s.name) +
+           "\", port_value: " + (port ? s.name.substr(colon + 1) : "80") + "}}");
+    w.line("          load_balancing_weight: " + std::to_string(std::max<std::uint32_t>(1, s.weight)));
+    if (s.down) w.line("          health_status: DRAINING");
+  }
+  return w.done("slowstart: the lab's options as an Envoy v3 bootstrap's route and cluster");
+}
+
+// ---- Caddy ---------------------------------------------------------------
+
+std::string emit_caddy(const EmitInput& in) {
+  Writer w;
+  const TrafficOptions& o = in.options;
+  const HealthCheck& h = o.health;
+  std::string to;
+  for (const ImportedServer& s : in.servers) to += " " + s.name;
+  w.line(":8080 {");
+  w.line("\treverse_proxy" + to + " {");
+  bool weighted = std::any_of(in.servers.begin(), in.servers.end(), [&](const ImportedServer& s) { return s.weight != in.servers.front().weight; });
+  switch (o.policy) {
+    case Policy::SmoothWrr: {
+      std::string weights;
+      for (const ImportedServer& s : in.servers) weights += " " + std::to_string(std::max<std::uint32_t>(1, s.weight));
+      w.line("\t\tlb_policy weighted_round_robin" + weights);
+      weighted = false;
+      break;
+    }
+    case Policy::Random: w.line("\t\tlb_policy random"); break;
+    case Policy::RoundRobin: w.line("\t\tlb_policy round_robin"); break;
+    case Policy::LeastConn: w.line("\t\tlb_policy least_conn"); break;
+    case Policy::P2C: w.line("\t\tlb_policy random_choose 2"); break;
+    case Policy::LeastRequest:
+      w.line("\t\tlb_policy least_conn");
+      w.note("Caddy has no least-request: least_conn is nearest");
+      break;
+  }
+  if (weighted) w.note("Caddy weighs upstreams only with weighted_round_robin: the weights are not written");
+  if (o.retries > 0) w.line("\t\tlb_retries " + std::to_string(o.retries));
+  if (h.kind == HealthKind::Nginx) {
+    w.line("\t\tfail_duration " + duration(h.fail_timeout));
+    w.line("\t\tmax_fails " + std::to_string(h.max_fails));
+  } else if (h.kind != HealthKind::None) {
+    w.note(std::string("Caddy's passive check is max_fails within fail_duration: the lab's ") + health_name(h.kind) +
+           " check has no Caddy form (off here)");
+  }
+  if (in.slow_start > 0) {
+    w.line("\t\t# the proposal's (\"reverse_proxy: slow-start warm-up\"): no Caddy release has it yet");
+    w.line("\t\tlb_slow_start " + duration(in.slow_start));
+  }
+  if (o.timeout_ms > 0) {
+    w.line("\t\ttransport http {");
+    w.line("\t\t\tresponse_header_timeout " + duration(o.timeout_ms / 1000));
+    w.line("\t\t}");
+  }
+  w.line("\t}");
+  w.line("}");
+  return w.done("slowstart: the lab's options as a Caddyfile site's reverse_proxy");
+}
+
+// ---- ALB -----------------------------------------------------------------
+
+std::string emit_alb(const EmitInput& in) {
+  Writer w;
+  const TrafficOptions& o = in.options;
+  double slow = std::ceil(in.slow_start);
+  if (slow > 0 && slow < kAlbMinSlowStart) {
+    w.note("an ALB's slow start is 30 to 900 s: " + number_text(slow) + " s became 30 s (a longer ramp is gentler)");
+    slow = kAlbMinSlowStart;
+  } else if (slow > kAlbMaxSlowStart) {
+    w.note("an ALB's slow start is 30 to 900 s: " + number_text(slow) + " s became 900 s, shorter than recommended");
+    slow = kAlbMaxSlowStart;
+  }
+  std::string algorithm = "round_robin";
+  if (o.policy == Policy::LeastConn || o.policy == Policy::LeastRequest || o.policy == Policy::P2C) algorithm = "least_outstanding_requests";
+  else if (o.policy == Policy::Random) algorithm = "weighted_random";
+  if (o.policy == Policy::LeastRequest || o.policy == Policy::P2C)
+    w.note(std::string("an ALB has no ") + policy_word(o.policy) + ": least_outstanding_requests is nearest");
+  if (slow > 0 && algorithm == "least_outstanding_requests")
+    w.note("AWS does not allow slow start with least_outstanding_requests: use round_robin for the ramp");
+  if (std::any_of(in.servers.begin(), in.servers.end(), [&](const ImportedServer& s) { return s.weight != in.servers.front().weight; }))
+    w.note("an ALB's targets have no weights: every target gets an equal share");
+  if (o.health.kind != HealthKind::None) w.note("an ALB's health checks are active only: no passive check is written");
+  if (o.retries > 0) w.note("an ALB does not retry a timed-out request");
+  w.line("aws elbv2 modify-target-group-attributes --target-group-arn \"$TARGET_GROUP_ARN\" \\");
+  w.line("  --attributes Key=slow_start.duration_seconds,Value=" + number_text(slow) +
+         " Key=load_balancing.algorithm.type,Value=" + algorithm);
+  if (o.timeout_ms > 0) {
+    const double seconds = std::clamp(std::ceil(o.timeout_ms / 1000), 1.0, 4000.0);
+    if (seconds * 1000 != o.timeout_ms) w.note("an ALB's idle timeout is whole seconds, 1 to 4000: " + number_text(seconds) + " s");
+    w.line("aws elbv2 modify-load-balancer-attributes --load-balancer-arn \"$LOAD_BALANCER_ARN\" \\");
+    w.line("  --attributes Key=idle_timeout.timeout_seconds,Value=" + number_text(seconds));
+  }
+  if (!in.servers.empty()) {
+    std::string targets;
+    for (const ImportedServer& s : in.servers) {
+      const std::size_t colon = s.name.rfind(':');
+      targets += has_port(s.name) ? " Id=" + s.name.substr(0, colon) + ",Port=" + s.name.substr(colon + 1) : " Id=" + s.name;
+    }
+    w.line("aws elbv2 register-targets --target-group-arn \"$TARGET_GROUP_ARN\" \\");
+    w.line("  --targets" + targets);
+  }
+  return w.done("slowstart: the lab's options as an AWS ALB target group (the AWS CLI)");
+}
+
+// The script's first POOL and the DOWNs right after it (before any NOW).
+class PoolSink : public ScriptSink {
+ public:
+  void output(std::uint64_t, std::string_view) override {}
+  void diagnostic(std::uint64_t, std::string_view, Span) override {}
+  void applied(std::uint64_t line, const Command& cmd, const Pool& pool) override {
+    if (done) return;
+    if (cmd.op == Op::Pool && servers.empty()) {
+      for (std::size_t i = 0; i < pool.size(); ++i)
+        servers.push_back(ImportedServer{std::string(pool.backend(i).name), static_cast<std::uint32_t>(pool.backend(i).target),
+                                         false, static_cast<std::uint32_t>(line)});
+    } else if (cmd.op == Op::Down && !servers.empty()) {
+      for (ImportedServer& s : servers)
+        if (s.name == cmd.name) s.down = true;
+    } else if (cmd.op == Op::Now || cmd.op == Op::Add || cmd.op == Op::Up) {
+      done = !servers.empty();
+    }
+  }
+  std::vector<ImportedServer> servers;
+  bool done = false;
+};
+
+}  // namespace
+
+std::vector<ImportedServer> script_pool(std::string_view script) {
+  PoolSink sink;
+  Interpreter in(sink);
+  in.feed_text(script);
+  in.finish();
+  return sink.servers;
+}
+
+std::string emit_config(EmitFormat format, const EmitInput& given) {
+  // Names every format takes as they are: letters, digits and . _ : -
+  EmitInput in = given;
+  const auto plain = [](std::string name, const char* fallback) {
+    for (char& c : name)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':' || c == '-')) c = '_';
+    return name.empty() ? std::string(fallback) : name;
+  };
+  in.pool = plain(in.pool, "backend");
+  // Unique as every format needs them ("a-2" for a second "a": script_name's
+  // "a#2" would start a comment in nginx, HAProxy and Caddy).
+  std::vector<std::string> taken;
+  for (ImportedServer& s : in.servers) {
+    const std::string name = plain(s.name, "server");
+    s.name = name;
+    for (int k = 2; std::find(taken.begin(), taken.end(), s.name) != taken.end(); ++k) s.name = name + "-" + std::to_string(k);
+    taken.push_back(s.name);
+  }
+  switch (format) {
+    case EmitFormat::Nginx: return emit_nginx(in, false);
+    case EmitFormat::NginxPlus: return emit_nginx(in, true);
+    case EmitFormat::HAProxy: return emit_haproxy(in);
+    case EmitFormat::Envoy: return emit_envoy(in);
+    case EmitFormat::Caddy: return emit_caddy(in);
+    case EmitFormat::Alb: return emit_alb(in);
+  }
+  return "";
+}
+
+}  // namespace slowstart::system

@@ -1,0 +1,334 @@
+// --emit (cpp/system/emit_config.*): the lab's options written as each
+// proxy's configuration, read back with the same readers as --from. Each
+// round trip starts from options worked out by hand for what the format can
+// say, and expects exactly them back; what a format cannot say is expected
+// in the comments (and not back). Then the commands as users run them:
+// simulate --from ... --emit, overrides on the command line, recommend
+// --emit, and bad formats.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "system/emit_config.hpp"
+#include "system/import_config.hpp"
+#include "system/recommend_command.hpp"
+#include "system/simulate_from.hpp"
+
+namespace slowstart::system {
+namespace emit_test {
+
+ImportedConfig read_back(const std::string& text, ConfigFormat format) {
+  ImportedConfig c;
+  ConfigError e;
+  EXPECT_TRUE(import_config(text, format, {}, c, e)) << e.line << ":" << e.column << ": " << e.message << "\n" << text;
+  return c;
+}
+
+std::string option(const ImportedConfig& c, std::string_view name) {
+  const ImportedSetting* s = c.find(name);
+  return s ? s->value : "(unset)";
+}
+
+// A pool of three: a and b weigh 3, c weighs 1 and starts down.
+EmitInput three(std::string pool = "api") {
+  EmitInput in;
+  in.pool = std::move(pool);
+  in.servers = {{"10.0.0.1:8080", 3, false, 1}, {"10.0.0.2:8080", 3, false, 2}, {"10.0.0.3:8080", 1, true, 3}};
+  in.options.timeout_ms = 1500;
+  in.options.retries = 1;
+  return in;
+}
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+TEST(SystemEmit, NginxPlusRoundTrip) {
+  EmitInput in = three("checkout");
+  in.options.policy = Policy::LeastConn;
+  in.options.health.kind = HealthKind::Nginx;
+  in.options.health.max_fails = 3;
+  in.options.health.fail_timeout = 20;
+  in.slow_start = 45;
+  const std::string text = emit_config(EmitFormat::NginxPlus, in);
+  EXPECT_TRUE(has(text, "server 10.0.0.1:8080 weight=3 max_fails=3 fail_timeout=20s slow_start=45s;")) << text;
+  const ImportedConfig c = read_back(text, ConfigFormat::Nginx);
+  EXPECT_EQ(c.pool, "checkout");
+  EXPECT_EQ(pool_script(c), "POOL 10.0.0.1:8080=3 10.0.0.2:8080=3 10.0.0.3:8080=1\nDOWN 10.0.0.3:8080\n");
+  EXPECT_EQ(option(c, "policy"), "least-conn");
+  EXPECT_EQ(option(c, "health"), "nginx");
+  EXPECT_EQ(option(c, "max-fails"), "3");
+  EXPECT_EQ(option(c, "fail-timeout"), "20");
+  EXPECT_EQ(option(c, "slow-start"), "45");
+  EXPECT_EQ(option(c, "timeout-ms"), "1500");
+  EXPECT_EQ(option(c, "retries"), "1");
+}
+
+TEST(SystemEmit, OpenSourceNginxSaysSlowStartNeedsPlus) {
+  EmitInput in = three();
+  in.slow_start = 60;
+  const std::string text = emit_config(EmitFormat::Nginx, in);
+  EXPECT_TRUE(has(text, "        server 10.0.0.1:8080 weight=3 max_fails=0;\n")) << text;  // open source refuses slow_start=
+  EXPECT_TRUE(has(text, "# slow_start=60s needs NGINX Plus or nginx-mod")) << text;
+  const ImportedConfig c = read_back(text, ConfigFormat::Nginx);
+  EXPECT_EQ(option(c, "slow-start"), "(unset)");
+  EXPECT_EQ(option(c, "health"), "none");  // max_fails=0: no passive check
+  EXPECT_EQ(option(c, "retries"), "1");     // proxy_next_upstream_tries 2: one more server
+}
+
+TEST(SystemEmit, HAProxyRoundTrip) {
+  EmitInput in = three("api");
+  in.servers = {{"api1", 10, false, 1}, {"api2", 10, false, 2}, {"api3", 5, true, 3}};
+  in.options.policy = Policy::LeastConn;
+  in.options.health.kind = HealthKind::HAProxy;
+  in.options.health.error_limit = 4;
+  in.options.health.inter = 3;
+  in.options.health.rise = 3;
+  in.options.retries = 1;
+  in.options.timeout_ms = 800;
+  in.slow_start = 90;
+  const std::string text = emit_config(EmitFormat::HAProxy, in);
+  EXPECT_TRUE(has(text, "    timeout server 800ms\n")) << text;
+  EXPECT_TRUE(has(text, "    server api3 api3:80 weight 5 disabled\n")) << text;
+  const ImportedConfig c = read_back(text, ConfigFormat::HAProxy);
+  EXPECT_EQ(pool_script(c), "POOL api1=10 api2=10 api3=5\nDOWN api3\n");
+  EXPECT_EQ(option(c, "policy"), "least-conn");
+  EXPECT_EQ(option(c, "curve"), "haproxy");
+  EXPECT_EQ(option(c, "slow-start"), "90");
+  EXPECT_EQ(option(c, "health"), "haproxy");
+  EXPECT_EQ(option(c, "error-limit"), "4");
+  EXPECT_EQ(option(c, "inter"), "3");
+  EXPECT_EQ(option(c, "rise"), "3");
+  EXPECT_EQ(option(c, "on-error"), "mark-down");
+  EXPECT_EQ(option(c, "timeout-ms"), "800");
+  EXPECT_EQ(option(c, "retries"), "1");
+}
+
+TEST(SystemEmit, HAProxyCapsWeightsAt256AndSaysSo) {
+  EmitInput in = three();
+  in.servers = {{"big", 1000, false, 1}, {"small", 1, false, 2}};
+  const std::string text = emit_config(EmitFormat::HAProxy, in);
+  EXPECT_TRUE(has(text, "# HAProxy's weights go to 256")) << text;
+  EXPECT_EQ(pool_script(read_back(text, ConfigFormat::HAProxy)), "POOL big=256 small=1\n");
+}
+
+TEST(SystemEmit, EnvoyRoundTrip) {
+  EmitInput in = three("payments");
+  in.options.policy = Policy::LeastRequest;
+  in.options.bias = 1.5;
+  in.options.curve.aggression = 2;
+  in.options.curve.min_weight_percent = 20;
+  in.options.health.kind = HealthKind::Envoy;
+  in.options.health.consecutive_5xx = 3;
+  in.options.health.interval = 5;
+  in.options.health.base_ejection_time = 15;
+  in.options.health.max_ejection_time = 120;
+  in.options.health.max_ejection_percent = 50;
+  in.options.retries = 2;
+  in.options.timeout_ms = 250;
+  in.slow_start = 30;
+  in.panic_threshold = 0;
+  const std::string text = emit_config(EmitFormat::Envoy, in);
+  EXPECT_TRUE(has(text, "timeout: 0.75s")) << text;  // the route's: three tries of 250 ms
+  const ImportedConfig c = read_back(text, ConfigFormat::Envoy);
+  EXPECT_EQ(c.pool, "payments");
+  EXPECT_EQ(pool_script(c), "POOL 10.0.0.1:8080=3 10.0.0.2:8080=3 10.0.0.3:8080=1\nDOWN 10.0.0.3:8080\n");
+  EXPECT_EQ(option(c, "policy"), "least-request");
+  EXPECT_EQ(option(c, "bias"), "1.5");
+  EXPECT_EQ(option(c, "curve"), "envoy");
+  EXPECT_EQ(option(c, "slow-start"), "30");
+  EXPECT_EQ(option(c, "aggression"), "2");
+  EXPECT_EQ(option(c, "min-weight"), "20");
+  EXPECT_EQ(option(c, "health"), "envoy");
+  EXPECT_EQ(option(c, "consecutive-5xx"), "3");
+  EXPECT_EQ(option(c, "interval"), "5");
+  EXPECT_EQ(option(c, "base-ejection-time"), "15");
+  EXPECT_EQ(option(c, "max-ejection-time"), "120");
+  EXPECT_EQ(option(c, "max-ejection-percent"), "50");
+  EXPECT_EQ(option(c, "panic-threshold"), "0");
+  EXPECT_EQ(option(c, "timeout-ms"), "250");
+  EXPECT_EQ(option(c, "retries"), "2");
+}
+
+TEST(SystemEmit, CaddyRoundTrip) {
+  EmitInput in = three();
+  in.options.policy = Policy::SmoothWrr;
+  in.options.health.kind = HealthKind::Nginx;
+  in.options.health.max_fails = 4;
+  in.options.health.fail_timeout = 20;
+  in.options.timeout_ms = 2000;
+  in.slow_start = 40;
+  const std::string text = emit_config(EmitFormat::Caddy, in);
+  EXPECT_TRUE(has(text, "lb_policy weighted_round_robin 3 3 1")) << text;
+  EXPECT_TRUE(has(text, "no Caddy release has it yet")) << text;  // lb_slow_start is a proposal
+  const ImportedConfig c = read_back(text, ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "policy"), "wrr");
+  EXPECT_EQ(option(c, "health"), "nginx");
+  EXPECT_EQ(option(c, "max-fails"), "4");
+  EXPECT_EQ(option(c, "fail-timeout"), "20");
+  EXPECT_EQ(option(c, "slow-start"), "40");
+  EXPECT_EQ(option(c, "timeout-ms"), "2000");
+  EXPECT_EQ(option(c, "retries"), "1");
+}
+
+TEST(SystemEmit, AlbRoundTripAndItsLimits) {
+  EmitInput in = three();
+  in.servers = {{"i-0a", 1, false, 1}, {"i-0b", 1, false, 2}};
+  in.options.timeout_ms = 20000;
+  in.options.retries = 0;
+  in.slow_start = 120;
+  ImportedConfig c = read_back(emit_config(EmitFormat::Alb, in), ConfigFormat::Alb);
+  EXPECT_EQ(option(c, "slow-start"), "120");
+  EXPECT_EQ(option(c, "timeout-ms"), "20000");
+  EXPECT_EQ(pool_script(c), "POOL i-0a=1 i-0b=1\n");
+  // 12.5 s is below an ALB's 30 s: 30, said; 1000 s above its 900: 900, said.
+  in.slow_start = 12.5;
+  std::string text = emit_config(EmitFormat::Alb, in);
+  EXPECT_TRUE(has(text, "Value=30 ")) << text;
+  EXPECT_TRUE(has(text, "13 s became 30 s")) << text;
+  EXPECT_EQ(option(read_back(text, ConfigFormat::Alb), "slow-start"), "30");
+  in.slow_start = 1000;
+  text = emit_config(EmitFormat::Alb, in);
+  EXPECT_TRUE(has(text, "1000 s became 900 s")) << text;
+  EXPECT_EQ(option(read_back(text, ConfigFormat::Alb), "slow-start"), "900");
+}
+
+TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {
+  EmitInput in = three("my pool;}{");
+  // Two names that become one ("a_b___": six bytes, four of them odd): the
+  // second is "a_b___-2" ("#2" would start a comment in three formats).
+  in.servers = {{"a b;\n}", 1, false, 1}, {"a_b___", 2, false, 2}, {"", 2, false, 3}};
+  for (const EmitFormat f : {EmitFormat::Nginx, EmitFormat::HAProxy, EmitFormat::Envoy, EmitFormat::Caddy}) {
+    const std::string text = emit_config(f, in);
+    const ConfigFormat back = f == EmitFormat::Nginx ? ConfigFormat::Nginx
+                              : f == EmitFormat::HAProxy ? ConfigFormat::HAProxy
+                              : f == EmitFormat::Envoy  ? ConfigFormat::Envoy
+                                                        : ConfigFormat::Caddy;
+    const ImportedConfig c = read_back(text, back);
+    ASSERT_EQ(c.servers.size(), 3u) << text;
+    EXPECT_TRUE(has(text, "a_b___-2")) << text;
+  }
+}
+
+// ---- the commands ------------------------------------------------------------
+
+struct Files {
+  std::map<std::string, std::string> files;
+  FileReader reader() const {
+    return [this](const std::string& path, std::size_t, std::string& out) -> Problem {
+      const auto it = files.find(path);
+      if (it == files.end()) return "cannot open " + path;
+      out = it->second;
+      return std::nullopt;
+    };
+  }
+};
+
+const char* const kHAProxy =
+    "defaults\n"
+    "    timeout server 2s\n"
+    "    retries 0\n"
+    "backend app\n"
+    "    balance roundrobin\n"
+    "    server a 10.0.0.1:80 weight 2 check observe layer7 error-limit 3 on-error mark-down\n"
+    "    server b 10.0.0.2:80 weight 1 check observe layer7 error-limit 3 on-error mark-down slowstart 20s\n";
+
+TEST(SystemEmit, SimulateEmitsTheFileWithTheCommandLinesOverrides) {
+  Files fs;
+  fs.files["h.cfg"] = kHAProxy;
+  fs.files["s.txt"] = "NOW 5\nDOWN b\nNOW 10\nUP b 0\n";
+  std::string out, err;
+  ASSERT_EQ(run_simulate_system({"--from", "h.cfg", "--timeout-ms", "900", "--slow-start", "35", "--emit", "haproxy", "s.txt"},
+                                fs.reader(), out, err),
+            0)
+      << err;
+  EXPECT_TRUE(has(out, "timeout server 900ms\n")) << out;  // the command line's, not the file's 2s
+  EXPECT_TRUE(has(out, " slowstart 35s")) << out;
+  EXPECT_TRUE(has(out, "error-limit 3 ")) << out;  // the file's
+  const ImportedConfig c = read_back(out, ConfigFormat::HAProxy);
+  EXPECT_EQ(pool_script(c), "POOL a=2 b=1\n");
+  EXPECT_EQ(option(c, "timeout-ms"), "900");
+  EXPECT_EQ(option(c, "slow-start"), "35");
+  EXPECT_EQ(option(c, "error-limit"), "3");
+}
+
+TEST(SystemEmit, SimulateEmitsTheScriptsPoolWithoutAFile) {
+  Files fs;
+  fs.files["s.txt"] = "POOL x=5 y=1\nDOWN y\nNOW 10\nUP y 0\n";
+  std::string out, err;
+  ASSERT_EQ(run_simulate_system({"--policy", "least-conn", "--timeout-ms", "700", "--emit", "nginx-plus", "s.txt"},
+                                fs.reader(), out, err),
+            0)
+      << err;
+  const ImportedConfig c = read_back(out, ConfigFormat::Nginx);
+  EXPECT_EQ(pool_script(c), "POOL x=5 y=1\nDOWN y\n");
+  EXPECT_EQ(option(c, "policy"), "least-conn");
+  EXPECT_EQ(option(c, "timeout-ms"), "700");
+}
+
+TEST(SystemEmit, SimulatesHelpNamesTheSystemOptions) {
+  std::string out, err;
+  EXPECT_EQ(run_simulate_system({"--rps", "5", "--help"}, Files{}.reader(), out, err), 0);
+  EXPECT_TRUE(has(out, "usage: slowstart simulate")) << out;
+  for (const char* flag : {"\n  --from FILE ", "\n  --from-format F ", "\n  --from-pool NAME ", "\n  --explain ", "\n  --emit FORMAT "})
+    EXPECT_TRUE(has(out, flag)) << flag;
+}
+
+TEST(SystemEmit, AnUnknownFormatIsRefusedAndNothingRuns) {
+  Files fs;
+  fs.files["s.txt"] = "POOL x=1\n";
+  std::string out, err;
+  EXPECT_EQ(run_simulate_system({"--emit", "iis", "s.txt"}, fs.reader(), out, err), 2);
+  EXPECT_EQ(out, "");
+  EXPECT_TRUE(has(err, "--emit: emit format must be nginx, nginx-plus, haproxy, envoy, caddy or alb, got 'iis'")) << err;
+  out.clear(), err.clear();
+  EXPECT_EQ(run_recommend({"--emit", "", "s.txt"}, fs.reader(), out, err), 2);
+  EXPECT_EQ(out, "");
+}
+
+// Warming by requests served, the restarted server's first request is fully
+// cold whatever the window: 100 ms x 12 = 1200 ms against a timeout of
+// 1000 ms. No window helps; recommend says so, exits 1 and emits nothing.
+TEST(SystemEmit, RecommendEmitsNothingWhenNoWindowHelps) {
+  Files fs;
+  fs.files["s.txt"] = "POOL a=1 b=1\nNOW 2\nDOWN b\nNOW 4\nUP b 0\n";
+  std::string out, err;
+  EXPECT_EQ(run_recommend({"--service-ms", "100", "--cold-factor", "12", "--warm-by", "requests", "--warmup-requests", "50", "--timeout-ms", "1000", "--rps",
+                           "20", "--duration", "30", "--max-window", "60", "--emit", "haproxy", "s.txt"},
+                          fs.reader(), out, err),
+            1)
+      << err;
+  EXPECT_EQ(out, "");
+  EXPECT_TRUE(has(err, "no window up to 60 s helps")) << err;
+}
+
+// Worked by hand: c (weight 1, resolution 1) gets no request until its ramp
+// ends, so the window is the first whole second at which a cold request
+// beats the 500 ms timeout at the worst corner: cold factor 8 + 20 % of its
+// excess = 9.4, warm-up 10 s + 20 % = 12 s, 100 ms x (1 + 8.4 (1 - t/12))
+// < 500 ms from t = 6.29 s: 7 s. The emitted HAProxy lines carry it.
+TEST(SystemEmit, RecommendEmitsTheWindowItFound) {
+  Files fs;
+  fs.files["s.txt"] = "POOL a=1 b=1 c=1\nNOW 2\nDOWN c\nNOW 4\nUP c 0\n";
+  const std::vector<std::string> args = {"--service-ms", "100", "--cold-factor", "8", "--warmup", "10", "--timeout-ms",
+                                         "500", "--rps", "60", "--duration", "60", "--max-window", "120", "--health",
+                                         "haproxy", "--emit", "haproxy", "s.txt"};
+  std::string out, err;
+  ASSERT_EQ(run_recommend(args, fs.reader(), out, err), 0) << err;
+  EXPECT_TRUE(has(err, "a slow-start window of 7 s\n")) << err;
+  EXPECT_TRUE(has(out, "# slowstart recommend: a slow-start window of 7 s")) << out;
+  const ImportedConfig c = read_back(out, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "slow-start"), "7");
+  EXPECT_EQ(option(c, "timeout-ms"), "500");
+  EXPECT_EQ(pool_script(c), "POOL a=1 b=1 c=1\n");
+  std::vector<std::string> json = args;
+  json.insert(json.begin(), "--json");
+  out.clear(), err.clear();
+  ASSERT_EQ(run_recommend(json, fs.reader(), out, err), 0) << err;
+  EXPECT_EQ(out.rfind("{\"window_s\": 7, ", 0), 0u) << out;
+  EXPECT_TRUE(has(out, "\"emit\": \"# slowstart: the lab's options as HAProxy configuration")) << out;
+  EXPECT_TRUE(has(out, "slowstart 7s\\n")) << out;  // one JSON string: its newlines escaped
+}
+
+}  // namespace emit_test
+}  // namespace slowstart::system
