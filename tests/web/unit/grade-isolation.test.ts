@@ -282,7 +282,7 @@ describe.skipIf(!AS_ROOT)('a graded program reaches nothing of the grader\'s (do
         } finally {
           writeFileSync(join(state, 'stop'), '');
         }
-        // 50 starts of the Node CLI: 64 s natively and 242 s in Node at load 30 on 2 cores, 346 s at load 40.
+        // 50 starts of each CLI, at load 30-40 on 2 cores: 26 s natively, 166 s in Node (its start is most of it).
       }, 600_000);
 
       it('negative control: with the namespace taken out, the Node CLI\'s mark in the environment loses the daemon (the native CLI\'s child subreaper still catches it)', () => {
