@@ -264,6 +264,7 @@ export class OutputView {
   #clear(row: Row): void {
     row.el.hidden = true;
     row.index = -1;
+    row.filled = ''; // filled again in full when it shows a line (its text and index are gone)
     row.el.removeAttribute('id');
     row.el.removeAttribute('title');
     row.el.removeAttribute('aria-label');
