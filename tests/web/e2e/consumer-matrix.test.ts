@@ -154,8 +154,9 @@ async function drive(expect: ExpectStatic, app: Drive, url: string): Promise<voi
     if (r.status() >= 400) fetches.push(`HTTP ${r.status()} ${r.url()}`);
   });
   const allProblems = () => [...new Set([...problems, ...fetches])];
-  // A site with no icon of its own (VitePress) makes Chromium ask for /favicon.ico: not the package's to answer.
-  await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+  // The site's own icon (VitePress has none, so Chromium asks for /favicon.ico; Starlight links
+  // /favicon.svg at the origin's root, outside the sub-path): not the package's to answer.
+  await page.route('**/favicon.{ico,svg}', (route) => route.fulfill({ status: 204 }));
   await listen(page);
   try {
     await page.goto(url);
