@@ -25,10 +25,13 @@ export interface ImportOptions {
 
 /** A server of the file, as the script names it. */
 export interface ImportedServer {
+  /** The server's name as the script may use it (`DOWN a`). */
   name: string;
+  /** Its weight in the file (1 where the file gives none). */
   weight: number;
   /** It starts DOWN (nginx `down`, HAProxy `disabled`, Envoy UNHEALTHY or DRAINING). */
   down: boolean;
+  /** The file's line that names it. */
   line: number;
 }
 
@@ -46,16 +49,21 @@ export interface ImportedSetting {
 
 /** A line of the file and what about it. */
 export interface ConfigNote {
+  /** The file's line. */
   line: number;
+  /** What about it, in words. */
   text: string;
 }
 
 /** What a proxy's configuration became (`slowstart simulate --from FILE --explain`). */
 export interface ImportedConfig {
+  /** The format read (given, or detected). */
   format: ConfigFormat;
   /** The upstream, backend, cluster or site read. */
   pool: string;
+  /** Its servers, in the file's order. */
   servers: ImportedServer[];
+  /** Each `simulate` option the file sets, with its line. */
   settings: ImportedSetting[];
   /** Directives the lab does not model, each with its line. */
   ignored: ConfigNote[];
@@ -86,21 +94,29 @@ export type Band = [low: number, high: number];
 export interface CanaryFit {
   /** Why the data cannot decide (too few rows, no warm phase, queueing); the other numbers are then absent. */
   refused?: string;
+  /** Rows of the log read. */
   rows: number;
+  /** Seconds from the first row to the last. */
   spanS?: number;
+  /** Warm service time, ms. */
   serviceMs?: number;
+  /** Its 95 % band. */
   serviceMsBand?: Band;
   /** A cold start was found (else latency does not fall: cold factor 1). */
   coldStart?: boolean;
+  /** The first request's service time over the warm one. */
   coldFactor?: number;
+  /** Its 95 % band. */
   coldFactorBand?: Band;
   /** What explains the data better (`time` when they cannot be told apart). */
   warmBy?: 'time' | 'requests';
   /** Warm-up in seconds (by time). */
   warmup?: number;
+  /** Its 95 % band. */
   warmupBand?: Band;
   /** Warm-up in requests (by requests). */
   warmupRequests?: number;
+  /** Its 95 % band. */
   warmupRequestsBand?: Band;
   /** `time` or `requests` when one explains the data clearly better, else null. */
   better?: 'time' | 'requests' | null;
@@ -108,6 +124,7 @@ export interface CanaryFit {
   logLikelihoodGap?: number;
   /** Residuals against requests in flight (above 0.3: a queue, refused). */
   queueCorrelation?: number;
+  /** Bootstrap resamples behind the bands. */
   resamples?: number;
   /** The `simulate` options to pass. */
   options?: string;
@@ -115,6 +132,7 @@ export interface CanaryFit {
   summary: string;
   /** The rows fitted, in order of t: seconds since the start and latency (for a chart). */
   t: Float64Array;
+  /** Each row's latency, ms (in the order of `t`). */
   latencyMs: Float64Array;
 }
 
@@ -192,7 +210,9 @@ export type SystemCommandName = 'simulate' | 'fit' | 'recommend';
 
 /** What a command printed, as the CLIs print it. */
 export interface CommandResult {
+  /** What the command printed on standard output. */
   out: string;
+  /** What it printed on standard error. */
   err: string;
   /** The CLIs' exit status (0 done; 1 recommend found no window, fit could not decide; 2 bad input). */
   status: number;
