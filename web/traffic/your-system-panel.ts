@@ -180,10 +180,21 @@ export class YourSystemPanel {
     return (this.ready = this.#read());
   }
 
+  // An edit is read after a pause; `ready` settles once that read is done
+  // (a newer edit in the pause takes the read over: its promise settles with it).
   #changed(): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void (this.ready = this.#read()), 250);
+    const settle = this.#settle;
+    this.ready = new Promise<void>((resolve) => {
+      this.#settle = resolve;
+      this.#timer = setTimeout(() => {
+        this.#settle = undefined;
+        void this.#read().finally(resolve);
+      }, 250);
+    });
+    settle?.();
   }
+  #settle: (() => void) | undefined;
 
   #fromArgs(): string[] {
     const a = ['--from', CONFIG_FILE];

@@ -133,7 +133,7 @@ describe('typing in the runner', () => {
     await page.keyboard.type('# a note');
     await expect.poll(() => page.evaluate(() => window.slowstartRunner!.script.endsWith('# a note'))).toBe(true);
     await expect.poll(() => status(page).textContent()).toMatch(/^Ran: 4 output lines/);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))));
     expect(await mutated()).toBe(0);
     // A later clock: c's weight and the x axis change; the lines and ticks are the same nodes, redrawn in place.
     await page.locator('.cm-line', { hasText: 'NOW 10' }).click();

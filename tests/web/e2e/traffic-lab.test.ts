@@ -121,7 +121,9 @@ describe('off the main thread', () => {
     for (const line of ['NOW 150', 'DOWN d', 'NOW 160', 'UP d 60']) {
       await page.keyboard.press('Enter');
       await page.keyboard.type(line, { delay: 70 });
-      await page.waitForTimeout(500);
+      // The pause in which the run of what was typed comes back.
+      await expect.poll(() => page.evaluate((l) => window.slowstartRunner!.script.includes(l), line)).toBe(true);
+      await expect.poll(() => page.locator('.ss-status').textContent()).toMatch(/^Ran/);
     }
     await expect.poll(() => page.evaluate(() => window.slowstartTraffic!.flapSection?.script.includes('UP d 60') ?? false), { timeout: 60_000 }).toBe(true);
     await page.evaluate(() => window.slowstartTraffic!.ready);

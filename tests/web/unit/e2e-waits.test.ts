@@ -14,6 +14,8 @@ const DIRS = ['tests/web/e2e', 'tests/web/support'];
 const ALLOWED: Record<string, string> = {
   // The bench's memory sampler: how often it samples, not a wait for a state.
   'tests/web/support/process-memory.ts': 'sampling interval',
+  // A server starting: how often it is asked, between tries of a state (it answers).
+  'tests/web/support/consumer-apps.ts': 'polling interval',
 };
 
 /** The fixed-time waits in `text`, one line each (a zero delay, "after the tasks queued now", is a state). */
