@@ -142,11 +142,11 @@ describe('the flapping runs’ every option', () => {
       service: { workers: 16, warmBy: 'serving' },
       timeoutMs: 1000,
       retries: 1,
-      health: { baseEjectionTime: 12, consecutive5xx: 3, kind: 'envoy', maxEjectionTime: 12 },
+      health: { baseEjectionTime: 12, consecutive5xx: 3, kind: 'envoy', maxEjectionTime: 12, alwaysEjectOneHost: true },
       stableMargin: 20,
     });
     // Escalating ejection keeps Envoy's max_ejection_time (none set: the engine's 300 s).
-    expect(flapOptions(900, 300, 0.1, s, CURES[2], defaults).health).toEqual({ baseEjectionTime: 12, consecutive5xx: 3, kind: 'envoy' });
+    expect(flapOptions(900, 300, 0.1, s, CURES[2], defaults).health).toEqual({ baseEjectionTime: 12, consecutive5xx: 3, kind: 'envoy', alwaysEjectOneHost: true });
     // Instant answers: routing only, whatever the service model, timeout or health check say.
     expect(flapOptions(900, 300, 0.1, { ...s, flapAnswers: 'instant' }, CURES[1], defaults)).toEqual({ seed: 9, rps: 900, duration: 300, bucket: 0.1, curve: DEFAULT_SETTINGS.curve, policy: 'wrr', rampBy: 'scale', slowStart: true });
   });
@@ -289,7 +289,10 @@ describe('what the lab reads out of a run', () => {
     service: true,
     timeoutMs: 1000,
     retries: 1,
-    health: { kind: 'envoy', maxEjectionTime: 30 },
+    // Every failure retried (Envoy's circuit breaker of 3 retries in flight would let some reach the client).
+    maxRetriesInFlight: 1_000_000,
+    // As the lab runs its flapping comparison: current Envoy ejects none of 4 hosts without always_eject_one_host.
+    health: { kind: 'envoy', maxEjectionTime: 30, alwaysEjectOneHost: true },
   }) as unknown as Traffic;
   const b = t.names.indexOf('b');
 
