@@ -177,6 +177,8 @@ export class YourSystemPanel {
       this.#scenarioWritten = true;
     }
     clearTimeout(this.#timer);
+    this.#settle?.(); // a read still waiting on its pause is this one now
+    this.#settle = undefined;
     return (this.ready = this.#read());
   }
 
