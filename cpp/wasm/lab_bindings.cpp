@@ -13,6 +13,7 @@
 #include "system/simulate_from.hpp"
 #include "traffic/simulate_command.hpp"
 #include "traffic/traffic.hpp"
+#include "wasm/command_text.hpp"
 #include "wasm/js_interop.hpp"
 #include "wasm/js_rules.hpp"
 #include "wasm/traffic_options_js.hpp"
@@ -118,26 +119,8 @@ val simulate_arguments(val options) {
   return out;
 }
 
-// `slowstart simulate ARGS` for the Node CLI: `read(path)` returns the
-// script's bytes or throws; the result is {out, err, status}.
-val simulate_command_text(val args, val read) {
-  const auto list = emscripten::vecFromJSArray<std::string>(args);
-  std::string out, err;
-  const int status = system::run_simulate_system(
-      list,
-      [&](const std::string& path, std::size_t max_bytes, std::string& text) -> Problem {
-        val r = read(path, static_cast<double>(max_bytes));
-        if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();  // a problem
-        text = r.as<std::string>();  // Uint8Array: raw bytes
-        return std::nullopt;
-      },
-      out, err);
-  val o = val::object();
-  o.set("out", out);
-  o.set("err", err);
-  o.set("status", status);
-  return o;
-}
+// `slowstart simulate ARGS` for the Node CLI (command_text.hpp).
+val simulate_command_text(val args, val read) { return command_text(args, read, system::run_simulate_system); }
 
 // A script run with other rules: {curve: {...}} or {effective, pick}.
 // Returns the run, or an Error for a bad curve.

@@ -11,6 +11,7 @@
 #include "system/fit_command.hpp"
 #include "system/import_config.hpp"
 #include "system/recommend_command.hpp"
+#include "wasm/command_text.hpp"
 #include "wasm/js_interop.hpp"
 
 using emscripten::val;
@@ -20,29 +21,7 @@ using namespace slowstart::wasm;
 
 namespace {
 
-// `slowstart fit ARGS` and `slowstart recommend ARGS` for the Node CLI:
-// `read(path, maxBytes)` returns at most maxBytes of the file, or a problem
-// as a string; the
-// result is {out, err, status}.
-template <typename Command>
-val command_text(val args, val read, Command run) {
-  const auto list = emscripten::vecFromJSArray<std::string>(args);
-  std::string out, err;
-  const int status = run(
-      list,
-      [&](const std::string& path, std::size_t max_bytes, std::string& text) -> Problem {
-        val r = read(path, static_cast<double>(max_bytes));
-        if (r.typeOf().as<std::string>() == "string") return r.as<std::string>();
-        text = r.as<std::string>();
-        return std::nullopt;
-      },
-      out, err);
-  val o = val::object();
-  o.set("out", out);
-  o.set("err", err);
-  o.set("status", status);
-  return o;
-}
+// `slowstart fit ARGS` and `slowstart recommend ARGS` for the Node CLI (command_text.hpp).
 val fit_command_text(val args, val read) { return command_text(args, read, run_fit); }
 val recommend_command_text(val args, val read) { return command_text(args, read, run_recommend); }
 
