@@ -100,6 +100,8 @@ export interface Runner {
   gid?: number;
   /** util-linux's setpriv, which gives the program --user's identity and groups. */
   setpriv?: string;
+  /** A bare command name found on PATH as --user's user would find it (commandAsUser), by name. */
+  found?: Map<string, string>;
   env: NodeJS.ProcessEnv;
   mark: string;
   running: Set<number>;
@@ -138,7 +140,7 @@ export function runOnce(argv: Uint8Array[], input: Uint8Array, timeoutMs: number
       const [file, args] = spawnArgs(argv);
       // In a PID namespace, descriptor 3 is its holder's lifeline (grade-namespace.ts).
       const stdio = (runner.namespace ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe']) as 'pipe'[];
-      const program = runner.uid === undefined ? [file, ...args] : [runner.setpriv!, `--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', file, ...args];
+      const program = runner.uid === undefined ? [file, ...args] : [runner.setpriv!, `--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', commandAsUser(runner, file), ...args];
       const [first, ...rest] = runner.namespace ? [...runner.namespace, ...program] : program;
       child = spawn(first, rest, { detached: true, stdio, env: runner.env });
     } catch (e) {
@@ -422,6 +424,33 @@ export function runAs(name: string): { uid: number; gid: number } | string {
   const me = process.geteuid?.() ?? -1;
   if (me !== 0) return `--user needs the grader to run as root (it runs as user ${me})`;
   return { uid, gid };
+}
+
+/**
+ * A bare command name as --user's user finds it on PATH. setpriv looks the
+ * name up while it still holds root's capabilities (it keeps them until it
+ * execs), so it can pick a file in a folder closed to the user, such as a
+ * pyenv shim under /root, that the program then cannot read ("bash:
+ * /root/.pyenv/shims/python3: Permission denied"); the native CLI's execvp
+ * runs as the user and goes on to /usr/bin/python3. So the name is looked up
+ * once by a shell running as the user; a name it cannot find (or a shell
+ * builtin) is left as it is, and fails to start as it would natively.
+ */
+function commandAsUser(runner: Runner, file: string): string {
+  if (file.includes('/') || !file) return file;
+  runner.found ??= new Map();
+  let path = runner.found.get(file);
+  if (path === undefined) {
+    const looked = spawnSync(runner.setpriv!, [`--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--init-groups', '--', '/bin/sh', '-c', 'command -v -- "$1"', 'sh', file], {
+      env: runner.env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
+    const out = looked.stdout?.toString().replace(/\n$/, '') ?? '';
+    path = looked.status === 0 && out.startsWith('/') && !out.includes('\n') ? out : file;
+    runner.found.set(file, path);
+  }
+  return path;
 }
 
 /** util-linux's setpriv on PATH (or in /usr/bin, /bin), or null. */

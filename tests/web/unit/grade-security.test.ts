@@ -154,6 +154,34 @@ describe.skipIf(!root)('slowstart grade against hostile programs (docs/SECURITY.
     });
   }
 
+  it('--user: a program named without a folder is the one the user finds on PATH, in both CLIs', () => {
+    // A folder on PATH closed to the user comes first (as a pyenv shim under
+    // root's 0700 home does on many machines): the user cannot run what is
+    // there, so the name is what the user finds next, as execvp finds it.
+    // (util-linux's setpriv looks names up with root's capabilities; the
+    // Node CLI once picked the closed file and failed with status 126.)
+    const closed = join(priv, 'bin');
+    const open = join(shared, 'bin');
+    for (const [dir, says] of [[closed, 'b'], [open, 'a']]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'pick-a'), `#!/bin/sh\nwhile read -r line; do case "$line" in PICK*) echo ${says};; esac; done\n`, { mode: 0o755 });
+    }
+    chmodSync(open, 0o755);
+    const one = join(shared, 'path-tests');
+    mkdirSync(one, { recursive: true });
+    chmodSync(one, 0o755);
+    writeFileSync(join(one, 'one.txt'), 'POOL a=1\nPICK\n');
+    writeFileSync(join(one, 'one.out'), 'a\n');
+    for (const which of ['native', 'node'] as Cli[]) {
+      const [cmd, ...pre] = grader[which];
+      const run = spawnSync(cmd, [...pre, 'grade', '--tests', one, '--user', USER, '--', 'pick-a'], {
+        cwd: base,
+        env: { ...process.env, ...EPOCH, PATH: `${closed}:${open}:${process.env.PATH}` },
+      });
+      expect([run.status, run.stdout.toString() + run.stderr.toString()], which).toEqual([0, expect.stringContaining('1 test, 1 passed, 0 failed.')]);
+    }
+  });
+
   it('negative control: without --user and with the engine open, the first attack passes', () => {
     const run = grade('native', ['--format', 'json'], [join(HOSTILE, 'runs-engine.py'), NATIVE]);
     expect(run.status, run.stderr.toString()).toBe(0);
