@@ -242,7 +242,14 @@ describe('the incident timeline', () => {
     };
     const p41 = await at(41);
     await page.mouse.move(p41.x, p41.y);
-    await expect.poll(() => none.locator('.ss-readout').textContent()).toMatch(/^(39|4\d)(\.\d+)?–4\d(\.\d+)? s: .* failed \([\d,]+ retried\); 0 reached the client\.$/);
+    const bucket41 = /^(39|4\d)(\.\d+)?–4\d(\.\d+)? s: .* ([\d,]+) failed \(([\d,]+) retried\); ([\d,]+) reached the client\.$/;
+    await expect.poll(() => none.locator('.ss-readout').textContent()).toMatch(bucket41);
+    // What was not retried reached the client; under Envoy's retry circuit
+    // breaker (3 retries in flight) that is most of b's failures.
+    const [failedAt41, retriedAt41, reachedAt41] = bucket41.exec((await none.locator('.ss-readout').textContent())!)!.slice(4).map((n) => Number(n.replace(/,/g, '')));
+    expect(failedAt41).toBeGreaterThan(0);
+    expect(reachedAt41).toBe(failedAt41 - retriedAt41);
+    expect(retriedAt41).toBeLessThan(failedAt41 / 2);
     // Zoom: drag from 35 s to 95 s; every chart of every run shows that stretch.
     const [p35, p95] = [await at(35), await at(95)];
     await page.mouse.move(p35.x, p35.y);
