@@ -109,4 +109,10 @@ std::string in_flight_overrun(double limit, double t) {
          " s); set a timeout, or lower rps or the service time";
 }
 
+std::string latency_bins_overrun(double limit, double t) {
+  return "simulation too large: more than " + count_text(limit) + " latency histogram bins held at once (at " +
+         seconds_text(t) + " s: the open buckets' and every backend's over the run); use fewer backends, " +
+         "narrow the bucket, or set a timeout";
+}
+
 }  // namespace slowstart

@@ -25,7 +25,10 @@
 // advance (retries, ramps' weight changes, ejections, nginx's effective
 // weights) are counted with the same costs; past kMaxWorkSteps the run stops
 // with a problem. The attempts in flight at once (the proxy's and the
-// backends' queues) are capped at kMaxInFlight.
+// backends' queues) are capped at kMaxInFlight, and the latency histograms'
+// bins held at once (latency_histograms.hpp: the open buckets' and the whole
+// run's per backend, 16 bytes each in tables at least 3/8 full) at
+// kMaxLatencyBins.
 // Over any of these the simulation does not run (or stops): a problem that
 // says the scenario's size and the limit (the CLIs exit 2, the API throws
 // TOO_LARGE, the tab shows it).
@@ -40,9 +43,10 @@ namespace slowstart {
 inline constexpr std::size_t kMaxScriptBytes = std::size_t{64} << 20;  // 64 MiB
 inline constexpr double kMaxSimRequests = 1e9;
 inline constexpr double kMaxWorkSteps = 1.2e10;  // about 15 s of one core natively (the old cap of 10^9 requests)
-inline constexpr double kMaxSimCells = 10'000'000;   // buckets x backends (37 bytes each while it runs)
+inline constexpr double kMaxSimCells = 10'000'000;   // buckets x backends (45 bytes each while it runs)
 inline constexpr std::size_t kMaxReportBytes = std::size_t{256} << 20;  // the CLIs' table or CSV
 inline constexpr double kMaxInFlight = 4'000'000;    // attempts in flight, and requests in the backends' queues
+inline constexpr double kMaxLatencyBins = 4'000'000;  // latency histograms' bins held at once (at most 171 MB)
 
 // What a step costs: the budget's units, about 1.3-1.6 ns each natively
 // (docs/performance-log.md, PL-22).
@@ -51,6 +55,7 @@ inline constexpr double kStepsPerAttempt = 100;       // one by one: pick, serve
 inline constexpr double kStepsPerScanned = 5;         // a backend a scanning pick looks at
 inline constexpr double kStepsPerCell = 20;           // a cell of the result: kept, averaged, painted, reported
 inline constexpr double kStepsPerScriptByte = 2;      // the script is read twice
+inline constexpr double kStepsPerLatencyBin = 10;     // a histogram's bin looked at, sorted, turned into percentiles
 
 // What the script's first pass tells the budget.
 struct ScriptFacts {
@@ -93,6 +98,7 @@ Problem script_too_large(std::size_t bytes);
 struct RunLimits {
   double steps = kMaxWorkSteps;
   double in_flight = kMaxInFlight;
+  double latency_bins = kMaxLatencyBins;
 };
 
 // Counts the run's steps; `over()` once past the limit.
@@ -113,6 +119,8 @@ class WorkMeter {
 // `duration` seconds, or with more than `limit` attempts in flight at `t`.
 std::string work_overrun(double limit, double t, double duration);
 std::string in_flight_overrun(double limit, double t);
+// ... or with more than `limit` latency histogram bins held at `t`.
+std::string latency_bins_overrun(double limit, double t);
 
 // A count for a message: 1234567 (whole, below 10^15), else 1.2e+20.
 std::string count_text(double n);

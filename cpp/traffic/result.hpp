@@ -23,8 +23,22 @@ struct TrafficResult {
   std::vector<std::uint32_t> failed;     // attempts that arrived in the bucket and timed out
   std::vector<std::uint32_t> retried;    // of those, the ones retried on another backend
   std::vector<std::uint8_t> state;       // BackendState, the worst the bucket saw
+  // p50 and p99 latency of the attempts that arrived in the bucket (service
+  // model; 0 if none), as latency_histograms.hpp defines them.
+  std::vector<float> p50_ms;
+  std::vector<float> p99_ms;
   std::vector<std::uint32_t> unrouted;   // per bucket: requests with no backend (NONE)
   std::vector<std::uint32_t> total;      // per bucket: all requests (retries included)
+  // The client's view, per bucket, of the requests that ARRIVED in it (a
+  // retried request once, in the bucket of its first attempt):
+  std::vector<std::uint32_t> client_requests;  // requests the client sent
+  std::vector<std::uint32_t> client_failed;    // of those, failed to the client: no backend, or
+                                               // the last attempt timed out (no retry left or allowed)
+  // p50 and p99 of what the client waited (service model; 0 if none): from
+  // arrival to the answer, every attempt included; a request no backend
+  // took has no latency (it fails at once).
+  std::vector<float> client_p50_ms;
+  std::vector<float> client_p99_ms;
   std::vector<Diagnostic> diagnostics;   // the script's rejected lines
   // Why there is no simulation (a bad option, or one too large); the
   // diagnostics above are still the script's.
@@ -34,6 +48,10 @@ struct TrafficResult {
   // Per backend id, over the whole run.
   std::vector<std::uint32_t> ejections;
   std::vector<double> seconds_ejected;
+  std::vector<float> run_p50_ms;  // the attempts' p50 and p99 over the run (negative: none)
+  std::vector<float> run_p99_ms;
+  float run_client_p50_ms = -1;  // the client's, over the run (negative: none)
+  float run_client_p99_ms = -1;
   // Start of the first bucket from which on every bucket is calm (nobody
   // ejected, no request failed, every backend's mean latency within
   // stable_margin % of the warm service time); negative when the last bucket
@@ -42,6 +60,11 @@ struct TrafficResult {
 
   // The bucket time t falls in (the last one for t at or past the end).
   std::size_t bucket_of(double t) const { return std::min(buckets - 1, static_cast<std::size_t>(t / bucket)); }
+
+  // Failed to the client / sent by it (0 when it sent nothing).
+  static double error_rate(std::uint64_t failed, std::uint64_t requests) {
+    return requests ? static_cast<double>(failed) / static_cast<double>(requests) : 0.0;
+  }
 
   double share(std::size_t k, std::size_t id) const {
     const std::uint32_t t = total[k];

@@ -16,10 +16,25 @@ namespace {
 constexpr const char* kReportUsage =
     "  --csv                 CSV, a row per bucket and backend:\n"
     "                        time,backend,requests,share,outstanding,latency_ms\n"
-    "                        (with --timeout-ms also failed,retried,state)\n"
-    "  --summary json        one JSON object: the options in force, unrouted,\n"
+    "                        (with --timeout-ms also failed,retried,state), then\n"
+    "                        p50_ms,p99_ms (the backend's attempts) and the\n"
+    "                        bucket's client_requests,client_failed,\n"
+    "                        client_error_rate,client_p50_ms,client_p99_ms\n"
+    "  --summary json        one JSON object: the options in force, requests,\n"
+    "                        unrouted, client_requests, client_failed,\n"
+    "                        client_error_rate, client_p50_ms, client_p99_ms,\n"
     "                        stable_at, and per backend requests, failed, retried,\n"
-    "                        ejections and seconds_ejected\n"
+    "                        ejections, seconds_ejected, p50_ms and p99_ms\n"
+    "\n"
+    "Latency (with the service model) is per bucket of arrival. A backend's is\n"
+    "its attempts' (a timed-out one counts as the timeout); the client's is a\n"
+    "request's whole wait, every attempt included. A request fails to the client\n"
+    "when no backend takes it or its last attempt times out; client_error_rate is\n"
+    "client_failed / client_requests (0 when no request was sent). p50 and p99\n"
+    "are nearest-rank (rank ceil(p% of N)), read from log-scale histograms (128\n"
+    "bins an octave): the largest latency in the bin of that rank, never below\n"
+    "the exact value and at most 0.8 % above it; 0 in a bucket with none, null\n"
+    "in the summary.\n"
     "  --help                this text\n";
 
 }  // namespace
@@ -54,6 +69,11 @@ std::string pad_left(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
+// A bucket's or the run's error rate: 6 decimals (a rate of 1 in 10^6 shows).
+std::string rate_text(std::uint64_t failed, std::uint64_t requests) {
+  return fixed(TrafficResult::error_rate(failed, requests), 6);
+}
+
 std::string state_name(std::uint8_t s) { return name_of(static_cast<BackendState>(s & 3)); }
 
 // A name as a CSV field (RFC 4180): a name may hold a comma or a quote (any
@@ -85,6 +105,9 @@ std::string json_number(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
   return fixed(v, 3);
 }
+
+// A run's percentile: null when it had no latency (negative).
+std::string percentile_json(float ms) { return ms < 0 ? std::string("null") : json_number(ms); }
 
 }  // namespace
 
@@ -128,9 +151,16 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
   const bool failures = args.options.timeout_ms > 0;
   std::string out;
   if (args.csv) {
-    out += failures ? "time,backend,requests,share,outstanding,latency_ms,failed,retried,state\n"
-                    : "time,backend,requests,share,outstanding,latency_ms\n";
-    for (std::size_t k = 0; k < r.buckets; ++k)
+    // New columns go at the end of a row: readers take them by index.
+    out += failures ? "time,backend,requests,share,outstanding,latency_ms,failed,retried,state"
+                    : "time,backend,requests,share,outstanding,latency_ms";
+    out += ",p50_ms,p99_ms,client_requests,client_failed,client_error_rate,client_p50_ms,client_p99_ms\n";
+    for (std::size_t k = 0; k < r.buckets; ++k) {
+      // The client's columns: the same on every backend's row of the bucket.
+      const std::string client = ',' + std::to_string(r.client_requests[k]) + ',' + std::to_string(r.client_failed[k]) +
+                                 ',' + rate_text(r.client_failed[k], r.client_requests[k]) + ',' +
+                                 (service ? fixed(r.client_p50_ms[k], 1) : "") + ',' +
+                                 (service ? fixed(r.client_p99_ms[k], 1) : "");
       for (std::size_t id = 0; id < n; ++id) {
         const std::size_t c = k * n + id;
         out += time_label(static_cast<double>(k) * r.bucket) + ',' + csv_field(r.names[id]) + ',' +
@@ -139,8 +169,9 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
                (service ? fixed(r.latency_ms[c], 1) : "");
         if (failures)
           out += ',' + std::to_string(r.failed[c]) + ',' + std::to_string(r.retried[c]) + ',' + state_name(r.state[c]);
-        out += '\n';
+        out += ',' + (service ? fixed(r.p50_ms[c], 1) : "") + ',' + (service ? fixed(r.p99_ms[c], 1) : "") + client + '\n';
       }
+    }
     return out;
   }
   // Table: one row per bucket, a share column (and, with service, outstanding
@@ -174,9 +205,17 @@ std::string format_summary(const TrafficResult& r, const SimulateArgs& args) {
   o.duration = r.duration;
   o.bucket = r.bucket;
   std::string j = "{\"options\": " + options_json(o);
-  std::uint64_t unrouted = 0, total = 0;
-  for (std::size_t k = 0; k < r.buckets; ++k) unrouted += r.unrouted[k], total += r.total[k];
+  std::uint64_t unrouted = 0, total = 0, client_requests = 0, client_failed = 0;
+  for (std::size_t k = 0; k < r.buckets; ++k) {
+    unrouted += r.unrouted[k], total += r.total[k];
+    client_requests += r.client_requests[k], client_failed += r.client_failed[k];
+  }
+  const std::string client_rate = rate_text(client_failed, client_requests);
   j += ", \"requests\": " + std::to_string(total) + ", \"unrouted\": " + std::to_string(unrouted) +
+       ", \"client_requests\": " + std::to_string(client_requests) +
+       ", \"client_failed\": " + std::to_string(client_failed) + ", \"client_error_rate\": " + client_rate +
+       ", \"client_p50_ms\": " + percentile_json(r.run_client_p50_ms) +
+       ", \"client_p99_ms\": " + percentile_json(r.run_client_p99_ms) +
        ", \"stable_at\": " + (r.stable_at >= 0 ? json_number(r.stable_at) : std::string("null")) + ", \"backends\": [";
   const std::size_t n = r.names.size();
   for (std::size_t id = 0; id < n; ++id) {
@@ -189,7 +228,8 @@ std::string format_summary(const TrafficResult& r, const SimulateArgs& args) {
     j += "\"name\": " + json_text(r.names[id]) + ", \"requests\": " + std::to_string(requests) +
          ", \"failed\": " + std::to_string(failed) + ", \"retried\": " + std::to_string(retried) +
          ", \"ejections\": " + std::to_string(r.ejections[id]) +
-         ", \"seconds_ejected\": " + json_number(r.seconds_ejected[id]) + "}";
+         ", \"seconds_ejected\": " + json_number(r.seconds_ejected[id]) +
+         ", \"p50_ms\": " + percentile_json(r.run_p50_ms[id]) + ", \"p99_ms\": " + percentile_json(r.run_p99_ms[id]) + "}";
   }
   j += n ? "\n]}\n" : "]}\n";
   return j;
@@ -214,7 +254,10 @@ std::size_t report_bytes_bound(const ScenarioSize& size, const SimulateArgs& arg
   constexpr double kTime = 24, kCount = 10, kMean = 14, kLatency = 18;
   double per_row = 0;
   if (args.csv) {  // a row per cell: its name quoted, every quote doubled at worst
-    per_row = size.backends * (kTime + kCount + 6 + kMean + kLatency + 6 + (failures ? 2 * kCount + 10 : 0) + 1 + 2) +
+    // The percentiles and the client's columns: two latencies, two counts,
+    // a rate and two more latencies, with their commas.
+    const double extra = 4 * kLatency + 2 * kCount + 10 + 7;
+    per_row = size.backends * (kTime + kCount + 6 + kMean + kLatency + 6 + (failures ? 2 * kCount + 10 : 0) + 1 + 2 + extra) +
               2 * size.name_bytes;
   } else {  // a row per bucket: a column per backend, as wide as its name
     per_row = kTime + 10 + size.backends * (2 + 8 + (service ? 4 + kMean + kLatency : 0) + (failures ? 4 + kCount + 8 : 0)) +

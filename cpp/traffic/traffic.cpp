@@ -4,6 +4,7 @@
 #include "fast/decimal.hpp"
 #include "fast/smooth_wrr.hpp"
 #include "traffic/budget.hpp"
+#include "traffic/client_view.hpp"
 #include "traffic/fleet.hpp"
 #include "traffic/health_envoy.hpp"
 #include "traffic/health_haproxy.hpp"
@@ -73,10 +74,12 @@ class Simulator : public ScriptSink, FleetEvents {
         rng_(o.seed),
         meter_(limits.steps),
         in_flight_limit_(limits.in_flight),
+        latency_bins_limit_(limits.latency_bins),
         service_(o.service, n_ids_),
         nginx_(o.health, n_ids_, meter_),
         haproxy_(o.health, n_ids_),
-        envoy_(o.health, n_ids_, meter_) {
+        envoy_(o.health, n_ids_, meter_),
+        client_(r, o.service.enabled) {
     fleet_.active.assign(n_ids_, 0);
     fleet_.id_pos.assign(n_ids_, kNone);
     fleet_.passive.assign(n_ids_, Passive{});
@@ -115,6 +118,11 @@ class Simulator : public ScriptSink, FleetEvents {
   void finish() {
     advance_to(std::numeric_limits<double>::infinity());
     if (stopped_) return;
+    // Attempts still out at the end: a failed one is the client's failure
+    // (no retry past the end); a successful one was answered when served.
+    for (; !done_.empty(); done_.pop())
+      if (done_.top().failed) answer_failed(done_.top());
+    meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.finish()));
     for (std::size_t k = 0; k < r_.buckets; ++k)
       for (std::size_t id = 0; id < n_ids_; ++id) {
         const std::size_t c = k * n_ids_ + id;
@@ -558,10 +566,20 @@ class Simulator : public ScriptSink, FleetEvents {
       const bool single = o_.health.kind == HealthKind::Nginx && single_server(fleet_);
       const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single && retry_allowed();
       report(d.id, d.t, d.failed, again);
-      if (again) retry(d);
-      else if (d.slot != kNoSlot) free_slots_.push_back(d.slot);
+      if (again) {
+        retry(d);
+        continue;
+      }
+      if (d.failed) answer_failed(d);
+      if (d.slot != kNoSlot) free_slots_.push_back(d.slot);
     }
   }
+
+  // The bucket the client sent an attempt's request in.
+  std::size_t first_bucket(const Done& d) const { return d.tries > 1 ? first_bucket_[d.slot] : d.bucket; }
+
+  // The client's answer: the last attempt `d` timed out.
+  void answer_failed(const Done& d) { client_.answered(first_bucket(d), d.tries * o_.timeout_ms, true); }
 
   // Envoy's retry circuit breaker (E13; `CircuitBreakers.Thresholds.max_retries`,
   // circuit_breaker.proto): no retry while max_retries are in flight
@@ -581,6 +599,7 @@ class Simulator : public ScriptSink, FleetEvents {
     ++r_.total[k];
     if (p == kNone) {
       ++r_.unrouted[k];
+      answer_failed(d);
       free_slots_.push_back(d.slot);
       return;
     }
@@ -608,19 +627,26 @@ class Simulator : public ScriptSink, FleetEvents {
           if (free_slots_.empty()) {
             d.slot = static_cast<std::uint32_t>(tried_.size());
             tried_.emplace_back();
+            first_bucket_.emplace_back();
           } else {
             d.slot = free_slots_.back();
             free_slots_.pop_back();
           }
+          first_bucket_[d.slot] = static_cast<std::uint32_t>(k);  // its first attempt
         }
         tried_[d.slot][d.tries - 1] = id;
       }
       d.t = t + o_.timeout_ms / 1000.0;
       ++r_.failed[cell];
       latency_sum_[cell] += o_.timeout_ms;
+      client_.attempt(k, id, o_.timeout_ms);
     } else {
       latency_sum_[cell] += latency_ms;
+      client_.attempt(k, id, latency_ms);
+      // Answered: the attempts before this one each lasted the timeout.
+      client_.answered(first_bucket(d), (d.tries - 1) * o_.timeout_ms + latency_ms, false);
     }
+    if (client_.bins() > latency_bins_limit_ && !stopped_) stopped_ = latency_bins_overrun(latency_bins_limit_, t);
     ++fleet_.active[id];
     active_changed(id);
     done_.push(d);
@@ -664,6 +690,7 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       r_.total[k] += static_cast<std::uint32_t>(end - next_);
       r_.unrouted[k] += unrouted;
+      client_.sent(k, static_cast<std::uint32_t>(end - next_), unrouted);
       meter_.add(kStepsPerRoutedRequest * static_cast<double>(end - next_));
       next_ = end;
       if (over_budget(t)) return;
@@ -696,6 +723,10 @@ class Simulator : public ScriptSink, FleetEvents {
       if (service) {
         complete_until(t);
         if (stopped_) return;
+        if (k != reached_) {  // no attempt arrives before t any more
+          reached_ = k;
+          meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.reached(k)));
+        }
         // Sample outstanding requests at fixed points of each bucket.
         const auto sample = static_cast<std::uint64_t>(t / (o_.bucket / samples_per_bucket));
         if (sample != last_sample_) {
@@ -715,6 +746,7 @@ class Simulator : public ScriptSink, FleetEvents {
       const std::int32_t p = pick(tick, nullptr, 0);
       after_pick(p, t);
       ++r_.total[k];
+      client_.sent(k, p != kNone);
       if (p == kNone) {
         ++r_.unrouted[k];
       } else {
@@ -742,6 +774,7 @@ class Simulator : public ScriptSink, FleetEvents {
   double now_ = 0;  // the scenario's time reached
   WorkMeter meter_;
   double in_flight_limit_;
+  double latency_bins_limit_;
   double steps_per_pick_ = 0;
   Problem stopped_;
 
@@ -750,6 +783,8 @@ class Simulator : public ScriptSink, FleetEvents {
   NginxCheck nginx_;
   HAProxyCheck haproxy_;
   EnvoyCheck envoy_;
+  ClientView client_;  // the client's figures, and the latencies' percentiles
+  std::size_t reached_ = 0;  // the bucket the arrivals reached
 
   // Position-aligned with the pool.
   Ramps ramps_{o_, fleet_, meter_};
@@ -764,6 +799,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
   std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
+  std::vector<std::uint32_t> first_bucket_;  // by tried_'s slot: the bucket its request was sent in
   std::vector<std::uint32_t> free_slots_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
 
@@ -838,10 +874,18 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.failed.assign(cells, 0);
   r.retried.assign(cells, 0);
   r.state.assign(cells, 0);
+  r.p50_ms.assign(cells, 0.0f);
+  r.p99_ms.assign(cells, 0.0f);
   r.unrouted.assign(r.buckets, 0);
   r.total.assign(r.buckets, 0);
+  r.client_requests.assign(r.buckets, 0);
+  r.client_failed.assign(r.buckets, 0);
+  r.client_p50_ms.assign(r.buckets, 0.0f);
+  r.client_p99_ms.assign(r.buckets, 0.0f);
   r.ejections.assign(r.names.size(), 0);
   r.seconds_ejected.assign(r.names.size(), 0.0);
+  r.run_p50_ms.assign(r.names.size(), -1.0f);
+  r.run_p99_ms.assign(r.names.size(), -1.0f);
   Simulator sim(o, scan, r, limits);
   sim.meter().add(static_cast<double>(cells) * kStepsPerCell + static_cast<double>(script.size()) * kStepsPerScriptByte);
   {

@@ -97,6 +97,8 @@ export interface RawSimulationLimits {
   cells: number;
   /** The most requests in flight or waiting for a worker at once (checked as it runs). */
   inFlight: number;
+  /** The most latency histogram bins held at once (checked as it runs). */
+  latencyBins: number;
   /** A health check's shortest interval, seconds. */
   minInterval: number;
 }
@@ -166,6 +168,16 @@ export interface RawTraffic {
   stableAt: number | null;
   unrouted: Uint32Array;
   total: Uint32Array;
+  p50Ms: Float32Array;
+  p99Ms: Float32Array;
+  clientRequests: Uint32Array;
+  clientFailed: Uint32Array;
+  clientP50Ms: Float32Array;
+  clientP99Ms: Float32Array;
+  runP50Ms: (number | null)[];
+  runP99Ms: (number | null)[];
+  runClientP50Ms: number | null;
+  runClientP99Ms: number | null;
   diagnosticText: string;
   diagnosticLines: Uint32Array;
   /** Each diagnostic's columns, from and to (bytes of its line), two per diagnostic. */

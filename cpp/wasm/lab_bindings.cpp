@@ -33,6 +33,7 @@ val simulation_limits() {
   limits.set("steps", kMaxWorkSteps);
   limits.set("cells", kMaxSimCells);
   limits.set("inFlight", kMaxInFlight);
+  limits.set("latencyBins", kMaxLatencyBins);
   limits.set("minInterval", kMinInterval);
   return limits;
 }
@@ -70,6 +71,23 @@ val simulate(double length, val options) {
   out.set("stableAt", r.stable_at >= 0 ? val(r.stable_at) : val::null());
   out.set("unrouted", typed_copy("Uint32Array", r.unrouted));
   out.set("total", typed_copy("Uint32Array", r.total));
+  out.set("p50Ms", typed_copy("Float32Array", r.p50_ms));
+  out.set("p99Ms", typed_copy("Float32Array", r.p99_ms));
+  out.set("clientRequests", typed_copy("Uint32Array", r.client_requests));
+  out.set("clientFailed", typed_copy("Uint32Array", r.client_failed));
+  out.set("clientP50Ms", typed_copy("Float32Array", r.client_p50_ms));
+  out.set("clientP99Ms", typed_copy("Float32Array", r.client_p99_ms));
+  // Over the run: null when there was no latency (as in --summary json).
+  const auto run_ms = [](float ms) { return ms < 0 ? val::null() : val(static_cast<double>(ms)); };
+  val run_p50 = val::array(), run_p99 = val::array();
+  for (std::size_t id = 0; id < r.names.size(); ++id) {
+    run_p50.call<void>("push", run_ms(r.run_p50_ms[id]));
+    run_p99.call<void>("push", run_ms(r.run_p99_ms[id]));
+  }
+  out.set("runP50Ms", run_p50);
+  out.set("runP99Ms", run_p99);
+  out.set("runClientP50Ms", run_ms(r.run_client_p50_ms));
+  out.set("runClientP99Ms", run_ms(r.run_client_p99_ms));
   out.set("diagnosticText", err);
   out.set("diagnosticLines", typed_copy("Uint32Array", err_lines));
   out.set("diagnosticColumns", typed_copy("Uint32Array", err_columns));

@@ -187,7 +187,7 @@ TEST(TrafficBudget, TheCommandRefusesWhatWouldHangQuickly) {
       {{"--duration", "1e15", "--rps", "1e-9", "--bucket", "1e7"},
        "slowstart simulate: simulation too large: 100000000 buckets x 1 backends = 100000000 rows (at most 10000000); widen the bucket\n"},
       {{"--duration", "1e7", "--rps", "1e-6", "--csv"},
-       "slowstart simulate: report too large: up to 8.3e+08 bytes (at most 268435456); widen the bucket, or use --summary json\n"},
+       "slowstart simulate: report too large: up to 1.9e+09 bytes (at most 268435456); widen the bucket, or use --summary json\n"},
   };
   for (const auto& [args, message] : cases) {
     std::string err;

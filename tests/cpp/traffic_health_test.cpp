@@ -437,9 +437,15 @@ TEST(SimulateCommand, SummaryJson) {
   EXPECT_EQ(err, "");
   EXPECT_NE(out.find("\"health\": {\"kind\": \"nginx\", \"max_fails\": 1, \"fail_timeout\": 10}"), std::string::npos)
       << out;
-  EXPECT_NE(out.find("\"unrouted\": 0, \"stable_at\": 13, \"backends\": ["), std::string::npos) << out;
+  // The client: 150 sent, b's 3 timed out (no retries): 0.02; 147 x 100 ms
+  // and 3 x 500 ms: p50 (rank 75) 100, p99 (rank 149) 500.
+  EXPECT_NE(out.find("\"unrouted\": 0, \"client_requests\": 150, \"client_failed\": 3, \"client_error_rate\": 0.020000, "
+                     "\"client_p50_ms\": 100, \"client_p99_ms\": 500, \"stable_at\": 13, \"backends\": ["),
+            std::string::npos)
+      << out;
+  // b: 3 timed out (500 ms), 14 served warm after its readmission (100 ms): p50 (rank 9) 100, p99 (rank 17) 500.
   EXPECT_NE(out.find("{\"name\": \"b\", \"requests\": 17, \"failed\": 3, \"retried\": 0, \"ejections\": 1, "
-                     "\"seconds_ejected\": 11.700}"),
+                     "\"seconds_ejected\": 11.700, \"p50_ms\": 100, \"p99_ms\": 500}"),
             std::string::npos)
       << out;
   EXPECT_EQ(out.back(), '\n');
@@ -454,9 +460,10 @@ TEST(SimulateCommand, CsvQuotesNamesWithCommasOrQuotes) {
   std::string out, err;
   EXPECT_EQ(run({"--csv", "--rps", "2", "--duration", "1", "-"}, "POOL a,b=1 say\"hi\"=1\n", out, err), 0) << err;
   EXPECT_EQ(out,
-            "time,backend,requests,share,outstanding,latency_ms\n"
-            "0,\"a,b\",1,0.5000,,\n"
-            "0,\"say\"\"hi\"\"\",1,0.5000,,\n");
+            "time,backend,requests,share,outstanding,latency_ms,p50_ms,p99_ms,client_requests,client_failed,"
+            "client_error_rate,client_p50_ms,client_p99_ms\n"
+            "0,\"a,b\",1,0.5000,,,,,2,0,0.000000,,\n"
+            "0,\"say\"\"hi\"\"\",1,0.5000,,,,,2,0,0.000000,,\n");
 }
 
 TEST(SimulateCommand, NewOptionsAreCheckedAndDocumented) {

@@ -125,6 +125,11 @@ export interface TrafficOptions {
   stableMargin?: number;
 }
 
+// As the CLIs' client_error_rate: 0 when no request was sent.
+function errorRate(failed: number, requests: number): number {
+  return requests ? failed / requests : 0;
+}
+
 /** What a traffic simulation measured, per bucket and backend. */
 export class Traffic {
   /** Backend names by id. */
@@ -149,7 +154,7 @@ export class Traffic {
   readonly state: Uint8Array;
   /** Per backend: times the health check ejected it, and seconds it was out. */
   readonly ejections: Uint32Array;
-  /** Seconds each backend spent ejected by the health check in the bucket, same layout. */
+  /** Per backend: seconds it spent ejected by the health check over the run. */
   readonly secondsEjected: Float64Array;
   /** When the pool became stable (seconds), or null. */
   readonly stableAt: number | null;
@@ -157,6 +162,31 @@ export class Traffic {
   readonly unrouted: Uint32Array;
   /** All requests, per bucket. */
   readonly total: Uint32Array;
+  /**
+   * p50 and p99 latency in ms of the attempts that arrived in the bucket
+   * (service model; a timed-out attempt counts as the timeout; 0 if none), at
+   * [bucket × names.length + id]. Nearest rank, read from log-scale histograms
+   * of 128 bins an octave: never below the exact value, at most 0.8 % above.
+   */
+  readonly p50Ms: Float32Array;
+  readonly p99Ms: Float32Array;
+  /** Per bucket: the requests the client sent in it (a retried request once). */
+  readonly clientRequests: Uint32Array;
+  /** Per bucket: of those, the ones that failed to the client (no backend, or the last attempt timed out). */
+  readonly clientFailed: Uint32Array;
+  /** Per bucket: p50 and p99 of the client's whole wait, every attempt included (service model; 0 if none). */
+  readonly clientP50Ms: Float32Array;
+  readonly clientP99Ms: Float32Array;
+  /** Per backend: its attempts' p50 and p99 over the run, or null (no latency). */
+  readonly runP50Ms: readonly (number | null)[];
+  readonly runP99Ms: readonly (number | null)[];
+  /** The client's p50 and p99 over the run, or null (no latency). */
+  readonly runClientP50Ms: number | null;
+  readonly runClientP99Ms: number | null;
+  /** Over the run: requests the client sent, the ones that failed to it, and their ratio (0 when none was sent). */
+  readonly runClientRequests: number;
+  readonly runClientFailed: number;
+  readonly runClientErrorRate: number;
   /** The script's rejected lines (they changed nothing). */
   readonly diagnostics: Diagnostic[];
 
@@ -182,6 +212,19 @@ export class Traffic {
     this.stableAt = raw.stableAt;
     this.unrouted = raw.unrouted;
     this.total = raw.total;
+    this.p50Ms = raw.p50Ms;
+    this.p99Ms = raw.p99Ms;
+    this.clientRequests = raw.clientRequests;
+    this.clientFailed = raw.clientFailed;
+    this.clientP50Ms = raw.clientP50Ms;
+    this.clientP99Ms = raw.clientP99Ms;
+    this.runP50Ms = raw.runP50Ms;
+    this.runP99Ms = raw.runP99Ms;
+    this.runClientP50Ms = raw.runClientP50Ms;
+    this.runClientP99Ms = raw.runClientP99Ms;
+    this.runClientRequests = raw.clientRequests.reduce((a, b) => a + b, 0);
+    this.runClientFailed = raw.clientFailed.reduce((a, b) => a + b, 0);
+    this.runClientErrorRate = errorRate(this.runClientFailed, this.runClientRequests);
     this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines, raw.diagnosticColumns);
   }
 
@@ -189,6 +232,11 @@ export class Traffic {
   share(k: number, id: number): number {
     const t = this.total[k];
     return t ? this.requests[k * this.names.length + id] / t : 0;
+  }
+
+  /** Bucket `k`'s client error rate: failed / sent (0 when it sent nothing). */
+  clientErrorRate(k: number): number {
+    return errorRate(this.clientFailed[k], this.clientRequests[k]);
   }
 
   /** Start time of bucket `k`, in seconds. */

@@ -89,7 +89,7 @@ const CASES: Array<{ what: string; args: () => string[]; message: RegExp }> = [
   {
     what: 'a CSV of 10^7 rows',
     args: () => ['--duration', '1e7', '--rps', '1e-6', '--csv', file('one.txt')],
-    message: /^report too large: up to 8\.3e\+08 bytes \(at most 268435456\); widen the bucket, or use --summary json$/,
+    message: /^report too large: up to 1\.9e\+09 bytes \(at most 268435456\); widen the bucket, or use --summary json$/,
   },
   {
     what: 'the script that froze the Traffic tab, a row a second',
@@ -136,7 +136,7 @@ describe('the API: TOO_LARGE, with the same message, and the size before running
 
   it('refuses a script over the limit before copying it into the engine', () => {
     const limits = lab.simulationLimits();
-    expect(limits).toEqual({ scriptBytes: 67_108_864, requests: 1e9, steps: 1.2e10, cells: 1e7, inFlight: 4e6, minInterval: 0.001 });
+    expect(limits).toEqual({ scriptBytes: 67_108_864, requests: 1e9, steps: 1.2e10, cells: 1e7, inFlight: 4e6, latencyBins: 4e6, minInterval: 0.001 });
     const script = '#'.repeat(limits.scriptBytes + 1);
     expect(() => lab.simulate(script)).toThrow(rejection('TOO_LARGE', 'script too large: more than 67108864 bytes (at most 67108864)'));
   });

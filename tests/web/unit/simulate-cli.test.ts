@@ -52,7 +52,7 @@ describe('simulate: the golden cases', () => {
   });
 
   // The CLI process itself: arguments, reading the file, stdout and stderr, the exit status.
-  it.each(['flap_envoy_json', 'haproxy_curve_csv', 'bad_lines', 'bad_policy', 'bad_missing_file'])(
+  it.each(['flap_envoy_json', 'haproxy_curve_csv', 'percentiles_retry_csv', 'bad_lines', 'bad_policy', 'bad_missing_file'])(
     '%s: the Node CLI process prints the recorded bytes',
     async (name) => {
       const { args } = cases.find((c) => c.name === name)!;

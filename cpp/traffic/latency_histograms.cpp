@@ -1,0 +1,136 @@
+#include "traffic/latency_histograms.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace slowstart {
+
+std::uint32_t latency_bin(double ms) {
+  if (!(ms >= std::ldexp(1.0, kLatencyMinOctave))) return 0;
+  if (ms >= std::ldexp(1.0, kLatencyMaxOctave + 1)) return kLatencyBins - 1;
+  std::uint64_t bits;  // a normal double: 2^e x 1.m
+  std::memcpy(&bits, &ms, sizeof bits);
+  const int octave = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  const auto sub = static_cast<std::uint32_t>((bits >> (52 - 7)) & (kLatencySubBins - 1));
+  return 1 + static_cast<std::uint32_t>(octave - kLatencyMinOctave) * kLatencySubBins + sub;
+}
+
+std::uint64_t nearest_rank(std::uint64_t n, unsigned percent) {
+  if (n == 0) return 0;
+  const std::uint64_t rank = (n * percent + 99) / 100;  // ceil(p * n / 100), in integers
+  return std::max<std::uint64_t>(rank, 1);
+}
+
+void LatencyHistograms::Table::add(std::uint64_t key, std::uint32_t count, float max_ms) {
+  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // at most 3/4 full
+  const std::size_t mask = slots_.size() - 1;
+  // Fibonacci hashing: neighbouring keys (a column's bins) spread apart.
+  std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+  for (;; i = (i + 1) & mask) {
+    Bin& b = slots_[i];
+    if (b.key == key) {
+      b.count += count;
+      b.max_ms = std::max(b.max_ms, max_ms);
+      return;
+    }
+    if (b.key == kEmpty) {
+      b = Bin{key, count, max_ms};
+      ++size_;
+      return;
+    }
+  }
+}
+
+void LatencyHistograms::Table::grow() {
+  std::vector<Bin> old = std::move(slots_);
+  slots_.assign(std::max<std::size_t>(64, old.size() * 2), Bin{});
+  size_ = 0;
+  for (const Bin& b : old)
+    if (b.key != kEmpty) add(b.key, b.count, b.max_ms);
+}
+
+void LatencyHistograms::Table::clear_keep_capacity() {
+  std::fill(slots_.begin(), slots_.end(), Bin{});
+  size_ = 0;
+}
+
+LatencyHistograms::LatencyHistograms(std::size_t buckets, std::size_t backends)
+    : buckets_(buckets), columns_(backends + 1) {}
+
+void LatencyHistograms::add(std::size_t bucket, std::uint32_t column, double ms) {
+  top_bucket_ = std::max(top_bucket_, bucket);
+  const std::uint64_t group = static_cast<std::uint64_t>(bucket) * columns_ + column;
+  open_.add(group * kLatencyBins + latency_bin(ms), 1, static_cast<float>(ms));
+}
+
+template <typename Write>
+void LatencyHistograms::percentiles(const std::vector<Bin>& sorted, Write write) {
+  for (std::size_t from = 0; from < sorted.size();) {
+    const std::uint64_t group = sorted[from].key / kLatencyBins;
+    std::size_t to = from;
+    std::uint64_t n = 0;
+    while (to < sorted.size() && sorted[to].key / kLatencyBins == group) n += sorted[to++].count;
+    const std::uint64_t r50 = nearest_rank(n, 50), r99 = nearest_rank(n, 99);
+    float p50 = 0, p99 = 0;
+    std::uint64_t seen = 0;
+    for (std::size_t i = from; i < to; ++i) {
+      const std::uint64_t before = seen;
+      seen += sorted[i].count;
+      if (before < r50 && seen >= r50) p50 = sorted[i].max_ms;
+      if (before < r99 && seen >= r99) p99 = sorted[i].max_ms;
+    }
+    write(group, p50, p99);
+    from = to;
+  }
+}
+
+std::size_t LatencyHistograms::close_below(std::size_t bucket, TrafficResult& r) {
+  bucket = std::min(bucket, buckets_);
+  // In batches: only once the closable buckets are at least as many as the
+  // ones still open (so every bin is moved a bounded number of times).
+  const std::size_t still_open = bucket > top_bucket_ ? 0 : top_bucket_ + 1 - bucket;
+  if (bucket <= closed_ || (bucket < buckets_ && bucket - closed_ < still_open)) return 0;
+  closing_.clear();
+  std::vector<Bin> keep;
+  const std::uint64_t limit = static_cast<std::uint64_t>(bucket) * columns_;
+  for (const Bin& b : open_.slots())
+    if (b.key != kEmpty) (b.key / kLatencyBins < limit ? closing_ : keep).push_back(b);
+  const std::size_t looked = open_.slots().size();
+  open_.clear_keep_capacity();
+  for (const Bin& b : keep) open_.add(b.key, b.count, b.max_ms);
+  std::sort(closing_.begin(), closing_.end(), [](const Bin& a, const Bin& b) { return a.key < b.key; });
+  const std::size_t backends = columns_ - 1;
+  percentiles(closing_, [&](std::uint64_t group, float p50, float p99) {
+    const std::size_t k = static_cast<std::size_t>(group / columns_), column = static_cast<std::size_t>(group % columns_);
+    if (column == backends) {
+      r.client_p50_ms[k] = p50, r.client_p99_ms[k] = p99;
+    } else {
+      r.p50_ms[k * backends + column] = p50, r.p99_ms[k * backends + column] = p99;
+    }
+  });
+  for (const Bin& b : closing_) run_.add((b.key / kLatencyBins) % columns_ * kLatencyBins + b.key % kLatencyBins, b.count, b.max_ms);
+  closed_ = bucket;
+  return looked + closing_.size();
+}
+
+std::size_t LatencyHistograms::finish(TrafficResult& r) {
+  std::size_t looked = close_below(buckets_, r);
+  closing_.clear();
+  for (const Bin& b : run_.slots())
+    if (b.key != kEmpty) closing_.push_back(b);
+  looked += run_.slots().size();
+  std::sort(closing_.begin(), closing_.end(), [](const Bin& a, const Bin& b) { return a.key < b.key; });
+  const std::size_t backends = columns_ - 1;
+  percentiles(closing_, [&](std::uint64_t group, float p50, float p99) {
+    const auto column = static_cast<std::size_t>(group);  // the run's groups are the columns
+    if (column == backends) {
+      r.run_client_p50_ms = p50, r.run_client_p99_ms = p99;
+    } else {
+      r.run_p50_ms[column] = p50, r.run_p99_ms[column] = p99;
+    }
+  });
+  return looked;
+}
+
+}  // namespace slowstart
