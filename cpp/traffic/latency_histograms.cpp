@@ -6,23 +6,13 @@
 
 namespace slowstart {
 
-std::uint32_t latency_bin(double ms) {
-  if (!(ms >= std::ldexp(1.0, kLatencyMinOctave))) return 0;
-  if (ms >= std::ldexp(1.0, kLatencyMaxOctave + 1)) return kLatencyBins - 1;
-  std::uint64_t bits;  // a normal double: 2^e x 1.m
-  std::memcpy(&bits, &ms, sizeof bits);
-  const int octave = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
-  const auto sub = static_cast<std::uint32_t>((bits >> (52 - 7)) & (kLatencySubBins - 1));
-  return 1 + static_cast<std::uint32_t>(octave - kLatencyMinOctave) * kLatencySubBins + sub;
-}
-
 std::uint64_t nearest_rank(std::uint64_t n, unsigned percent) {
   if (n == 0) return 0;
   const std::uint64_t rank = (n * percent + 99) / 100;  // ceil(p * n / 100), in integers
   return std::max<std::uint64_t>(rank, 1);
 }
 
-void LatencyHistograms::Table::add(std::uint64_t key, std::uint32_t count, float max_ms) {
+std::size_t LatencyHistograms::Table::add(std::uint64_t key, std::uint32_t count, float max_ms) {
   if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // at most 3/4 full
   const std::size_t mask = slots_.size() - 1;
   // Fibonacci hashing: neighbouring keys (a column's bins) spread apart.
@@ -32,17 +22,18 @@ void LatencyHistograms::Table::add(std::uint64_t key, std::uint32_t count, float
     if (b.key == key) {
       b.count += count;
       b.max_ms = std::max(b.max_ms, max_ms);
-      return;
+      return i;
     }
     if (b.key == kEmpty) {
       b = Bin{key, count, max_ms};
       ++size_;
-      return;
+      return i;
     }
   }
 }
 
 void LatencyHistograms::Table::grow() {
+  ++generation_;
   std::vector<Bin> old = std::move(slots_);
   slots_.assign(std::max<std::size_t>(64, old.size() * 2), Bin{});
   size_ = 0;
@@ -51,17 +42,16 @@ void LatencyHistograms::Table::grow() {
 }
 
 void LatencyHistograms::Table::clear_keep_capacity() {
+  ++generation_;
   std::fill(slots_.begin(), slots_.end(), Bin{});
   size_ = 0;
 }
 
 LatencyHistograms::LatencyHistograms(std::size_t buckets, std::size_t backends)
-    : buckets_(buckets), columns_(backends + 1) {}
+    : buckets_(buckets), columns_(backends + 1), last_(backends + 1) {}
 
-void LatencyHistograms::add(std::size_t bucket, std::uint32_t column, double ms) {
-  top_bucket_ = std::max(top_bucket_, bucket);
-  const std::uint64_t group = static_cast<std::uint64_t>(bucket) * columns_ + column;
-  open_.add(group * kLatencyBins + latency_bin(ms), 1, static_cast<float>(ms));
+void LatencyHistograms::add_new(std::uint64_t key, std::uint32_t column, float ms) {
+  last_[column] = Last{key, open_.add(key, 1, ms), open_.generation()};
 }
 
 template <typename Write>

@@ -22,7 +22,9 @@
 // end. `bins()` is what is held; the run stops over RunLimits::latency_bins
 // (budget.hpp).
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "traffic/result.hpp"
@@ -36,7 +38,18 @@ inline constexpr std::uint32_t kLatencyBins =
     1 + static_cast<std::uint32_t>(kLatencyMaxOctave - kLatencyMinOctave + 1) * kLatencySubBins;
 
 // The bin of a latency in ms (0 for anything below 2^-10 ms, NaN included).
-std::uint32_t latency_bin(double ms);
+// Inline: on every attempt's path.
+inline std::uint32_t latency_bin(double ms) {
+  constexpr double kLowest = 1.0 / 1024, kBeyond = 134217728.0;  // 2^-10 ms, 2^27 ms
+  static_assert(kLatencyMinOctave == -10 && kLatencyMaxOctave + 1 == 27);
+  if (!(ms >= kLowest)) return 0;
+  if (ms >= kBeyond) return kLatencyBins - 1;
+  std::uint64_t bits;  // a normal double: 2^e x 1.m
+  std::memcpy(&bits, &ms, sizeof bits);
+  const int octave = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  const auto sub = static_cast<std::uint32_t>((bits >> (52 - 7)) & (kLatencySubBins - 1));
+  return 1 + static_cast<std::uint32_t>(octave - kLatencyMinOctave) * kLatencySubBins + sub;
+}
 
 // The nearest rank of the p-th percentile of n values (1 ... n; 0 when n is 0).
 std::uint64_t nearest_rank(std::uint64_t n, unsigned percent);
@@ -47,7 +60,21 @@ class LatencyHistograms {
  public:
   LatencyHistograms(std::size_t buckets, std::size_t backends);
 
-  void add(std::size_t bucket, std::uint32_t column, double ms);
+  void add(std::size_t bucket, std::uint32_t column, double ms) {
+    top_bucket_ = std::max(top_bucket_, bucket);
+    const std::uint64_t key = (static_cast<std::uint64_t>(bucket) * columns_ + column) * kLatencyBins + latency_bin(ms);
+    const auto max_ms = static_cast<float>(ms);
+    // A column's latencies often fall in the bin its last one did (a warm
+    // backend's constant service time): that bin without a lookup.
+    const Last& last = last_[column];
+    if (last.key == key && last.generation == open_.generation()) {
+      Bin& b = open_.slots()[last.slot];
+      ++b.count;
+      b.max_ms = std::max(b.max_ms, max_ms);
+      return;
+    }
+    add_new(key, column, max_ms);
+  }
 
   // No latency will arrive any more for the buckets below `bucket`: their
   // percentiles go into `r` (p50_ms, p99_ms, client_p50_ms, client_p99_ms),
@@ -71,16 +98,29 @@ class LatencyHistograms {
   // An open-addressing table of bins (linear probing, a power of two).
   class Table {
    public:
-    void add(std::uint64_t key, std::uint32_t count, float max_ms);
+    // Adds to the key's bin; returns its slot.
+    std::size_t add(std::uint64_t key, std::uint32_t count, float max_ms);
     std::size_t size() const { return size_; }
     std::vector<Bin>& slots() { return slots_; }
     void clear_keep_capacity();
+    // Changes whenever slots move (a slot remembered before is stale).
+    std::uint32_t generation() const { return generation_; }
 
    private:
     void grow();
     std::vector<Bin> slots_;
     std::size_t size_ = 0;
+    std::uint32_t generation_ = 0;
   };
+
+  // A column's last bin in open_, while its slot holds.
+  struct Last {
+    std::uint64_t key = kEmpty;
+    std::size_t slot = 0;
+    std::uint32_t generation = 0;
+  };
+
+  void add_new(std::uint64_t key, std::uint32_t column, float ms);
 
   // Percentiles of sorted bins, a group (one bucket's column, or one
   // column over the run) at a time.
@@ -92,6 +132,7 @@ class LatencyHistograms {
   std::size_t top_bucket_ = 0;  // the highest bucket a latency arrived for
   Table open_;                  // the open buckets' bins
   Table run_;                   // the whole run's bins per column
+  std::vector<Last> last_;      // by column
   std::vector<Bin> closing_;    // scratch
 };
 

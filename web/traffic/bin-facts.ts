@@ -33,6 +33,15 @@ export interface BinFacts {
   unrouted: number;
   /** What the client saw fail: timed-out attempts not retried, and the 503s. */
   clientErrors: number;
+  /**
+   * The client's p50 and p99 latency, ms (its whole wait, retries included):
+   * the bucket's, or, when the bin adds up several buckets, the highest of
+   * theirs (percentiles do not add up). NaN: none.
+   */
+  clientP50Ms: number;
+  clientP99Ms: number;
+  /** How many buckets the bin adds up. */
+  buckets: number;
 }
 
 export const STATE_WORDS = ['out', 'serving', 'ramping', 'ejected'];
@@ -50,9 +59,16 @@ export function binFacts(t: Traffic, from: number, to: number, most = 12): BinFa
   let unrouted = 0;
   let latencySum = 0;
   let served = 0;
+  let p50 = Number.NaN;
+  let p99 = Number.NaN;
   for (let k = from; k < to; k++) {
     requests += t.total[k];
     unrouted += t.unrouted[k];
+    // A bucket whose requests all found no backend has no latency (0): left out.
+    if (t.clientP99Ms[k] > 0) {
+      p50 = Number.isNaN(p50) ? t.clientP50Ms[k] : Math.max(p50, t.clientP50Ms[k]);
+      p99 = Number.isNaN(p99) ? t.clientP99Ms[k] : Math.max(p99, t.clientP99Ms[k]);
+    }
     for (let id = 0; id < n; id++) {
       const i = k * n + id;
       const r = t.requests[i];
@@ -83,6 +99,9 @@ export function binFacts(t: Traffic, from: number, to: number, most = 12): BinFa
     retried,
     unrouted,
     clientErrors: failed - retried + unrouted,
+    clientP50Ms: p50,
+    clientP99Ms: p99,
+    buckets: Math.max(0, to - from),
   };
 }
 
@@ -91,14 +110,20 @@ const ms = (v: number) => (Number.isNaN(v) ? '—' : `${n(v)} ms`);
 const pct = (v: number) => `${(v * 100).toFixed(v < 0.1 ? 1 : 0)} %`;
 const s = (v: number) => Number(v.toFixed(2)).toLocaleString('en-US');
 
-/** The readout: "39.6–41.4 s: 2,791 requests; a 27 % 200 ms, b 18 % 999 ms (ejected), …. Mean latency 348 ms. 388 failed (388 retried); 0 reached the client." */
+/** The readout: "39.6–41.4 s: 2,791 requests; a 27 % 200 ms, b 18 % 999 ms (ejected), …. Mean latency 348 ms; the client's p50 up to 201 ms, p99 up to 1,200 ms. 388 failed (388 retried); 0 reached the client." */
 export function describeBin(f: BinFacts, service: boolean): string {
   // "b 18 % 999 ms (ejected)": its share and latency, and its state when it was not plain serving (the worst of the bin).
   const who = f.backends
     .map((b) => `${b.name} ${b.requests ? pct(b.share) : 'none'}${service && b.requests ? ` ${ms(b.latencyMs)}` : ''}${b.state === 1 ? '' : ` (${STATE_WORDS[b.state]})`}`)
     .join(', ');
   let text = `${s(f.from)}–${s(f.to)} s: ${n(f.requests)} requests; ${who}.`;
-  if (service) text += ` Mean latency ${ms(f.latencyMs)}.`;
+  if (service) {
+    text += ` Mean latency ${ms(f.latencyMs)}`;
+    // Several buckets: the worst of theirs (percentiles do not add up).
+    const upTo = f.buckets > 1 ? 'up to ' : '';
+    if (!Number.isNaN(f.clientP99Ms)) text += `; the client's p50 ${upTo}${ms(f.clientP50Ms)}, p99 ${upTo}${ms(f.clientP99Ms)}`;
+    text += '.';
+  }
   if (f.failed || f.unrouted) {
     text += ` ${n(f.failed)} failed (${n(f.retried)} retried)`;
     if (f.unrouted) text += `, ${n(f.unrouted)} with no backend`;

@@ -4,8 +4,8 @@
 // of the bin under the cursor (the pointer over any chart of the run, or
 // the arrow keys once the run's charts have the focus), and the same numbers
 // as a table for a screen reader (built when opened). Latency is each
-// backend's mean for now; the engine's p50 and p99, when a run has them,
-// are drawn over it as two more lines (LATENCY_COLUMNS).
+// backend's mean, and the client's p50 and p99 per bucket (its whole wait,
+// retries included) drawn over them as two more lines (LATENCY_COLUMNS).
 import type { Traffic } from '../api/index.js';
 import { h, setText, uniqueId } from '../shared/dom.js';
 import { binFacts, describeBin, STATE_WORDS } from './bin-facts.js';
@@ -14,11 +14,13 @@ import type { TimeAxis } from './time-axis.js';
 import type { TimeMarks } from './time-frame.js';
 import { seconds } from './time-words.js';
 
-/** Client-wide latency columns a run may carry (one value per bucket), drawn when present. */
+/** The client's latency columns (one value per bucket), drawn over the backends' means. */
 const LATENCY_COLUMNS = [
-  { key: 'clientP50Ms', name: 'p50 (all requests)', className: 'ss-p50' },
-  { key: 'clientP99Ms', name: 'p99 (all requests)', className: 'ss-p99' },
+  { key: 'clientP50Ms', name: 'client p50', className: 'ss-p50' },
+  { key: 'clientP99Ms', name: 'client p99', className: 'ss-p99' },
 ] as const;
+
+const latencyText = (v: number) => (Number.isNaN(v) ? '—' : `${Math.round(v).toLocaleString('en-US')} ms`);
 
 /** Rows of the table at most: past it, rows cover several bins. */
 const TABLE_ROWS = 150;
@@ -45,7 +47,7 @@ export class IncidentTimeline {
     this.#axis = axis;
     this.element = h(doc, 'div', { class: 'ss-incident' });
     parent.append(this.element);
-    this.#latencyCaption = h(doc, 'p', { class: 'ss-chart-caption', text: 'Latency per backend (mean of the requests that arrived)' });
+    this.#latencyCaption = h(doc, 'p', { class: 'ss-chart-caption', text: 'Latency: each backend’s mean, and the client’s p50 and p99 (its whole wait, retries included)' });
     this.element.append(this.#latencyCaption);
     this.latency = new BucketChart(this.element, `${title}: latency over time`, axis, 110);
     this.element.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Failed requests: retried elsewhere, or seen by the client' }));
@@ -77,10 +79,9 @@ export class IncidentTimeline {
       at: (k) => t.latencyMs[k * n + id],
       weight: (k) => t.requests[k * n + id],
     }));
-    const columns = t as unknown as Record<string, Float64Array | undefined>;
     for (const c of LATENCY_COLUMNS) {
-      const values = columns[c.key];
-      if (values) latency.push({ id: -1, name: c.name, className: c.className, at: (k) => values[k] });
+      const values = t[c.key];
+      latency.push({ id: -1, name: c.name, className: c.className, at: (k) => values[k] });
     }
     this.latency.set({ mode: 'lines', bucket: t.bucket, buckets: t.buckets, series: latency, unit: 'ms', yMax: latencyTop, marks: run.marks });
     const sum = (column: Uint32Array, k: number) => {
@@ -134,7 +135,7 @@ export class IncidentTimeline {
     const per = Math.max(1, Math.ceil((bins.last - bins.first + 1) / TABLE_ROWS));
     const names = t.names.slice(0, 12);
     const cell = (tag: 'td' | 'th', text: string, scope?: string) => h(doc, tag, { text, attrs: scope ? { scope } : {} });
-    const head = h(doc, 'tr', {}, cell('th', 'Time', 'col'), cell('th', 'Requests', 'col'), ...names.map((n) => cell('th', `${n}`, 'col')), cell('th', 'Mean latency', 'col'), cell('th', 'Failed', 'col'), cell('th', 'Seen by the client', 'col'));
+    const head = h(doc, 'tr', {}, cell('th', 'Time', 'col'), cell('th', 'Requests', 'col'), ...names.map((n) => cell('th', `${n}`, 'col')), cell('th', 'Mean latency', 'col'), cell('th', 'Client p50', 'col'), cell('th', 'Client p99', 'col'), cell('th', 'Failed', 'col'), cell('th', 'Seen by the client', 'col'));
     const rows: HTMLTableRowElement[] = [];
     for (let b = bins.first; b <= bins.last; b += per) {
       const f = binFacts(t, b * bins.size, (b + per) * bins.size);
@@ -146,7 +147,10 @@ export class IncidentTimeline {
           cell('th', `${Number(f.from.toFixed(2))}–${seconds(f.to)}`, 'row'),
           cell('td', f.requests.toLocaleString('en-US')),
           ...f.backends.map((x) => cell('td', `${STATE_WORDS[x.state]}, ${(x.share * 100).toFixed(1)} %`)),
-          cell('td', Number.isNaN(f.latencyMs) ? '—' : `${Math.round(f.latencyMs).toLocaleString('en-US')} ms`),
+          cell('td', latencyText(f.latencyMs)),
+          // Several buckets in a row: the highest of theirs.
+          cell('td', (f.buckets > 1 && !Number.isNaN(f.clientP50Ms) ? 'up to ' : '') + latencyText(f.clientP50Ms)),
+          cell('td', (f.buckets > 1 && !Number.isNaN(f.clientP99Ms) ? 'up to ' : '') + latencyText(f.clientP99Ms)),
           cell('td', f.failed.toLocaleString('en-US')),
           cell('td', f.clientErrors.toLocaleString('en-US')),
         ),

@@ -232,6 +232,12 @@ describe('the incident timeline', () => {
     await expect.poll(() => readout.textContent()).toMatch(/^0–[\d.]+ s: [\d,]+ requests; a 25\.?\d? %/);
     await page.keyboard.press('ArrowRight');
     expect(await readout.textContent()).not.toMatch(/^0–/);
+    // The client's p50 and p99 (the bucket's, or the highest of a bin's buckets), after the mean.
+    expect(await readout.textContent()).toMatch(/ Mean latency [\d,]+ ms; the client's p50 (up to )?[\d,]+ ms, p99 (up to )?[\d,]+ ms\./);
+    // ... and drawn over the backends' means, as two lines.
+    const latencyChart = slow.locator('.ss-bucket-chart').nth(1);
+    expect(await latencyChart.locator('.ss-p50').count()).toBeGreaterThan(0);
+    expect(await latencyChart.locator('.ss-p99').count()).toBeGreaterThan(0);
     // The pointer: over the no-slow-start run's failure chart at 41 s, where b has just come back cold.
     const none = page.locator('.ss-flap-side').first();
     const failures = none.locator('.ss-bucket-chart').nth(2);
@@ -265,6 +271,14 @@ describe('the incident timeline', () => {
     await slow.locator('.ss-incident-table summary').click();
     const rows = await slow.locator('.ss-incident-table tbody tr').count();
     expect(rows).toBeGreaterThan(20);
+    const heads = await slow.locator('.ss-incident-table thead th').allTextContents();
+    expect(heads.slice(-5)).toEqual(['Mean latency', 'Client p50', 'Client p99', 'Failed', 'Seen by the client']);
+    // Every row's p99 is at least its p50 (a bin of several buckets: the highest of each).
+    for (const row of await slow.locator('.ss-incident-table tbody tr').all()) {
+      const cells = await row.locator('td').allTextContents();
+      const [p50, p99] = cells.slice(-4, -2).map((c) => Number(c.replace(/[^\d.]/g, '')));
+      expect(p99).toBeGreaterThanOrEqual(p50);
+    }
     expect(await slow.locator('.ss-incident-table caption').textContent()).toMatch(/; events: POOL a=1 b=1 c=1 d=1 at 0 s, DOWN b at 30 s, UP b 60 at 40 s; stable from 6\d(\.\d+)? s$/);
     await page.getByRole('button', { name: 'Show the whole run' }).last().click();
     await expect.poll(() => shown.textContent()).toMatch(/^The whole run/);
