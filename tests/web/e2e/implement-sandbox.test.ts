@@ -5,12 +5,14 @@
 // Content-Security-Policy here (the worst host): nothing but the sandbox
 // stands in the way. The same attacks run in Node in
 // tests/web/unit/sandbox.test.ts.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInTests } from '../../../web/implement/suite.js';
-import { CORRECT, EXOTIC, withPick } from '../fixtures/learner-solutions.js';
+import { CORRECT, EXOTIC, INFINITE_LOOP, withPick } from '../fixtures/learner-solutions.js';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { buildSite } from '../support/site.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
@@ -123,33 +125,44 @@ describe('memory', () => {
   });
 
   it('on a course page, one runner’s allocation bomb leaves the other runners working', async () => {
-    const key = (id: string) => `slowstart:/course/sandbox.html:${id}:implement`;
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce' });
-    const problems = watchProblems(page);
-    let crashed = false;
-    page.on('crash', () => (crashed = true));
-    // The learners' saved code, as if typed earlier.
-    await page.addInitScript(
-      ({ entries }) => {
-        for (const [k, v] of entries) localStorage.setItem(k, v);
-      },
-      { entries: [[key('first'), BOMB], [key('second'), CORRECT]] },
-    );
-    await page.goto(`${elements.url}/course/sandbox.html`);
-    const first = page.locator('#first');
-    const second = page.locator('#second');
-    await first.locator('.ss-impl-test').first().waitFor({ timeout: 30_000 });
-    await second.locator('.ss-impl-test').first().waitFor({ timeout: 30_000 });
-    // Both at once: the bomb in one worker, a correct solution in the other.
-    await first.locator('.ss-impl-run').click();
-    await second.locator('.ss-impl-run').click();
-    for (const host of [first, second]) {
-      await expect.poll(() => host.locator('.ss-impl-results').getAttribute('aria-busy'), { timeout: 60_000 }).toBe('false');
-    }
+    const { first, second, done } = await runCoursePage(BOMB, CORRECT);
     expect(await meta(first)).toBe(`0 / ${N} pass`);
     expect(await firstProblem(first)).toBe(`pick: ${OOM}`);
     expect(await meta(second)).toBe(`${N} / ${N} pass`);
-    // The plain runner still runs scripts.
+    await done();
+  });
+});
+
+/**
+ * The course page of three runners with `first` and `second` as its two
+ * implement runners' saved code, both run at once (each in its own worker);
+ * `done` checks that the plain runner still runs scripts and nothing
+ * crashed, and closes the page.
+ */
+async function runCoursePage(firstCode: string, secondCode: string) {
+  const key = (id: string) => `slowstart:/course/sandbox.html:${id}:implement`;
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce' });
+  const problems = watchProblems(page);
+  let crashed = false;
+  page.on('crash', () => (crashed = true));
+  // The learners' saved code, as if typed earlier.
+  await page.addInitScript(
+    ({ entries }) => {
+      for (const [k, v] of entries) localStorage.setItem(k, v);
+    },
+    { entries: [[key('first'), firstCode], [key('second'), secondCode]] },
+  );
+  await page.goto(`${elements.url}/course/sandbox.html`);
+  const first = page.locator('#first');
+  const second = page.locator('#second');
+  await first.locator('.ss-impl-test').first().waitFor({ timeout: 30_000 });
+  await second.locator('.ss-impl-test').first().waitFor({ timeout: 30_000 });
+  await first.locator('.ss-impl-run').click();
+  await second.locator('.ss-impl-run').click();
+  for (const host of [first, second]) {
+    await expect.poll(() => host.locator('.ss-impl-results').getAttribute('aria-busy'), { timeout: 60_000 }).toBe('false');
+  }
+  const done = async () => {
     const third = page.locator('#third');
     await expect
       .poll(() => third.locator('.ss-out-row .ss-out-text').allTextContents())
@@ -157,6 +170,35 @@ describe('memory', () => {
     expect(crashed).toBe(false);
     expect(problems).toEqual([]);
     await page.close();
+  };
+  return { first, second, done };
+}
+
+describe('a busy machine changes no verdict (the time limit is a budget of work: web/implement/sandbox/time-budget.ts)', () => {
+  // CI's loaded run (2 cores, three test files and Chromium) once gave both of these
+  // "an endless loop?": the bomb was cut off by the page at 2 s, and the code that throws at
+  // once by the sandbox's 1 s deadline, spent on the worker's other work and on waiting for
+  // a core. Here busy loops hold every core (twice over) while the same runs are graded.
+  it('the allocation bomb is "out of memory", an exotic exception is what it is, an endless loop is stopped at its line, a correct solution passes', async () => {
+    const loops = Array.from({ length: 2 * availableParallelism() }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+    try {
+      const exotic = EXOTIC.find(([what]) => what === 'throw Object.create(null)')!;
+      const a = await runCoursePage(BOMB, withPick(exotic[1]));
+      expect(await firstProblem(a.first)).toBe(`pick: ${OOM}`);
+      expect(await meta(a.first)).toBe(`0 / ${N} pass`);
+      expect(await firstProblem(a.second)).toBe(exotic[2]);
+      expect(await a.second.locator('.ss-impl-problem-text', { hasText: /did not finish|endless loop/ }).count()).toBe(0);
+      await a.done();
+      const loopLine = INFINITE_LOOP.split('\n').findIndex((l) => l.trim() === 'while (true) {}') + 1;
+      const b = await runCoursePage(INFINITE_LOOP, CORRECT);
+      expect(await firstProblem(b.first)).toBe(
+        `stopped after 1 s at script line 2: your code did not finish (stopped in the loop on your line ${loopLine}: an endless loop?)`,
+      );
+      expect(await meta(b.second)).toBe(`${N} / ${N} pass`);
+      await b.done();
+    } finally {
+      for (const loop of loops) loop.kill('SIGKILL');
+    }
   });
 });
 
