@@ -27,7 +27,7 @@ import type { LoadFailure } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
 
 export interface ImplementRunOptions {
-  /** Per test, ms (default 2000). The worker is terminated only at `outerLimitMs(timeLimitMs)`. */
+  /** Per test, ms (default 2000). The worker is terminated only when one script line runs past `outerLimitMs(timeLimitMs)`. */
   timeLimitMs?: number;
   /** How long the worker may take to load the engine, ms (default 30000). */
   loadLimitMs?: number;
@@ -180,7 +180,10 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             arm(outer, testTimedOut);
             return;
           case 'line':
+            // The worker is making progress: the guard waits on the learner's code of this
+            // line (one native operation QuickJS cannot interrupt), not on the test so far.
             line = m.line;
+            arm(outer, testTimedOut);
             return;
           case 'result': {
             const r = m.result;

@@ -31,9 +31,12 @@
  *   slower than the limit before slow native work is called "did not
  *   finish" (the allocation bomb takes 0.1–0.8 s alone, and went past 2 s
  *   in CI).
- * - **The page's guard** (client.ts) terminates the worker when a test
- *   runs past `outerLimitMs`, later than the backstop: for one native
- *   operation QuickJS cannot interrupt at all.
+ * - **The page's guard** (client.ts) terminates the worker when it shows
+ *   no progress (a test started, a script line reached) for `outerLimitMs`:
+ *   for one native operation QuickJS cannot interrupt at all. It is twice
+ *   the backstop, so that on a machine that stalls the worker for seconds
+ *   at a time the sandbox's own stop, with the loop's line, still comes
+ *   first (at 1 s past the backstop, a stalled page's guard once won the race).
  *
  * Whichever stops it, the learner reads "stopped after N s" with N the
  * test's limit (the page's guard says its own, longer time): the limit is
@@ -56,11 +59,7 @@ export function backstopMs(limitMs: number): number {
   return BACKSTOP_FACTOR * limitMs;
 }
 
-/**
- * When the page gives up on a test and terminates the worker: after the
- * sandbox's backstop, with at least a second (or one more limit) for the
- * engine's own work and the worker's messages on a busy machine.
- */
+/** How long the page waits on a worker that shows no progress before it terminates it: twice the backstop. */
 export function outerLimitMs(limitMs: number): number {
-  return backstopMs(limitMs) + Math.max(1000, limitMs);
+  return 2 * backstopMs(limitMs);
 }
