@@ -147,6 +147,10 @@ TEST(SystemRecommend, RecommendOnTheRecordedConfigAndFitGivesTheWindowTheRunUsed
   std::string out, err;
   ASSERT_EQ(run_recommend(args, folder_reader(), out, err), 0) << err;
   EXPECT_EQ(out, "--slow-start 18\n");
+  // The table's headings, warm-up in requests (the band 297 to 309, its high
+  // 20 % further: 371), each its own column.
+  EXPECT_NE(err.find("warm-up: 297 requests 334 requests 371 requests\n"), std::string::npos) << err;
+  EXPECT_NE(err.find("    9 s      6.66              1 / 20       1 / 20       1 / 20\n"), std::string::npos) << err;
   // The second run's configuration is the first's with that window added.
   const std::string with = recorded("haproxy-slowstart.cfg");
   EXPECT_NE(with.find(" on-error mark-down weight 100 slowstart 18s\n"), std::string::npos);
