@@ -169,8 +169,10 @@ TEST(SystemRecommend, WithoutTheWindowBFlapsAndClientsSeeErrors) {
   EXPECT_GE(r.downs.size(), 1u);
   EXPECT_EQ(r.downs.size(), 2u);
   EXPECT_EQ(r.ups.size(), 3u);
-  EXPECT_GE(r.client_errors, 1);
-  EXPECT_EQ(r.client_errors, 45);  // 504s: timed out in b's queue, not retried
+  // 504s: timed out in b's line, not retried (45 here; 46 in a second
+  // recording, the README's last section: a re-recording moves it by a few).
+  EXPECT_GE(r.client_errors, 30);
+  EXPECT_LE(r.client_errors, 60);
   EXPECT_EQ(r.client_requests, 3000);
 }
 
@@ -180,10 +182,12 @@ TEST(SystemRecommend, WithTheWindowNoFlapAndNoClientError) {
   EXPECT_EQ(r.downs.size(), 0u);
   EXPECT_EQ(r.client_errors, 0);
   EXPECT_EQ(r.client_requests, 3000);
-  // Both runs lost one request to b's kill at 5 s (in flight, a 502), the
-  // same with or without slow start: not the return's.
-  EXPECT_EQ(r.client_errors_before, 1);
-  EXPECT_EQ(real_run("without").client_errors_before, 1);
+  // Both runs lost a request or two to b's kill at 5 s (in flight, 502s),
+  // with or without slow start alike: the restart's, not the return's.
+  EXPECT_GE(r.client_errors_before, 1);
+  EXPECT_LE(r.client_errors_before, 2);
+  EXPECT_GE(real_run("without").client_errors_before, 1);
+  EXPECT_LE(real_run("without").client_errors_before, 2);
 }
 
 TEST(SystemRecommend, TheLabsSimulateOfBothRunsAgreesWithThem) {
