@@ -18,13 +18,14 @@ using namespace slowstart;
 
 namespace {
 
-constexpr std::size_t A = 0, B = 1;
+// Names of their own: the tests build as unity files with other traffic tests.
+constexpr std::size_t kA = 0, kB = 1;
 
-float cell(const std::vector<float>& v, const TrafficResult& r, std::size_t k, std::size_t id) {
+float percentile_at(const std::vector<float>& v, const TrafficResult& r, std::size_t k, std::size_t id) {
   return v[k * r.names.size() + id];
 }
 
-std::uint64_t sum(const std::vector<std::uint32_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t{0}); }
+std::uint64_t sum_of(const std::vector<std::uint32_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t{0}); }
 
 // POOL a=1 b=1, b restarted at 0 and cold for the whole run (cold factor 11,
 // warm-up 1000 s: about 1,100 ms a request), a warm at 100 ms. Ten requests
@@ -94,15 +95,15 @@ TEST(TrafficPercentiles, ConstantServiceTime) {
   ASSERT_FALSE(r.problem) << *r.problem;
   ASSERT_EQ(r.buckets, 3u);
   for (std::size_t k = 0; k < 3; ++k) {
-    EXPECT_EQ(cell(r.p50_ms, r, k, A), 100.0f);
-    EXPECT_EQ(cell(r.p99_ms, r, k, A), 100.0f);
+    EXPECT_EQ(percentile_at(r.p50_ms, r, k, kA), 100.0f);
+    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kA), 100.0f);
     EXPECT_EQ(r.client_requests[k], 10u);
     EXPECT_EQ(r.client_failed[k], 0u);
     EXPECT_EQ(r.client_p50_ms[k], 100.0f);
     EXPECT_EQ(r.client_p99_ms[k], 100.0f);
   }
-  EXPECT_EQ(r.run_p50_ms[A], 100.0f);
-  EXPECT_EQ(r.run_p99_ms[A], 100.0f);
+  EXPECT_EQ(r.run_p50_ms[kA], 100.0f);
+  EXPECT_EQ(r.run_p99_ms[kA], 100.0f);
   EXPECT_EQ(r.run_client_p50_ms, 100.0f);
   EXPECT_EQ(r.run_client_p99_ms, 100.0f);
 }
@@ -114,12 +115,12 @@ TEST(TrafficPercentiles, ConstantServiceTime) {
 TEST(TrafficPercentiles, AQueueThatGrows) {
   const TrafficResult r = simulate_traffic("POOL a=1\n", growing_queue());
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_FLOAT_EQ(cell(r.p50_ms, r, 0, A), 350);
-  EXPECT_FLOAT_EQ(cell(r.p99_ms, r, 0, A), 600);
-  EXPECT_FLOAT_EQ(cell(r.p50_ms, r, 1, A), 850);
-  EXPECT_FLOAT_EQ(cell(r.p99_ms, r, 1, A), 1100);
-  EXPECT_FLOAT_EQ(r.run_p50_ms[A], 600);
-  EXPECT_FLOAT_EQ(r.run_p99_ms[A], 1100);
+  EXPECT_FLOAT_EQ(percentile_at(r.p50_ms, r, 0, kA), 350);
+  EXPECT_FLOAT_EQ(percentile_at(r.p99_ms, r, 0, kA), 600);
+  EXPECT_FLOAT_EQ(percentile_at(r.p50_ms, r, 1, kA), 850);
+  EXPECT_FLOAT_EQ(percentile_at(r.p99_ms, r, 1, kA), 1100);
+  EXPECT_FLOAT_EQ(r.run_p50_ms[kA], 600);
+  EXPECT_FLOAT_EQ(r.run_p99_ms[kA], 1100);
   EXPECT_FLOAT_EQ(r.run_client_p50_ms, 600);  // no retries: the client waits what the attempt took
   EXPECT_FLOAT_EQ(r.run_client_p99_ms, 1100);
 }
@@ -136,13 +137,13 @@ TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithoutRetries) {
     EXPECT_EQ(r.client_failed[k], 5u) << k;
     EXPECT_EQ(r.client_p50_ms[k], 100.0f) << k;
     EXPECT_EQ(r.client_p99_ms[k], 500.0f) << k;
-    EXPECT_EQ(cell(r.p50_ms, r, k, A), 100.0f);
-    EXPECT_EQ(cell(r.p99_ms, r, k, A), 100.0f);
-    EXPECT_EQ(cell(r.p50_ms, r, k, B), 500.0f);  // a timed-out attempt counts as the timeout
-    EXPECT_EQ(cell(r.p99_ms, r, k, B), 500.0f);
+    EXPECT_EQ(percentile_at(r.p50_ms, r, k, kA), 100.0f);
+    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kA), 100.0f);
+    EXPECT_EQ(percentile_at(r.p50_ms, r, k, kB), 500.0f);  // a timed-out attempt counts as the timeout
+    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kB), 500.0f);
   }
   // Without retries every failed attempt is the client's failure.
-  EXPECT_EQ(sum(r.client_failed), sum(r.failed));
+  EXPECT_EQ(sum_of(r.client_failed), sum_of(r.failed));
   EXPECT_EQ(r.run_client_p50_ms, 100.0f);  // rank 15 of 15 x 100, 15 x 500
   EXPECT_EQ(r.run_client_p99_ms, 500.0f);
 
@@ -175,12 +176,12 @@ TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithOneRetry) {
     EXPECT_EQ(r.client_failed[k], failed[k]) << k;
     EXPECT_EQ(r.client_p50_ms[k], 100.0f) << k;
     EXPECT_EQ(r.client_p99_ms[k], 600.0f) << k;
-    EXPECT_EQ(cell(r.p99_ms, r, k, A), 100.0f);  // a's own and the retries: 100 ms each
-    EXPECT_EQ(cell(r.p99_ms, r, k, B), 500.0f);
+    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kA), 100.0f);  // a's own and the retries: 100 ms each
+    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kB), 500.0f);
   }
   EXPECT_EQ(r.run_client_p50_ms, 100.0f);
   EXPECT_EQ(r.run_client_p99_ms, 600.0f);
-  EXPECT_EQ(sum(r.client_failed), 3u);
+  EXPECT_EQ(sum_of(r.client_failed), 3u);
 
   SimulateArgs args;
   args.options = b_always_times_out(1);
@@ -263,10 +264,10 @@ TEST(TrafficPercentiles, ClientFailuresAddUpWithTheAttempts) {
       o.health.kind = kind;
       const TrafficResult r = simulate_traffic(script, o);
       ASSERT_FALSE(r.problem) << *r.problem;
-      ASSERT_GT(sum(r.failed), 0u) << static_cast<int>(kind) << ' ' << retries;  // the case has failures
-      EXPECT_EQ(sum(r.client_failed), sum(r.failed) - sum(r.retried) + sum(r.unrouted))
+      ASSERT_GT(sum_of(r.failed), 0u) << static_cast<int>(kind) << ' ' << retries;  // the case has failures
+      EXPECT_EQ(sum_of(r.client_failed), sum_of(r.failed) - sum_of(r.retried) + sum_of(r.unrouted))
           << static_cast<int>(kind) << ' ' << retries;
       // Every request the client sent, once: all attempts less the retries.
-      EXPECT_EQ(sum(r.client_requests), sum(r.total) - sum(r.retried)) << static_cast<int>(kind) << ' ' << retries;
+      EXPECT_EQ(sum_of(r.client_requests), sum_of(r.total) - sum_of(r.retried)) << static_cast<int>(kind) << ' ' << retries;
     }
 }
