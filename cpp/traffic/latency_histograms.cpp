@@ -58,9 +58,10 @@ template <typename Write>
 void LatencyHistograms::percentiles(const std::vector<Bin>& sorted, Write write) {
   for (std::size_t from = 0; from < sorted.size();) {
     const std::uint64_t group = sorted[from].key / kLatencyBins;
+    const std::uint64_t end = (group + 1) * kLatencyBins;  // the next group's first key (no division a bin)
     std::size_t to = from;
     std::uint64_t n = 0;
-    while (to < sorted.size() && sorted[to].key / kLatencyBins == group) n += sorted[to++].count;
+    while (to < sorted.size() && sorted[to].key < end) n += sorted[to++].count;
     const std::uint64_t r50 = nearest_rank(n, 50), r99 = nearest_rank(n, 99);
     float p50 = 0, p99 = 0;
     std::uint64_t seen = 0;
@@ -70,7 +71,7 @@ void LatencyHistograms::percentiles(const std::vector<Bin>& sorted, Write write)
       if (before < r50 && seen >= r50) p50 = sorted[i].max_ms;
       if (before < r99 && seen >= r99) p99 = sorted[i].max_ms;
     }
-    write(group, p50, p99);
+    write(group, from, to, p50, p99);
     from = to;
   }
 }
@@ -82,24 +83,26 @@ std::size_t LatencyHistograms::close_below(std::size_t bucket, TrafficResult& r)
   const std::size_t still_open = bucket > top_bucket_ ? 0 : top_bucket_ + 1 - bucket;
   if (bucket <= closed_ || (bucket < buckets_ && bucket - closed_ < still_open)) return 0;
   closing_.clear();
-  std::vector<Bin> keep;
-  const std::uint64_t limit = static_cast<std::uint64_t>(bucket) * columns_;
+  keep_.clear();
+  const std::uint64_t limit = static_cast<std::uint64_t>(bucket) * columns_ * kLatencyBins;  // the first key kept
   for (const Bin& b : open_.slots())
-    if (b.key != kEmpty) (b.key / kLatencyBins < limit ? closing_ : keep).push_back(b);
+    if (b.key != kEmpty) (b.key < limit ? closing_ : keep_).push_back(b);
   const std::size_t looked = open_.slots().size();
   open_.clear_keep_capacity();
-  for (const Bin& b : keep) open_.add(b.key, b.count, b.max_ms);
+  for (const Bin& b : keep_) open_.add(b.key, b.count, b.max_ms);
   std::sort(closing_.begin(), closing_.end(), [](const Bin& a, const Bin& b) { return a.key < b.key; });
   const std::size_t backends = columns_ - 1;
-  percentiles(closing_, [&](std::uint64_t group, float p50, float p99) {
+  percentiles(closing_, [&](std::uint64_t group, std::size_t from, std::size_t to, float p50, float p99) {
     const std::size_t k = static_cast<std::size_t>(group / columns_), column = static_cast<std::size_t>(group % columns_);
     if (column == backends) {
       r.client_p50_ms[k] = p50, r.client_p99_ms[k] = p99;
     } else {
       r.p50_ms[k * backends + column] = p50, r.p99_ms[k * backends + column] = p99;
     }
+    // Into the whole run's bins of the column: the same bin, without the bucket.
+    const std::uint64_t shift = group * kLatencyBins, run_group = std::uint64_t{column} * kLatencyBins;
+    for (std::size_t i = from; i < to; ++i) run_.add(closing_[i].key - shift + run_group, closing_[i].count, closing_[i].max_ms);
   });
-  for (const Bin& b : closing_) run_.add((b.key / kLatencyBins) % columns_ * kLatencyBins + b.key % kLatencyBins, b.count, b.max_ms);
   closed_ = bucket;
   return looked + closing_.size();
 }
@@ -112,7 +115,7 @@ std::size_t LatencyHistograms::finish(TrafficResult& r) {
   looked += run_.slots().size();
   std::sort(closing_.begin(), closing_.end(), [](const Bin& a, const Bin& b) { return a.key < b.key; });
   const std::size_t backends = columns_ - 1;
-  percentiles(closing_, [&](std::uint64_t group, float p50, float p99) {
+  percentiles(closing_, [&](std::uint64_t group, std::size_t, std::size_t, float p50, float p99) {
     const auto column = static_cast<std::size_t>(group);  // the run's groups are the columns
     if (column == backends) {
       r.run_client_p50_ms = p50, r.run_client_p99_ms = p99;

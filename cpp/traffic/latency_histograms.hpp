@@ -123,7 +123,8 @@ class LatencyHistograms {
   void add_new(std::uint64_t key, std::uint32_t column, float ms);
 
   // Percentiles of sorted bins, a group (one bucket's column, or one
-  // column over the run) at a time.
+  // column over the run) at a time: write(group, from, to, p50, p99), its
+  // bins sorted[from, to).
   template <typename Write>
   static void percentiles(const std::vector<Bin>& sorted, Write write);
 
@@ -133,7 +134,7 @@ class LatencyHistograms {
   Table open_;                  // the open buckets' bins
   Table run_;                   // the whole run's bins per column
   std::vector<Last> last_;      // by column
-  std::vector<Bin> closing_;    // scratch
+  std::vector<Bin> closing_, keep_;  // scratch
 };
 
 }  // namespace slowstart

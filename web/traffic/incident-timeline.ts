@@ -47,7 +47,7 @@ export class IncidentTimeline {
     this.#axis = axis;
     this.element = h(doc, 'div', { class: 'ss-incident' });
     parent.append(this.element);
-    this.#latencyCaption = h(doc, 'p', { class: 'ss-chart-caption', text: 'Latency: each backend’s mean, and the client’s p50 and p99 (its whole wait, retries included)' });
+    this.#latencyCaption = h(doc, 'p', { class: 'ss-chart-caption', text: 'Latency: each backend’s mean (its colour); the client’s p50 (plain) and p99 (dashed), its whole wait with retries' });
     this.element.append(this.#latencyCaption);
     this.latency = new BucketChart(this.element, `${title}: latency over time`, axis, 110);
     this.element.append(h(doc, 'p', { class: 'ss-chart-caption', text: 'Failed requests: retried elsewhere, or seen by the client' }));
