@@ -20,7 +20,7 @@
 // percentiles and dropped as soon as no latency can still arrive in it, and
 // only the whole run's bins per backend (and the client's) are kept to the
 // end. `bins()` is what is held; the run stops over RunLimits::latency_bins
-// (budget.hpp).
+// (budget.hpp). What it costs a run: docs/performance-log.md, PL-26.
 #pragma once
 #include <algorithm>
 #include <cstdint>
