@@ -164,7 +164,7 @@ async function drive(expect: ExpectStatic, app: Drive, url: string): Promise<voi
     if (app.api !== null) {
       await expect.poll(() => page.textContent('#api-output'), { timeout: 60_000 }).toBe(app.api);
       note(app.name, app.setup, { api: 'yes' });
-    }
+    } else note(app.name, app.setup, { api: '— (the page does not call it)' });
     // The exercise: its expected output was read (three lines), and its starter passes.
     const exercise = page.locator('#exercise');
     await expect
