@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "core/pool.hpp"
@@ -53,7 +54,8 @@ struct Timer {
   double t;
   std::uint32_t id, epoch;
   TimerKind kind;
-  bool operator>(const Timer& o) const { return t != o.t ? t > o.t : id > o.id; }
+  // A total order (see Done in traffic.cpp): a heap's ties differ between C++ libraries.
+  bool operator>(const Timer& o) const { return std::tie(t, id, epoch, kind) > std::tie(o.t, o.id, o.epoch, o.kind); }
 };
 
 // What a health check may do to the fleet; the event loop does it (and

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <tuple>
 
 namespace slowstart {
 
@@ -141,7 +142,14 @@ class Simulator : public ScriptSink, FleetEvents {
     std::uint32_t slot;    // its request's entry in tried_, or kNoSlot
     bool failed;
     std::uint8_t tries;  // attempts made so far, this one included
-    bool operator>(const Done& o) const { return t != o.t ? t > o.t : id > o.id; }
+    // A total order on every field: equal times are common (a backend's
+    // timeouts, a queue's answers), and a heap pops ties in an order of its
+    // own (libstdc++'s and libc++'s differ), which the retry circuit breaker
+    // sees: the native and WebAssembly engines gave different results.
+    // Two attempts equal in every field are interchangeable.
+    bool operator>(const Done& o) const {
+      return std::tie(t, id, tries, failed, slot, bucket) > std::tie(o.t, o.id, o.tries, o.failed, o.slot, o.bucket);
+    }
   };
   static constexpr std::uint32_t kNoSlot = std::numeric_limits<std::uint32_t>::max();
 

@@ -68,6 +68,20 @@ describe('the lab, laid out', () => {
     const sides = await page.locator('.ss-flap-side').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
     expect(new Set(sides).size).toBe(2);
     expect((await box(page, '.ss-flap-side .ss-bucket-chart')).width).toBeGreaterThan(560);
+    // Every field and every folded group's summary stays inside its group's box
+    // (a long "More: ..." summary once ran across the next group).
+    const outside = await page.locator('.ss-option-group').evaluateAll((groups) =>
+      groups.flatMap((g) => {
+        const r = g.getBoundingClientRect();
+        return [...g.querySelectorAll('summary, label, input, select')]
+          .filter((e) => {
+            const b = e.getBoundingClientRect();
+            return b.width > 0 && (b.left < r.left - 0.5 || b.right > r.right + 0.5);
+          })
+          .map((e) => `${g.querySelector('legend')?.textContent}: ${e.textContent || e.outerHTML.slice(0, 60)}`);
+      }),
+    );
+    expect(outside).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/lab-1280.png`, fullPage: true });
     // The Ramp tab: the three panels side by side again, the pick panel back.
     await page.getByRole('tab', { name: 'Ramp' }).click();
@@ -242,7 +256,14 @@ describe('the incident timeline', () => {
     };
     const p41 = await at(41);
     await page.mouse.move(p41.x, p41.y);
-    await expect.poll(() => none.locator('.ss-readout').textContent()).toMatch(/^(39|4\d)(\.\d+)?–4\d(\.\d+)? s: .* failed \([\d,]+ retried\); 0 reached the client\.$/);
+    const bucket41 = /^(39|4\d)(\.\d+)?–4\d(\.\d+)? s: .* ([\d,]+) failed \(([\d,]+) retried\); ([\d,]+) reached the client\.$/;
+    await expect.poll(() => none.locator('.ss-readout').textContent()).toMatch(bucket41);
+    // What was not retried reached the client; under Envoy's retry circuit
+    // breaker (3 retries in flight) that is most of b's failures.
+    const [failedAt41, retriedAt41, reachedAt41] = bucket41.exec((await none.locator('.ss-readout').textContent())!)!.slice(4).map((n) => Number(n.replace(/,/g, '')));
+    expect(failedAt41).toBeGreaterThan(0);
+    expect(reachedAt41).toBe(failedAt41 - retriedAt41);
+    expect(retriedAt41).toBeLessThan(failedAt41 / 2);
     // Zoom: drag from 35 s to 95 s; every chart of every run shows that stretch.
     const [p35, p95] = [await at(35), await at(95)];
     await page.mouse.move(p35.x, p35.y);
