@@ -199,6 +199,8 @@ const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
     api: PICKS,
     csp: false,
     async build({ dir, exec }) {
+      // webpack's cache, as Docusaurus's below: it served the .wasm of an earlier run's slowstart 0.2.0.
+      if (bundler === 'webpack') await rm(join(dir, env.NEXT_DIST_DIR, 'cache'), { recursive: true, force: true });
       await exec(await bin(dir, 'next'), ['build', ...(bundler === 'webpack' ? ['--webpack'] : [])], env);
       return join(dir, env.NEXT_DIST_DIR, 'static');
     },
@@ -319,7 +321,8 @@ export const APPS: ConsumerApp[] = [
     // webpack's persistent cache (node_modules/.cache) trusts a package in node_modules by its
     // name and version, which stay slowstart 0.2.0 from commit to commit: a build after an
     // earlier run's resolved the element's old chunk names ("Can't resolve
-    // './slow-start-runner-format-….js'"). A fresh clone has no cache; nor does this build.
+    // './slow-start-runner-format-….js'"; Next's webpack build emitted the old .wasm). A fresh
+    // clone has no cache; nor does this build.
     await rm(join(dir, 'node_modules/.cache'), { recursive: true, force: true });
   }),
   nextApp('turbopack'),
