@@ -90,6 +90,7 @@ TEST(TrafficReal, HAProxyMarksDownAtTheErrorLimitAndRampsBackInSixteenths) {
   TrafficOptions o = recorded_setup(12);
   o.health.kind = HealthKind::HAProxy;
   o.health.error_limit = 2;
+  o.health.on_error = OnError::MarkDown;  // as recorded (haproxy.cfg)
   o.health.inter = 1;
   o.health.rise = 2;
   o.curve.kind = CurveKind::HAProxy;
@@ -149,6 +150,7 @@ TEST(TrafficReal, HAProxyDoesNotCountRetriedTimeouts) {
   o.retries = 1;
   o.health.kind = HealthKind::HAProxy;
   o.health.error_limit = 2;
+  o.health.on_error = OnError::MarkDown;  // as recorded (haproxy.cfg)
   o.health.inter = 1;
   o.curve.kind = CurveKind::HAProxy;
   o.curve.resolution = 100;
