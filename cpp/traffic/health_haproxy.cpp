@@ -31,14 +31,20 @@ double HAProxyCheck::interval(const State& s) const {
   return configured(c_.fastinter, c_.inter);
 }
 
+// Each check's result comes check_ms after it starts; the next starts an
+// interval after that (process_chk_conn: `t->expire = now + srv_getinter()`
+// at the check's end, src/check.c). The lab keeps the results' times: the
+// first at 0, then each `check_ms + interval` after the last.
+//
 // The checks due before `t` of a server at the top with none forced: each
 // passes and clears the errors (set_server_check_status, CHK_RES_PASSED);
 // nothing else changes. (A check at `t` itself comes after what ends at `t`,
 // as the event loop orders a timer after a completion at the same time.)
 void HAProxyCheck::catch_up(State& s, double t) const {
   if (s.forced || s.health != top() || s.next_check >= t) return;
-  s.next_check += std::ceil((t - s.next_check) / c_.inter) * c_.inter;
-  while (s.next_check < t) s.next_check += c_.inter;
+  const double period = c_.inter + check_seconds();
+  s.next_check += std::ceil((t - s.next_check) / period) * period;
+  while (s.next_check < t) s.next_check += period;
   s.errors = 0;
 }
 
@@ -99,7 +105,7 @@ void HAProxyCheck::check_due(FleetEvents& events, std::uint32_t id, std::uint32_
   const bool was_down = s.health < c_.rise;
   s.errors = 0;
   if (s.health < top() && ++s.health >= c_.rise) s.health = top();
-  s.next_check = t + interval(s);
+  s.next_check = t + check_seconds() + interval(s);
   s.forced = false;
   if (was_down && s.health >= c_.rise) events.readmit(id, t);
   if (s.health != top()) schedule_check(s, events, id);

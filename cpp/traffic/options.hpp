@@ -27,7 +27,7 @@ struct HealthCheck {
   // run on_error; the health counter takes `fall` failed checks to go DOWN
   // and `rise` passing ones to come back; checks every `inter` seconds at the
   // top, `fastinter` in transition, `downinter` while DOWN (0: as inter).
-  // legacy_fastinter: HAProxy before 2.8's forced check after an on-error
+  // check_ms: how long a check takes (H6). legacy_fastinter: HAProxy before 2.8's forced check after an on-error
   // event (now + fastinter, whatever the state; no flag kept).
   std::uint32_t error_limit = 10;
   OnError on_error = OnError::FailCheck;
@@ -37,6 +37,9 @@ struct HealthCheck {
   std::uint32_t rise = 2;
   std::uint32_t fall = 3;
   bool legacy_fastinter = false;
+  // How long an active check takes (its result comes then; the next starts
+  // an interval after it): about 3 ms on 127.0.0.1 in the recorded runs.
+  double check_ms = 3;
   // Envoy (cluster outlier_detection): consecutive_5xx in a row eject it for
   // base_ejection_time x (times ejected), at most max_ejection_time; sweeps
   // every `interval`; an ejection only while (ejected + 1) / hosts stays

@@ -53,6 +53,8 @@ export interface RawHealthParameters {
   rise: number;
   /** HAProxy: failed checks in a row that mark a server down. */
   fall: number;
+  /** HAProxy: milliseconds an active check takes; the next starts an interval after it ends. */
+  checkMs: number;
   /** HAProxy before 2.8: an error limit brings the next check to now + fastinter, even when down. */
   legacyFastinter: boolean;
   consecutive5xx: number;

@@ -8,8 +8,9 @@
 // Ten requests a second; smooth WRR alternates a (0.0, 0.2, ...) and b (0.1,
 // 0.3, ...), so with a 500 ms timeout b's requests fail at 0.6, 0.8, 1.0, ...
 // (even tenths). error-limit 2, inter 1, rise 2. The checks (which always
-// pass) run on a grid from 0 while the health is at the top: 0, 1, 2, ...; a
-// check due at the instant a request fails comes after that failure.
+// pass) take no time (--check-ms 0): their results come on a grid from 0
+// while the health is at the top: 0, 1, 2, ...; a check due at the instant a
+// request fails comes after that failure.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -40,6 +41,7 @@ TrafficOptions always_cold_b(double duration, OnError mode) {
   o.health.inter = 1;
   o.health.rise = 2;
   o.health.on_error = mode;
+  o.health.check_ms = 0;  // checks take no time here: their results on a grid
   return o;
 }
 
@@ -63,6 +65,7 @@ TEST(HAProxyCheck, FailCheckNeedsFallFailedChecksWithNoGoodOneBetween) {
   const TrafficOptions o = always_cold_b(6, OnError::FailCheck);
   EXPECT_EQ(TrafficOptions{}.health.on_error, OnError::FailCheck);  // HAProxy's default
   EXPECT_EQ(TrafficOptions{}.health.fall, 3u);
+  EXPECT_EQ(TrafficOptions{}.health.check_ms, 3.0);
   const TrafficResult r = simulate_traffic(kScript, o);
   ASSERT_FALSE(r.problem) << *r.problem;
   EXPECT_EQ(r.ejections[B], 0u);

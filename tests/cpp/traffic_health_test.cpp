@@ -143,6 +143,7 @@ TEST(TrafficHealth, HAProxyErrorLimitMarkDownChecksAndSlowstart) {
   o.health.kind = HealthKind::HAProxy;
   o.health.error_limit = 2;
   o.health.on_error = OnError::MarkDown;
+  o.health.check_ms = 0;  // checks take no time: a grid from 0
   const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
   ASSERT_FALSE(r.problem) << *r.problem;
   EXPECT_EQ(r.ejections[B], 1u);

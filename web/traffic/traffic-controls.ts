@@ -67,6 +67,7 @@ const LABELS: Record<string, string> = {
   'health.downinter': 'downinter (s)',
   'health.rise': 'rise',
   'health.fall': 'fall',
+  'health.checkMs': 'check time (ms)',
   'health.legacyFastinter': 'before 2.8: fastinter',
   'health.consecutive5xx': 'consecutive_5xx',
   'health.interval': 'interval (s)',
