@@ -68,7 +68,7 @@ const LABELS: Record<string, string> = {
   'health.rise': 'rise',
   'health.fall': 'fall',
   'health.checkMs': 'check time (ms)',
-  'health.legacyFastinter': 'before 2.8: fastinter',
+  'health.legacyFastinter': 'fastinter before 2.8',
   'health.consecutive5xx': 'consecutive_5xx',
   'health.interval': 'interval (s)',
   'health.baseEjectionTime': 'base_ejection_time (s)',
