@@ -118,10 +118,16 @@ std::string emit_haproxy(const EmitInput& in) {
   w.line("    timeout client 30s");
   if (o.timeout_ms > 0) w.line("    timeout server " + duration(o.timeout_ms / 1000));
   else w.note("no timeout in the lab: set timeout server (HAProxy warns without one)");
-  w.line("    retries " + std::to_string(o.retries));
   if (o.retries > 0) {
+    w.line("    retries " + std::to_string(o.retries));
     w.line("    retry-on conn-failure response-timeout");
     w.line("    option redispatch");
+  } else {
+    // The lab's 0 is "no timed-out request retried": `retries 0` would also
+    // stop HAProxy retrying connection failures (its default, retries 3 with
+    // retry-on conn-failure), so that a backend's restart, unseen by clients
+    // behind the default, sends them its refused connections as 503s.
+    w.note("retries: yours, or HAProxy's default (3, connection failures only): the lab retries no timed-out request");
   }
   w.line("backend " + in.pool);
   switch (o.policy) {

@@ -363,9 +363,13 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
          number_text(co.corner.rps) + " rps: " + counts(co.outcome) + "\n";
   s += "  ejections / requests seen failing by clients, at " + number_text(worst.rps) + " rps:\n";
   s += "    window   cold     warm-up: ";
+  // A column as wide as its widest heading and a space ("371 requests" is
+  // 12 characters: at 12 the headings ran together).
+  std::size_t column = 12;
+  for (const double w : r.table_warmup) column = std::max(column, (fixed(w, wd) + unit).size() + 1);
   for (const double w : r.table_warmup) {
     std::string cell = fixed(w, wd) + unit;
-    cell.resize(std::max<std::size_t>(12, cell.size()), ' ');
+    cell.resize(column, ' ');
     s += cell;
   }
   while (s.back() == ' ') s.pop_back();
@@ -379,7 +383,7 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
       row.resize(31, ' ');
       for (std::size_t x = 0; x < r.table_warmup.size(); ++x, ++k) {
         std::string cell = std::to_string(r.table[k].ejections) + " / " + std::to_string(r.table[k].client_errors);
-        cell.resize(std::max<std::size_t>(12, cell.size()), ' ');
+        cell.resize(std::max(column, cell.size() + 1), ' ');
         row += cell;
       }
       while (!row.empty() && row.back() == ' ') row.pop_back();

@@ -258,6 +258,28 @@ TEST(SystemEmit, SimulateEmitsTheFileWithTheCommandLinesOverrides) {
   EXPECT_EQ(option(c, "error-limit"), "3");
 }
 
+// The lab's --retries 0 means no timed-out request is retried; HAProxy's
+// `retries 0` would also stop it retrying refused connections (its default,
+// retries 3 with retry-on conn-failure, hid a restarted backend's refusals
+// from clients in tests/cpp/system_recommend/). So no retries line, a note,
+// and the text read back is still --retries 0.
+TEST(SystemEmit, HAProxyWithoutRetriesKeepsItsConnectionRetries) {
+  Files fs;
+  fs.files["h.cfg"] = kHAProxy;  // retries 0
+  fs.files["s.txt"] = "NOW 5\nDOWN b\nNOW 10\nUP b 0\n";
+  std::string out, err;
+  ASSERT_EQ(run_simulate_system({"--from", "h.cfg", "--emit", "haproxy", "s.txt"}, fs.reader(), out, err), 0) << err;
+  EXPECT_FALSE(has(out, "    retries ")) << out;
+  EXPECT_FALSE(has(out, "retry-on")) << out;
+  EXPECT_TRUE(has(out, "# retries: yours, or HAProxy's default (3, connection failures only)")) << out;
+  EXPECT_EQ(option(read_back(out, ConfigFormat::HAProxy), "retries"), "0");
+  // With retries in the lab (one: two servers, the other one), they are
+  // written, timeouts included.
+  ASSERT_EQ(run_simulate_system({"--from", "h.cfg", "--retries", "1", "--emit", "haproxy", "s.txt"}, fs.reader(), out, err), 0)
+      << err;
+  EXPECT_TRUE(has(out, "    retries 1\n    retry-on conn-failure response-timeout\n    option redispatch\n")) << out;
+}
+
 TEST(SystemEmit, SimulateEmitsTheScriptsPoolWithoutAFile) {
   Files fs;
   fs.files["s.txt"] = "POOL x=5 y=1\nDOWN y\nNOW 10\nUP y 0\n";

@@ -1,7 +1,8 @@
 /**
  * Runs a learner's code against tests in a worker, with a time limit per
- * test. The sandbox in the worker stops code that runs past the limit
- * (sandbox/sandbox.ts), and the test is reported as stopped with the script
+ * test. The sandbox in the worker stops code that spends the limit's work
+ * (sandbox/time-budget.ts: counted, not timed, so a busy machine does not
+ * change the verdict), and the test is reported as stopped with the script
  * line it was on. The page keeps its own, later limit as the outer guard:
  * if a test overruns that too (one native operation QuickJS cannot
  * interrupt), the worker is terminated and replaced, the test is reported
@@ -19,13 +20,14 @@ import { startWorker } from '../api/start-worker.js';
 import { trustedTypesHint } from '../api/trusted-worker.js';
 import { labWasmUrl } from '../api/wasm-urls.js';
 import { quickjsWasmUrl } from './sandbox/quickjs-wasm-url.js';
+import { outerLimitMs } from './sandbox/time-budget.js';
 import type { TestResult } from './grade.js';
 import { seconds, stoppedResult, type CompileErrorKind, type RunRequest, type WorkerMessage } from './protocol.js';
 import type { LoadFailure } from './sandbox/sandbox.js';
 import type { ImplementTest } from './suite.js';
 
 export interface ImplementRunOptions {
-  /** Per test, ms (default 2000). The worker is terminated only at `outerLimitMs(timeLimitMs)`. */
+  /** Per test, ms (default 2000). The worker is terminated only when one script line runs past `outerLimitMs(timeLimitMs)`. */
   timeLimitMs?: number;
   /** How long the worker may take to load the engine, ms (default 30000). */
   loadLimitMs?: number;
@@ -96,15 +98,8 @@ function keepIdle(make: () => Worker, worker: Worker): void {
   idle.set(make, { worker, timer });
 }
 
-/**
- * When the page gives up on a test the sandbox should have stopped at
- * `limit`: QuickJS checks its deadline every 10,000 calls or loop
- * iterations, and the host before each call, so a loop of long native
- * operations can overrun a little.
- */
-export function outerLimitMs(limit: number): number {
-  return limit + Math.max(1000, limit);
-}
+// When the page gives up on a test: after the sandbox's own clock backstop (time-budget.ts).
+export { outerLimitMs };
 
 /** Grades `code` on `tests`. Resolves when every test has a result (or on abort). */
 export function runImplementTests(code: string, tests: ImplementTest[], options: ImplementRunOptions = {}): Promise<ImplementRun> {
@@ -185,7 +180,10 @@ export function runImplementTests(code: string, tests: ImplementTest[], options:
             arm(outer, testTimedOut);
             return;
           case 'line':
+            // The worker is making progress: the guard waits on the learner's code of this
+            // line (one native operation QuickJS cannot interrupt), not on the test so far.
             line = m.line;
+            arm(outer, testTimedOut);
             return;
           case 'result': {
             const r = m.result;

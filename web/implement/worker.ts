@@ -60,7 +60,7 @@ class Program {
     return undefined;
   }
 
-  /** The session for the next test: the same one with a new deadline, or a fresh one if it stopped. */
+  /** The session for the next test: the same one with a new budget (sandbox/time-budget.ts), or a fresh one if it stopped. */
   async next(): Promise<{ session: SandboxSession } | { error: OpenError }> {
     if (this.#session?.renew(this.limit)) return { session: this.#session };
     this.#session?.dispose();

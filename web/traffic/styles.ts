@@ -96,7 +96,7 @@ const TRAFFIC_CSS = /* css */ `
 .ss-option-group { min-width: 0; margin: 0; border: 1px solid var(--ss-border); border-radius: 8px; padding: 4px 10px 8px; }
 .ss-option-group[hidden] { display: none; }
 .ss-option-group legend { font-size: 12.5px; font-weight: 600; padding: 0 4px; }
-.ss-option-more summary { cursor: pointer; font-size: 12px; color: var(--ss-muted); width: max-content; margin-top: 6px; }
+.ss-option-more summary { cursor: pointer; font-size: 12px; color: var(--ss-muted); width: fit-content; max-width: 100%; margin-top: 6px; }
 .ss-option-more > .ss-traffic-controls { margin-top: 4px; }
 .ss-flag { font-family: var(--ss-mono); font-size: 11px; white-space: nowrap; }
 .ss-option-fixed { margin: 2px 0 0; font-size: 12px; color: var(--ss-muted); font-family: var(--ss-mono); }

@@ -68,6 +68,20 @@ describe('the lab, laid out', () => {
     const sides = await page.locator('.ss-flap-side').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
     expect(new Set(sides).size).toBe(2);
     expect((await box(page, '.ss-flap-side .ss-bucket-chart')).width).toBeGreaterThan(560);
+    // Every field and every folded group's summary stays inside its group's box
+    // (a long "More: ..." summary once ran across the next group).
+    const outside = await page.locator('.ss-option-group').evaluateAll((groups) =>
+      groups.flatMap((g) => {
+        const r = g.getBoundingClientRect();
+        return [...g.querySelectorAll('summary, label, input, select')]
+          .filter((e) => {
+            const b = e.getBoundingClientRect();
+            return b.width > 0 && (b.left < r.left - 0.5 || b.right > r.right + 0.5);
+          })
+          .map((e) => `${g.querySelector('legend')?.textContent}: ${e.textContent || e.outerHTML.slice(0, 60)}`);
+      }),
+    );
+    expect(outside).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/lab-1280.png`, fullPage: true });
     // The Ramp tab: the three panels side by side again, the pick panel back.
     await page.getByRole('tab', { name: 'Ramp' }).click();

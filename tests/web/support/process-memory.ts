@@ -4,17 +4,8 @@
 // one (Chromium's browser, renderers, GPU and utility processes), sampled
 // every `everyMs`. The JS heap a page reports leaves out its workers and
 // CodeMirror's DOM; this is what the machine gives the tab.
-import { readdir, readFile } from 'node:fs/promises';
-
-async function parentOf(pid: number): Promise<number | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
+import { readFile } from 'node:fs/promises';
+import { descendants } from './process-tree.js';
 
 async function pssKb(pid: number): Promise<number> {
   try {
@@ -27,13 +18,7 @@ async function pssKb(pid: number): Promise<number> {
 
 /** The PSS, in bytes, of every process descended from this one. */
 export async function descendantsPss(): Promise<number> {
-  const pids = (await readdir('/proc')).filter((n) => /^\d+$/.test(n)).map(Number);
-  const parents = new Map<number, number | null>(await Promise.all(pids.map(async (p) => [p, await parentOf(p)] as const)));
-  const below = (pid: number): boolean => {
-    for (let p = parents.get(pid), hops = 0; p != null && hops < 64; p = parents.get(p), hops++) if (p === process.pid) return true;
-    return false;
-  };
-  const mine = pids.filter(below);
+  const mine = await descendants();
   return (await Promise.all(mine.map(pssKb))).reduce((s, kb) => s + kb, 0) * 1024;
 }
 

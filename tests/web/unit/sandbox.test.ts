@@ -11,6 +11,8 @@ import { LEARNER_TEMPLATE } from '../../../web/implement/template.js';
 import { CORRECT, EXOTIC, THROWS, withPick } from '../fixtures/learner-solutions.js';
 import { lab } from '../support/lab.js';
 import { grade, gradeAll, open, openError, sandbox } from '../support/sandbox.js';
+import { gradeTest } from '../../../web/implement/grade.js';
+import { backstopMs, fuelFor } from '../../../web/implement/sandbox/time-budget.js';
 
 const SPEC = builtInTests(lab).find((t) => t.id === 'worked-example')!;
 const lineOf = (source: string, text: string) => source.split('\n').findIndex((l) => l.includes(text)) + 1;
@@ -84,17 +86,14 @@ describe('compiling', () => {
     expect(openError('const x = 1;\nnull.boom;\n')).toEqual({ message: "TypeError: cannot read property 'boom' of null", codeLine: 2, reason: 'threw' });
   });
 
-  it('stops top-level code that never finishes, at the time limit', () => {
-    // The harness (the sandbox's own code) reads the clock once (1 ms); the learner's time
-    // starts at the next reading (2 ms): its deadline is 302.
-    const [error, last] = onVirtualClock(1, () => openError('while (true) {}', 300));
+  it('stops top-level code that never finishes once it has spent its fuel, on a clock that never moves', () => {
+    const [error] = onVirtualClock(0, () => openError('while (true) {}', 300));
     expect(error).toEqual({
       message: 'your code did not finish loading: is there an endless loop outside the functions (the loop on your line 1)?',
       timedOut: true,
       reason: 'time',
       codeLine: 1,
     });
-    expect(last).toBe(303); // the first reading past the deadline stopped it, and none before
   });
 
   it('does not count the time the sandbox takes over its own harness against the learner (a page busy for seconds)', () => {
@@ -114,27 +113,72 @@ describe('compiling', () => {
   });
 });
 
-describe('time', () => {
-  it('stops an endless loop in pick at the limit, and runs nothing of the learner’s after that', () => {
+/** Grades `source` on `t` in a fresh session: the result, how the session stopped, the fuel it spent and the code line it stopped at. */
+function gradeCounted(source: string, t: ImplementTest, limitMs: number, onLine?: (line: number) => void) {
+  const session = open(source, limitMs);
+  try {
+    const r = gradeTest(lab, session, t, onLine);
+    return { r, stopped: session.stopped, fuel: session.fuelSpent, line: session.stoppedLine };
+  } finally {
+    session.dispose();
+  }
+}
+
+describe('time: a budget of work, so a busy machine changes no verdict (sandbox/time-budget.ts)', () => {
+  it('stops an endless loop in pick once its fuel is spent, on a clock that never moves, and runs nothing of the learner’s after that', () => {
     const source = withPick('globalThis.calls = (globalThis.calls ?? 0) + 1;\nwhile (true) {}');
-    const [r, last] = onVirtualClock(1, () => grade(source, SPEC, 300));
-    expect(r.stopped).toBe('time');
-    expect(last).toBe(303); // deadline 302 (the harness read 1): stopped at the first reading past it
+    const [{ r, stopped, fuel, line }] = onVirtualClock(0, () => gradeCounted(source, SPEC, 300));
+    expect(stopped).toBe('time');
+    // 300 ms of limit is 300 interrupt checks: the 301st stops it.
+    expect(fuelFor(300)).toBe(300);
+    expect(fuel).toBe(301);
+    expect(line).toBe(lineOf(source, 'while (true)'));
     expect(r.problems).toEqual([]); // the worker reports the stop (with the script line) instead
+    // On the real clock, however busy the machine: stopped at the same check, on the same line.
+    const real = gradeCounted(source, SPEC, 300);
+    expect([real.stopped, real.fuel, real.line]).toEqual(['time', 301, line]);
   });
 
-  it('stops calls that each do one long native operation (the interrupt check rarely runs there)', () => {
+  it('a clock that jumps 10 s between the learner’s calls (the worker waiting for a core, the engine’s own work, a pause) changes no verdict', () => {
+    // "stopped after 1 s at script line 4" once came from a code that throws at once, on a
+    // busy CI machine: the deadline ran out between calls, while the worker did other work.
+    const cases = [CORRECT, THROWS, withPick('throw Object.create(null);'), withPick('let n = 0;\nfor (let i = 0; i < 1e5; i++) n += i;\nreturn 0;')];
+    for (const source of cases) {
+      const calm = gradeCounted(source, SPEC, 1000);
+      // The real clock, 10 s further at each script line (the host's work between calls).
+      let offset = 0;
+      const realNow = performance.now.bind(performance);
+      const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + offset);
+      try {
+        const busy = gradeCounted(source, SPEC, 1000, () => (offset += 10_000));
+        expect(busy.stopped, source).toBe(calm.stopped);
+        expect(busy.r.pass, source).toBe(calm.r.pass);
+        expect(busy.r.problems, source).toEqual(calm.r.problems);
+        expect(busy.r.actual, source).toEqual(calm.r.actual);
+        expect(busy.fuel, source).toBe(calm.fuel);
+        expect(offset, source).toBeGreaterThan(10_000); // the clock did jump, more than once
+      } finally {
+        clock.mockRestore();
+      }
+    }
+    expect(gradeCounted(CORRECT, SPEC, 1000).r.pass).toBe(true);
+  });
+
+  it('stops calls that each do one long native operation (they spend no fuel) on the clock: its backstop, five times the limit of time inside the calls', () => {
     // About 50 ms of native work per call, and only one or two interrupt checks.
     const source = 'function effectiveWeight(t) { new Array(3e5).fill(1).join(","); return t; }\nfunction pick() { return null; }';
     const script = `ADD a=1 5000\n${Array.from({ length: 2000 }, (_, i) => `NOW ${i + 1}\nWEIGHTS\n`).join('')}`;
-    // A clock 100 ms further at each reading: the deadline (500) passes within a few calls,
-    // whether QuickJS's interrupt check or the host's check before a call reads it.
-    const [r, last] = onVirtualClock(100, () => grade(source, test(script), 300));
-    expect(r.stopped).toBe('time');
-    // Stopped at the first reading past the deadline. The host reads the clock before every
-    // call of the learner's: six readings in all is the harness's, the session's start and at
-    // most four calls of 2,000 (each about 50 ms of real time: it once ran them all).
-    expect(last).toBe(600);
+    // A clock 100 ms further at each reading. The sandbox reads it as each call of the
+    // learner's starts and ends (and at each interrupt check inside one): each call counts
+    // at least 100 ms, so the backstop (1,500 ms) stops the calls within 15 of 2,000
+    // (each about 50 ms of real time: it once ran them all).
+    const [{ stopped, fuel }, last] = onVirtualClock(100, () => gradeCounted(source, test(script), 300));
+    expect(stopped).toBe('time');
+    expect(backstopMs(300)).toBe(1500);
+    expect(fuel).toBeLessThan(fuelFor(300)); // not the fuel: the clock
+    // Two readings a call, none once stopped: 15 calls count 1,500 ms, the 16th passes the
+    // backstop, and the host's check before the 17th stops the test.
+    expect(last).toBe(100 * 2 * 16);
   });
 });
 

@@ -16,6 +16,8 @@ import { rejection } from '../support/rejection.js';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CONFIGS = join(ROOT, 'tests/cpp/system_configs');
 const CANARY = join(ROOT, 'tests/cpp/system_canary');
+// The chain checked by a real run (tests/cpp/system_recommend/README.md).
+const RECORDED = join(ROOT, 'tests/cpp/system_recommend');
 
 describe('lab.importConfig', () => {
   it('reads an NGINX Plus upstream and the location that uses it', async () => {
@@ -179,6 +181,7 @@ describe('simulate --from, --emit and recommend: both CLIs, byte for byte', () =
     ['simulate --help', () => ['simulate', '--help']],
     ['recommend --help', () => ['recommend', '--help']],
     ['recommend --emit nginx-plus', () => ['recommend', '--service-ms', '100', '--cold-factor', '8', '--warmup', '10', '--timeout-ms', '500', '--rps', '60', '--health', 'haproxy', '--max-window', '120', '--emit', 'nginx-plus', join(dir, 'pool.txt')]],
+    ['recommend on the recorded HAProxy pool and canary fit (warm-up in requests)', () => ['recommend', '--from', join(RECORDED, 'haproxy.cfg'), '--fit', join(RECORDED, 'fit.json'), '--rps', '75', '--workers', '4', join(RECORDED, 'restart.txt')]],
     ['recommend --json --emit caddy', () => ['recommend', '--json', '--service-ms', '100', '--cold-factor', '8', '--warmup', '10', '--timeout-ms', '500', '--rps', '60', '--max-window', '120', '--emit', 'caddy', join(dir, 'pool.txt')]],
   ];
   for (const [name, args] of cases)

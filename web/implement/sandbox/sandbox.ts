@@ -9,12 +9,15 @@
  *   `malloc_usable_size` it counts 8 bytes per allocation, whatever its
  *   size; quickjs-emscripten issues #255 and #271.) Each session is a fresh
  *   runtime, freed after its test;
- * - **time**: an interrupt handler stops the learner's code once the
- *   session's deadline passes. QuickJS asks it every 10,000 function calls
- *   or loop iterations (and in regular expressions), so a loop whose every
- *   iteration is one long native operation can overrun; the host also
- *   checks the deadline before each call, and the page's worker-level
- *   time limit (client.ts) stays as the outer guard;
+ * - **time**: measured in work, not on the clock (time-budget.ts says
+ *   why): QuickJS asks an interrupt handler every 10,000 function calls or
+ *   loop iterations (and in regular expressions), and each time it asks
+ *   spends a unit of the test's fuel; code that spends it all is stopped,
+ *   at the same place on a fast machine and a busy one. Native work spends
+ *   no fuel, so the clock is kept as a backstop, counting only the time
+ *   inside the learner's calls (checked by the handler and before each
+ *   call); the page's worker-level limit (client.ts) stays as the outer
+ *   guard;
  * - **stack**: QuickJS's own stack limit, set well below what the host's
  *   stack allows, turns deep recursion into "InternalError: stack
  *   overflow"; the rare native recursion QuickJS cannot see (parsing
@@ -47,6 +50,7 @@ import {
 } from './harness.js';
 import { NO_WINNER } from '../../api/winners.js';
 import { LOOP_MARK, markLoops } from './loop-marks.js';
+import { backstopMs, fuelFor } from './time-budget.js';
 
 export interface SandboxOptions {
   /** All of QuickJS's WebAssembly memory, bytes (default `DEFAULT_MEMORY_BYTES`): a multiple of 64 KiB, at least 32 MiB. */
@@ -60,7 +64,11 @@ export interface SandboxOptions {
 }
 
 export interface SandboxLimits {
-  /** Time the learner's code may run in one session (top-level code and every call together), ms. */
+  /**
+   * The time limit of the learner's code in one session (top-level code and
+   * every call together), ms: `fuelFor(timeMs)` units of work, with the
+   * clock stopping native work at `backstopMs(timeMs)` (time-budget.ts).
+   */
   timeMs: number;
   /** QuickJS's stack limit, bytes (default `DEFAULT_STACK_BYTES`). */
   stackBytes?: number;
@@ -239,8 +247,14 @@ export class SandboxSession implements LearnerRules {
   readonly #runtime: QuickJSRuntime;
   readonly #context: QuickJSContext;
   readonly #memoryBytes: number;
-  // No deadline while the harness (the sandbox's own code) loads: the learner's time starts after it.
-  #deadline = Number.POSITIVE_INFINITY;
+  // No limit while the harness (the sandbox's own code) loads: the learner's budget starts after it.
+  #fuel = Number.POSITIVE_INFINITY;
+  #backstopMs = Number.POSITIVE_INFINITY;
+  /** Interrupt-handler calls since the budget started (time-budget.ts). */
+  #fuelSpent = 0;
+  /** Time spent inside QuickJS since the budget started, calls finished so far; and when the running call started. */
+  #spentMs = 0;
+  #callStart: number | undefined;
   readonly #timeMs: number;
   #entries: Entries | undefined;
   #names: string[] = [];
@@ -260,7 +274,8 @@ export class SandboxSession implements LearnerRules {
     this.#memoryBytes = sandbox.memoryBytes;
     this.#timeMs = timeMs;
     runtime.setInterruptHandler(() => {
-      if (performance.now() <= this.#deadline) return false;
+      this.#fuelSpent++;
+      if (this.#fuelSpent <= this.#fuel && this.#learnerMs() <= this.#backstopMs) return false;
       this.#interrupted = true;
       return true;
     });
@@ -286,15 +301,44 @@ export class SandboxSession implements LearnerRules {
     return this.#stoppedInLoop;
   }
 
+  /** Units of fuel the learner's code has spent since its budget started: interrupt-handler calls (time-budget.ts). */
+  get fuelSpent(): number {
+    return this.#fuelSpent;
+  }
+
   /**
-   * Gives the session a new deadline, `timeMs` from now (for the next test:
-   * the learner's code and its globals carry on, as in one program). False
-   * when the session has stopped: open a new one.
+   * Gives the session a new budget for `timeMs` (for the next test: the
+   * learner's code and its globals carry on, as in one program). False when
+   * the session has stopped: open a new one.
    */
   renew(timeMs: number): boolean {
     if (this.#stopped || this.#disposed) return false;
-    this.#deadline = performance.now() + timeMs;
+    this.#budget(timeMs);
     return true;
+  }
+
+  #budget(timeMs: number): void {
+    this.#fuel = fuelFor(timeMs);
+    this.#fuelSpent = 0;
+    this.#backstopMs = backstopMs(timeMs);
+    this.#spentMs = 0;
+  }
+
+  /** Time spent inside QuickJS since the budget started, ms: the clock the backstop reads. */
+  #learnerMs(): number {
+    return this.#spentMs + (this.#callStart === undefined ? 0 : performance.now() - this.#callStart);
+  }
+
+  /** Runs `f`, which runs QuickJS, with its time counted as the learner's (the backstop's clock). */
+  #inQuickJS<T>(f: () => T): T {
+    const start = performance.now();
+    this.#callStart = start;
+    try {
+      return f();
+    } finally {
+      this.#callStart = undefined;
+      this.#spentMs += performance.now() - start;
+    }
   }
 
   /** @internal Loads the harness, then the learner's code (`marked`: with its loops marked, loop-marks.ts). */
@@ -311,11 +355,12 @@ export class SandboxSession implements LearnerRules {
     harness.value.dispose();
     this.#entries = entries;
 
-    // The learner's time starts here: a page under load can take seconds over the harness.
-    this.#deadline = performance.now() + this.#timeMs;
+    // The learner's budget starts here: a page under load can take seconds over the harness.
+    this.#budget(this.#timeMs);
     // Each loop says its line as it runs (loop-marks.ts); marked code QuickJS
     // refuses (a grammar the two parsers read differently) is loaded as it is.
-    const loaded = ctx.evalCode(this.#compiles(marked) ?? source, LEARNER_FILE);
+    const code = this.#compiles(marked) ?? source;
+    const loaded = this.#inQuickJS(() => ctx.evalCode(code, LEARNER_FILE));
     if (loaded.error) {
       // The harness describes what the top-level code threw.
       const described = this.#interrupted ? 0 : this.#call(entries.report, [loaded.error]);
@@ -420,8 +465,8 @@ export class SandboxSession implements LearnerRules {
   #run(fn: QuickJSHandle, args: HarnessArg[]): number | HarnessReport | undefined {
     if (this.#stopped || this.#disposed) return undefined;
     // Calls that each do a lot in one native operation ("x".repeat(1e7))
-    // rarely reach QuickJS's interrupt check: the deadline is checked here too.
-    if (performance.now() > this.#deadline) {
+    // rarely reach QuickJS's interrupt check: the backstop is checked here too.
+    if (this.#learnerMs() > this.#backstopMs) {
       this.#stopped = 'time';
       return undefined;
     }
@@ -475,7 +520,7 @@ export class SandboxSession implements LearnerRules {
         return h;
       });
       this.#setLoopLine(0); // a loop of an earlier call is not this call's
-      const result = ctx.callFunction(fn, ctx.undefined, handles);
+      const result = this.#inQuickJS(() => ctx.callFunction(fn, ctx.undefined, handles));
       if (result.error) {
         if (this.#interrupted) {
           const loop = this.#loopLine();
