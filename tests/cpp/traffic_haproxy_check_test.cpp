@@ -23,8 +23,8 @@ using namespace slowstart;
 
 namespace {
 
-constexpr std::size_t B = 1;
-const char* const kScript = "POOL a=1 b=1\nUP b 0\n";
+constexpr std::size_t kB = 1;  // b's id
+const char* const kColdB = "POOL a=1 b=1\nUP b 0\n";
 
 TrafficOptions always_cold_b(double duration, OnError mode) {
   TrafficOptions o;
@@ -45,13 +45,13 @@ TrafficOptions always_cold_b(double duration, OnError mode) {
   return o;
 }
 
-std::uint32_t sum(const std::vector<std::uint32_t>& v) {
+std::uint32_t sum_of(const std::vector<std::uint32_t>& v) {
   std::uint32_t n = 0;
   for (const auto x : v) n += x;
   return n;
 }
 
-std::uint32_t in_bucket(const TrafficResult& r, std::size_t k) { return r.requests[k * r.names.size() + B]; }
+std::uint32_t b_requests(const TrafficResult& r, std::size_t k) { return r.requests[k * r.names.size() + kB]; }
 
 }  // namespace
 
@@ -66,11 +66,11 @@ TEST(HAProxyCheck, FailCheckNeedsFallFailedChecksWithNoGoodOneBetween) {
   EXPECT_EQ(TrafficOptions{}.health.on_error, OnError::FailCheck);  // HAProxy's default
   EXPECT_EQ(TrafficOptions{}.health.fall, 3u);
   EXPECT_EQ(TrafficOptions{}.health.check_ms, 3.0);
-  const TrafficResult r = simulate_traffic(kScript, o);
+  const TrafficResult r = simulate_traffic(kColdB, o);
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_EQ(r.ejections[B], 0u);
-  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(in_bucket(r, k), 5u) << k;
-  EXPECT_EQ(sum(r.failed), 30u);
+  EXPECT_EQ(r.ejections[kB], 0u);
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(b_requests(r, k), 5u) << k;
+  EXPECT_EQ(sum_of(r.failed), 30u);
 }
 
 // fall 2 (top 3): 0.8 takes it to 2 (one from DOWN), the check at 1.0 back
@@ -80,13 +80,13 @@ TEST(HAProxyCheck, FailCheckNeedsFallFailedChecksWithNoGoodOneBetween) {
 TEST(HAProxyCheck, FailCheckWithFallTwoMarksDownAtTheSecondLimitInAnInterval) {
   TrafficOptions o = always_cold_b(3, OnError::FailCheck);
   o.health.fall = 2;
-  const TrafficResult r = simulate_traffic(kScript, o);
+  const TrafficResult r = simulate_traffic(kColdB, o);
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_EQ(r.ejections[B], 1u);
-  EXPECT_NEAR(r.seconds_ejected[B], 3.0 - 1.8, 1e-9);
-  EXPECT_EQ(in_bucket(r, 0), 5u);
-  EXPECT_EQ(in_bucket(r, 1), 4u);
-  EXPECT_EQ(in_bucket(r, 2), 0u);
+  EXPECT_EQ(r.ejections[kB], 1u);
+  EXPECT_NEAR(r.seconds_ejected[kB], 3.0 - 1.8, 1e-9);
+  EXPECT_EQ(b_requests(r, 0), 5u);
+  EXPECT_EQ(b_requests(r, 1), 4u);
+  EXPECT_EQ(b_requests(r, 2), 0u);
 }
 
 // sudden-death, fall 3: the first limit (0.8) drops b from the top to "UP
@@ -95,31 +95,31 @@ TEST(HAProxyCheck, FailCheckWithFallTwoMarksDownAtTheSecondLimitInAnInterval) {
 // failed check alone, 2 -> 0). The same as fail-check with fall 2, where
 // fail-check with fall 3 never marks it down (above).
 TEST(HAProxyCheck, SuddenDeathLeavesOneFailedCheckBeforeDown) {
-  const TrafficResult r = simulate_traffic(kScript, always_cold_b(3, OnError::SuddenDeath));
+  const TrafficResult r = simulate_traffic(kColdB, always_cold_b(3, OnError::SuddenDeath));
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_EQ(r.ejections[B], 1u);
-  EXPECT_NEAR(r.seconds_ejected[B], 3.0 - 1.8, 1e-9);
+  EXPECT_EQ(r.ejections[kB], 1u);
+  EXPECT_NEAR(r.seconds_ejected[kB], 3.0 - 1.8, 1e-9);
 }
 
 // mark-down: DOWN at the first limit, 0.8. Its requests still in flight
 // fail at 1.0 (before the check at 1.0: health 1 of rise 2) and 1.2 (one
 // error): the check at 2.0 brings it UP. 0.9 goes to a.
 TEST(HAProxyCheck, MarkDownAtTheFirstLimit) {
-  const TrafficResult r = simulate_traffic(kScript, always_cold_b(2.05, OnError::MarkDown));
+  const TrafficResult r = simulate_traffic(kColdB, always_cold_b(2.05, OnError::MarkDown));
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_EQ(r.ejections[B], 1u);
-  EXPECT_NEAR(r.seconds_ejected[B], 2.0 - 0.8, 1e-9);
-  EXPECT_EQ(in_bucket(r, 0), 4u);  // 0.1, 0.3, 0.5, 0.7
-  EXPECT_EQ(in_bucket(r, 1), 0u);
+  EXPECT_EQ(r.ejections[kB], 1u);
+  EXPECT_NEAR(r.seconds_ejected[kB], 2.0 - 0.8, 1e-9);
+  EXPECT_EQ(b_requests(r, 0), 4u);  // 0.1, 0.3, 0.5, 0.7
+  EXPECT_EQ(b_requests(r, 1), 0u);
 }
 
 // on-error fastinter changes no health: never DOWN, whatever the errors.
 TEST(HAProxyCheck, FastinterModeNeverMarksDown) {
   TrafficOptions o = always_cold_b(6, OnError::FastInter);
   o.health.fastinter = 0.25;
-  const TrafficResult r = simulate_traffic(kScript, o);
-  EXPECT_EQ(r.ejections[B], 0u);
-  EXPECT_EQ(sum(r.failed), 30u);
+  const TrafficResult r = simulate_traffic(kColdB, o);
+  EXPECT_EQ(r.ejections[kB], 0u);
+  EXPECT_EQ(sum_of(r.failed), 30u);
 }
 
 // fail-check, fall 2, fastinter 0.25: each limit also brings the next check
@@ -132,9 +132,9 @@ TEST(HAProxyCheck, FastinterBringsTheGoodCheckBetweenTwoLimits) {
   TrafficOptions o = always_cold_b(6, OnError::FailCheck);
   o.health.fall = 2;
   o.health.fastinter = 0.25;
-  const TrafficResult r = simulate_traffic(kScript, o);
-  EXPECT_EQ(r.ejections[B], 0u);
-  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(in_bucket(r, k), 5u) << k;
+  const TrafficResult r = simulate_traffic(kColdB, o);
+  EXPECT_EQ(r.ejections[kB], 0u);
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(b_requests(r, k), 5u) << k;
 }
 
 // mark-down, inter 2, fastinter 0.25, downinter 1. HAProxy 3.4: at 0.8 b is
@@ -150,23 +150,23 @@ TEST(HAProxyCheck, DowninterAfterAMarkDownAndTheRuleBefore28) {
   o.health.inter = 2;
   o.health.fastinter = 0.25;
   o.health.downinter = 1;
-  const TrafficResult now = simulate_traffic(kScript, o);
-  EXPECT_EQ(now.ejections[B], 1u);
-  EXPECT_NEAR(now.seconds_ejected[B], 2.05 - 0.8, 1e-9);
+  const TrafficResult now = simulate_traffic(kColdB, o);
+  EXPECT_EQ(now.ejections[kB], 1u);
+  EXPECT_NEAR(now.seconds_ejected[kB], 2.05 - 0.8, 1e-9);
   o.duration = 1.3;
   o.health.legacy_fastinter = true;
-  const TrafficResult old = simulate_traffic(kScript, o);
-  EXPECT_EQ(old.ejections[B], 1u);
-  EXPECT_NEAR(old.seconds_ejected[B], 1.30 - 0.8, 1e-9);
+  const TrafficResult old = simulate_traffic(kColdB, o);
+  EXPECT_EQ(old.ejections[kB], 1u);
+  EXPECT_NEAR(old.seconds_ejected[kB], 1.30 - 0.8, 1e-9);
   // Without fastinter nothing is brought forward (HAProxy wakes the check
   // only when fastinter is set): the check at 2.0 (health 1), and at inter
   // (fastinter unset) the next at 4.0: UP.
   o.duration = 4.05;
   o.health.fastinter = 0;
   o.health.legacy_fastinter = false;
-  const TrafficResult slow = simulate_traffic(kScript, o);
-  EXPECT_EQ(slow.ejections[B], 1u);
-  EXPECT_NEAR(slow.seconds_ejected[B], 4.0 - 0.8, 1e-9);
+  const TrafficResult slow = simulate_traffic(kColdB, o);
+  EXPECT_EQ(slow.ejections[kB], 1u);
+  EXPECT_NEAR(slow.seconds_ejected[kB], 4.0 - 0.8, 1e-9);
 }
 
 // Errors of requests in flight after a mark-down (H7), timeout 600 ms: b's
@@ -177,12 +177,12 @@ TEST(HAProxyCheck, DowninterAfterAMarkDownAndTheRuleBefore28) {
 TEST(HAProxyCheck, InFlightErrorsAfterAMarkDownUndoTheRiseProgress) {
   TrafficOptions o = always_cold_b(3, OnError::MarkDown);
   o.timeout_ms = 600;
-  const TrafficResult r = simulate_traffic(kScript, o);
+  const TrafficResult r = simulate_traffic(kColdB, o);
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_EQ(r.ejections[B], 1u);  // one ejection: it was DOWN all along
-  EXPECT_NEAR(r.seconds_ejected[B], 3.0 - 0.9, 1e-9);
-  EXPECT_EQ(in_bucket(r, 0), 4u);
-  EXPECT_EQ(in_bucket(r, 1) + in_bucket(r, 2), 0u);
+  EXPECT_EQ(r.ejections[kB], 1u);  // one ejection: it was DOWN all along
+  EXPECT_NEAR(r.seconds_ejected[kB], 3.0 - 0.9, 1e-9);
+  EXPECT_EQ(b_requests(r, 0), 4u);
+  EXPECT_EQ(b_requests(r, 1) + b_requests(r, 2), 0u);
 }
 
 // A passing check clears the count of consecutive errors (H1): mark-down,
@@ -192,10 +192,10 @@ TEST(HAProxyCheck, InFlightErrorsAfterAMarkDownUndoTheRiseProgress) {
 TEST(HAProxyCheck, APassingCheckClearsTheErrorCount) {
   TrafficOptions o = always_cold_b(1.05, OnError::MarkDown);
   o.health.inter = 0.7;
-  const TrafficResult r = simulate_traffic(kScript, o);
-  EXPECT_EQ(r.ejections[B], 1u);
-  EXPECT_NEAR(r.seconds_ejected[B], 1.05 - 1.0, 1e-9);  // DOWN at 1.0, not 0.8
-  EXPECT_EQ(in_bucket(r, 0), 5u);  // 0.9 went to b: it was still UP
+  const TrafficResult r = simulate_traffic(kColdB, o);
+  EXPECT_EQ(r.ejections[kB], 1u);
+  EXPECT_NEAR(r.seconds_ejected[kB], 1.05 - 1.0, 1e-9);  // DOWN at 1.0, not 0.8
+  EXPECT_EQ(b_requests(r, 0), 5u);  // 0.9 went to b: it was still UP
 }
 
 // Both CLIs read the new options from the one table: `--on-error`, `--fall`,
@@ -209,14 +209,14 @@ TEST(HAProxyCheck, TheCliTakesTheOptionsAndRejectsBadOnes) {
   auto args = base;
   for (const char* a : {"--on-error", "fail-check", "--fall", "2"}) args.push_back(a);
   args.push_back("s.txt");
-  ASSERT_EQ(test_support::simulate_with_script(args, kScript, out, err), 0) << err;
+  ASSERT_EQ(test_support::simulate_with_script(args, kColdB, out, err), 0) << err;
   EXPECT_NE(out.find("\"on_error\": \"fail-check\""), std::string::npos) << out;
   EXPECT_NE(out.find("\"fall\": 2"), std::string::npos) << out;
   EXPECT_NE(out.find("\"ejections\": 1"), std::string::npos) << out;  // as FailCheckWithFallTwo...
   args = base;
   for (const char* a : {"--on-error", "sudden-death", "--fall", "3"}) args.push_back(a);
   args.push_back("s.txt");
-  ASSERT_EQ(test_support::simulate_with_script(args, kScript, out, err), 0) << err;
+  ASSERT_EQ(test_support::simulate_with_script(args, kColdB, out, err), 0) << err;
   EXPECT_NE(out.find("\"ejections\": 1"), std::string::npos) << out;
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
       {{"--on-error", "drain"}, "on-error must be fail-check, fastinter, sudden-death or mark-down, got 'drain'"},
@@ -228,7 +228,7 @@ TEST(HAProxyCheck, TheCliTakesTheOptionsAndRejectsBadOnes) {
     args = base;
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back("s.txt");
-    EXPECT_NE(test_support::simulate_with_script(args, kScript, out, err), 0) << extra[0];
+    EXPECT_NE(test_support::simulate_with_script(args, kColdB, out, err), 0) << extra[0];
     EXPECT_NE(err.find(message), std::string::npos) << err;
   }
 }
