@@ -146,8 +146,12 @@ std::string emit_haproxy(const EmitInput& in) {
   }
   std::string defaults;
   if (h.kind == HealthKind::HAProxy) {
-    defaults += " check observe layer7 error-limit " + std::to_string(h.error_limit) + " on-error mark-down inter " +
-                duration(h.inter) + " rise " + std::to_string(h.rise);
+    defaults += " check observe layer7 error-limit " + std::to_string(h.error_limit) + " on-error " +
+                name_of(h.on_error) + " inter " + duration(h.inter);
+    if (h.fastinter > 0) defaults += " fastinter " + duration(h.fastinter);
+    if (h.downinter > 0) defaults += " downinter " + duration(h.downinter);
+    defaults += " rise " + std::to_string(h.rise) + " fall " + std::to_string(h.fall);
+    if (h.legacy_fastinter) w.note("--legacy-fastinter is HAProxy before 2.8's rule: no configuration line chooses it");
   } else if (h.kind != HealthKind::None) {
     w.note(std::string("HAProxy's passive check is observe layer7 with error-limit: the lab's ") + health_name(h.kind) +
            " check has no HAProxy form (off here)");

@@ -490,8 +490,8 @@ class HAProxyReader {
       out_.set_common("error-limit", per_server(kErrorLimit, "error-limit 10, HAProxy's default", [](const ServerState& s) { return std::to_string(s.error_limit); }, true), "error-limit");
       out_.set_common("on-error", per_server(kOnError, "on-error fail-check, HAProxy's default", [](const ServerState& s) { return s.on_error; }, true), "on-error");
       out_.set_common("inter", per_server(kInter, "inter 2s, HAProxy's default", [&](const ServerState& s) { return number(s.inter); }, true), "inter (seconds)");
-      out_.set_common("fastinter", per_server(kFastinter, "fastinter: inter's value", [&](const ServerState& s) { return number(s.fastinter < 0 ? s.inter : s.fastinter); }, true), "fastinter (seconds)");
-      out_.set_common("downinter", per_server(kDowninter, "downinter: inter's value", [&](const ServerState& s) { return number(s.downinter < 0 ? s.inter : s.downinter); }, true), "downinter (seconds)");
+      out_.set_common("fastinter", per_server(kFastinter, "no fastinter: inter's value, and no check brought forward (the lab's 0)", [&](const ServerState& s) { return number(s.fastinter < 0 ? 0 : s.fastinter); }, true), "fastinter (seconds)");
+      out_.set_common("downinter", per_server(kDowninter, "no downinter: inter's value (the lab's 0)", [&](const ServerState& s) { return number(s.downinter < 0 ? 0 : s.downinter); }, true), "downinter (seconds)");
       out_.set_common("rise", per_server(kRise, "rise 2, HAProxy's default", [](const ServerState& s) { return std::to_string(s.rise); }, true), "rise");
       out_.set_common("fall", per_server(kFall, "fall 3, HAProxy's default", [](const ServerState& s) { return std::to_string(s.fall); }, true), "fall");
       if (!std::all_of(states_.begin(), states_.end(), [](const ServerState& s) { return s.check && s.observe == "layer7"; }))

@@ -47,9 +47,10 @@ struct Fleet {
   }
 };
 
-// A health check's timer: a readmission (HAProxy's rise), nginx's
-// fail_timeout passing, Envoy's sweep. Void when the backend's epoch moved on.
-enum class TimerKind : std::uint8_t { Readmit, NginxProbe, EnvoySweep };
+// A health check's timer: HAProxy's next active check (its own numbering in
+// `epoch`), nginx's fail_timeout passing, Envoy's sweep. nginx's is void when
+// the backend's epoch moved on.
+enum class TimerKind : std::uint8_t { HAProxyCheck, NginxProbe, EnvoySweep };
 struct Timer {
   double t;
   std::uint32_t id, epoch;

@@ -42,6 +42,14 @@ enum class RampBy : std::uint8_t { Scale, Skip };
 // (docs/WHY-SLOW-START.md, "Health checks", says where each rule comes from).
 enum class HealthKind : std::uint8_t { None, Nginx, HAProxy, Envoy };
 
+// HAProxy's `on-error`: what reaching `error-limit` observed errors does
+// (docs/proxy-rules.md H3; `__health_adjust`, src/check.c).
+//   FailCheck    counts as one failed check (HAProxy's default)
+//   FastInter    only brings the next check forward (to fastinter)
+//   SuddenDeath  leaves the server one failed check from DOWN, then fails one
+//   MarkDown     marks it DOWN at once
+enum class OnError : std::uint8_t { FailCheck, FastInter, SuddenDeath, MarkDown };
+
 // What "cold" means (the service model): how a backend warms after the
 // script (re)starts it (ADD, UP or POOL).
 //   Serving   seconds in service since the (re)start: the clock stops while the
@@ -78,6 +86,11 @@ struct Names<HealthKind> {
   static constexpr std::array<const char*, 4> list = {"none", "nginx", "haproxy", "envoy"};
 };
 template <>
+struct Names<OnError> {
+  static constexpr const char* label = "on-error";
+  static constexpr std::array<const char*, 4> list = {"fail-check", "fastinter", "sudden-death", "mark-down"};
+};
+template <>
 struct Names<WarmBy> {
   static constexpr const char* label = "warm-by";
   static constexpr std::array<const char*, 3> list = {"serving", "time", "requests"};
@@ -92,6 +105,7 @@ static_assert(Names<CurveKind>::list.size() == static_cast<std::size_t>(CurveKin
 static_assert(Names<Policy>::list.size() == static_cast<std::size_t>(Policy::RoundRobin) + 1);
 static_assert(Names<RampBy>::list.size() == static_cast<std::size_t>(RampBy::Skip) + 1);
 static_assert(Names<HealthKind>::list.size() == static_cast<std::size_t>(HealthKind::Envoy) + 1);
+static_assert(Names<OnError>::list.size() == static_cast<std::size_t>(OnError::MarkDown) + 1);
 static_assert(Names<WarmBy>::list.size() == static_cast<std::size_t>(WarmBy::Requests) + 1);
 static_assert(Names<BackendState>::list.size() == static_cast<std::size_t>(BackendState::Ejected) + 1);
 

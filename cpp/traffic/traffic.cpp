@@ -61,7 +61,7 @@ class ScanSink : public ScriptSink {
 // With the service model (service_model.*), events happen in time order
 // between arrivals: completions (a success, or a failure when the timeout
 // passes first, then maybe a retry), and the health checks' timers
-// (readmissions, nginx's fail_timeout, Envoy's sweeps). Each balancer's check
+// (HAProxy's active checks, nginx's fail_timeout, Envoy's sweeps). Each balancer's check
 // is its own unit (health_nginx.*, health_haproxy.*, health_envoy.*); they
 // change the fleet (fleet.hpp) through this loop's FleetEvents.
 class Simulator : public ScriptSink, FleetEvents {
@@ -415,9 +415,8 @@ class Simulator : public ScriptSink, FleetEvents {
     switch (timer.kind) {
       case TimerKind::EnvoySweep:
         return envoy_.sweep(fleet_, *this, timer.t);
-      case TimerKind::Readmit:
-        if (timer.epoch == fleet_.passive[timer.id].epoch) readmit(timer.id, timer.t);
-        return;
+      case TimerKind::HAProxyCheck:
+        return haproxy_.check_due(*this, timer.id, timer.epoch, timer.t);
       case TimerKind::NginxProbe:
         if (timer.epoch == fleet_.passive[timer.id].epoch) nginx_.probe_due(*this, timer.id);
         return;

@@ -43,8 +43,20 @@ export interface RawHealthParameters {
   maxFails: number;
   failTimeout: number;
   errorLimit: number;
+  /** HAProxy: what reaching errorLimit does (HAProxy's default: fail-check, one failed check). */
+  onError: 'fail-check' | 'fastinter' | 'sudden-death' | 'mark-down';
   inter: number;
+  /** HAProxy: seconds between checks in transition and after an error limit; 0: as inter. */
+  fastinter: number;
+  /** HAProxy: seconds between checks while fully down; 0: as inter. */
+  downinter: number;
   rise: number;
+  /** HAProxy: failed checks in a row that mark a server down. */
+  fall: number;
+  /** HAProxy: milliseconds an active check takes; the next starts an interval after it ends. */
+  checkMs: number;
+  /** HAProxy before 2.8: an error limit brings the next check to now + fastinter, even when down. */
+  legacyFastinter: boolean;
   consecutive5xx: number;
   interval: number;
   baseEjectionTime: number;

@@ -84,6 +84,9 @@ TEST(SystemEmit, HAProxyRoundTrip) {
   in.options.health.error_limit = 4;
   in.options.health.inter = 3;
   in.options.health.rise = 3;
+  in.options.health.on_error = OnError::SuddenDeath;
+  in.options.health.fall = 4;
+  in.options.health.fastinter = 0.5;
   in.options.retries = 1;
   in.options.timeout_ms = 800;
   in.slow_start = 90;
@@ -99,7 +102,10 @@ TEST(SystemEmit, HAProxyRoundTrip) {
   EXPECT_EQ(option(c, "error-limit"), "4");
   EXPECT_EQ(option(c, "inter"), "3");
   EXPECT_EQ(option(c, "rise"), "3");
-  EXPECT_EQ(option(c, "on-error"), "mark-down");
+  EXPECT_EQ(option(c, "on-error"), "sudden-death");
+  EXPECT_EQ(option(c, "fall"), "4");
+  EXPECT_EQ(option(c, "fastinter"), "0.5");
+  EXPECT_EQ(option(c, "downinter"), "0");  // not written: the lab's 0, inter's value as HAProxy's default
   EXPECT_EQ(option(c, "timeout-ms"), "800");
   EXPECT_EQ(option(c, "retries"), "1");
 }

@@ -132,7 +132,7 @@ TEST(TrafficHealth, NginxCountsMaxFails) {
   EXPECT_NEAR(r.seconds_ejected[B], 12.2 - 1.0, 1e-9);
 }
 
-// HAProxy, error-limit 2, inter 2, rise 2; b comes back with UP b 1 (a 1 s
+// HAProxy, error-limit 2, on-error mark-down, inter 2, rise 2; b comes back with UP b 1 (a 1 s
 // ramp: weight 0 for its first second at resolution 1). Cold factor 21.
 // [0, 1): all to a. From 1.0 a, b alternate (a wins the tie at 1.0):
 // b's 1.1 (1000 ms), 1.3 (800), 1.5 (600) fail at 1.6, 1.8, 2.0; 1.7 (400)
@@ -142,6 +142,8 @@ TEST(TrafficHealth, HAProxyErrorLimitMarkDownChecksAndSlowstart) {
   TrafficOptions o = cold_b(21, WarmBy::Time, 8);
   o.health.kind = HealthKind::HAProxy;
   o.health.error_limit = 2;
+  o.health.on_error = OnError::MarkDown;
+  o.health.check_ms = 0;  // checks take no time: a grid from 0
   const TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 1\n", o);
   ASSERT_FALSE(r.problem) << *r.problem;
   EXPECT_EQ(r.ejections[B], 1u);

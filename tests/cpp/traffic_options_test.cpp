@@ -30,7 +30,7 @@ TEST(TrafficOptionTable, EveryOptionHasOneFlagOneKeyAndOneJsonKey) {
     if (o.when_key) EXPECT_NE(find_option_by_key(o.when_key), nullptr) << o.label << " depends on " << o.when_key;
     EXPECT_EQ(o.flag == nullptr, o.kind == ValueKind::Fixed) << o.label;
   }
-  EXPECT_EQ(flags.size(), 39u);  // the lab's options (the report's --csv, --summary, --help are the command's)
+  EXPECT_EQ(flags.size(), 45u);  // the lab's options (the report's --csv, --summary, --help are the command's)
 }
 
 TEST(TrafficOptionTable, TheHelpListsEveryFlagWithItsDefaultAndRange) {
@@ -135,7 +135,8 @@ TEST(TrafficOptionTable, SummaryJsonShowsTheOptionsThatApply) {
             "\"slow_start\": true, \"seed\": 1, \"bias\": 1, \"choice_count\": 2, \"service\": {\"service_ms\": 200, \"cold_factor\": 5, "
             "\"warmup\": 30, \"workers\": 128, \"warm_by\": \"requests\", \"warmup_requests\": 10000}, "
             "\"timeout_ms\": 12.5, \"retries\": 0, \"health\": {\"kind\": \"haproxy\", \"observe\": \"layer7\", "
-            "\"error_limit\": 10, \"on_error\": \"mark-down\", \"inter\": 2, \"rise\": 2}, \"stable_margin\": 50}");
+            "\"error_limit\": 10, \"on_error\": \"fail-check\", \"inter\": 2, \"fastinter\": 0, \"downinter\": 0, "
+            "\"rise\": 2, \"fall\": 3, \"check_ms\": 3, \"legacy_fastinter\": false}, \"stable_margin\": 50}");
 }
 
 // Options to arguments and back: any options, written by to_arguments, read

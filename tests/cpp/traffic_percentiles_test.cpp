@@ -19,19 +19,19 @@ using namespace slowstart;
 namespace {
 
 // Names of their own: the tests build as unity files with other traffic tests.
-constexpr std::size_t kA = 0, kB = 1;
+constexpr std::size_t kPctA = 0, kPctB = 1;
 
-float percentile_at(const std::vector<float>& v, const TrafficResult& r, std::size_t k, std::size_t id) {
+float pct_cell(const std::vector<float>& v, const TrafficResult& r, std::size_t k, std::size_t id) {
   return v[k * r.names.size() + id];
 }
 
-std::uint64_t sum_of(const std::vector<std::uint32_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t{0}); }
+std::uint64_t pct_count_all(const std::vector<std::uint32_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t{0}); }
 
 // POOL a=1 b=1, b restarted at 0 and cold for the whole run (cold factor 11,
 // warm-up 1000 s: about 1,100 ms a request), a warm at 100 ms. Ten requests
 // a second: smooth WRR sends a the even tenths, b the odd ones; b's all
 // time out at +500 ms.
-TrafficOptions b_always_times_out(std::uint32_t retries) {
+TrafficOptions pct_b_always_times_out(std::uint32_t retries) {
   TrafficOptions o;
   o.rps = 10;
   o.duration = 3;
@@ -43,10 +43,10 @@ TrafficOptions b_always_times_out(std::uint32_t retries) {
   o.retries = retries;
   return o;
 }
-constexpr const char* kBRestarts = "POOL a=1 b=1\nUP b 0\n";
+constexpr const char* kPctBRestarts = "POOL a=1 b=1\nUP b 0\n";
 
 // One backend with one worker, 150 ms a request, one every 100 ms, for 2 s.
-TrafficOptions growing_queue() {
+TrafficOptions pct_growing_queue() {
   TrafficOptions o;
   o.rps = 10;
   o.duration = 2;
@@ -95,15 +95,15 @@ TEST(TrafficPercentiles, ConstantServiceTime) {
   ASSERT_FALSE(r.problem) << *r.problem;
   ASSERT_EQ(r.buckets, 3u);
   for (std::size_t k = 0; k < 3; ++k) {
-    EXPECT_EQ(percentile_at(r.p50_ms, r, k, kA), 100.0f);
-    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kA), 100.0f);
+    EXPECT_EQ(pct_cell(r.p50_ms, r, k, kPctA), 100.0f);
+    EXPECT_EQ(pct_cell(r.p99_ms, r, k, kPctA), 100.0f);
     EXPECT_EQ(r.client_requests[k], 10u);
     EXPECT_EQ(r.client_failed[k], 0u);
     EXPECT_EQ(r.client_p50_ms[k], 100.0f);
     EXPECT_EQ(r.client_p99_ms[k], 100.0f);
   }
-  EXPECT_EQ(r.run_p50_ms[kA], 100.0f);
-  EXPECT_EQ(r.run_p99_ms[kA], 100.0f);
+  EXPECT_EQ(r.run_p50_ms[kPctA], 100.0f);
+  EXPECT_EQ(r.run_p99_ms[kPctA], 100.0f);
   EXPECT_EQ(r.run_client_p50_ms, 100.0f);
   EXPECT_EQ(r.run_client_p99_ms, 100.0f);
 }
@@ -113,14 +113,14 @@ TEST(TrafficPercentiles, ConstantServiceTime) {
 // p50 is rank 5 (350), p99 rank 10 (600). Bucket 1 (j = 10..19): 650 ... 1100:
 // p50 850, p99 1100. The run (20): p50 rank 10 (600), p99 rank 20 (1100).
 TEST(TrafficPercentiles, AQueueThatGrows) {
-  const TrafficResult r = simulate_traffic("POOL a=1\n", growing_queue());
+  const TrafficResult r = simulate_traffic("POOL a=1\n", pct_growing_queue());
   ASSERT_FALSE(r.problem) << *r.problem;
-  EXPECT_FLOAT_EQ(percentile_at(r.p50_ms, r, 0, kA), 350);
-  EXPECT_FLOAT_EQ(percentile_at(r.p99_ms, r, 0, kA), 600);
-  EXPECT_FLOAT_EQ(percentile_at(r.p50_ms, r, 1, kA), 850);
-  EXPECT_FLOAT_EQ(percentile_at(r.p99_ms, r, 1, kA), 1100);
-  EXPECT_FLOAT_EQ(r.run_p50_ms[kA], 600);
-  EXPECT_FLOAT_EQ(r.run_p99_ms[kA], 1100);
+  EXPECT_FLOAT_EQ(pct_cell(r.p50_ms, r, 0, kPctA), 350);
+  EXPECT_FLOAT_EQ(pct_cell(r.p99_ms, r, 0, kPctA), 600);
+  EXPECT_FLOAT_EQ(pct_cell(r.p50_ms, r, 1, kPctA), 850);
+  EXPECT_FLOAT_EQ(pct_cell(r.p99_ms, r, 1, kPctA), 1100);
+  EXPECT_FLOAT_EQ(r.run_p50_ms[kPctA], 600);
+  EXPECT_FLOAT_EQ(r.run_p99_ms[kPctA], 1100);
   EXPECT_FLOAT_EQ(r.run_client_p50_ms, 600);  // no retries: the client waits what the attempt took
   EXPECT_FLOAT_EQ(r.run_client_p99_ms, 1100);
 }
@@ -129,7 +129,7 @@ TEST(TrafficPercentiles, AQueueThatGrows) {
 // ms. Per bucket: 10 sent, 5 failed (rate 0.5); the client's p50 is rank 5
 // of 5 x 100 ms, 5 x 500 ms (100), its p99 rank 10 (500). a: 100/100, b: 500/500.
 TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithoutRetries) {
-  const TrafficResult r = simulate_traffic(kBRestarts, b_always_times_out(0));
+  const TrafficResult r = simulate_traffic(kPctBRestarts, pct_b_always_times_out(0));
   ASSERT_FALSE(r.problem) << *r.problem;
   ASSERT_EQ(r.buckets, 3u);
   for (std::size_t k = 0; k < 3; ++k) {
@@ -137,18 +137,18 @@ TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithoutRetries) {
     EXPECT_EQ(r.client_failed[k], 5u) << k;
     EXPECT_EQ(r.client_p50_ms[k], 100.0f) << k;
     EXPECT_EQ(r.client_p99_ms[k], 500.0f) << k;
-    EXPECT_EQ(percentile_at(r.p50_ms, r, k, kA), 100.0f);
-    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kA), 100.0f);
-    EXPECT_EQ(percentile_at(r.p50_ms, r, k, kB), 500.0f);  // a timed-out attempt counts as the timeout
-    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kB), 500.0f);
+    EXPECT_EQ(pct_cell(r.p50_ms, r, k, kPctA), 100.0f);
+    EXPECT_EQ(pct_cell(r.p99_ms, r, k, kPctA), 100.0f);
+    EXPECT_EQ(pct_cell(r.p50_ms, r, k, kPctB), 500.0f);  // a timed-out attempt counts as the timeout
+    EXPECT_EQ(pct_cell(r.p99_ms, r, k, kPctB), 500.0f);
   }
   // Without retries every failed attempt is the client's failure.
-  EXPECT_EQ(sum_of(r.client_failed), sum_of(r.failed));
+  EXPECT_EQ(pct_count_all(r.client_failed), pct_count_all(r.failed));
   EXPECT_EQ(r.run_client_p50_ms, 100.0f);  // rank 15 of 15 x 100, 15 x 500
   EXPECT_EQ(r.run_client_p99_ms, 500.0f);
 
   SimulateArgs args;
-  args.options = b_always_times_out(0);
+  args.options = pct_b_always_times_out(0);
   args.summary = true;
   const std::string json = simulate_command::format_summary(r, args);
   EXPECT_NE(json.find("\"client_requests\": 30, \"client_failed\": 15, \"client_error_rate\": 0.500000, "
@@ -167,7 +167,7 @@ TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithoutRetries) {
 // p99 600. Bucket 2: 3 failed (rate 0.3); 5 x 100, 3 x 500, 2 x 600: p50
 // 100, p99 600. The run: 3 of 30 failed (0.1); p50 100, p99 600.
 TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithOneRetry) {
-  const TrafficResult r = simulate_traffic(kBRestarts, b_always_times_out(1));
+  const TrafficResult r = simulate_traffic(kPctBRestarts, pct_b_always_times_out(1));
   ASSERT_FALSE(r.problem) << *r.problem;
   ASSERT_EQ(r.buckets, 3u);
   const std::uint32_t failed[] = {0, 0, 3};
@@ -176,15 +176,15 @@ TEST(TrafficPercentiles, ABackendThatAlwaysTimesOutWithOneRetry) {
     EXPECT_EQ(r.client_failed[k], failed[k]) << k;
     EXPECT_EQ(r.client_p50_ms[k], 100.0f) << k;
     EXPECT_EQ(r.client_p99_ms[k], 600.0f) << k;
-    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kA), 100.0f);  // a's own and the retries: 100 ms each
-    EXPECT_EQ(percentile_at(r.p99_ms, r, k, kB), 500.0f);
+    EXPECT_EQ(pct_cell(r.p99_ms, r, k, kPctA), 100.0f);  // a's own and the retries: 100 ms each
+    EXPECT_EQ(pct_cell(r.p99_ms, r, k, kPctB), 500.0f);
   }
   EXPECT_EQ(r.run_client_p50_ms, 100.0f);
   EXPECT_EQ(r.run_client_p99_ms, 600.0f);
-  EXPECT_EQ(sum_of(r.client_failed), 3u);
+  EXPECT_EQ(pct_count_all(r.client_failed), 3u);
 
   SimulateArgs args;
-  args.options = b_always_times_out(1);
+  args.options = pct_b_always_times_out(1);
   args.csv = true;
   const std::string csv = simulate_command::format_simulation(r, args);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
@@ -232,7 +232,7 @@ TEST(TrafficPercentiles, NoRequestsNoErrorRate) {
 // puts every request in a bin of its own (150 + 50 j ms, over 0.8 % apart
 // once j < 200): 20 requests need more than 10 bins.
 TEST(TrafficPercentiles, TooManyBinsStopTheRun) {
-  TrafficOptions o = growing_queue();
+  TrafficOptions o = pct_growing_queue();
   o.bucket = 2;
   RunLimits limits;
   limits.latency_bins = 10;
@@ -264,10 +264,10 @@ TEST(TrafficPercentiles, ClientFailuresAddUpWithTheAttempts) {
       o.health.kind = kind;
       const TrafficResult r = simulate_traffic(script, o);
       ASSERT_FALSE(r.problem) << *r.problem;
-      ASSERT_GT(sum_of(r.failed), 0u) << static_cast<int>(kind) << ' ' << retries;  // the case has failures
-      EXPECT_EQ(sum_of(r.client_failed), sum_of(r.failed) - sum_of(r.retried) + sum_of(r.unrouted))
+      ASSERT_GT(pct_count_all(r.failed), 0u) << static_cast<int>(kind) << ' ' << retries;  // the case has failures
+      EXPECT_EQ(pct_count_all(r.client_failed), pct_count_all(r.failed) - pct_count_all(r.retried) + pct_count_all(r.unrouted))
           << static_cast<int>(kind) << ' ' << retries;
       // Every request the client sent, once: all attempts less the retries.
-      EXPECT_EQ(sum_of(r.client_requests), sum_of(r.total) - sum_of(r.retried)) << static_cast<int>(kind) << ' ' << retries;
+      EXPECT_EQ(pct_count_all(r.client_requests), pct_count_all(r.total) - pct_count_all(r.retried)) << static_cast<int>(kind) << ' ' << retries;
     }
 }

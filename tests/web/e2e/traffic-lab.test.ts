@@ -324,9 +324,10 @@ describe('every option reachable', () => {
     expect(await shown()).toEqual(['health.kind', 'health.consecutive5xx', 'health.interval', 'health.baseEjectionTime', 'health.maxEjectionTime']);
     await page.getByLabel('Health check', { exact: true }).selectOption('haproxy');
     await page.evaluate(() => window.slowstartTraffic!.ready);
-    expect(await shown()).toEqual(['health.kind', 'health.errorLimit', 'health.inter', 'health.rise']);
+    expect(await shown()).toEqual(['health.kind', 'health.errorLimit', 'health.onError', 'health.inter', 'health.rise', 'health.fall']);
     expect(await hint('health.errorLimit')).toContain('Default: 10.');
-    expect(await form.locator('.ss-option-fixed:visible').allTextContents()).toEqual(['observe layer7 (always)', 'on-error mark-down (always)']);
+    expect(await hint('health.onError')).toContain('Default: fail-check.');
+    expect(await form.locator('.ss-option-fixed:visible').allTextContents()).toEqual(['observe layer7 (always)']);
     await page.getByLabel('Health check', { exact: true }).selectOption('envoy');
     await page.evaluate(() => window.slowstartTraffic!.ready);
     // Out of range: refused in the table's words, nothing runs again.

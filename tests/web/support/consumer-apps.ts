@@ -199,6 +199,8 @@ const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
     api: PICKS,
     csp: false,
     async build({ dir, exec }) {
+      // webpack's cache, as Docusaurus's below: it served the .wasm of an earlier run's slowstart 0.2.0.
+      if (bundler === 'webpack') await rm(join(dir, env.NEXT_DIST_DIR, 'cache'), { recursive: true, force: true });
       await exec(await bin(dir, 'next'), ['build', ...(bundler === 'webpack' ? ['--webpack'] : [])], env);
       return join(dir, env.NEXT_DIST_DIR, 'static');
     },
@@ -210,13 +212,14 @@ const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
 };
 
 /** A site generator's app: `args` build it into `out` (relative to its folder), under SUB_PATH. */
-const generator = (name: string, setup: string, command: string, args: string[], out: string): ConsumerApp => ({
+const generator = (name: string, setup: string, command: string, args: string[], out: string, prepare?: (dir: string) => Promise<void>): ConsumerApp => ({
   name,
   folder: name,
   inPlace: true,
   setup,
   api: null,
   csp: false,
+  prepare,
   async build({ dir, exec }) {
     await exec(await bin(dir, command), args, { SITE_BASE: SUB_PATH });
     return join(dir, out);
@@ -314,7 +317,14 @@ export const APPS: ConsumerApp[] = [
   // Not minified (Docusaurus' own --no-minify): 52 s of CPU instead of 91 s (measured one
   // after the other, caches emptied), and a minifier does not touch what is tested (the URLs
   // webpack rewrote; both Next apps are minified, by webpack's and Turbopack's defaults).
-  generator('docusaurus', 'Docusaurus 3.10 (React 19, webpack; --no-minify): an MDX page', 'docusaurus', ['build', '--out-dir', 'build', '--no-minify'], 'build'),
+  generator('docusaurus', 'Docusaurus 3.10 (React 19, webpack; --no-minify): an MDX page', 'docusaurus', ['build', '--out-dir', 'build', '--no-minify'], 'build', async (dir) => {
+    // webpack's persistent cache (node_modules/.cache) trusts a package in node_modules by its
+    // name and version, which stay slowstart 0.2.0 from commit to commit: a build after an
+    // earlier run's resolved the element's old chunk names ("Can't resolve
+    // './slow-start-runner-format-….js'"; Next's webpack build emitted the old .wasm). A fresh
+    // clone has no cache; nor does this build.
+    await rm(join(dir, 'node_modules/.cache'), { recursive: true, force: true });
+  }),
   nextApp('turbopack'),
   nextApp('webpack'),
 ];

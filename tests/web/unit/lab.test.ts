@@ -90,8 +90,14 @@ describe('simulate(): failures, health checks and policies', () => {
       maxFails: 1,
       failTimeout: 10,
       errorLimit: 10,
+      onError: 'fail-check',
       inter: 2,
+      fastinter: 0,
+      downinter: 0,
       rise: 2,
+      fall: 3,
+      checkMs: 3,
+      legacyFastinter: false,
       consecutive5xx: 5,
       interval: 10,
       baseEjectionTime: 30,
@@ -109,6 +115,11 @@ describe('simulate(): failures, health checks and policies', () => {
     expect(() => lab.simulate('POOL a=1', { health: { kind: 'envoy' } })).toThrow(rejection('INVALID_ARGUMENT', 'health checks need failures: set a timeout'));
     expect(() => lab.simulate('POOL a=1', { timeoutMs: 100 })).toThrow(rejection('INVALID_ARGUMENT', 'a timeout needs the service model'));
     expect(() => lab.simulate('POOL a=1', { retries: 6 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 5'));
+    // HAProxy's on-error through the API: a name of the table's list, nothing else.
+    const haproxy = (health: Record<string, unknown>) => () => lab.simulate('POOL a=1', { timeoutMs: 100, service: {}, health: { kind: 'haproxy', ...health } } as never);
+    expect(haproxy({ onError: 'drain' })).toThrow(/on-error must be fail-check, fastinter, sudden-death or mark-down, got 'drain'/);
+    expect(haproxy({ fall: 0 })).toThrow(/fall/);
+    expect(haproxy({ onError: 'sudden-death', fall: 2, fastinter: 0.5, downinter: 1, checkMs: 0, legacyFastinter: true })).not.toThrow();
   });
 });
 

@@ -81,6 +81,8 @@ describe('simulate: the native and WebAssembly engines agree beyond the golden c
     ['--health', 'envoy', '--legacy-ejection-percent', '--max-ejection-time', '30'],
     ['--health', 'nginx'],
     ['--health', 'haproxy'],
+    ['--health', 'haproxy', '--on-error', 'sudden-death', '--fastinter', '0.5', '--downinter', '1', '--fall', '2'],
+    ['--health', 'haproxy', '--on-error', 'mark-down', '--error-limit', '3', '--fastinter', '0.25', '--legacy-fastinter', '--check-ms', '0'],
   ];
   const runs = scripts.flatMap((script, i) =>
     health.map((h, j) => [
@@ -100,5 +102,45 @@ describe('simulate: the native and WebAssembly engines agree beyond the golden c
     const wasm = labModule.simulateCommand(args as string[], read);
     expect(native.status, native.stderr).toBe(0);
     expect(wasm).toEqual({ out: native.stdout, err: native.stderr, status: 0 });
+  });
+});
+
+// HAProxy's on-error, fall and check intervals, worked by hand
+// (tests/cpp/traffic_haproxy_check_test.cpp has the working): b cold for good
+// (every request of its times out at +0.5 s: 0.6, 0.8, 1.0, ...), error-limit
+// 2, inter 1, rise 2, checks taking no time (results at 0, 1, 2, ...). Both
+// CLIs as a user runs them give the same numbers.
+describe("simulate --health haproxy: on-error, fall, fastinter, downinter by hand in both CLIs", () => {
+  const base = ['--rps', '10', '--service-ms', '100', '--cold-factor', '11', '--warmup', '1000', '--warm-by', 'time',
+    '--timeout-ms', '500', '--health', 'haproxy', '--error-limit', '2', '--inter', '1', '--check-ms', '0', '--summary', 'json'];
+  const b = (stdout: string) =>
+    (JSON.parse(stdout) as { backends: Array<{ name: string; ejections: number; seconds_ejected: number }> }).backends[1];
+  const both = async (extra: string[]) => {
+    const args = ['simulate', ...base, ...extra, 'cold_b.txt'];
+    const native = spawnSync(NATIVE, args, { cwd: CASES, encoding: 'utf8' });
+    const node = await run('node', [CLI, ...args], { cwd: CASES });
+    expect(native.status, native.stderr).toBe(0);
+    expect(node.stdout).toBe(native.stdout);
+    return b(native.stdout);
+  };
+  it('fail-check (the default) with fall 3: a good check between every two limits, never down', async () => {
+    expect(await both(['--duration', '6'])).toMatchObject({ ejections: 0, seconds_ejected: 0 });
+  });
+  it('fall 2: down at 1.8 (limits at 1.4 and 1.8, no check between), up after checks at 2.0 and 3.0', async () => {
+    expect(await both(['--duration', '3', '--fall', '2'])).toMatchObject({ ejections: 1, seconds_ejected: 1.2 });
+  });
+  it('sudden-death with fall 3: the same as fail-check with fall 2', async () => {
+    expect(await both(['--duration', '3', '--on-error', 'sudden-death'])).toMatchObject({ ejections: 1, seconds_ejected: 1.2 });
+  });
+  it('fastinter 0.25 brings a good check between every two limits: fall 2 never reached', async () => {
+    expect(await both(['--duration', '6', '--fall', '2', '--fastinter', '0.25'])).toMatchObject({ ejections: 0 });
+  });
+  it('mark-down, inter 2, fastinter 0.25, downinter 1: the check moves to 1.8 (downinter), then 2.05; before 2.8, to 1.05 and 1.30', async () => {
+    const args = ['--on-error', 'mark-down', '--inter', '2', '--fastinter', '0.25', '--downinter', '1'];
+    expect(await both(['--duration', '2.05', ...args])).toMatchObject({ ejections: 1, seconds_ejected: 1.25 });
+    expect(await both(['--duration', '1.3', ...args, '--legacy-fastinter'])).toMatchObject({ ejections: 1, seconds_ejected: 0.5 });
+  });
+  it('in-flight timeouts after a mark-down undo the rise progress: out 2.1 s, not 1.1', async () => {
+    expect(await both(['--duration', '3', '--on-error', 'mark-down', '--timeout-ms', '600'])).toMatchObject({ ejections: 1, seconds_ejected: 2.1 });
   });
 });
