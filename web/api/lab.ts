@@ -169,6 +169,7 @@ export class Traffic {
    * of 128 bins an octave: never below the exact value, at most 0.8 % above.
    */
   readonly p50Ms: Float32Array;
+  /** p99 of the same attempts, at the same index (see `p50Ms`). */
   readonly p99Ms: Float32Array;
   /** Per bucket: the requests the client sent in it (a retried request once). */
   readonly clientRequests: Uint32Array;
@@ -176,16 +177,21 @@ export class Traffic {
   readonly clientFailed: Uint32Array;
   /** Per bucket: p50 and p99 of the client's whole wait, every attempt included (service model; 0 if none). */
   readonly clientP50Ms: Float32Array;
+  /** Per bucket: p99 of the client's whole wait (see `clientP50Ms`). */
   readonly clientP99Ms: Float32Array;
   /** Per backend: its attempts' p50 and p99 over the run, or null (no latency). */
   readonly runP50Ms: readonly (number | null)[];
+  /** Per backend: its attempts' p99 over the run, or null (no latency). */
   readonly runP99Ms: readonly (number | null)[];
   /** The client's p50 and p99 over the run, or null (no latency). */
   readonly runClientP50Ms: number | null;
+  /** The client's p99 over the run, or null (no latency). */
   readonly runClientP99Ms: number | null;
   /** Over the run: requests the client sent, the ones that failed to it, and their ratio (0 when none was sent). */
   readonly runClientRequests: number;
+  /** Over the run: the requests that failed to the client. */
   readonly runClientFailed: number;
+  /** Over the run: runClientFailed / runClientRequests (0 when none was sent). */
   readonly runClientErrorRate: number;
   /** The script's rejected lines (they changed nothing). */
   readonly diagnostics: Diagnostic[];
