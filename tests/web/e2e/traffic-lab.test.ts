@@ -167,16 +167,13 @@ function pasteCommand(lines: string, extra: string[]) {
 
 /** Backend `name`'s stretches of one state in a CSV, as "from–to" in seconds. */
 function csvStretches(csv: string, name: string, state: string, bucket: number): string[] {
-  const rows = csv
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((r) => r.split(','))
-    .filter((r) => r[1] === name);
+  const [header, ...lines] = csv.trim().split('\n');
+  const column = header.split(',').indexOf('state'); // by name: columns are appended at the end
+  const rows = lines.map((r) => r.split(',')).filter((r) => r[1] === name);
   const out: string[] = [];
   let start: number | null = null;
   rows.forEach((r, i) => {
-    const on = r.at(-1) === state;
+    const on = r[column] === state;
     if (on && start === null) start = i;
     if ((!on || i === rows.length - 1) && start !== null) {
       const end = on ? i + 1 : i;
