@@ -280,8 +280,8 @@ describe('the incident timeline', () => {
     await page.locator('.ss-flap').screenshot({ path: `${SHOTS}/lab-zoomed.png` });
     // The table: one row per bin of the window, for a screen reader.
     await slow.locator('.ss-incident-table summary').click();
-    const rows = await slow.locator('.ss-incident-table tbody tr').count();
-    expect(rows).toBeGreaterThan(20);
+    // The table is filled when the details open (its toggle event comes a task later).
+    await expect.poll(() => slow.locator('.ss-incident-table tbody tr').count()).toBeGreaterThan(20);
     const heads = await slow.locator('.ss-incident-table thead th').allTextContents();
     expect(heads.slice(-5)).toEqual(['Mean latency', 'Client p50', 'Client p99', 'Failed', 'Seen by the client']);
     // Every row's p99 is at least its p50 (a bin of several buckets: the highest of each).

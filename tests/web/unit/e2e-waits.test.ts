@@ -16,6 +16,8 @@ const ALLOWED: Record<string, string> = {
   'tests/web/support/process-memory.ts': 'sampling interval',
   // A server starting: how often it is asked, between tries of a state (it answers).
   'tests/web/support/consumer-apps.ts': 'polling interval',
+  // A busy machine made on purpose: the renderers stopped for a time, then run for a time (the load is the test's subject, not a wait).
+  'tests/web/support/starved-renderers.ts': 'stopped and running stretches',
 };
 
 /** The fixed-time waits in `text`, one line each (a zero delay, "after the tasks queued now", is a state). */
