@@ -110,6 +110,8 @@ std::string emit_nginx(const EmitInput& in, bool plus) {
   if (o.retries > 0) {
     w.line("            proxy_next_upstream error timeout;");
     w.line("            proxy_next_upstream_tries " + std::to_string(o.retries + 1) + ";");
+    if (h.kind == HealthKind::Nginx && o.next_upstream_timeout_ms > 0)
+      w.line("            proxy_next_upstream_timeout " + duration(o.next_upstream_timeout_ms / 1000) + ";");
   } else {
     w.line("            proxy_next_upstream off;");
   }
