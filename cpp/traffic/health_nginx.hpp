@@ -37,9 +37,12 @@ inline bool single_server(const Fleet& fleet) { return fleet.backends.size() == 
 inline bool nginx_passes_on(const Fleet& fleet, std::uint32_t tries, double elapsed_ms, double next_upstream_timeout_ms) {
   if (single_server(fleet)) return false;
   if (next_upstream_timeout_ms > 0 && elapsed_ms >= next_upstream_timeout_ms) return false;
-  std::uint32_t servers = 0;  // nginx counts the servers not marked `down`: the lab's UP ones
-  for (const Backend& b : fleet.backends) servers += b.up;
-  return tries < servers;
+  // More servers than tries so far (nginx counts those not marked `down`: the
+  // lab's UP ones); the count stops there, a step or two for a first retry.
+  std::uint32_t servers = 0;
+  for (const Backend& b : fleet.backends)
+    if ((servers += b.up) > tries) return true;
+  return false;
 }
 
 class NginxCheck {
