@@ -82,10 +82,8 @@ const TrafficOption kTable[] = {
      .when_value = "envoy", .field = FIELD(curve.min_weight_percent)},
     {.flag = "--policy", .metavar = "P", .key = "policy", .json = "policy", .label = "policy", .group = G::Policy,
      .kind = K::Choice, .choices = names<Policy>(),
-     .help = "how the balancer picks: smooth weighted round-robin (nginx), Envoy's weighted least request, "
-             "weighted random, two random choices (fewer active wins), the balancer's own least connections "
-             "(nginx's with --health nginx, HAProxy's with --health haproxy, else Caddy's), round robin (no "
-             "weights), Caddy's, nginx's or HAProxy's least connections by name, HAProxy's static-rr (no ramp)",
+     .help = "how the balancer picks; least-conn is the balancer's own least connections (nginx's or "
+             "HAProxy's under its health check, else Caddy's), each also by name",
      .field = FIELD(policy)},
     {.flag = "--ramp-by", .metavar = "HOW", .key = "rampBy", .json = "ramp_by", .label = "ramp-by",
      .group = G::Policy, .kind = K::Choice, .choices = names<RampBy>(),
