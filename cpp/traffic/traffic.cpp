@@ -200,6 +200,7 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       const std::size_t n = pool.size();
       wrr_.reset(n);
+      tie_scores_.assign(n, 0);
       slow_start_.assign(n, 0);
       slow_starting_ = 0;
       fleet_.backends.clear();
@@ -211,6 +212,7 @@ class Simulator : public ScriptSink, FleetEvents {
         fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
         ramps_.joined(i);
         wrr_.set_score(i, pool.score(i));
+        tie_scores_[i] = pool.score(i);
         reweigh_position(i);
         log_joined(i);
       }
@@ -223,6 +225,7 @@ class Simulator : public ScriptSink, FleetEvents {
       fleet_.pos_id.push_back(ids_.find(fleet_.backends[i].name));
       fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
       wrr_.push_back();
+      tie_scores_.push_back(0);
       ramps_.push_back();
     }
     fleet_.backends[i] = pool.backend(i);
@@ -231,6 +234,7 @@ class Simulator : public ScriptSink, FleetEvents {
     restart_health(id, now);
     if (cmd.op != Op::Down) {
       wrr_.set_score(i, pool.score(i));
+      tie_scores_[i] = pool.score(i);
       // (Re)joining: a cold start for the service model.
       service_.started(id, static_cast<double>(pool.now()));
     }
@@ -503,7 +507,7 @@ class Simulator : public ScriptSink, FleetEvents {
         return cand_.empty() ? kNone : pick_least_conn(cand_, score, rng_);
       case Policy::NginxLeastConn:
         return pick_nginx_least_conn(cand_, inflight, ramped_weight, ties_,
-                                     [&](const std::vector<std::uint32_t>& ties) { return pick_weighted_among(ties); });
+                                     [&](const std::vector<std::uint32_t>& ties) { return smooth_pick_among(ties); });
       case Policy::HAProxyLeastConn:
         return pick_haproxy_leastconn(cand_, eweight, inflight, leastconn_, fleet_.pos_id);
       case Policy::RoundRobin:
@@ -563,9 +567,29 @@ class Simulator : public ScriptSink, FleetEvents {
     return p;
   }
 
+  // nginx's smooth weighted round-robin among `among` only (nginx least_conn's
+  // tied candidates, positions ascending), on the effective weights the pick
+  // sees and least_conn's own current weights (tie_scores_: the SmoothWrr's
+  // index would make each update cost a tree's step): each adds its weight to
+  // its score, the highest (the first of equals) wins and loses the total.
+  // The loop of `ngx_http_upstream_get_least_conn_peer`'s `many` branch.
+  std::int32_t smooth_pick_among(const std::vector<std::uint32_t>& among) {
+    std::int32_t best = kNone;
+    std::int64_t best_score = 0, total = 0;
+    for (const std::uint32_t i : among) {
+      const std::int64_t w = wrr_.weight(i);
+      if (w <= 0) continue;
+      const std::int64_t score = tie_scores_[i] += w;
+      total += w;
+      if (best == kNone || score > best_score) best = static_cast<std::int32_t>(i), best_score = score;
+    }
+    if (best != kNone) tie_scores_[static_cast<std::size_t>(best)] -= total;
+    return best;
+  }
+
   // The weighted pick among `among` only (positions ascending: the skip
-  // decorator's candidates, nginx least_conn's tied ones): the same pick with
-  // everyone else's weight at 0 for a moment.
+  // decorator's candidates): the same pick with everyone else's weight at 0
+  // for a moment.
   std::int32_t pick_weighted_among(const std::vector<std::uint32_t>& among) {
     hidden_.clear();
     std::size_t c = 0;
@@ -842,6 +866,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
   std::vector<std::pair<std::uint32_t, std::int64_t>> hidden_;
   std::vector<std::uint32_t> ties_;    // nginx least_conn: the candidates tied with the best
+  std::vector<std::int64_t> tie_scores_;  // nginx least_conn: its current weights (by position)
   LeastconnQueue leastconn_;           // HAProxy leastconn: its servers' order among equal keys (by id)
   std::size_t robin_ = static_cast<std::size_t>(-1);
 
