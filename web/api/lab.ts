@@ -115,6 +115,16 @@ export interface TrafficOptions {
   retries?: number;
   /** Envoy (`health.kind` envoy): the most retries in flight at once (the cluster's max_retries circuit breaker). Default 3. */
   maxRetriesInFlight?: number;
+  /** Envoy: a retry budget instead of `maxRetriesInFlight`: retries in flight up to a percent of the requests in flight. Default false. */
+  retryBudget?: boolean;
+  /** Envoy with `retryBudget`: the budget, percent of the requests in flight (budget_percent). Default 20. */
+  retryBudgetPercent?: number;
+  /** Envoy with `retryBudget`: the retries in flight the budget always allows (min_retry_concurrency). Default 3. */
+  minRetryConcurrency?: number;
+  /** Envoy: a retry waits a random whole number of ms below this, doubled for each later retry up to 10 times it (base_interval); 0: at once. Default 25. */
+  retryBackOffMs?: number;
+  /** Envoy: a retry never goes to a host the request tried (the previous_hosts predicate); without it it may. Default false. */
+  retryOtherHost?: boolean;
   /** Passive health checking (needs a timeout). Default none. */
   health?: HealthCheck | null;
   /** How a policy applies the ramp: `scale` (default) or `skip` (leave a warming host out with probability 1 − ramp). */
