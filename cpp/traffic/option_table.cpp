@@ -141,7 +141,7 @@ const TrafficOption kTable[] = {
      .implies_service = true},
     {.flag = "--retries", .metavar = "N", .key = "retries", .json = "retries", .label = "retries",
      .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxRetries,
-     .help = "retry a failed request on another backend", .field = FIELD(retries)},
+     .help = "retry a failed request on another backend (envoy: on any, after a back-off)", .field = FIELD(retries)},
     {.flag = "--max-retries-in-flight", .metavar = "N", .key = "maxRetriesInFlight", .json = "max_retries_in_flight",
      .label = "max-retries-in-flight", .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxCount,
      .help = "envoy: the most retries in flight at once (the cluster's max_retries circuit breaker); past it a "

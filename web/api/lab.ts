@@ -111,7 +111,7 @@ export interface TrafficOptions {
   service?: boolean | ServiceModel;
   /** A request slower than this fails (needs the service model). 0: none (default). */
   timeoutMs?: number;
-  /** Retries of a failed request on another backend, 0 to 5. Default 0. */
+  /** Retries of a failed request on another backend (Envoy: on any host, after a jittered back-off: `retryBackOffMs`, `retryOtherHost`), 0 to 5. Default 0. */
   retries?: number;
   /** Envoy (`health.kind` envoy): the most retries in flight at once (the cluster's max_retries circuit breaker). Default 3. */
   maxRetriesInFlight?: number;
@@ -158,7 +158,7 @@ export class Traffic {
   readonly latencyMs: Float64Array;
   /** Attempts that timed out (they arrived in the bucket), same layout. */
   readonly failed: Uint32Array;
-  /** Of those, the ones retried on another backend, same layout. */
+  /** Of those, the ones retried (on another backend; under Envoy on any), same layout. */
   readonly retried: Uint32Array;
   /** `BackendState`, the worst the bucket saw, same layout. */
   readonly state: Uint8Array;
