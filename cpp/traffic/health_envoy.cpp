@@ -106,7 +106,7 @@ void EnvoyCheck::sweep(const Fleet& fleet, FleetEvents& events, double t) {
   const bool detect = c_.enforcing_success_rate > 0 || c_.enforcing_failure_percentage > 0;
   sweep_ids_.clear();
   sweep_counts_.clear();
-  sweep_lowered_.clear();
+  sweep_done_.clear();
   std::size_t up = 0, out = 0;
   for (std::size_t i = 0; i < fleet.backends.size(); ++i) {
     const std::uint32_t id = fleet.pos_id[i];
@@ -126,7 +126,7 @@ void EnvoyCheck::sweep(const Fleet& fleet, FleetEvents& events, double t) {
       else if (s.interval.total > 0) {
         sweep_ids_.push_back(id);
         sweep_counts_.push_back(s.interval);
-        sweep_lowered_.push_back(lowered);
+        sweep_done_.push_back(lowered ? Swept::Lowered : Swept::Kept);
       }
     }
     s.interval = IntervalCounts{};
@@ -144,12 +144,12 @@ void EnvoyCheck::eject_outliers(FleetEvents& events, double t, std::size_t up, s
   // asserts a host is not ejected twice: `DetectorHostMonitorImpl::eject`).
   const auto eject = [&](std::size_t k, std::uint32_t enforcing) {
     const std::uint32_t id = sweep_ids_[k];
-    if (sweep_lowered_[k] == 2) return;  // already ejected this sweep
+    if (sweep_done_[k] == Swept::Ejected) return;
     if (!ejection_allowed(c_, out, up) || !enforced(enforcing)) return;
     State& s = state_[id];
-    if (sweep_lowered_[k]) ++s.multiplier;
+    if (sweep_done_[k] == Swept::Lowered) ++s.multiplier;  // (Envoy lowers only the hosts it keeps)
     s.multiplier = raised(s.multiplier);
-    sweep_lowered_[k] = 2;
+    sweep_done_[k] = Swept::Ejected;
     ++out;
     events.eject(id, t);
   };

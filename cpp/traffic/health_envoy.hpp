@@ -46,8 +46,8 @@ bool in_panic(double threshold, std::size_t healthy, std::size_t hosts);
 // HTTP codes unless split_external_local_origin_errors), so in the lab a
 // success is an attempt answered in time.
 struct IntervalCounts {
-  std::uint32_t total = 0;
-  std::uint32_t success = 0;
+  std::uint64_t total = 0;  // (retries included: more than 2^32 attempts fit the work budget)
+  std::uint64_t success = 0;
 };
 
 // What one sweep's detection finds among the hosts in service (E10, E11;
@@ -110,11 +110,12 @@ class EnvoyCheck {
   WorkMeter& meter_;
   std::vector<State> state_;  // by id
   SplitMix64 rng_;
-  // One sweep's hosts in service with requests, their counts, whether the
-  // sweep lowered their multiplier, and what detection found.
+  // One sweep's hosts in service with requests, their counts, what the
+  // sweep did to each so far, and what detection found.
+  enum class Swept : std::uint8_t { Kept, Lowered, Ejected };  // Lowered: its multiplier went down by one
   std::vector<std::uint32_t> sweep_ids_;
   std::vector<IntervalCounts> sweep_counts_;
-  std::vector<std::uint8_t> sweep_lowered_;
+  std::vector<Swept> sweep_done_;
   Outliers outliers_;
 };
 
