@@ -73,9 +73,11 @@ void EnvoyCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
   State& s = state_[id];
   // Every response counts for success rate, the ejected host's too
   // (`DetectorHostMonitorImpl::putHttpResponseCode`).
-  ++s.interval.total;
+  if (detect_) {
+    ++s.interval.total;
+    s.interval.success += !failed;
+  }
   if (!failed) {
-    ++s.interval.success;
     s.errors = 0;
     return;
   }
@@ -103,7 +105,7 @@ void EnvoyCheck::report(const Fleet& fleet, FleetEvents& events, std::uint32_t i
 void EnvoyCheck::sweep(const Fleet& fleet, FleetEvents& events, double t) {
   // (The budget counts a sweep as a pass over every backend the script names.)
   meter_.add(kStepsPerScanned * static_cast<double>(fleet.id_pos.size()));
-  const bool detect = c_.enforcing_success_rate > 0 || c_.enforcing_failure_percentage > 0;
+  const bool detect = detect_;
   sweep_ids_.clear();
   sweep_counts_.clear();
   sweep_done_.clear();

@@ -82,7 +82,11 @@ class EnvoyCheck {
   // `seed`: the draws of an enforcing percent between 0 and 100 (their own
   // stream, so that the policies' random picks stay as they were).
   EnvoyCheck(const HealthCheck& check, std::size_t ids, WorkMeter& meter, std::uint64_t seed)
-      : c_(check), meter_(meter), state_(ids), rng_(seed ^ 0x6f75746c69657273ULL) {}
+      : c_(check),
+        meter_(meter),
+        state_(ids),
+        rng_(seed ^ 0x6f75746c69657273ULL),
+        detect_(check.enforcing_success_rate > 0 || check.enforcing_failure_percentage > 0) {}
 
   // The script (re)started it: the count starts over; the multiplier stays
   // (the host is the same address).
@@ -110,6 +114,8 @@ class EnvoyCheck {
   WorkMeter& meter_;
   std::vector<State> state_;  // by id
   SplitMix64 rng_;
+  // Success rate or failure percentage may eject (else the intervals are not counted).
+  bool detect_;
   // One sweep's hosts in service with requests, their counts, what the
   // sweep did to each so far, and what detection found.
   enum class Swept : std::uint8_t { Kept, Lowered, Ejected };  // Lowered: its multiplier went down by one

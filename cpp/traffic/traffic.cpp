@@ -555,18 +555,16 @@ class Simulator : public ScriptSink, FleetEvents {
       const bool due = !due_retries_.empty() && due_retries_.top().t <= t;
       if (!done && !timer && !due) return;
       // At one moment: attempts end first, then retries start, then timers.
-      const double first = std::min({done ? done_.top().t : kNever, due ? due_retries_.top().t : kNever,
-                                      timer ? timers_.top().t : kNever});
-      if (!(done && done_.top().t == first) && !(due && due_retries_.top().t == first)) {
-        const Timer tm = timers_.top();
-        timers_.pop();
-        fire(tm);
-        continue;
-      }
-      if (!(done && done_.top().t == first)) {
+      if (due && (!done || due_retries_.top().t < done_.top().t) && (!timer || due_retries_.top().t <= timers_.top().t)) {
         const DueRetry r = due_retries_.top();
         due_retries_.pop();
         retry(r.failed, r.t, true);
+        continue;
+      }
+      if (timer && (!done || timers_.top().t < done_.top().t)) {
+        const Timer tm = timers_.top();
+        timers_.pop();
+        fire(tm);
         continue;
       }
       const Done d = done_.top();
@@ -854,7 +852,6 @@ class Simulator : public ScriptSink, FleetEvents {
     bool operator>(const DueRetry& o) const { return t != o.t ? t > o.t : failed > o.failed; }
   };
   std::priority_queue<DueRetry, std::vector<DueRetry>, std::greater<>> due_retries_;
-  static constexpr double kNever = std::numeric_limits<double>::infinity();
 
   std::uint64_t next_ = 0, total_requests_ = 0;
   std::uint64_t last_sample_ = std::numeric_limits<std::uint64_t>::max();
