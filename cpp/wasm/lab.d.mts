@@ -30,6 +30,7 @@ export interface RawTrafficOptions {
       };
   timeoutMs?: number;
   retries?: number;
+  nextUpstreamTimeoutMs?: number;
   maxRetriesInFlight?: number;
   retryBudget?: boolean;
   retryBudgetPercent?: number;
@@ -42,7 +43,17 @@ export interface RawTrafficOptions {
   stableMargin?: number;
 }
 
-export type RawPolicy = 'wrr' | 'least-request' | 'random' | 'p2c' | 'least-conn' | 'round-robin';
+export type RawPolicy =
+  | 'wrr'
+  | 'least-request'
+  | 'random'
+  | 'p2c'
+  | 'least-conn'
+  | 'round-robin'
+  | 'caddy-least-conn'
+  | 'nginx-least-conn'
+  | 'haproxy-leastconn'
+  | 'static-rr';
 
 export interface RawHealthParameters {
   maxFails: number;
@@ -112,6 +123,7 @@ export interface RawTrafficDefaults {
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
   timeoutMs: number;
   retries: number;
+  nextUpstreamTimeoutMs: number;
   maxRetriesInFlight: number;
   retryBudget: boolean;
   retryBudgetPercent: number;
