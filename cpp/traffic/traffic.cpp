@@ -13,6 +13,7 @@
 #include "traffic/least_conn.hpp"
 #include "traffic/policies.hpp"
 #include "traffic/ramps.hpp"
+#include "traffic/retries_envoy.hpp"
 #include "traffic/service_model.hpp"
 
 #include <algorithm>
@@ -80,7 +81,7 @@ class Simulator : public ScriptSink, FleetEvents {
         service_(o.service, n_ids_),
         nginx_(o.health, n_ids_, meter_),
         haproxy_(o.health, n_ids_),
-        envoy_(o.health, n_ids_, meter_),
+        envoy_(o.health, n_ids_, meter_, o.seed),
         client_(r, o.service.enabled) {
     fleet_.active.assign(n_ids_, 0);
     fleet_.id_pos.assign(n_ids_, kNone);
@@ -125,6 +126,8 @@ class Simulator : public ScriptSink, FleetEvents {
     // (no retry past the end); a successful one was answered when served.
     for (; !done_.empty(); done_.pop())
       if (done_.top().failed) answer_failed(done_.top());
+    // Retries still waiting out their back-off: no retry past the end either.
+    for (; !due_retries_.empty(); due_retries_.pop()) answer_failed(due_retries_.top().failed);
     meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.finish()));
     for (std::size_t k = 0; k < r_.buckets; ++k)
       for (std::size_t id = 0; id < n_ids_; ++id) {
@@ -612,7 +615,15 @@ class Simulator : public ScriptSink, FleetEvents {
       if (over_budget(now_)) return;
       const bool done = !done_.empty() && done_.top().t <= t;
       const bool timer = !timers_.empty() && timers_.top().t <= t;
-      if (!done && !timer) return;
+      const bool due = !due_retries_.empty() && due_retries_.top().t <= t;
+      if (!done && !timer && !due) return;
+      // At one moment: attempts end first, then retries start, then timers.
+      if (due && (!done || due_retries_.top().t < done_.top().t) && (!timer || due_retries_.top().t <= timers_.top().t)) {
+        const DueRetry r = due_retries_.top();
+        due_retries_.pop();
+        retry(r.failed, r.t, true);
+        continue;
+      }
       if (timer && (!done || timers_.top().t < done_.top().t)) {
         const Timer tm = timers_.top();
         timers_.pop();
@@ -624,10 +635,25 @@ class Simulator : public ScriptSink, FleetEvents {
       if (d.tries > 1) --retries_in_flight_;
       --fleet_.active[d.id];
       active_changed(d.id);
-      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && retry_allowed(d);
+      bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && retry_allowed(d);
+      // Envoy's back-off (E15): the retry waits a draw below its ceiling, in
+      // whole milliseconds; one that would start past the end is not made.
+      double back_off = 0;
+      if (again && envoy_back_off()) {
+        const std::uint64_t ceiling = envoy_back_off_ceiling_ms(o_.retry_back_off_ms, d.tries);
+        const auto ms = static_cast<double>(rng_.below(ceiling));
+        back_off = ms / 1000.0;
+        again = d.t + back_off < o_.duration;
+        if (again) waited_ms_[d.slot] += ms;
+      }
       report(d.id, d.t, d.failed, again);
+      if (again && back_off > 0) {
+        ++retries_in_flight_;  // taken as the retry is scheduled (`RetryStateImpl::shouldRetry`)
+        due_retries_.push(DueRetry{d.t + back_off, d});
+        continue;
+      }
       if (again) {
-        retry(d);
+        retry(d, d.t, false);
         continue;
       }
       if (d.failed) answer_failed(d);
@@ -639,11 +665,15 @@ class Simulator : public ScriptSink, FleetEvents {
   std::size_t first_bucket(const Done& d) const { return d.tries > 1 ? first_bucket_[d.slot] : d.bucket; }
 
   // The client's answer: the last attempt `d` timed out.
-  void answer_failed(const Done& d) { client_.answered(first_bucket(d), d.tries * o_.timeout_ms, true); }
+  void answer_failed(const Done& d) { client_.answered(first_bucket(d), d.tries * o_.timeout_ms + waited_ms(d), true); }
+
+  // What the request's retries before attempt `d` waited out (Envoy's back-off), in ms.
+  double waited_ms(const Done& d) const { return d.slot != kNoSlot ? waited_ms_[d.slot] : 0.0; }
 
   // Envoy's retry circuit breaker (E13; `CircuitBreakers.Thresholds.max_retries`,
   // circuit_breaker.proto): no retry while max_retries are in flight
   // (`upstream_rq_retry_overflow`); the failure goes to the client.
+  // With a retry budget (E14) instead, a share of the requests in flight.
   // nginx's own limits (health_nginx.hpp's nginx_passes_on: a single server,
   // each server once, proxy_next_upstream_timeout): every failed attempt
   // before `d` lasted the timeout, and the retry comes at once.
@@ -655,21 +685,31 @@ class Simulator : public ScriptSink, FleetEvents {
       case HealthKind::Nginx:
         return nginx_passes_on(fleet_, d.tries, d.tries * o_.timeout_ms, o_.next_upstream_timeout_ms);
       case HealthKind::Envoy:
-        return retries_in_flight_ < o_.max_retries_in_flight;
+        return retries_in_flight_ < envoy_retry_limit(o_, done_.size());
     }
     return true;
   }
 
-  // The attempt failed: the same request again on another backend, now.
-  void retry(const Done& d) {
+  // Envoy's retries wait a back-off (E15); with --retry-back-off-ms 0, and
+  // for the other balancers, a retry starts at once.
+  bool envoy_back_off() const { return o_.health.kind == HealthKind::Envoy && o_.retry_back_off_ms > 0; }
+  // Envoy's retry may pick a host the request tried already (no
+  // previous_hosts predicate, E15); the others' never does.
+  bool retry_elsewhere() const { return o_.health.kind != HealthKind::Envoy || o_.retry_other_host; }
+
+  // The attempt `d` failed: the same request again at `t` (on another
+  // backend, unless Envoy's may pick the same). `reserved`: its place among
+  // the retries in flight was taken when it was scheduled.
+  void retry(const Done& d, double t, bool reserved) {
     meter_.add(steps_per_pick_);
-    const std::size_t k = r_.bucket_of(d.t);
+    const std::size_t k = r_.bucket_of(t);
     ++r_.retried[d.bucket * n_ids_ + d.id];
-    if (ramps_.pending()) ramp_to(tick_of(d.t));
-    const std::int32_t p = pick(tick_of(d.t), tried_[d.slot].data(), d.tries);
-    after_pick(p, d.t);
+    if (ramps_.pending()) ramp_to(tick_of(t));
+    const std::int32_t p = retry_elsewhere() ? pick(tick_of(t), tried_[d.slot].data(), d.tries) : pick(tick_of(t), nullptr, 0);
+    after_pick(p, t);
     ++r_.total[k];
     if (p == kNone) {
+      if (reserved) --retries_in_flight_;
       ++r_.unrouted[k];
       answer_failed(d);
       free_slots_.push_back(d.slot);
@@ -677,8 +717,8 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     const std::uint32_t id = fleet_.pos_id[static_cast<std::size_t>(p)];
     ++r_.requests[k * n_ids_ + id];
-    ++retries_in_flight_;
-    serve(id, d.t, k, &d);
+    if (!reserved) ++retries_in_flight_;
+    serve(id, t, k, &d);
   }
 
   // Attempt at backend `id` arriving at `t` (bucket k): its end, as the
@@ -700,11 +740,13 @@ class Simulator : public ScriptSink, FleetEvents {
             d.slot = static_cast<std::uint32_t>(tried_.size());
             tried_.emplace_back();
             first_bucket_.emplace_back();
+            waited_ms_.emplace_back();
           } else {
             d.slot = free_slots_.back();
             free_slots_.pop_back();
           }
           first_bucket_[d.slot] = static_cast<std::uint32_t>(k);  // its first attempt
+          waited_ms_[d.slot] = 0;
         }
         tried_[d.slot][d.tries - 1] = id;
       }
@@ -716,7 +758,7 @@ class Simulator : public ScriptSink, FleetEvents {
       latency_sum_[cell] += latency_ms;
       client_.attempt(k, id, latency_ms);
       // Answered: the attempts before this one each lasted the timeout.
-      client_.answered(first_bucket(d), (d.tries - 1) * o_.timeout_ms + latency_ms, false);
+      client_.answered(first_bucket(d), (d.tries - 1) * o_.timeout_ms + waited_ms(d) + latency_ms, false);
     }
     if (client_.bins() > latency_bins_limit_ && !stopped_) stopped_ = latency_bins_overrun(latency_bins_limit_, t);
     ++fleet_.active[id];
@@ -876,8 +918,17 @@ class Simulator : public ScriptSink, FleetEvents {
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
   std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
   std::vector<std::uint32_t> first_bucket_;  // by tried_'s slot: the bucket its request was sent in
+  std::vector<double> waited_ms_;            // by tried_'s slot: its retries' back-offs so far, ms
   std::vector<std::uint32_t> free_slots_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  // Envoy's retries waiting out their back-off: when each starts, and the
+  // attempt that failed.
+  struct DueRetry {
+    double t;
+    Done failed;
+    bool operator>(const DueRetry& o) const { return t != o.t ? t > o.t : failed > o.failed; }
+  };
+  std::priority_queue<DueRetry, std::vector<DueRetry>, std::greater<>> due_retries_;
 
   std::uint64_t next_ = 0, total_requests_ = 0;
   std::uint64_t last_sample_ = std::numeric_limits<std::uint64_t>::max();

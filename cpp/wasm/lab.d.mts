@@ -32,6 +32,11 @@ export interface RawTrafficOptions {
   retries?: number;
   nextUpstreamTimeoutMs?: number;
   maxRetriesInFlight?: number;
+  retryBudget?: boolean;
+  retryBudgetPercent?: number;
+  minRetryConcurrency?: number;
+  retryBackOffMs?: number;
+  retryOtherHost?: boolean;
   health?: RawHealthCheck | null;
   rampBy?: 'scale' | 'skip';
   seed?: number;
@@ -81,6 +86,22 @@ export interface RawHealthParameters {
   panicThreshold: number;
   /** Envoy: ramp a host back from an outlier ejection (Envoy does only after an active check's recovery). */
   rampAfterEjection: boolean;
+  /** Envoy: hosts with enough requests needed for success-rate detection. */
+  successRateMinimumHosts: number;
+  /** Envoy: requests in an interval that make a host count for success rate. */
+  successRateRequestVolume: number;
+  /** Envoy: eject below the mean success rate minus this / 1000 standard deviations. */
+  successRateStdevFactor: number;
+  /** Envoy: the chance in percent that a success-rate outlier is ejected; 0: detect only. */
+  enforcingSuccessRate: number;
+  /** Envoy: eject a host failing at least this percent of its requests in an interval. */
+  failurePercentageThreshold: number;
+  /** Envoy: hosts with enough requests needed for failure-percentage detection. */
+  failurePercentageMinimumHosts: number;
+  /** Envoy: requests in an interval that make a host count for failure percentage. */
+  failurePercentageRequestVolume: number;
+  /** Envoy: the chance in percent that a failure-percentage outlier is ejected; 0: detect only. */
+  enforcingFailurePercentage: number;
 }
 
 export interface RawHealthCheck extends Partial<RawHealthParameters> {
@@ -104,6 +125,11 @@ export interface RawTrafficDefaults {
   retries: number;
   nextUpstreamTimeoutMs: number;
   maxRetriesInFlight: number;
+  retryBudget: boolean;
+  retryBudgetPercent: number;
+  minRetryConcurrency: number;
+  retryBackOffMs: number;
+  retryOtherHost: boolean;
   health: RawHealthParameters;
   stableMargin: number;
   maxRetries: number;

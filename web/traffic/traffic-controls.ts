@@ -75,6 +75,20 @@ const LABELS: Record<string, string> = {
   'health.baseEjectionTime': 'base_ejection_time (s)',
   'health.maxEjectionTime': 'max_ejection_time (s)',
   'health.maxEjectionPercent': 'max_ejection_percent',
+  // Envoy's success rate, failure percentage and retries (docs/proxy-rules.md E10, E11, E14, E15)
+  'health.successRateMinimumHosts': 'success_rate_minimum_hosts',
+  'health.successRateRequestVolume': 'success_rate_request_volume',
+  'health.successRateStdevFactor': 'success_rate_stdev_factor',
+  'health.enforcingSuccessRate': 'enforcing_success_rate (%)',
+  'health.failurePercentageThreshold': 'failure_percentage_threshold (%)',
+  'health.failurePercentageMinimumHosts': 'failure_percentage_minimum_hosts',
+  'health.failurePercentageRequestVolume': 'failure_percentage_request_volume',
+  'health.enforcingFailurePercentage': 'enforcing_failure_percentage (%)',
+  retryBudget: 'retry_budget',
+  retryBudgetPercent: 'budget_percent (%)',
+  minRetryConcurrency: 'min_retry_concurrency',
+  retryBackOffMs: 'retry back-off base (ms)',
+  retryOtherHost: 'previous_hosts: retry elsewhere',
   stableMargin: 'Stable margin (%)',
 };
 
