@@ -795,13 +795,7 @@ class Simulator : public ScriptSink, FleetEvents {
       while (end > next_ + 1 && !same(end - 1)) --end;
       const std::uint32_t* ids = fleet_.pos_id.data();
       std::uint32_t* counts = &r_.requests[k * n_ids_];
-      std::uint32_t unrouted = 0;
-      picks_.resize(static_cast<std::size_t>(end - next_));
-      wrr_.pick_many(picks_.size(), picks_.data());
-      for (const std::int32_t p : picks_) {
-        if (p == kNone) ++unrouted;
-        else ++counts[ids[p]];
-      }
+      const auto unrouted = static_cast<std::uint32_t>(wrr_.count_many(end - next_, ids, counts));
       r_.total[k] += static_cast<std::uint32_t>(end - next_);
       r_.unrouted[k] += unrouted;
       client_.sent(k, static_cast<std::uint32_t>(end - next_), unrouted);
@@ -904,7 +898,6 @@ class Simulator : public ScriptSink, FleetEvents {
   // Position-aligned with the pool.
   Ramps ramps_{o_, fleet_, meter_};
   SmoothWrr wrr_;                     // the pick, with the weights it sees
-  std::vector<std::int32_t> picks_;   // one millisecond's winners
   std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
   std::vector<std::pair<std::uint32_t, std::int64_t>> hidden_;
   std::vector<std::uint32_t> ties_;    // nginx least_conn: the candidates tied with the best
