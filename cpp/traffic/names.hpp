@@ -18,10 +18,6 @@ namespace slowstart {
 // The ramp curves (traffic/curves.hpp).
 enum class CurveKind : std::uint8_t { Linear, Envoy, HAProxy };
 
-// Passive health checking, with each balancer's parameter names and defaults
-// (docs/WHY-SLOW-START.md, "Health checks", says where each rule comes from).
-enum class HealthKind : std::uint8_t { None, Nginx, HAProxy, Envoy };
-
 enum class Policy : std::uint8_t {
   SmoothWrr,     // the SPEC's pick over the curve's weights (nginx)
   LeastRequest,  // Envoy: weight / (active + 1)^bias, slow-start factor on top
@@ -35,6 +31,21 @@ enum class Policy : std::uint8_t {
   HAProxyLeastConn,  // (inflight + 1) x 4096 / eweight, 0 when idle (HAProxy leastconn; H11)
   StaticRr,          // HAProxy static-rr: weighted turns, weights never ramp (H8)
 };
+
+// How a policy applies the ramp (docs/WHY-SLOW-START.md, "Policies"):
+//   Scale  each policy's own way: wrr and random scale the weight, least-request
+//          scales it before dividing by (active + 1)^bias (Envoy), p2c and
+//          least-conn divide their score (active requests) by the ramp (the
+//          Caddy proposal's first design: 0 active stays 0), round-robin skips a
+//          warming host with probability 1 - ramp in its loop (the proposal);
+//   Skip   the proposal review's decorator: before every pick each warming
+//          host is left out with probability 1 - ramp (never the only
+//          available one), and the policy picks among the rest at full weight.
+enum class RampBy : std::uint8_t { Scale, Skip };
+
+// Passive health checking, with each balancer's parameter names and defaults
+// (docs/WHY-SLOW-START.md, "Health checks", says where each rule comes from).
+enum class HealthKind : std::uint8_t { None, Nginx, HAProxy, Envoy };
 
 // The policy the lab runs for `policy` under the health check `health`:
 // `least-conn` is the balancer's own least-connections (nginx's least_conn
@@ -51,18 +62,6 @@ constexpr Policy resolve_policy(Policy policy, HealthKind health) {
   }
   return Policy::CaddyLeastConn;
 }
-
-// How a policy applies the ramp (docs/WHY-SLOW-START.md, "Policies"):
-//   Scale  each policy's own way: wrr and random scale the weight, least-request
-//          scales it before dividing by (active + 1)^bias (Envoy), p2c and
-//          least-conn divide their score (active requests) by the ramp (the
-//          Caddy proposal's first design: 0 active stays 0), round-robin skips a
-//          warming host with probability 1 - ramp in its loop (the proposal);
-//   Skip   the proposal review's decorator: before every pick each warming
-//          host is left out with probability 1 - ramp (never the only
-//          available one), and the policy picks among the rest at full weight.
-enum class RampBy : std::uint8_t { Scale, Skip };
-
 
 // HAProxy's `on-error`: what reaching `error-limit` observed errors does
 // (docs/proxy-rules.md H3; `__health_adjust`, src/check.c).
