@@ -12,18 +12,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Gradescope, LEARNERS, N, NODE_CLI, PYTHON_BIN, ROOT, SLOW, testUser } from '../support/grade-cli.js';
+import { type Gradescope, LEARNERS, N, NODE_CLI, ROOT, SLOW, testUser } from '../support/grade-cli.js';
 
 const RUN_AUTOGRADER = join(ROOT, 'docs/gradescope/run_autograder');
 const SETUP = join(ROOT, 'docs/gradescope/setup.sh');
 let scratch: string;
 let bin: string;
-// PATH as on Gradescope's image: its python3 is the system's. Here the first
-// python3 on PATH may be a version manager's shim (support/grade-cli.ts: 0.35 s
-// of CPU per start, and each run starts Python once per test).
-const IMAGE_PATH = `${dirname(PYTHON_BIN)}:${process.env.PATH}`;
 
 // The unprivileged user run_autograder runs the program as (--user); its
 // own, so that no other test file's run is refused it or kills its processes.
@@ -57,7 +53,7 @@ async function autograde(name: string, files: Record<string, string | Uint8Array
   }
   const run = spawnSync('bash', [RUN_AUTOGRADER], {
     cwd: root,
-    env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${bin}:${IMAGE_PATH}`, ...env },
+    env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${bin}:${process.env.PATH}`, ...env },
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0); // Gradescope wants 0; the grade is in results.json
@@ -98,7 +94,7 @@ describe(`docs/gradescope/run_autograder${asRoot ? ' (the program as an unprivil
     const script = (await readFile(RUN_AUTOGRADER, 'utf8')).replace('command=(python3 "$program")', 'command=(python-not-installed "$program")');
     await writeFile(join(scratch, 'run_autograder_no_python'), script);
     const run = spawnSync('bash', [join(scratch, 'run_autograder_no_python')], {
-      env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${bin}:${IMAGE_PATH}` },
+      env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${bin}:${process.env.PATH}` },
     });
     expect(run.status).toBe(0);
     expect(JSON.parse(await readFile(join(root, 'results/results.json'), 'utf8'))).toEqual({
@@ -135,7 +131,7 @@ describe('docs/gradescope: what a submission cannot do to the autograder', { tim
     await mkdir(join(root, 'results'), { recursive: true });
     await writeFile(join(root, 'submission/balancer.py'), 'print(1)\n');
     await writeFile(join(root, 'results/results.json'), '{"tests": [{"score": 1, "max_score": 1, "name": "an older report"}]}\n');
-    const run = spawnSync('bash', [RUN_AUTOGRADER], { env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${stopped}:${IMAGE_PATH}` }, encoding: 'utf8' });
+    const run = spawnSync('bash', [RUN_AUTOGRADER], { env: { ...process.env, AUTOGRADER: root, LEARNER_USER: learnerUser, PATH: `${stopped}:${process.env.PATH}` }, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(root, 'at-start.json'), 'utf8'))).toEqual({ score: 0, output: 'The autograder did not finish grading this submission: please ask your course staff.' });
     expect(JSON.parse(await readFile(join(root, 'results/results.json'), 'utf8'))).toEqual({
@@ -193,7 +189,7 @@ describe('docs/gradescope: what a submission cannot do to the autograder', { tim
         '    pass',
       ].join('\n');
       await writeFile(join(root, 'submission/balancer.py'), `${filler}\n${learner}`);
-      const env = { ...process.env, AUTOGRADER: root, LEARNER_USER: LEARNER, PATH: `${bin}:${IMAGE_PATH}` };
+      const env = { ...process.env, AUTOGRADER: root, LEARNER_USER: LEARNER, PATH: `${bin}:${process.env.PATH}` };
       const run = spawnSync('bash', [RUN_AUTOGRADER], { env, encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);
       const results = JSON.parse(await readFile(join(root, 'results/results.json'), 'utf8')) as { score: number; output: string };
