@@ -20,4 +20,6 @@ if command -v taskset >/dev/null && [[ $(nproc) -gt 1 ]]; then
 fi
 "${pin[@]}" node tests/bench/bench.mjs
 step "Web page and traffic simulation in Chromium"
+# TRAFFIC_BENCH_BASELINE=<another build's dist> (main's, say) runs the traffic
+# workloads on that build too, alternating, and prints each one's CPU ratio.
 npx vitest run --config tests/web/bench/vitest.config.ts

@@ -224,15 +224,19 @@ std::int32_t SmoothWrr::pick_indexed() {
   return static_cast<std::int32_t>(x);
 }
 
-void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
+// pick_many and count_many: the same picks, each handed to `take` (the
+// winner's index, or kNone). n is 64-bit so that a run's length is never cut
+// by WebAssembly's 32-bit size_t.
+template <class Take>
+inline void SmoothWrr::run_picks(std::uint64_t n, Take take) {
   if (!indexed_) {
     const std::int64_t* w = weight_.data();
     std::int64_t* s = base_.data();
     const std::size_t size = weight_.size();
-    for (std::size_t k = 0; k < n; ++k) out[k] = pass_by_branch(w, s, size);
+    for (std::uint64_t k = 0; k < n; ++k) take(pass_by_branch(w, s, size));
     return;
   }
-  std::size_t done = 0;
+  std::uint64_t done = 0;
   if (!tree_.active() && tops_.size() > kScanClasses) {
     // Picks by pass (pick_by_pass), all of them at once.
     if (picks_ != 0) rebase();
@@ -240,12 +244,13 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
     const std::int64_t* w = weight_.data();
     std::int64_t* s = base_.data();
     const std::size_t size = weight_.size();
-    for (; done < n; ++done) out[done] = pass_by_branch(w, s, size);
+    for (; done < n; ++done) take(pass_by_branch(w, s, size));
     return;
   }
   while (done < n) {
     if (tops_.empty() || tree_.active() || tops_.size() > kScanClasses) {
-      out[done++] = pick_indexed();
+      take(pick_indexed());
+      ++done;
       continue;
     }
     // Runs of picks by scan, checked once per run (nothing changes between
@@ -255,10 +260,22 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
     // room can be 2^61 (weights of 1), which a 32-bit size_t (WebAssembly)
     // would cut to 0, and a run of 0 picks would never end.
     const std::int64_t room = rebase_at_ - picks_;
-    const std::uint64_t left = n - done;
-    const std::size_t end = done + static_cast<std::size_t>(std::min<std::uint64_t>(left, static_cast<std::uint64_t>(room)));
-    while (done < end) out[done++] = static_cast<std::int32_t>(move_winner(scan(++picks_)));
+    const std::uint64_t end = done + std::min<std::uint64_t>(n - done, static_cast<std::uint64_t>(room));
+    for (; done < end; ++done) take(static_cast<std::int32_t>(move_winner(scan(++picks_))));
   }
+}
+
+void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
+  run_picks(n, [&out](std::int32_t p) { *out++ = p; });
+}
+
+std::uint64_t SmoothWrr::count_many(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
+  std::uint64_t none = 0;
+  run_picks(n, [&](std::int32_t p) {
+    if (p == kNone) ++none;
+    else ++counts[ids[p]];
+  });
+  return none;
 }
 
 void SmoothWrr::add_member(std::uint32_t x) {

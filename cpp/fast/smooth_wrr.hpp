@@ -106,6 +106,11 @@ class SmoothWrr {
     return indexed_ ? pick_indexed() : smooth_pick(weight_.data(), base_.data(), weight_.size());
   }
   void pick_many(std::size_t n, std::int32_t* out);
+  // n picks counted instead of listed: ++counts[ids[winner]] for each pick
+  // with a winner; returns how many had none (kNone). The same picks, in the
+  // same order, leaving the same scores as pick_many (the Traffic lab keeps
+  // only how many requests each backend got per bucket).
+  std::uint64_t count_many(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts);
 
   // Plain mode: no index, the weights and scores as two flat arrays, for
   // rules other than the SPEC's to read and write (scores are exact there).
@@ -137,6 +142,8 @@ class SmoothWrr {
   };
 
   std::int32_t pick_indexed();
+  template <class Take>
+  void run_picks(std::uint64_t n, Take take);
   SLOWSTART_COLD void set_indexed_weight(std::size_t i, std::int64_t weight);
   SLOWSTART_COLD void set_indexed_score(std::size_t i, std::int64_t score);
   SLOWSTART_COLD void prepare();

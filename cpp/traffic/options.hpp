@@ -61,6 +61,22 @@ struct HealthCheck {
   // (slow start counts from its join, or from an active check's recovery:
   // E7); ramp_after_ejection ramps it as if an active check had readmitted it.
   bool ramp_after_ejection = false;
+  // Envoy's success-rate and failure-percentage detection, at each sweep over
+  // the interval just ended (docs/proxy-rules.md E10, E11; the rule in
+  // health_envoy.hpp): the hosts with at least the request volume count if
+  // there are at least the minimum hosts of them; success rate ejects those
+  // below mean - stdev_factor / 1000 x the standard deviation, failure
+  // percentage those failing at least the threshold percent. Enforcing: the
+  // percent chance that a detected outlier is ejected (Envoy's
+  // enforcing_success_rate 100, enforcing_failure_percentage 0).
+  std::uint32_t success_rate_minimum_hosts = 5;
+  std::uint32_t success_rate_request_volume = 100;
+  std::uint32_t success_rate_stdev_factor = 1900;
+  std::uint32_t enforcing_success_rate = 100;
+  std::uint32_t failure_percentage_threshold = 85;
+  std::uint32_t failure_percentage_minimum_hosts = 5;
+  std::uint32_t failure_percentage_request_volume = 50;
+  std::uint32_t enforcing_failure_percentage = 0;
 };
 
 // The most workers one backend may have (the service model keeps a slot per worker).
@@ -96,10 +112,29 @@ struct TrafficOptions {
   // backend up to `retries` times. 0: no timeout. Needs the service model.
   double timeout_ms = 0;
   std::uint32_t retries = 0;
+  // nginx's proxy_next_upstream_timeout (docs/proxy-rules.md N7): no further
+  // server is tried once this long has passed since the first attempt; 0: no
+  // limit. With --health nginx.
+  double next_upstream_timeout_ms = 0;
   // Envoy's retry circuit breaker (the cluster's max_retries, 3): at most this
   // many retries in flight at once; a retry past it is not made and the
   // failure reaches the client (docs/proxy-rules.md E13). With --health envoy.
   std::uint32_t max_retries_in_flight = 3;
+  // Envoy's retry budget (E14; CircuitBreakers.Thresholds.RetryBudget): when
+  // on, it replaces max_retries_in_flight: retries in flight may be
+  // retry_budget_percent of the requests in flight, never fewer than
+  // min_retry_concurrency. With --health envoy.
+  bool retry_budget = false;
+  double retry_budget_percent = 20;
+  std::uint32_t min_retry_concurrency = 3;
+  // Envoy's route retry policy (E15): a retry waits a fully jittered
+  // exponential back-off (base retry_back_off_ms, at most 10 x base; 0: at
+  // once, the lab before), and may land on a host the request tried already
+  // unless retry_other_host (Envoy's previous_hosts retry predicate; the lab
+  // before, and nginx's and HAProxy's rule). With --health envoy; without it
+  // a retry goes at once to another backend.
+  std::uint32_t retry_back_off_ms = 25;
+  bool retry_other_host = false;
   HealthCheck health;
   RampBy ramp_by = RampBy::Scale;
   std::uint64_t seed = 1;          // random, p2c, least-conn ties, the skip decorator

@@ -10,8 +10,10 @@
 #include "traffic/health_haproxy.hpp"
 #include "traffic/health_nginx.hpp"
 #include "traffic/lanes.hpp"
+#include "traffic/least_conn.hpp"
 #include "traffic/policies.hpp"
 #include "traffic/ramps.hpp"
+#include "traffic/retries_envoy.hpp"
 #include "traffic/service_model.hpp"
 
 #include <algorithm>
@@ -68,6 +70,7 @@ class Simulator : public ScriptSink, FleetEvents {
  public:
   Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r, const RunLimits& limits)
       : o_(o),
+        policy_(resolve_policy(o.policy, o.health.kind)),
         ids_(scan.ids),
         r_(r),
         n_ids_(scan.ids.names().size()),
@@ -78,17 +81,18 @@ class Simulator : public ScriptSink, FleetEvents {
         service_(o.service, n_ids_),
         nginx_(o.health, n_ids_, meter_),
         haproxy_(o.health, n_ids_),
-        envoy_(o.health, n_ids_, meter_),
+        envoy_(o.health, n_ids_, meter_, o.seed),
         client_(r, o.service.enabled) {
     fleet_.active.assign(n_ids_, 0);
     fleet_.id_pos.assign(n_ids_, kNone);
     fleet_.passive.assign(n_ids_, Passive{});
+    if (policy_ == Policy::HAProxyLeastConn) leastconn_.resize(n_ids_);
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
     // Least-request picks one by one: with equal weights Envoy's pick is a
     // random two-choice (E4), which a run of weighted picks cannot be.
-    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted() || o_.policy == Policy::LeastRequest;
+    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted() || policy_ == Policy::LeastRequest;
     // The budget's costs (budget.hpp): what each pick one by one costs, and a
     // scanning pick's pass over the pool (counted for every backend the script names).
     steps_per_pick_ = kStepsPerAttempt + (picks_scan(o_) ? kStepsPerScanned * static_cast<double>(n_ids_) : 0);
@@ -122,6 +126,8 @@ class Simulator : public ScriptSink, FleetEvents {
     // (no retry past the end); a successful one was answered when served.
     for (; !done_.empty(); done_.pop())
       if (done_.top().failed) answer_failed(done_.top());
+    // Retries still waiting out their back-off: no retry past the end either.
+    for (; !due_retries_.empty(); due_retries_.pop()) answer_failed(due_retries_.top().failed);
     meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.finish()));
     for (std::size_t k = 0; k < r_.buckets; ++k)
       for (std::size_t id = 0; id < n_ids_; ++id) {
@@ -163,14 +169,18 @@ class Simulator : public ScriptSink, FleetEvents {
 
   // The policies that pick by weight, through SmoothWrr.
   bool weighted() const {
-    switch (o_.policy) {
+    switch (policy_) {
       case Policy::SmoothWrr:
       case Policy::LeastRequest:
+      case Policy::StaticRr:
         return true;
       case Policy::Random:
       case Policy::P2C:
       case Policy::LeastConn:
       case Policy::RoundRobin:
+      case Policy::CaddyLeastConn:
+      case Policy::NginxLeastConn:
+      case Policy::HAProxyLeastConn:
         return false;
     }
     return false;
@@ -193,6 +203,7 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       const std::size_t n = pool.size();
       wrr_.reset(n);
+      tie_scores_.assign(n, 0);
       slow_start_.assign(n, 0);
       slow_starting_ = 0;
       fleet_.backends.clear();
@@ -204,6 +215,7 @@ class Simulator : public ScriptSink, FleetEvents {
         fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
         ramps_.joined(i);
         wrr_.set_score(i, pool.score(i));
+        tie_scores_[i] = pool.score(i);
         reweigh_position(i);
         log_joined(i);
       }
@@ -216,6 +228,7 @@ class Simulator : public ScriptSink, FleetEvents {
       fleet_.pos_id.push_back(ids_.find(fleet_.backends[i].name));
       fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
       wrr_.push_back();
+      tie_scores_.push_back(0);
       ramps_.push_back();
     }
     fleet_.backends[i] = pool.backend(i);
@@ -224,6 +237,7 @@ class Simulator : public ScriptSink, FleetEvents {
     restart_health(id, now);
     if (cmd.op != Op::Down) {
       wrr_.set_score(i, pool.score(i));
+      tie_scores_[i] = pool.score(i);
       // (Re)joining: a cold start for the service model.
       service_.started(id, static_cast<double>(pool.now()));
     }
@@ -244,18 +258,19 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   // The weight the pick sees: the curve's (the full weight when the skip
-  // decorator applies the ramp instead), nginx's effective-weight dip, and
+  // decorator applies the ramp instead, or with HAProxy's static-rr, which
+  // slowstart does not ramp: H8), nginx's effective-weight dip, and
   // for least-request divided by (active + 1)^bias. 0 while the health check
   // leaves it out.
   void weigh(std::size_t i) {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
-    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
-    if (o_.policy == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * o_.curve.resolution);
+    std::int64_t w = !policy_ramps() ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
+    if (policy_ == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * o_.curve.resolution);
     if (fleet_.passive[id].out && !fleet_.panic) w = 0;
     const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
     if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
-    if (o_.policy == Policy::LeastRequest && w > 0) {
+    if (policy_ == Policy::LeastRequest && w > 0) {
       const double a = static_cast<double>(fleet_.active[id]) + 1.0;
       w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
     }
@@ -283,8 +298,14 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   void active_changed(std::uint32_t id) {
-    if (o_.policy == Policy::LeastRequest && fleet_.id_pos[id] != kNone) weigh(static_cast<std::size_t>(fleet_.id_pos[id]));
+    if (policy_ == Policy::LeastRequest && fleet_.id_pos[id] != kNone) weigh(static_cast<std::size_t>(fleet_.id_pos[id]));
+    if (policy_ == Policy::HAProxyLeastConn) leastconn_.inflight_changed(id, fleet_.active[id]);
   }
+
+  // Whether the weights the pick sees ramp: not with the skip decorator (it
+  // applies the ramp itself), nor with HAProxy's static-rr (`server_recalc_eweight`
+  // ramps only `BE_LB_PROP_DYN` algorithms, server.c; docs/proxy-rules.md H8).
+  bool policy_ramps() const { return o_.ramp_by != RampBy::Skip && policy_ != Policy::StaticRr; }
 
   // ---- the lanes --------------------------------------------------------
 
@@ -298,7 +319,8 @@ class Simulator : public ScriptSink, FleetEvents {
     if (!b.up) return log_state(now_, id, BackendState::Out, 0);
     if (fleet_.passive[id].out) return log_state(now_, id, BackendState::Ejected, 0);
     const double end = ramps_.ramp_end(i);
-    if (ramps_.may_ramp(i) && end > now_) return log_state(now_, id, BackendState::Ramping, end);
+    if (ramps_.may_ramp(i) && policy_ != Policy::StaticRr && end > now_)
+      return log_state(now_, id, BackendState::Ramping, end);
     log_state(now_, id, BackendState::Serving, 0);
   }
 
@@ -356,7 +378,7 @@ class Simulator : public ScriptSink, FleetEvents {
   // Envoy's panic mode follows the share of hosts healthy (UP and not
   // ejected); when it flips, every weight is weighed again.
   void update_panic() {
-    if (o_.policy == Policy::LeastRequest) find_equal_weights();
+    if (policy_ == Policy::LeastRequest) find_equal_weights();
     if (o_.health.kind != HealthKind::Envoy) return;
     std::size_t up = 0, healthy = 0;
     meter_.add(kStepsPerScanned * static_cast<double>(fleet_.backends.size()));
@@ -434,7 +456,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::int32_t pick(std::int64_t tick, const std::uint32_t* tried, std::size_t n_tried) {
     const bool skip = o_.ramp_by == RampBy::Skip;
     if (weighted() && !skip) {
-      if (o_.policy == Policy::LeastRequest && slow_starting_ == 0 && equal_weights_)
+      if (policy_ == Policy::LeastRequest && slow_starting_ == 0 && equal_weights_)
         return pick_unweighted_least_request(tried, n_tried);
       if (n_tried == 0) return wrr_.pick();  // the common case
       return pick_weighted_without(tried, n_tried);
@@ -458,16 +480,39 @@ class Simulator : public ScriptSink, FleetEvents {
       const double w = static_cast<double>(fleet_.backends[i].target);
       return skip ? w : w * ramps_.factor(i, tick);
     };
-    switch (o_.policy) {
+    const auto inflight = [&](std::uint32_t i) { return fleet_.active[fleet_.pos_id[i]]; };
+    // nginx's least_conn compares `weight` (the configured one, here ramped
+    // by slow start as the lab's weights are), not the effective weight.
+    const auto ramped_weight = [&](std::uint32_t i) -> std::int64_t {
+      const std::int64_t full = fleet_.backends[i].target * o_.curve.resolution;
+      return policy_ramps() ? static_cast<std::int64_t>(static_cast<double>(full) * ramps_.factor(i, tick)) : full;
+    };
+    // HAProxy's eweight: the weight in sixteenths (`uweight * BE_WEIGHT_SCALE`)
+    // times slowstart's ramp (H10: with HAProxy's curve a whole number of
+    // sixteenths, at least 1); 0 while the ramp gives nothing yet.
+    const auto eweight = [&](std::uint32_t i) -> std::uint64_t {
+      const auto full = static_cast<std::uint64_t>(fleet_.backends[i].target) * 16;
+      const double r = policy_ramps() ? ramps_.factor(i, tick) : 1.0;
+      if (!(r > 0)) return 0;
+      return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(full) * r + 1e-9));
+    };
+    switch (policy_) {
       case Policy::SmoothWrr:
       case Policy::LeastRequest:
-        return pick_weighted_among_candidates();
+      case Policy::StaticRr:
+        return pick_weighted_among(cand_);
       case Policy::Random:
         return cand_.empty() ? kNone : pick_random(cand_, weight, rng_);
       case Policy::P2C:
         return cand_.empty() ? kNone : pick_p2c(cand_, score, rng_);
-      case Policy::LeastConn:
+      case Policy::LeastConn:  // resolved to one of the three below (resolve_policy)
+      case Policy::CaddyLeastConn:
         return cand_.empty() ? kNone : pick_least_conn(cand_, score, rng_);
+      case Policy::NginxLeastConn:
+        return pick_nginx_least_conn(cand_, inflight, ramped_weight, ties_,
+                                     [&](const std::vector<std::uint32_t>& ties) { return smooth_pick_among(ties); });
+      case Policy::HAProxyLeastConn:
+        return pick_haproxy_leastconn(cand_, eweight, inflight, leastconn_, fleet_.pos_id);
       case Policy::RoundRobin:
         return cand_.empty() ? kNone : pick_round_robin(fleet_.backends.size(), cand_, robin_, !skip, ramp, rng_);
     }
@@ -525,13 +570,34 @@ class Simulator : public ScriptSink, FleetEvents {
     return p;
   }
 
-  // The weighted pick among the candidates only (the skip decorator's): the
-  // same pick with everyone else's weight at 0 for a moment.
-  std::int32_t pick_weighted_among_candidates() {
+  // nginx's smooth weighted round-robin among `among` only (nginx least_conn's
+  // tied candidates, positions ascending), on the effective weights the pick
+  // sees and least_conn's own current weights (tie_scores_: the SmoothWrr's
+  // index would make each update cost a tree's step): each adds its weight to
+  // its score, the highest (the first of equals) wins and loses the total.
+  // The loop of `ngx_http_upstream_get_least_conn_peer`'s `many` branch.
+  std::int32_t smooth_pick_among(const std::vector<std::uint32_t>& among) {
+    std::int32_t best = kNone;
+    std::int64_t best_score = 0, total = 0;
+    for (const std::uint32_t i : among) {
+      const std::int64_t w = wrr_.weight(i);
+      if (w <= 0) continue;
+      const std::int64_t score = tie_scores_[i] += w;
+      total += w;
+      if (best == kNone || score > best_score) best = static_cast<std::int32_t>(i), best_score = score;
+    }
+    if (best != kNone) tie_scores_[static_cast<std::size_t>(best)] -= total;
+    return best;
+  }
+
+  // The weighted pick among `among` only (positions ascending: the skip
+  // decorator's candidates): the same pick with everyone else's weight at 0
+  // for a moment.
+  std::int32_t pick_weighted_among(const std::vector<std::uint32_t>& among) {
     hidden_.clear();
     std::size_t c = 0;
     for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
-      if (c < cand_.size() && cand_[c] == i) {
+      if (c < among.size() && among[c] == i) {
         ++c;
         continue;
       }
@@ -549,7 +615,15 @@ class Simulator : public ScriptSink, FleetEvents {
       if (over_budget(now_)) return;
       const bool done = !done_.empty() && done_.top().t <= t;
       const bool timer = !timers_.empty() && timers_.top().t <= t;
-      if (!done && !timer) return;
+      const bool due = !due_retries_.empty() && due_retries_.top().t <= t;
+      if (!done && !timer && !due) return;
+      // At one moment: attempts end first, then retries start, then timers.
+      if (due && (!done || due_retries_.top().t < done_.top().t) && (!timer || due_retries_.top().t <= timers_.top().t)) {
+        const DueRetry r = due_retries_.top();
+        due_retries_.pop();
+        retry(r.failed, r.t, true);
+        continue;
+      }
       if (timer && (!done || timers_.top().t < done_.top().t)) {
         const Timer tm = timers_.top();
         timers_.pop();
@@ -561,12 +635,25 @@ class Simulator : public ScriptSink, FleetEvents {
       if (d.tries > 1) --retries_in_flight_;
       --fleet_.active[d.id];
       active_changed(d.id);
-      // nginx never passes a request on from a single server (N2: the tries left are set to 0).
-      const bool single = o_.health.kind == HealthKind::Nginx && single_server(fleet_);
-      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single && retry_allowed();
+      bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && retry_allowed(d);
+      // Envoy's back-off (E15): the retry waits a draw below its ceiling, in
+      // whole milliseconds; one that would start past the end is not made.
+      double back_off = 0;
+      if (again && envoy_back_off()) {
+        const std::uint64_t ceiling = envoy_back_off_ceiling_ms(o_.retry_back_off_ms, d.tries);
+        const auto ms = static_cast<double>(rng_.below(ceiling));
+        back_off = ms / 1000.0;
+        again = d.t + back_off < o_.duration;
+        if (again) waited_ms_[d.slot] += ms;
+      }
       report(d.id, d.t, d.failed, again);
+      if (again && back_off > 0) {
+        ++retries_in_flight_;  // taken as the retry is scheduled (`RetryStateImpl::shouldRetry`)
+        due_retries_.push(DueRetry{d.t + back_off, d});
+        continue;
+      }
       if (again) {
-        retry(d);
+        retry(d, d.t, false);
         continue;
       }
       if (d.failed) answer_failed(d);
@@ -578,25 +665,51 @@ class Simulator : public ScriptSink, FleetEvents {
   std::size_t first_bucket(const Done& d) const { return d.tries > 1 ? first_bucket_[d.slot] : d.bucket; }
 
   // The client's answer: the last attempt `d` timed out.
-  void answer_failed(const Done& d) { client_.answered(first_bucket(d), d.tries * o_.timeout_ms, true); }
+  void answer_failed(const Done& d) { client_.answered(first_bucket(d), d.tries * o_.timeout_ms + waited_ms(d), true); }
+
+  // What the request's retries before attempt `d` waited out (Envoy's back-off), in ms.
+  double waited_ms(const Done& d) const { return d.slot != kNoSlot ? waited_ms_[d.slot] : 0.0; }
 
   // Envoy's retry circuit breaker (E13; `CircuitBreakers.Thresholds.max_retries`,
   // circuit_breaker.proto): no retry while max_retries are in flight
   // (`upstream_rq_retry_overflow`); the failure goes to the client.
-  bool retry_allowed() const {
-    return o_.health.kind != HealthKind::Envoy || retries_in_flight_ < o_.max_retries_in_flight;
+  // With a retry budget (E14) instead, a share of the requests in flight.
+  // nginx's own limits (health_nginx.hpp's nginx_passes_on: a single server,
+  // each server once, proxy_next_upstream_timeout): every failed attempt
+  // before `d` lasted the timeout, and the retry comes at once.
+  bool retry_allowed(const Done& d) const {
+    switch (o_.health.kind) {
+      case HealthKind::None:
+      case HealthKind::HAProxy:
+        return true;
+      case HealthKind::Nginx:
+        return nginx_passes_on(fleet_, d.tries, d.tries * o_.timeout_ms, o_.next_upstream_timeout_ms);
+      case HealthKind::Envoy:
+        return retries_in_flight_ < envoy_retry_limit(o_, done_.size());
+    }
+    return true;
   }
 
-  // The attempt failed: the same request again on another backend, now.
-  void retry(const Done& d) {
+  // Envoy's retries wait a back-off (E15); with --retry-back-off-ms 0, and
+  // for the other balancers, a retry starts at once.
+  bool envoy_back_off() const { return o_.health.kind == HealthKind::Envoy && o_.retry_back_off_ms > 0; }
+  // Envoy's retry may pick a host the request tried already (no
+  // previous_hosts predicate, E15); the others' never does.
+  bool retry_elsewhere() const { return o_.health.kind != HealthKind::Envoy || o_.retry_other_host; }
+
+  // The attempt `d` failed: the same request again at `t` (on another
+  // backend, unless Envoy's may pick the same). `reserved`: its place among
+  // the retries in flight was taken when it was scheduled.
+  void retry(const Done& d, double t, bool reserved) {
     meter_.add(steps_per_pick_);
-    const std::size_t k = r_.bucket_of(d.t);
+    const std::size_t k = r_.bucket_of(t);
     ++r_.retried[d.bucket * n_ids_ + d.id];
-    if (ramps_.pending()) ramp_to(tick_of(d.t));
-    const std::int32_t p = pick(tick_of(d.t), tried_[d.slot].data(), d.tries);
-    after_pick(p, d.t);
+    if (ramps_.pending()) ramp_to(tick_of(t));
+    const std::int32_t p = retry_elsewhere() ? pick(tick_of(t), tried_[d.slot].data(), d.tries) : pick(tick_of(t), nullptr, 0);
+    after_pick(p, t);
     ++r_.total[k];
     if (p == kNone) {
+      if (reserved) --retries_in_flight_;
       ++r_.unrouted[k];
       answer_failed(d);
       free_slots_.push_back(d.slot);
@@ -604,8 +717,8 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     const std::uint32_t id = fleet_.pos_id[static_cast<std::size_t>(p)];
     ++r_.requests[k * n_ids_ + id];
-    ++retries_in_flight_;
-    serve(id, d.t, k, &d);
+    if (!reserved) ++retries_in_flight_;
+    serve(id, t, k, &d);
   }
 
   // Attempt at backend `id` arriving at `t` (bucket k): its end, as the
@@ -627,11 +740,13 @@ class Simulator : public ScriptSink, FleetEvents {
             d.slot = static_cast<std::uint32_t>(tried_.size());
             tried_.emplace_back();
             first_bucket_.emplace_back();
+            waited_ms_.emplace_back();
           } else {
             d.slot = free_slots_.back();
             free_slots_.pop_back();
           }
           first_bucket_[d.slot] = static_cast<std::uint32_t>(k);  // its first attempt
+          waited_ms_[d.slot] = 0;
         }
         tried_[d.slot][d.tries - 1] = id;
       }
@@ -643,7 +758,7 @@ class Simulator : public ScriptSink, FleetEvents {
       latency_sum_[cell] += latency_ms;
       client_.attempt(k, id, latency_ms);
       // Answered: the attempts before this one each lasted the timeout.
-      client_.answered(first_bucket(d), (d.tries - 1) * o_.timeout_ms + latency_ms, false);
+      client_.answered(first_bucket(d), (d.tries - 1) * o_.timeout_ms + waited_ms(d) + latency_ms, false);
     }
     if (client_.bins() > latency_bins_limit_ && !stopped_) stopped_ = latency_bins_overrun(latency_bins_limit_, t);
     ++fleet_.active[id];
@@ -680,13 +795,7 @@ class Simulator : public ScriptSink, FleetEvents {
       while (end > next_ + 1 && !same(end - 1)) --end;
       const std::uint32_t* ids = fleet_.pos_id.data();
       std::uint32_t* counts = &r_.requests[k * n_ids_];
-      std::uint32_t unrouted = 0;
-      picks_.resize(static_cast<std::size_t>(end - next_));
-      wrr_.pick_many(picks_.size(), picks_.data());
-      for (const std::int32_t p : picks_) {
-        if (p == kNone) ++unrouted;
-        else ++counts[ids[p]];
-      }
+      const auto unrouted = static_cast<std::uint32_t>(wrr_.count_many(end - next_, ids, counts));
       r_.total[k] += static_cast<std::uint32_t>(end - next_);
       r_.unrouted[k] += unrouted;
       client_.sent(k, static_cast<std::uint32_t>(end - next_), unrouted);
@@ -761,6 +870,7 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   const TrafficOptions& o_;
+  const Policy policy_;  // o_.policy resolved (`least-conn` is the balancer's own)
   const NameIds& ids_;
   TrafficResult& r_;
   std::size_t n_ids_;
@@ -788,9 +898,11 @@ class Simulator : public ScriptSink, FleetEvents {
   // Position-aligned with the pool.
   Ramps ramps_{o_, fleet_, meter_};
   SmoothWrr wrr_;                     // the pick, with the weights it sees
-  std::vector<std::int32_t> picks_;   // one millisecond's winners
   std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
   std::vector<std::pair<std::uint32_t, std::int64_t>> hidden_;
+  std::vector<std::uint32_t> ties_;    // nginx least_conn: the candidates tied with the best
+  std::vector<std::int64_t> tie_scores_;  // nginx least_conn: its current weights (by position)
+  LeastconnQueue leastconn_;           // HAProxy leastconn: its servers' order among equal keys (by id)
   std::size_t robin_ = static_cast<std::size_t>(-1);
 
   // By backend id (survive POOL).
@@ -799,8 +911,17 @@ class Simulator : public ScriptSink, FleetEvents {
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
   std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
   std::vector<std::uint32_t> first_bucket_;  // by tried_'s slot: the bucket its request was sent in
+  std::vector<double> waited_ms_;            // by tried_'s slot: its retries' back-offs so far, ms
   std::vector<std::uint32_t> free_slots_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  // Envoy's retries waiting out their back-off: when each starts, and the
+  // attempt that failed.
+  struct DueRetry {
+    double t;
+    Done failed;
+    bool operator>(const DueRetry& o) const { return t != o.t ? t > o.t : failed > o.failed; }
+  };
+  std::priority_queue<DueRetry, std::vector<DueRetry>, std::greater<>> due_retries_;
 
   std::uint64_t next_ = 0, total_requests_ = 0;
   std::uint64_t last_sample_ = std::numeric_limits<std::uint64_t>::max();

@@ -30,14 +30,30 @@ export interface RawTrafficOptions {
       };
   timeoutMs?: number;
   retries?: number;
+  nextUpstreamTimeoutMs?: number;
   maxRetriesInFlight?: number;
+  retryBudget?: boolean;
+  retryBudgetPercent?: number;
+  minRetryConcurrency?: number;
+  retryBackOffMs?: number;
+  retryOtherHost?: boolean;
   health?: RawHealthCheck | null;
   rampBy?: 'scale' | 'skip';
   seed?: number;
   stableMargin?: number;
 }
 
-export type RawPolicy = 'wrr' | 'least-request' | 'random' | 'p2c' | 'least-conn' | 'round-robin';
+export type RawPolicy =
+  | 'wrr'
+  | 'least-request'
+  | 'random'
+  | 'p2c'
+  | 'least-conn'
+  | 'round-robin'
+  | 'caddy-least-conn'
+  | 'nginx-least-conn'
+  | 'haproxy-leastconn'
+  | 'static-rr';
 
 export interface RawHealthParameters {
   maxFails: number;
@@ -70,6 +86,22 @@ export interface RawHealthParameters {
   panicThreshold: number;
   /** Envoy: ramp a host back from an outlier ejection (Envoy does only after an active check's recovery). */
   rampAfterEjection: boolean;
+  /** Envoy: hosts with enough requests needed for success-rate detection. */
+  successRateMinimumHosts: number;
+  /** Envoy: requests in an interval that make a host count for success rate. */
+  successRateRequestVolume: number;
+  /** Envoy: eject below the mean success rate minus this / 1000 standard deviations. */
+  successRateStdevFactor: number;
+  /** Envoy: the chance in percent that a success-rate outlier is ejected; 0: detect only. */
+  enforcingSuccessRate: number;
+  /** Envoy: eject a host failing at least this percent of its requests in an interval. */
+  failurePercentageThreshold: number;
+  /** Envoy: hosts with enough requests needed for failure-percentage detection. */
+  failurePercentageMinimumHosts: number;
+  /** Envoy: requests in an interval that make a host count for failure percentage. */
+  failurePercentageRequestVolume: number;
+  /** Envoy: the chance in percent that a failure-percentage outlier is ejected; 0: detect only. */
+  enforcingFailurePercentage: number;
 }
 
 export interface RawHealthCheck extends Partial<RawHealthParameters> {
@@ -91,7 +123,13 @@ export interface RawTrafficDefaults {
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
   timeoutMs: number;
   retries: number;
+  nextUpstreamTimeoutMs: number;
   maxRetriesInFlight: number;
+  retryBudget: boolean;
+  retryBudgetPercent: number;
+  minRetryConcurrency: number;
+  retryBackOffMs: number;
+  retryOtherHost: boolean;
   health: RawHealthParameters;
   stableMargin: number;
   maxRetries: number;

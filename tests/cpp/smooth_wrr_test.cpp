@@ -94,6 +94,63 @@ TEST(SmoothWrr, NginxOrderInEveryMode) {
   }
 }
 
+TEST(SmoothWrr, CountManyCountsTheNginxOrderInEveryMode) {
+  // 5/1/1 picks a a b a c a a (see above): 7 picks count a 5, b 1, c 1, and
+  // 9 picks (a a b a c a a, then a a) a 7. Counts go through the id map
+  // (a is id 2, b id 0, c id 1) and add to what is there; padding with
+  // weight-0 backends forces the index; 400 more backends with 40 weights
+  // (1000 ... 1039, 10 each) force the tournament.
+  for (std::size_t pad : {std::size_t{0}, std::size_t{100}}) {
+    std::vector<std::int64_t> w{5, 1, 1};
+    w.resize(3 + pad, 0);
+    SmoothWrr wrr;
+    wrr.reset(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) wrr.set_weight(i, w[i]);
+    std::vector<std::uint32_t> ids(w.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
+    ids[0] = 2, ids[1] = 0, ids[2] = 1;
+    std::vector<std::uint32_t> counts(w.size(), 0);
+    counts[2] = 100;
+    EXPECT_EQ(wrr.count_many(7, ids.data(), counts.data()), 0u);
+    EXPECT_EQ(counts[2], 105u) << pad;
+    EXPECT_EQ(counts[0], 1u) << pad;
+    EXPECT_EQ(counts[1], 1u) << pad;
+    // The scores are back at 0 after a whole cycle of 7 (SPEC), then 2 more.
+    EXPECT_EQ(wrr.count_many(2, ids.data(), counts.data()), 0u);
+    EXPECT_EQ(counts[2], 107u) << pad;
+    EXPECT_EQ(wrr.score(0), -4);
+    EXPECT_EQ(wrr.score(1), 2);
+    EXPECT_EQ(wrr.score(2), 2);
+  }
+  std::vector<std::int64_t> w{5, 1, 1};
+  for (int c = 0; c < 40; ++c)
+    for (int k = 0; k < 10; ++k) w.push_back(1000 + c);
+  SmoothWrr wrr;
+  wrr.reset(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) wrr.set_weight(i, w[i]);
+  wrr.pick();  // (the tree is built when a class changes; a weight change does it)
+  wrr.set_weight(3, 999);
+  ASSERT_TRUE(wrr.tournament());
+  std::vector<std::uint32_t> ids(w.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
+  std::vector<std::uint32_t> counts(w.size(), 0);
+  EXPECT_EQ(wrr.count_many(9, ids.data(), counts.data()), 0u);
+  // By hand: the 10 backends of weight 1039 (393 ... 402) lead everyone
+  // after every pick (j * 1039 against at most j * 1038), in pool order
+  // (a tie goes to the earliest); the first pick took 393, so the 9 are
+  // 394 ... 402.
+  for (std::size_t i = 0; i < w.size(); ++i) EXPECT_EQ(counts[i], i >= 394 && i < 403 ? 1u : 0u) << i;
+}
+
+TEST(SmoothWrr, CountManyWithNoParticipantsCountsNone) {
+  std::vector<std::int64_t> w(50, 0);
+  SmoothWrr wrr;
+  wrr.reset(w.size());
+  std::vector<std::uint32_t> ids(50, 0), counts(50, 0);
+  EXPECT_EQ(wrr.count_many(5, ids.data(), counts.data()), 5u);
+  EXPECT_EQ(counts[0], 0u);
+}
+
 TEST(SmoothWrr, ScoreIsTrueAfterEveryPick) {
   // SPEC: after two picks of a=5 b=1 c=1, a -4, b 2, c 2 (here with the index).
   std::vector<std::int64_t> w(64, 0);

@@ -284,7 +284,8 @@ TEST(TrafficHealth, EnvoyDoesNotRampAHostBackFromEjection) {
 // 500 ms timeout, one every 0.05 s; those failing before the 2 s end (30 of
 // its 40) may be retried on a, warm, where a retry takes 120 ms, so a retry
 // overlaps the next two failures. At most 1 in flight: one failure in three
-// is retried (10); at most 3 (the default): every one (30); 0: none.
+// is retried (10); at most 3 (the default): every one (30); 0: none. (Each
+// retry at once and on a: --retry-back-off-ms 0 --retry-other-host, E15.)
 TEST(TrafficHealth, EnvoyCapsTheRetriesInFlight) {
   TrafficOptions o = cold_b(21, WarmBy::Serving, 2);
   o.rps = 40;
@@ -293,6 +294,8 @@ TEST(TrafficHealth, EnvoyCapsTheRetriesInFlight) {
   o.retries = 1;
   o.health.kind = HealthKind::Envoy;
   o.health.max_ejection_percent = 0;
+  o.retry_back_off_ms = 0;
+  o.retry_other_host = true;
   const auto retried = [&](std::uint32_t cap) {
     TrafficOptions with = o;
     with.max_retries_in_flight = cap;

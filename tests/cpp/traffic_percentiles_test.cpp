@@ -15,6 +15,7 @@
 #include "traffic/traffic.hpp"
 
 using namespace slowstart;
+using namespace slowstart::simulate_command;  // SimulateArgs (the unity build no longer lends it from a neighbour)
 
 namespace {
 

@@ -155,8 +155,27 @@ inline std::string run_wrr_ops(ByteSource& in, const Scale& scale = {}) {
         wrr.set_score(i, v);
         break;
       }
-      default: {  // picks, one by one and in a batch
+      default: {  // picks: one by one, in a batch, or counted
         const std::size_t picks = pick_count(code, arg, scale);
+        if ((code & 0x60) == 0x40) {
+          // count_many through a shuffled id map (as the Traffic lab's
+          // positions to backend ids), against the oracle's picks counted.
+          std::vector<std::uint32_t> ids(w.size());
+          for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
+          for (std::size_t i = ids.size(); i > 1; --i) std::swap(ids[i - 1], ids[mix.below(i)]);
+          std::vector<std::uint32_t> got(w.size() + 1, 7), want(w.size() + 1, 7);  // (7: counts add to what is there)
+          const std::uint64_t none = wrr.count_many(picks, ids.data(), got.data());
+          std::uint64_t want_none = 0;
+          for (std::size_t k = 0; k < picks; ++k) {
+            const std::int32_t p = slowstart::smooth_pick(w.data(), s.data(), w.size());
+            if (p == slowstart::kNone) ++want_none;
+            else ++want[ids[static_cast<std::size_t>(p)]];
+          }
+          if (none != want_none) return where("picks with no winner", op, 0, static_cast<std::int64_t>(none), static_cast<std::int64_t>(want_none));
+          for (std::size_t i = 0; i < got.size(); ++i)
+            if (got[i] != want[i]) return where("count", op, i, got[i], want[i]);
+          break;
+        }
         std::vector<std::int32_t> batch(picks);
         if (code & 0x20) wrr.pick_many(picks, batch.data());
         for (std::size_t k = 0; k < picks; ++k) {

@@ -98,7 +98,11 @@ export interface TrafficOptions {
   curve?: Curve;
   /**
    * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's: with equal weights and no host ramping, the least active of `choiceCount` random draws; else weight / (active + 1)^bias.
-   * `random` (weighted), `p2c` (two at random, fewer active wins), `least-conn`, `round-robin` (Caddy's).
+   * `random` (weighted), `p2c` (two at random, fewer active wins), `round-robin` (Caddy's).
+   * `least-conn`: the balancer's own least connections: nginx's with `health.kind` nginx, HAProxy's with haproxy,
+   * else Caddy's; each by name: `caddy-least-conn` (fewest active, no weights, ties at random), `nginx-least-conn`
+   * (conns / weight, smooth WRR among ties), `haproxy-leastconn` ((inflight + 1) × 4096 / eweight, 0 when idle).
+   * `static-rr`: HAProxy's static-rr (weighted turns; slowstart does not ramp it).
    */
   policy?: Policy;
   /** false: ignore the ramps (full weight at once). Default true. */
@@ -111,10 +115,22 @@ export interface TrafficOptions {
   service?: boolean | ServiceModel;
   /** A request slower than this fails (needs the service model). 0: none (default). */
   timeoutMs?: number;
-  /** Retries of a failed request on another backend, 0 to 5. Default 0. */
+  /** Retries of a failed request on another backend (Envoy: on any host, after a jittered back-off: `retryBackOffMs`, `retryOtherHost`), 0 to 5. Default 0. With nginx, each server is tried once at most. */
   retries?: number;
+  /** nginx (`health.kind` nginx): no further server is tried once this many ms passed since the first attempt (proxy_next_upstream_timeout). 0: none (default). */
+  nextUpstreamTimeoutMs?: number;
   /** Envoy (`health.kind` envoy): the most retries in flight at once (the cluster's max_retries circuit breaker). Default 3. */
   maxRetriesInFlight?: number;
+  /** Envoy: a retry budget instead of `maxRetriesInFlight`: retries in flight up to a percent of the requests in flight. Default false. */
+  retryBudget?: boolean;
+  /** Envoy with `retryBudget`: the budget, percent of the requests in flight (budget_percent). Default 20. */
+  retryBudgetPercent?: number;
+  /** Envoy with `retryBudget`: the retries in flight the budget always allows (min_retry_concurrency). Default 3. */
+  minRetryConcurrency?: number;
+  /** Envoy: a retry waits a random whole number of ms below this, doubled for each later retry up to 10 times it (base_interval); 0: at once. Default 25. */
+  retryBackOffMs?: number;
+  /** Envoy: a retry never goes to a host the request tried (the previous_hosts predicate); without it it may. Default false. */
+  retryOtherHost?: boolean;
   /** Passive health checking (needs a timeout). Default none. */
   health?: HealthCheck | null;
   /** How a policy applies the ramp: `scale` (default) or `skip` (leave a warming host out with probability 1 − ramp). */
@@ -148,7 +164,7 @@ export class Traffic {
   readonly latencyMs: Float64Array;
   /** Attempts that timed out (they arrived in the bucket), same layout. */
   readonly failed: Uint32Array;
-  /** Of those, the ones retried on another backend, same layout. */
+  /** Of those, the ones retried (on another backend; under Envoy on any), same layout. */
   readonly retried: Uint32Array;
   /** `BackendState`, the worst the bucket saw, same layout. */
   readonly state: Uint8Array;

@@ -9,7 +9,11 @@
 //   npx vitest run --config tests/web/bench/vitest.config.ts traffic
 // TRAFFIC_BENCH=health,health-10k measures only those workloads;
 // TRAFFIC_BENCH_DIST=/path/to/other/dist measures another build's package
-// (a baseline, for a ratio measured side by side).
+// instead of this one; TRAFFIC_BENCH_BASELINE=/path/to/other/dist measures
+// that build too, in the same browser, its runs alternating with ours, and
+// prints each workload's ratio (the baseline's median CPU time over ours:
+// above 1 means this build is faster), the one figure a loaded machine does
+// not spoil (docs/PERFORMANCE.md).
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,51 +33,90 @@ const WORKLOAD_NAMES: Record<string, string> = {
   'health-flap': 'health without slow start: restarted backends time out, are retried and ejected',
 };
 
-it('measures the traffic simulation in Chromium', async () => {
+type Bench = { workloads: Record<string, number>; warmUp(name: string): void; run(name: string): { ms: number; requests: number } };
+
+/** A page of the fixture over one build's package, and the CPU time of its thread. */
+async function openBench(browser: Awaited<ReturnType<typeof launchChromium>>, dist: string) {
   // Serve the built package (dist/api, dist/wasm) and the fixture page.
   const site = await mkdtemp(join(tmpdir(), 'slowstart-traffic-bench-'));
-  const dist = process.env.TRAFFIC_BENCH_DIST ?? `${ROOT}dist`;
   await symlink(`${dist}/api`, join(site, 'api'));
   await symlink(`${dist}/wasm`, join(site, 'wasm'));
   await symlink(`${ROOT}tests/web/bench/fixtures/traffic-bench.js`, join(site, 'bench.js'));
   await writeFile(join(site, 'index.html'), '<!doctype html><title>bench</title><script type="module" src="/bench.js"></script>');
   const server = await serveStatic(site);
+  const page = await browser.newPage();
+  // The page thread's CPU time (seconds), which other jobs on a shared
+  // machine do not inflate as they do the clock time.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const threadTime = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
+  const only = process.env.TRAFFIC_BENCH;
+  await page.goto(`${server.url}/${only ? `?only=${encodeURIComponent(only)}` : ''}`);
+  await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady, null, { timeout: 60_000 });
+  const workloads = await page.evaluate(() => (window as unknown as { bench: Bench }).bench.workloads);
+  return {
+    workloads,
+    warmUp: (name: string) => page.evaluate((n) => (window as unknown as { bench: Bench }).bench.warmUp(n), name),
+    /** One run: its wall time (ms), the page thread's CPU time (s) and the requests simulated. */
+    async run(name: string) {
+      const before = await threadTime();
+      const r = await page.evaluate((n) => (window as unknown as { bench: Bench }).bench.run(n), name);
+      return { ms: r.ms, cpu: (await threadTime()) - before, requests: r.requests };
+    },
+    close: async () => {
+      await page.close();
+      await server.close();
+    },
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+
+it('measures the traffic simulation in Chromium', async () => {
+  const dist = process.env.TRAFFIC_BENCH_DIST ?? `${ROOT}dist`;
+  const baselineDist = process.env.TRAFFIC_BENCH_BASELINE;
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage();
-    // The page thread's CPU time (seconds), which other jobs on a shared
-    // machine do not inflate as they do the clock time.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const threadTime = async () =>
-      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
-    const only = process.env.TRAFFIC_BENCH;
-    await page.goto(`${server.url}/${only ? `?only=${encodeURIComponent(only)}` : ''}`);
-    await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady, null, { timeout: 60_000 });
-    type Bench = { workloads: Record<string, number>; warmUp(name: string): void; run(name: string): { ms: number; requests: number } };
-    const workloads = await page.evaluate(() => (window as unknown as { bench: Bench }).bench.workloads);
-    const figures: Record<string, unknown> = { date: new Date().toISOString(), loadAverage: loadavg() };
+    const ours = await openBench(browser, dist);
+    const base = baselineDist ? await openBench(browser, baselineDist) : null;
+    const figures: Record<string, unknown> = { date: new Date().toISOString(), loadAverage: loadavg(), baseline: baselineDist ?? null };
     const requests: Record<string, number> = {};
-    for (const [name, runs] of Object.entries(workloads)) {
-      await page.evaluate((n) => (window as unknown as { bench: Bench }).bench.warmUp(n), name);
-      const wall: number[] = [];
-      const cpu: number[] = [];
+    const summary = (wall: number[], cpu: number[], n: number) => ({
+      requests: n,
+      wallMs: wall.map((t) => Math.round(t)),
+      cpuMs: cpu.map((t) => Math.round(t * 1000)),
+      medianWallMs: Math.round(median(wall)),
+      medianCpuMs: Math.round(median(cpu) * 1000),
+      requestsPerCpuSecondMillions: Math.round((n / median(cpu) / 1e6) * 10) / 10,
+    });
+    for (const [name, runs] of Object.entries(ours.workloads)) {
+      await ours.warmUp(name);
+      if (base) await base.warmUp(name);
+      const wall: number[] = [], cpu: number[] = [], baseWall: number[] = [], baseCpu: number[] = [];
       for (let i = 0; i < runs; i++) {
-        const before = await threadTime();
-        const r = await page.evaluate((n) => (window as unknown as { bench: Bench }).bench.run(n), name);
-        cpu.push((await threadTime()) - before);
+        // Alternating, so that both builds meet the same load.
+        const r = await ours.run(name);
         wall.push(r.ms);
+        cpu.push(r.cpu);
         requests[name] = r.requests;
+        if (base) {
+          const b = await base.run(name);
+          baseWall.push(b.ms);
+          baseCpu.push(b.cpu);
+          expect(b.requests, `${name}: the baseline simulated another workload`).toBe(r.requests);
+        }
       }
-      const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
       figures[name] = {
         workload: WORKLOAD_NAMES[name],
-        requests: requests[name],
-        wallMs: wall.map((t) => Math.round(t)),
-        cpuMs: cpu.map((t) => Math.round(t * 1000)),
-        medianWallMs: Math.round(median(wall)),
-        medianCpuMs: Math.round(median(cpu) * 1000),
-        requestsPerCpuSecondMillions: Math.round((requests[name] / median(cpu) / 1e6) * 10) / 10,
+        ...summary(wall, cpu, requests[name]),
+        ...(base
+          ? {
+              baseline: summary(baseWall, baseCpu, requests[name]),
+              // Above 1: this build takes less of the page thread's CPU than the baseline.
+              cpuRatioBaselineOverOurs: Math.round((median(baseCpu) / median(cpu)) * 100) / 100,
+            }
+          : {}),
       };
     }
     figures.loadAverageAfter = loadavg();
@@ -81,10 +124,18 @@ it('measures the traffic simulation in Chromium', async () => {
     if (requests.fleet !== undefined) expect(requests.fleet).toBe(360_000_000);
     if (requests.health !== undefined) expect(requests.health).toBeGreaterThanOrEqual(7_200_000);
     console.log(JSON.stringify(figures, null, 2));
+    if (base)
+      for (const name of Object.keys(ours.workloads)) {
+        const f = figures[name] as { medianCpuMs: number; baseline: { medianCpuMs: number }; cpuRatioBaselineOverOurs: number };
+        console.log(
+          `${name}: ${(f.medianCpuMs / 1000).toFixed(2)} s of the page thread's CPU, baseline ${(f.baseline.medianCpuMs / 1000).toFixed(2)} s: ${f.cpuRatioBaselineOverOurs}x`,
+        );
+      }
     await mkdir(`${ROOT}test-results`, { recursive: true });
     await writeFile(`${ROOT}test-results/traffic-bench${process.env.TRAFFIC_BENCH_DIST ? '-baseline' : ''}.json`, JSON.stringify(figures, null, 2));
+    await ours.close();
+    await base?.close();
   } finally {
     await browser.close();
-    await server.close();
   }
 });

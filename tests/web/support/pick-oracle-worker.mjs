@@ -176,9 +176,53 @@ function runSimulation({ size, resolution, weight, added }) {
   return null;
 }
 
+/**
+ * A random script: a pool of `size` backends (weights 1 ... maxWeight), then
+ * DOWN, UP with a ramp and ADD at random seconds (joins, leaves, weight changes).
+ */
+function randomScript({ size, maxWeight, seed }) {
+  const random = prng(seed);
+  const below = (n) => Math.floor(random() * n);
+  const lines = ['POOL ' + Array.from({ length: size }, (_, i) => `b${i}=${1 + below(maxWeight)}`).join(' ')];
+  let t = 0;
+  for (let e = 0; e < 16; e++) {
+    t += 1 + below(3);
+    lines.push(`NOW ${t}`);
+    for (let k = 0, n = 1 + below(Math.max(1, size / 8)); k < n; k++) {
+      const what = below(3);
+      if (what === 0) lines.push(`DOWN b${below(size)}`);
+      else if (what === 1) lines.push(`UP b${below(size)} ${1 + below(6)}`);
+      else lines.push(`ADD x${e}_${k}=${1 + below(maxWeight)} ${below(5)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The lab's counted picks (routing only: a millisecond's picks counted per
+ * backend at once, SmoothWrr::count_many) against its picks one by one (the
+ * service model with no timeout picks each request on its own; it routes
+ * exactly as routing alone does): every bucket's count of every backend.
+ */
+function runCounted(spec) {
+  const script = randomScript(spec);
+  const options = { rps: spec.rps, duration: 40, bucket: 1, curve: { resolution: spec.resolution } };
+  const counted = lab.simulate(script, options);
+  const oneByOne = lab.simulate(script, { ...options, service: true });
+  const n = counted.names.length;
+  for (let i = 0; i < counted.requests.length; i++)
+    if (counted.requests[i] !== oneByOne.requests[i])
+      return `bucket ${Math.floor(i / n)}: ${counted.names[i % n]} counted ${counted.requests[i]}, picked one by one ${oneByOne.requests[i]}`;
+  const total = counted.total.reduce((a, b) => a + b, 0);
+  if (total !== spec.rps * 40) return `${total} requests, not ${spec.rps * 40}`;
+  return null;
+}
+
+const RUNS = { pick: (spec) => runCase(spec), simulate: (spec) => runSimulation(spec), counted: (spec) => runCounted(spec) };
+
 parentPort.on('message', ({ kind, spec }) => {
   try {
-    parentPort.postMessage({ problem: kind === 'pick' ? runCase(spec) : runSimulation(spec) });
+    parentPort.postMessage({ problem: RUNS[kind](spec) });
   } catch (e) {
     parentPort.postMessage({ problem: `threw ${e instanceof Error ? e.message : String(e)}` });
   }

@@ -107,6 +107,14 @@ describe('simulate(): failures, health checks and policies', () => {
       legacyEjectionPercent: false,
       panicThreshold: 50,
       rampAfterEjection: false,
+      successRateMinimumHosts: 5,
+      successRateRequestVolume: 100,
+      successRateStdevFactor: 1900,
+      enforcingSuccessRate: 100,
+      failurePercentageThreshold: 85,
+      failurePercentageMinimumHosts: 5,
+      failurePercentageRequestVolume: 50,
+      enforcingFailurePercentage: 0,
     });
     expect(d.maxRetries).toBe(5);
   });

@@ -32,7 +32,7 @@ function start(): void {
 }
 
 /** Runs one case in the worker: null when it agreed with the oracle, else what differed or that it hung. */
-async function run(kind: 'pick' | 'simulate', spec: object): Promise<string | null> {
+async function run(kind: 'pick' | 'simulate' | 'counted', spec: object): Promise<string | null> {
   await ready;
   const reply = new Promise<Message>((resolve) => (answer = resolve));
   worker.postMessage({ kind, spec });
@@ -86,5 +86,23 @@ describe('simulate on equal weights gives every backend the same share', () => {
         [200, 1, false],
       ] as const)
         expect(await run('simulate', { size, resolution, weight, added }), `${size} backends at ${weight}`).toBeNull();
+    }, 60_000);
+});
+
+describe("simulate's counted picks equal its picks one by one", () => {
+  // Pools below the index (20), scanned classes (60 at weights 1 ... 7, and
+  // at resolution 100 the ramps add classes) and the tournament (300 at
+  // weights up to 1,000: hundreds of classes), with joins, leaves and ramps.
+  for (const [size, maxWeight] of [
+    [20, 7],
+    [60, 7],
+    [300, 1000],
+  ] as const)
+    it(`${size} backends, weights 1 to ${maxWeight}`, async () => {
+      for (const resolution of [1, 100])
+        for (const seed of [1, 2, 3]) {
+          const problem = await run('counted', { size, maxWeight, resolution, seed: seed * 7919 + size, rps: size > 100 ? 1_000 : 2_000 });
+          expect(problem, `resolution ${resolution}, seed ${seed}`).toBeNull();
+        }
     }, 60_000);
 });
