@@ -45,13 +45,16 @@ cd "$root"
 # The binaries: interpreter and pick (ASan + UBSan) share the engine's
 # objects; pick32 (-m32, UBSan) has its own. Each object is one clang++
 # process, FUZZ_BUILD_JOBS (default: the cores) at a time.
+# -gline-tables-only: the file and line of every frame of a sanitizer's report,
+# without the types and variables only a debugger reads (7-10% less CPU per
+# compile, smaller objects to link).
 flags() {  # flags asan|m32 compile|link
   local kind=fuzzer-no-link
   [[ $2 == link ]] && kind=fuzzer
   if [[ $1 == m32 ]]; then
-    echo "-m32 -std=c++20 -g -O1 -fsanitize=$kind,undefined -fno-sanitize-recover=undefined"
+    echo "-m32 -std=c++20 -gline-tables-only -O1 -fsanitize=$kind,undefined -fno-sanitize-recover=undefined"
   else
-    echo "-std=c++20 -g -O1 -fsanitize=$kind,address,undefined -fno-sanitize-recover=undefined"
+    echo "-std=c++20 -gline-tables-only -O1 -fsanitize=$kind,address,undefined -fno-sanitize-recover=undefined"
   fi
 }
 flavour() { [[ $1 == pick32 ]] && echo m32 || echo asan; }

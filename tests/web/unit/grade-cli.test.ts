@@ -34,6 +34,7 @@ import {
   parseXml,
   PATIENT,
   PYTHON,
+  PYTHON_BIN,
   SLOW,
   SUITE,
 } from '../support/grade-cli.js';
@@ -443,7 +444,7 @@ describe('slowstart grade: limits, signals and any bytes (issue 23)', { timeout:
     await mkdir(d, { recursive: true });
     for (const name of ['a', 'b', 'c']) await writeFile(join(d, `${name}.txt`), 'POOL a=1\nPICK\n');
     for (const which of ['native', 'node'] as Cli[]) {
-      const r = spawnSync('sh', ['-c', `ulimit -n 256; ${shellCli(which, `grade --tests "${d}" --random 20 --timeout 120 --format json -j 400 -- python3 -S "${PYTHON[2]}"`)}`], {
+      const r = spawnSync('sh', ['-c', `ulimit -n 256; ${shellCli(which, `grade --tests "${d}" --random 20 --timeout 120 --format json -j 400 -- ${PYTHON.map((w) => `"${w}"`).join(' ')}`)}`], {
         env: { ...process.env, ...EPOCH },
       });
       const failed = r.stdout.length ? (JSON.parse(r.stdout.toString()) as ReturnType<typeof json>).results.filter((x) => !x.passed) : [];
@@ -505,7 +506,7 @@ describe('slowstart grade: limits, signals and any bytes (issue 23)', { timeout:
     const reports: Record<string, Buffer[]> = {};
     for (const which of ['native', 'node'] as Cli[]) {
       for (const format of ['json', 'junit', 'gradescope', 'text']) {
-        const r = spawnSync('sh', ['-c', `${shellCli(which, `grade --tests "${d}" --format ${format} -- python3 -S "$(printf '${octal(program)}')"`)}`], {
+        const r = spawnSync('sh', ['-c', `${shellCli(which, `grade --tests "${d}" --format ${format} -- "${PYTHON_BIN}" -S "$(printf '${octal(program)}')"`)}`], {
           env: { ...process.env, ...EPOCH },
         });
         expect(r.status, `${which} ${format}: ${r.stderr}`).toBe(1);

@@ -14,7 +14,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AS_ROOT, type Cli, EPOCH, NATIVE, ROOT, type JsonReport, testUser, USER_PREFIX } from '../support/grade-cli.js';
+import { AS_ROOT, type Cli, EPOCH, NATIVE, PYTHON_BIN, ROOT, type JsonReport, testUser, USER_PREFIX } from '../support/grade-cli.js';
 
 const HOSTILE = join(ROOT, 'tests/grade/hostile');
 const root = AS_ROOT;
@@ -88,7 +88,7 @@ describe.skipIf(!root)('slowstart grade against hostile programs (docs/SECURITY.
 
   function grade(which: Cli, args: string[], program: string[]) {
     const [cmd, ...pre] = grader[which];
-    return spawnSync(cmd, [...pre, 'grade', '--tests', tests, '--timeout', '20', '-j', '2', ...args, '--', 'python3', '-S', ...program], {
+    return spawnSync(cmd, [...pre, 'grade', '--tests', tests, '--timeout', '20', '-j', '2', ...args, '--', PYTHON_BIN, '-S', ...program], {
       cwd: base,
       env: { ...process.env, ...EPOCH },
     });
