@@ -93,6 +93,20 @@ const TrafficOption kTable[] = {
      .field = FIELD(ramp_by)},
     {.flag = "--no-slow-start", .key = "slowStart", .json = "slow_start", .label = "slow start", .group = G::Policy,
      .kind = K::Switch, .help = "ignore the ramps: full weight at once", .field = FIELD(slow_start)},
+    // ---- slow start as the proxies configure it (traffic/slow_start_rule.hpp)
+    {.flag = "--slow-start", .metavar = "S", .key = "slowStartWindow", .json = "slow_start_window",
+     .label = "slow-start window", .group = G::Policy, .kind = K::Whole, .min = 0, .max = 1'000'000,
+     .unit = "seconds", .zero = "the script's ADD and UP ramps",
+     .help = "every backend's slow-start window, kept across reloads: each join or recovery the balancer's "
+             "own rule ramps (haproxy: not at start or reload; envoy: not after an outlier ejection; linear: "
+             "--slow-start-rule) ramps over S seconds; the ramps written on ADD and UP lines are then not used",
+     .field = FIELD(slow_start_window), .json_when_set = true},
+    {.flag = "--slow-start-rule", .metavar = "NAME", .key = "slowStartRule", .json = "slow_start_rule",
+     .label = "slow-start rule", .group = G::Policy, .kind = K::Choice, .choices = names<NginxRule>(),
+     .help = "linear curve with --slow-start: NGINX Plus's rule (a server back from unavailable, an UP or a "
+             "run-time add ramps; not at start or reload) or nginx-mod's (start, every reload, a run-time "
+             "add; never a recovery)",
+     .when_key = "curve.kind", .when_value = "linear", .field = FIELD(slow_start_rule), .json_when_set = true},
     {.flag = "--seed", .metavar = "N", .key = "seed", .json = "seed", .label = "seed", .group = G::Policy,
      .kind = K::Seed, .help = "seed of the random choices (random, p2c, least-conn's ties, skip)",
      .seed = seed_of},
@@ -516,7 +530,7 @@ std::string options_json(const TrafficOptions& o) {
       if (option.field.get(o) == 0) key(name), j += "null";
       continue;
     }
-    if (!option_applies(option, o)) continue;
+    if (!option_applies(option, o) || (option.json_when_set && option_is_default(option, o))) continue;
     if (parent != object) {
       if (!object.empty()) j += "}";
       object = parent;

@@ -59,12 +59,13 @@ const std::map<std::string, std::set<std::string>> kTrafficUnits = {
     {"health_envoy", {"fleet", "budget", "options", "curves", "names"}},
     {"service_model", {"fleet", "budget", "options", "curves", "names"}},
     {"ramps", {"fleet", "budget", "options", "curves", "names"}},
+    {"slow_start_rule", {"options", "curves", "names"}},
     {"lanes", {"result", "names"}},
     {"latency_histograms", {"result"}},
     {"client_view", {"latency_histograms", "result"}},
     {"traffic", {"names", "curves", "options", "option_table", "budget", "result", "fleet", "policies", "health_nginx",
-                 "health_haproxy", "health_envoy", "service_model", "ramps", "lanes", "client_view",
-                 "latency_histograms"}},
+                 "health_haproxy", "health_envoy", "service_model", "ramps", "slow_start_rule", "lanes",
+                 "client_view", "latency_histograms"}},
     {"simulate_command", {"traffic", "option_table", "budget", "options", "result", "curves", "names"}},
 };
 
