@@ -77,6 +77,9 @@ val simulate(double length, val options) {
   out.set("clientFailed", typed_copy("Uint32Array", r.client_failed));
   out.set("clientP50Ms", typed_copy("Float32Array", r.client_p50_ms));
   out.set("clientP99Ms", typed_copy("Float32Array", r.client_p99_ms));
+  val ignored = val::array();
+  for (const std::uint64_t line : r.ignored_ramps) ignored.call<void>("push", static_cast<double>(line));
+  out.set("ignoredRamps", ignored);
   // Over the run: null when there was no latency (as in --summary json).
   const auto run_ms = [](float ms) { return ms < 0 ? val::null() : val(static_cast<double>(ms)); };
   val run_p50 = val::array(), run_p99 = val::array();

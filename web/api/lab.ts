@@ -103,6 +103,16 @@ export interface TrafficOptions {
   policy?: Policy;
   /** false: ignore the ramps (full weight at once). Default true. */
   slowStart?: boolean;
+  /**
+   * Slow start as the proxies configure it: every backend's window, whole seconds,
+   * kept across reloads. Each join or recovery the balancer's own rule ramps
+   * (haproxy: not at start or reload; envoy: not after an outlier ejection;
+   * linear: `slowStartRule`) ramps over it, and the ramps written on the script's
+   * ADD and UP lines are not used. 0 (default): the script's ramps, as written.
+   */
+  slowStartWindow?: number;
+  /** Linear curve with `slowStartWindow`: NGINX Plus's rule (default) or nginx-mod's. */
+  slowStartRule?: 'nginx-plus' | 'nginx-mod';
   /** Least-request's active-request bias (its weighted path: unequal weights or a host ramping). Default 1. */
   bias?: number;
   /** Least-request with equal weights and no host ramping: hosts drawn per pick (Envoy's choice_count). Default 2. */
@@ -195,6 +205,11 @@ export class Traffic {
   readonly runClientErrorRate: number;
   /** The script's rejected lines (they changed nothing). */
   readonly diagnostics: Diagnostic[];
+  /**
+   * With `slowStartWindow`: the script's ADD and UP lines whose written ramp is
+   * not used (the window and the balancer's rule decide), as the CLIs' note says.
+   */
+  readonly ignoredRamps: readonly number[];
 
   /** @internal Use `Lab.simulate()`. */
   static fromRaw(raw: RawTraffic): Traffic {
@@ -232,6 +247,7 @@ export class Traffic {
     this.runClientFailed = raw.clientFailed.reduce((a, b) => a + b, 0);
     this.runClientErrorRate = errorRate(this.runClientFailed, this.runClientRequests);
     this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines, raw.diagnosticColumns);
+    this.ignoredRamps = raw.ignoredRamps;
   }
 
   /** Backend `id`'s share (0…1) of bucket `k`'s requests. */
