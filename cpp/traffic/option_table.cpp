@@ -30,7 +30,11 @@ constexpr double kMaxCount = 1'000'000;      // a health check's counts
 constexpr double kMaxSeconds = 1'000'000;    // a health check's times
 
 // The resolutions, as the CLI and the API write them (traffic/curves.hpp).
-constexpr std::array<const char*, 4> kResolutionNames = {"1", "16", "100", "1000"};
+// 0: the curve's own (resolution_of).
+constexpr std::array<const char*, 5> kResolutionNames = {"0", "1", "16", "100", "1000"};
+
+// --summary json's resolution: the one the run used (the curve's own for 0).
+double resolution_in_force(const TrafficOptions& o) { return static_cast<double>(resolution_of(o.curve)); }
 
 // A field of TrafficOptions as a number: `FIELD(service.base_ms)`.
 #define FIELD(path)                                                                  \
@@ -69,9 +73,10 @@ const TrafficOption kTable[] = {
              "16 steps (only a backend coming back up ramps)",
      .field = FIELD(curve.kind)},
     {.flag = "--resolution", .metavar = "R", .key = "curve.resolution", .json = "resolution", .label = "resolution",
-     .group = G::Policy, .kind = K::Level, .choices = kResolutionNames,
+     .group = G::Policy, .kind = K::Level, .zero = "the curve's own: linear 100 (nginx-mod's), haproxy 16, envoy 1000",
+     .choices = kResolutionNames,
      .help = "internal weight scale: 1 is the script's integers, 16 HAProxy's sixteenths, 100 nginx-mod's",
-     .field = FIELD(curve.resolution)},
+     .field = FIELD(curve.resolution), .shown = resolution_in_force},
     {.flag = "--aggression", .metavar = "A", .key = "curve.aggression", .json = "aggression", .label = "aggression",
      .group = G::Policy, .kind = K::Number, .min = 0, .max = kInf, .above_min = true,
      .help = "envoy: the curve's aggression (1 is linear, above 1 starts faster)", .when_key = "curve.kind",
@@ -466,6 +471,7 @@ Problem set_option_text(const TrafficOption& option, std::string_view text, Traf
 }
 
 std::string option_text(const TrafficOption& option, const TrafficOptions& o) {
+  if (option.shown) return exact_number(option.shown(o));
   switch (option.kind) {
     case ValueKind::Number:
     case ValueKind::Whole:
@@ -629,7 +635,9 @@ std::string range_and_default(const TrafficOption& option) {
     case ValueKind::Seed:
       break;
   }
-  std::string value = *option.default_text ? option.default_text : option_text(option, defaults);
+  std::string value = *option.default_text ? option.default_text
+                      : option.shown      ? exact_number(option.field.get(defaults))  // 0, not what it becomes
+                                          : option_text(option, defaults);
   if (*option.zero && option.field.get(defaults) == 0) value += std::string(": ") + option.zero;
   return " (" + (range.empty() ? "" : range + "; ") + "default " + value + ")";
 }

@@ -83,6 +83,9 @@ struct TrafficOption {
   // --summary json shows it only when it is not at its default (an option
   // whose default changes nothing: the summaries of runs without it stay the same bytes).
   bool json_when_set = false;
+  // The value in force, when the field may hold "the default's own" (a
+  // resolution of 0 is the curve's): what option_text and --summary json show.
+  double (*shown)(const TrafficOptions&) = nullptr;
 };
 
 // The table, in --summary json's order (the help text's too).

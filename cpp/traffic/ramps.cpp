@@ -52,7 +52,7 @@ bool Ramps::restart(std::size_t i) {
     changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
     return true;
   }
-  curve_[i] = b.up ? b.target * o_.curve.resolution : 0;
+  curve_[i] = b.up ? b.target * resolution_of(o_.curve) : 0;
   return false;
 }
 

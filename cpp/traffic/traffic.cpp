@@ -300,8 +300,8 @@ class Simulator : public ScriptSink, FleetEvents {
   void weigh(std::size_t i) {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
-    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
-    if (o_.policy == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * o_.curve.resolution);
+    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * resolution_of(o_.curve) : 0) : ramps_.curve(i);
+    if (o_.policy == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * resolution_of(o_.curve));
     if (fleet_.passive[id].out && !fleet_.panic) w = 0;
     const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
     if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
@@ -921,6 +921,7 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.ignored_ramps = std::move(scan.ramp_lines);
   r.names = scan.ids.names();
   TrafficOptions o = options;
+  o.curve.resolution = resolution_of(o.curve);  // the curve's own unless set
   const ScenarioSize size = size_of(o, facts_of(script, scan));
   o.duration = size.duration;
   if ((r.problem = over_budget(size, o))) {

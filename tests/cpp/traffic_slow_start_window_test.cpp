@@ -240,4 +240,32 @@ TEST(SlowStartWindow, TheOptionAndItsJson) {
             "recoveries ramp): the ramp written on line 3 is not used\n");
 }
 
+// The default resolution follows the curve (curves.hpp, resolution_of):
+// linear 100 (nginx-mod's factor), haproxy 16 (BE_WEIGHT_SCALE), envoy 1000.
+// b (weight 1) ramps over 30 s beside a (1): at linear x100 its weight at
+// millisecond t is floor(100 t / 30000) against a's 100, one request a
+// millisecond, so second k gives it the sum of w / (100 + w) over its
+// milliseconds (about 43 in second 1, 257 in second 10); at x1 it would get
+// nothing for the whole window.
+TEST(SlowStartWindow, DefaultResolutionFollowsTheCurve) {
+  EXPECT_EQ(resolution_of(Curve{}), 100);
+  EXPECT_EQ(resolution_of(Curve{CurveKind::HAProxy}), 16);
+  EXPECT_EQ(resolution_of(Curve{CurveKind::Envoy}), 1000);
+  EXPECT_EQ(resolution_of(Curve{CurveKind::Envoy, 1}), 1);  // --resolution still overrides
+  TrafficOptions o;
+  o.rps = 1000;
+  o.duration = 12;
+  const TrafficResult r = simulate_traffic("POOL a=1\nADD b=1 30\n", o);
+  for (int k : {1, 10}) {
+    double expected = 0;
+    for (int t = k * 1000; t < (k + 1) * 1000; ++t) {
+      const double w = std::floor(100.0 * t / 30000.0);
+      expected += w / (100.0 + w);
+    }
+    EXPECT_NEAR(count(r, static_cast<std::size_t>(k), 1), expected, 2.0) << "second " << k;
+  }
+  EXPECT_NE(options_json(o).find("\"resolution\": 100"), std::string::npos);  // what ran
+  for (const std::string& a : to_arguments(o)) EXPECT_NE(a, "--resolution");  // and the command line says nothing
+}
+
 }  // namespace window_tests

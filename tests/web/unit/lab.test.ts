@@ -47,7 +47,7 @@ describe('simulate()', () => {
     expect(t.diagnostics).toEqual([{ line: 2, message: "weight must be a non-negative integer, got 'oops'", from: 6, to: 10 }]);
     expect(() => lab.simulate('POOL a=1', { rps: -1 })).toThrow(rejection('INVALID_ARGUMENT', 'rps must be a number above 0'));
     expect(() => lab.simulate('POOL a=1', { curve: { resolution: 10 as 16 } })).toThrow(
-      rejection('INVALID_ARGUMENT', "resolution must be 1, 16, 100 or 1000, got '10'"),
+      rejection('INVALID_ARGUMENT', "resolution must be 0, 1, 16, 100 or 1000, got '10'"),
     );
     expect(() => lab.simulate('POOL a=1', { policy: 'lru' as 'wrr' })).toThrow(/policy must be/);
   });
