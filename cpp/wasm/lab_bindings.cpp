@@ -155,6 +155,9 @@ val run_with_rules(double length, bool with_timeline, val rules) {
     TrafficOptions o;
     if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
     if (Problem p = check_curve(o.curve)) return js_error(*p);
+    // A script run prints the script's integers unless told otherwise (WEIGHTS
+    // as the SPEC has them); simulations default to the curve's own resolution.
+    if (o.curve.resolution == 0) o.curve.resolution = 1;
     custom = std::make_unique<CurveRules>(o.curve);
   } else {
     custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);

@@ -32,8 +32,12 @@ import {
 export interface Curve {
   /** `linear` (the SPEC, NGINX Plus), `envoy` or `haproxy`. Default `linear`. */
   kind?: 'linear' | 'envoy' | 'haproxy';
-  /** Internal weight scale: 1 (the SPEC's integers), 16, 100 or 1000. Default 1. */
-  resolution?: 1 | 16 | 100 | 1000;
+  /**
+   * Internal weight scale: 1 (the SPEC's integers), 16, 100 or 1000. Default 0: the
+   * curve's own (linear 100 as nginx-mod's factor, haproxy 16 as HAProxy's sixteenths,
+   * envoy 1000: Envoy's weights are doubles).
+   */
+  resolution?: 0 | 1 | 16 | 100 | 1000;
   /** Envoy: the curve's aggression (1 is linear; above 1 starts faster). Default 1. */
   aggression?: number;
   /** Envoy: the ramp never gives less than this percent of the target. Default 10. */
@@ -94,7 +98,7 @@ export interface TrafficOptions {
   duration?: number;
   /** Width of a bucket in seconds; bucket k covers [k·bucket, (k+1)·bucket). Default 1. */
   bucket?: number;
-  /** The ramp curve and the weights' resolution. Default: linear, resolution 1 (the SPEC). */
+  /** The ramp curve and the weights' resolution. Default: linear, at the curve's own resolution (100). */
   curve?: Curve;
   /**
    * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's: with equal weights and no host ramping, the least active of `choiceCount` random draws; else weight / (active + 1)^bias.
@@ -343,7 +347,9 @@ export class Lab {
 
   /**
    * Runs a script with a ramp curve instead of the SPEC's rule. WEIGHTS then
-   * prints internal weights (target × resolution × the curve's factor).
+   * prints internal weights (target × resolution × the curve's factor); a
+   * script run's resolution is 1 unless the curve sets one (a simulation's is
+   * the curve's own).
    */
   run(script: string | Uint8Array, curve: Curve, options: RunOptions = {}): RunResult {
     return this.#run(script, { curve }, options);
