@@ -188,7 +188,7 @@ class CaddyReader {
     } else if (policy == "round_robin") {
       out_.set("policy", "round-robin", policy_d->line, directive_text(policy_d->text()));
     } else if (policy == "least_conn") {
-      out_.set("policy", "least-conn", policy_d->line, directive_text(policy_d->text()));
+      out_.set("policy", "caddy-least-conn", policy_d->line, directive_text(policy_d->text()));
     } else if (policy == "random_choose") {
       out_.set("policy", "p2c", policy_d->line, directive_text(policy_d->text()));
       if (policy_d->words.size() > 2 && policy_d->words[2].text != "2")

@@ -61,9 +61,23 @@ std::string emit_nginx(const EmitInput& in, bool plus) {
   const HealthCheck& h = o.health;
   w.line("http {");
   w.line("    upstream " + in.pool + " {");
-  switch (o.policy) {
+  // The lab's policy as it runs under these options (`least-conn` is the
+  // balancer's own: names.hpp's resolve_policy).
+  switch (resolve_policy(o.policy, h.kind)) {
     case Policy::SmoothWrr: break;
-    case Policy::LeastConn: w.line("        least_conn;"); break;
+    case Policy::LeastConn:
+    case Policy::NginxLeastConn: w.line("        least_conn;"); break;
+    case Policy::CaddyLeastConn:
+      w.line("        least_conn;");
+      w.note("nginx's least_conn divides the connections by the weight and breaks ties by weighted round-robin "
+             "(the lab's nginx-least-conn); Caddy's ignores weights");
+      break;
+    case Policy::HAProxyLeastConn:
+      w.line("        least_conn;");
+      w.note("nginx's least_conn weighs an idle server by its weight (the lab's nginx-least-conn); HAProxy's "
+             "leastconn puts every idle server first");
+      break;
+    case Policy::StaticRr: w.note("nginx's round robin is weighted (the lab's wrr) and has no ramp to skip"); break;
     case Policy::P2C: w.line("        random two least_conn;"); break;
     case Policy::Random: w.line("        random;"); break;
     case Policy::LeastRequest:
@@ -96,6 +110,8 @@ std::string emit_nginx(const EmitInput& in, bool plus) {
   if (o.retries > 0) {
     w.line("            proxy_next_upstream error timeout;");
     w.line("            proxy_next_upstream_tries " + std::to_string(o.retries + 1) + ";");
+    if (h.kind == HealthKind::Nginx && o.next_upstream_timeout_ms > 0)
+      w.line("            proxy_next_upstream_timeout " + duration(o.next_upstream_timeout_ms / 1000) + ";");
   } else {
     w.line("            proxy_next_upstream off;");
   }
@@ -130,9 +146,17 @@ std::string emit_haproxy(const EmitInput& in) {
     w.note("retries: yours, or HAProxy's default (3, connection failures only): the lab retries no timed-out request");
   }
   w.line("backend " + in.pool);
-  switch (o.policy) {
+  switch (resolve_policy(o.policy, h.kind)) {
     case Policy::SmoothWrr: w.line("    balance roundrobin"); break;
-    case Policy::LeastConn: w.line("    balance leastconn"); break;
+    case Policy::LeastConn:
+    case Policy::HAProxyLeastConn: w.line("    balance leastconn"); break;
+    case Policy::CaddyLeastConn:
+    case Policy::NginxLeastConn:
+      w.line("    balance leastconn");
+      w.note(std::string("HAProxy's leastconn puts every idle server first, whatever its weight (the lab's "
+                         "haproxy-leastconn): the nearest to ") + policy_word(resolve_policy(o.policy, h.kind)));
+      break;
+    case Policy::StaticRr: w.line("    balance static-rr"); break;
     case Policy::P2C: w.line("    balance random"); break;
     case Policy::Random: w.line("    balance random(1)"); break;
     case Policy::LeastRequest:
@@ -270,7 +294,8 @@ std::string emit_caddy(const EmitInput& in) {
   w.line(":8080 {");
   w.line("\treverse_proxy" + to + " {");
   bool weighted = std::any_of(in.servers.begin(), in.servers.end(), [&](const ImportedServer& s) { return s.weight != in.servers.front().weight; });
-  switch (o.policy) {
+  switch (resolve_policy(o.policy, h.kind)) {
+    case Policy::StaticRr:
     case Policy::SmoothWrr: {
       std::string weights;
       for (const ImportedServer& s : in.servers) weights += " " + std::to_string(std::max<std::uint32_t>(1, s.weight));
@@ -280,7 +305,14 @@ std::string emit_caddy(const EmitInput& in) {
     }
     case Policy::Random: w.line("\t\tlb_policy random"); break;
     case Policy::RoundRobin: w.line("\t\tlb_policy round_robin"); break;
-    case Policy::LeastConn: w.line("\t\tlb_policy least_conn"); break;
+    case Policy::LeastConn:
+    case Policy::CaddyLeastConn: w.line("\t\tlb_policy least_conn"); break;
+    case Policy::NginxLeastConn:
+    case Policy::HAProxyLeastConn:
+      w.line("\t\tlb_policy least_conn");
+      w.note(std::string("Caddy's least_conn ignores weights (the lab's caddy-least-conn): the nearest to ") +
+             policy_word(resolve_policy(o.policy, h.kind)));
+      break;
     case Policy::P2C: w.line("\t\tlb_policy random_choose 2"); break;
     case Policy::LeastRequest:
       w.line("\t\tlb_policy least_conn");
@@ -324,8 +356,18 @@ std::string emit_alb(const EmitInput& in) {
     slow = kAlbMaxSlowStart;
   }
   std::string algorithm = "round_robin";
-  if (o.policy == Policy::LeastConn || o.policy == Policy::LeastRequest || o.policy == Policy::P2C) algorithm = "least_outstanding_requests";
-  else if (o.policy == Policy::Random) algorithm = "weighted_random";
+  switch (o.policy) {
+    case Policy::LeastConn:
+    case Policy::CaddyLeastConn:
+    case Policy::NginxLeastConn:
+    case Policy::HAProxyLeastConn:
+    case Policy::LeastRequest:
+    case Policy::P2C: algorithm = "least_outstanding_requests"; break;
+    case Policy::Random: algorithm = "weighted_random"; break;
+    case Policy::SmoothWrr:
+    case Policy::RoundRobin:
+    case Policy::StaticRr: break;
+  }
   if (o.policy == Policy::LeastRequest || o.policy == Policy::P2C)
     w.note(std::string("an ALB has no ") + policy_word(o.policy) + ": least_outstanding_requests is nearest");
   if (slow > 0 && algorithm == "least_outstanding_requests")

@@ -454,10 +454,10 @@ class HAProxyReader {
       if (algo == "roundrobin") {
         out_.set("policy", "wrr", b->line, b->text());
       } else if (algo == "static-rr") {
-        out_.set("policy", "wrr", b->line, b->text());
+        out_.set("policy", "static-rr", b->line, b->text());  // weighted turns, no ramp (docs/proxy-rules.md H8)
         dynamic = false;
       } else if (algo == "leastconn") {
-        out_.set("policy", "least-conn", b->line, b->text());
+        out_.set("policy", "haproxy-leastconn", b->line, b->text());  // its own key (H11)
       } else if (algo.rfind("random", 0) == 0) {
         // random(<draws>), 2 draws by default: the power of two choices.
         std::uint64_t draws = 2;

@@ -260,7 +260,8 @@ class NginxReader {
     if (!policy) {
       out_.set("policy", "wrr", line, "round robin (nginx's default)");
     } else if (policy->name() == "least_conn") {
-      out_.set("policy", "least-conn", policy->line, directive_text(policy->text()));
+      // nginx's own least_conn (docs/proxy-rules.md N3), whatever the health check.
+      out_.set("policy", "nginx-least-conn", policy->line, directive_text(policy->text()));
     } else if (policy->words.size() >= 2 && policy->words[1].text == "two") {
       out_.set("policy", "p2c", policy->line, directive_text(policy->text()));
       if (policy->words.size() > 2 && policy->words[2].text != "least_conn")
@@ -332,6 +333,14 @@ class NginxReader {
                                     : next_name + " without `timeout`: a timed-out request is not retried");
     }
     out_.set("retries", std::to_string(retries), next_line, next_source);
+    // *_next_upstream_timeout: no further server once that long has passed
+    // since the first attempt (docs/proxy-rules.md N7; 0, the default: no limit).
+    if (const ConfigDirective* d = in_force(prefix + "_next_upstream_timeout")) {
+      double limit = 0;
+      if (d->words.size() != 2) return fail_at(d->words.back(), prefix + "_next_upstream_timeout takes a time");
+      if (!seconds_of(d->words[1], d->words[1].text, prefix + "_next_upstream_timeout", limit)) return false;
+      if (limit > 0) out_.set("next-upstream-timeout-ms", number_text(limit * 1000), d->line, directive_text(d->text()));
+    }
     // Everything else of the module in force there: listed, not modelled.
     // A block that has a directive replaces all of an outer block's of that
     // name (proxy_set_header x 3 in a location hides http's).
@@ -345,6 +354,7 @@ class NginxReader {
     }
     for (const auto& [name, list] : others) {
       if (name == read_name || name == next_name || name == prefix + "_next_upstream_tries" ||
+          name == prefix + "_next_upstream_timeout" ||
           name == prefix + "_pass")
         continue;
       for (const ConfigDirective* d : list)

@@ -26,11 +26,15 @@ bool picks_scan(const TrafficOptions& o) {
   switch (o.policy) {
     case Policy::SmoothWrr:
     case Policy::LeastRequest:
+    case Policy::StaticRr:
       return false;
     case Policy::Random:
     case Policy::P2C:
     case Policy::LeastConn:
     case Policy::RoundRobin:
+    case Policy::CaddyLeastConn:
+    case Policy::NginxLeastConn:
+    case Policy::HAProxyLeastConn:
       return true;
   }
   return true;

@@ -24,6 +24,27 @@ namespace slowstart {
 // (docs/proxy-rules.md N2). The lab's pool is the upstream.
 inline bool single_server(const Fleet& fleet) { return fleet.backends.size() == 1; }
 
+// Whether nginx passes a request on after its attempt number `tries` failed,
+// `elapsed_ms` after the first attempt began (`ngx_http_upstream_next`,
+// ngx_http_upstream.c), the lab's --retries allowing it:
+//   - never from a single server (N2: the tries left are set to 0);
+//   - each server at most once (N6): the tries are bounded by the upstream's
+//     servers (`peers->tries`, ngx_http_upstream_init_round_robin), so
+//     `proxy_next_upstream_tries 0` is every server once, and a retry never
+//     finds every server tried;
+//   - not once `proxy_next_upstream_timeout` has passed since the first
+//     attempt (N7: `ngx_current_msec - u->peer.start_time >= timeout`); 0: no limit.
+inline bool nginx_passes_on(const Fleet& fleet, std::uint32_t tries, double elapsed_ms, double next_upstream_timeout_ms) {
+  if (single_server(fleet)) return false;
+  if (next_upstream_timeout_ms > 0 && elapsed_ms >= next_upstream_timeout_ms) return false;
+  // More servers than tries so far (nginx counts those not marked `down`: the
+  // lab's UP ones); the count stops there, a step or two for a first retry.
+  std::uint32_t servers = 0;
+  for (const Backend& b : fleet.backends)
+    if ((servers += b.up) > tries) return true;
+  return false;
+}
+
 class NginxCheck {
  public:
   // Every pick's pass over the lowered effective weights adds to `meter`.

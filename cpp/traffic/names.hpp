@@ -18,14 +18,39 @@ namespace slowstart {
 // The ramp curves (traffic/curves.hpp).
 enum class CurveKind : std::uint8_t { Linear, Envoy, HAProxy };
 
+// Passive health checking, with each balancer's parameter names and defaults
+// (docs/WHY-SLOW-START.md, "Health checks", says where each rule comes from).
+enum class HealthKind : std::uint8_t { None, Nginx, HAProxy, Envoy };
+
 enum class Policy : std::uint8_t {
   SmoothWrr,     // the SPEC's pick over the curve's weights (nginx)
   LeastRequest,  // Envoy: weight / (active + 1)^bias, slow-start factor on top
   Random,        // weighted random: probability weight / total (Caddy's random, weighted)
   P2C,           // two distinct hosts at random, the one with fewer active wins (Caddy random_choose 2)
-  LeastConn,     // fewest active, no weights, ties at random (Caddy least_conn)
+  LeastConn,     // the balancer's own least-connections (resolve_policy): nginx's with --health
+                 // nginx, HAProxy's with --health haproxy, Caddy's otherwise
   RoundRobin,    // the next available host in pool order, no weights (Caddy round_robin)
+  CaddyLeastConn,    // fewest active, no weights, ties at random (Caddy least_conn)
+  NginxLeastConn,    // conns / weight, smooth WRR among ties (nginx least_conn; docs/proxy-rules.md N3)
+  HAProxyLeastConn,  // (inflight + 1) x 4096 / eweight, 0 when idle (HAProxy leastconn; H11)
+  StaticRr,          // HAProxy static-rr: weighted turns, weights never ramp (H8)
 };
+
+// The policy the lab runs for `policy` under the health check `health`:
+// `least-conn` is the balancer's own least-connections (nginx's least_conn
+// with --health nginx, HAProxy's leastconn with --health haproxy; Caddy's
+// least_conn otherwise: Envoy has none, its least_request is least-request);
+// every other name is itself.
+constexpr Policy resolve_policy(Policy policy, HealthKind health) {
+  if (policy != Policy::LeastConn) return policy;
+  switch (health) {
+    case HealthKind::Nginx: return Policy::NginxLeastConn;
+    case HealthKind::HAProxy: return Policy::HAProxyLeastConn;
+    case HealthKind::None:
+    case HealthKind::Envoy: return Policy::CaddyLeastConn;
+  }
+  return Policy::CaddyLeastConn;
+}
 
 // How a policy applies the ramp (docs/WHY-SLOW-START.md, "Policies"):
 //   Scale  each policy's own way: wrr and random scale the weight, least-request
@@ -38,9 +63,6 @@ enum class Policy : std::uint8_t {
 //          available one), and the policy picks among the rest at full weight.
 enum class RampBy : std::uint8_t { Scale, Skip };
 
-// Passive health checking, with each balancer's parameter names and defaults
-// (docs/WHY-SLOW-START.md, "Health checks", says where each rule comes from).
-enum class HealthKind : std::uint8_t { None, Nginx, HAProxy, Envoy };
 
 // HAProxy's `on-error`: what reaching `error-limit` observed errors does
 // (docs/proxy-rules.md H3; `__health_adjust`, src/check.c).
@@ -73,7 +95,9 @@ struct Names<CurveKind> {
 template <>
 struct Names<Policy> {
   static constexpr const char* label = "policy";
-  static constexpr std::array<const char*, 6> list = {"wrr", "least-request", "random", "p2c", "least-conn", "round-robin"};
+  static constexpr std::array<const char*, 10> list = {
+      "wrr", "least-request", "random", "p2c", "least-conn", "round-robin",
+      "caddy-least-conn", "nginx-least-conn", "haproxy-leastconn", "static-rr"};
 };
 template <>
 struct Names<RampBy> {
@@ -102,7 +126,7 @@ struct Names<BackendState> {
 };
 // A name for every value: the last enumerator is the list's last name.
 static_assert(Names<CurveKind>::list.size() == static_cast<std::size_t>(CurveKind::HAProxy) + 1);
-static_assert(Names<Policy>::list.size() == static_cast<std::size_t>(Policy::RoundRobin) + 1);
+static_assert(Names<Policy>::list.size() == static_cast<std::size_t>(Policy::StaticRr) + 1);
 static_assert(Names<RampBy>::list.size() == static_cast<std::size_t>(RampBy::Skip) + 1);
 static_assert(Names<HealthKind>::list.size() == static_cast<std::size_t>(HealthKind::Envoy) + 1);
 static_assert(Names<OnError>::list.size() == static_cast<std::size_t>(OnError::MarkDown) + 1);

@@ -87,9 +87,8 @@ const TrafficOption kTable[] = {
      .when_value = "envoy", .field = FIELD(curve.min_weight_percent)},
     {.flag = "--policy", .metavar = "P", .key = "policy", .json = "policy", .label = "policy", .group = G::Policy,
      .kind = K::Choice, .choices = names<Policy>(),
-     .help = "how the balancer picks: smooth weighted round-robin (nginx), Envoy's weighted least request, "
-             "weighted random, two random choices (fewer active wins), fewest active (no weights), round "
-             "robin (no weights)",
+     .help = "how the balancer picks; least-conn is the balancer's own least connections (nginx's or "
+             "HAProxy's under its health check, else Caddy's), each also by name",
      .field = FIELD(policy)},
     {.flag = "--ramp-by", .metavar = "HOW", .key = "rampBy", .json = "ramp_by", .label = "ramp-by",
      .group = G::Policy, .kind = K::Choice, .choices = names<RampBy>(),
@@ -113,7 +112,7 @@ const TrafficOption kTable[] = {
              "add; never a recovery)",
      .when_key = "curve.kind", .when_value = "linear", .field = FIELD(slow_start_rule), .json_when_set = true},
     {.flag = "--seed", .metavar = "N", .key = "seed", .json = "seed", .label = "seed", .group = G::Policy,
-     .kind = K::Seed, .help = "seed of the random choices (random, p2c, least-conn's ties, skip)",
+     .kind = K::Seed, .help = "seed of the random choices (random, p2c, Caddy's least-conn ties, skip)",
      .seed = seed_of},
     {.flag = "--bias", .metavar = "B", .key = "bias", .json = "bias", .label = "bias", .group = G::Policy,
      .kind = K::Number, .min = 0, .max = kInf, .help = "least-request: the active-request bias",
@@ -161,6 +160,12 @@ const TrafficOption kTable[] = {
     {.flag = "--retries", .metavar = "N", .key = "retries", .json = "retries", .label = "retries",
      .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxRetries,
      .help = "retry a failed request on another backend", .field = FIELD(retries)},
+    {.flag = "--next-upstream-timeout-ms", .metavar = "MS", .key = "nextUpstreamTimeoutMs",
+     .json = "next_upstream_timeout_ms", .label = "next-upstream-timeout", .group = G::Retries, .kind = K::Number,
+     .min = 0, .max = kInf, .unit = "milliseconds", .zero = "none",
+     .help = "nginx: no further server is tried once this long has passed since the first attempt "
+             "(proxy_next_upstream_timeout)",
+     .when_key = "health.kind", .when_value = "nginx", .field = FIELD(next_upstream_timeout_ms)},
     {.flag = "--max-retries-in-flight", .metavar = "N", .key = "maxRetriesInFlight", .json = "max_retries_in_flight",
      .label = "max-retries-in-flight", .group = G::Retries, .kind = K::Whole, .min = 0, .max = kMaxCount,
      .help = "envoy: the most retries in flight at once (the cluster's max_retries circuit breaker); past it a "

@@ -101,6 +101,10 @@ struct TrafficOptions {
   // backend up to `retries` times. 0: no timeout. Needs the service model.
   double timeout_ms = 0;
   std::uint32_t retries = 0;
+  // nginx's proxy_next_upstream_timeout (docs/proxy-rules.md N7): no further
+  // server is tried once this long has passed since the first attempt; 0: no
+  // limit. With --health nginx.
+  double next_upstream_timeout_ms = 0;
   // Envoy's retry circuit breaker (the cluster's max_retries, 3): at most this
   // many retries in flight at once; a retry past it is not made and the
   // failure reaches the client (docs/proxy-rules.md E13). With --health envoy.

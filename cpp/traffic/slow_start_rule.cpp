@@ -2,22 +2,38 @@
 
 namespace slowstart {
 
-bool policy_ramps(const TrafficOptions& o) {
-  const Policy p = o.policy;
-  switch (o.curve.kind) {
-    case CurveKind::HAProxy:  // H8: static-rr is not dynamic
-      return p != Policy::RoundRobin;
-    case CurveKind::Envoy:  // E6: round_robin and least_request only
-      return p == Policy::SmoothWrr || p == Policy::LeastRequest;
-    case CurveKind::Linear:
-      switch (o.slow_start_rule) {
-        case NginxRule::NginxPlus:  // N8: not with hash, ip_hash or random
-          return p != Policy::Random && p != Policy::P2C;
-        case NginxRule::NginxMod:  // N9: the round-robin scheduler
-          return p == Policy::SmoothWrr;
-      }
+namespace {
+
+// Whether `balancer` ramps under the (resolved) policy `p`.
+//   HAProxy: every dynamic algorithm, not static-rr (H8);
+//   Envoy: round_robin and least_request only (E6);
+//   NGINX Plus: not with random (nor hash, ip_hash: not modelled) (N8);
+//   nginx-mod: the round-robin scheduler only (N9).
+bool ramps_under(CurveKind curve, NginxRule rule, Policy p) {
+  switch (p) {
+    case Policy::SmoothWrr:
+      return true;
+    case Policy::StaticRr:
+      return curve != CurveKind::HAProxy;
+    case Policy::LeastRequest:
+      return curve != CurveKind::Linear || rule == NginxRule::NginxPlus;
+    case Policy::Random:
+    case Policy::P2C:
+      return curve == CurveKind::HAProxy;
+    case Policy::LeastConn:  // resolved before (resolve_policy)
+    case Policy::RoundRobin:
+    case Policy::CaddyLeastConn:
+    case Policy::NginxLeastConn:
+    case Policy::HAProxyLeastConn:
+      return curve == CurveKind::HAProxy || (curve == CurveKind::Linear && rule == NginxRule::NginxPlus);
   }
   return false;
+}
+
+}  // namespace
+
+bool policy_ramps(const TrafficOptions& o) {
+  return ramps_under(o.curve.kind, o.slow_start_rule, resolve_policy(o.policy, o.health.kind));
 }
 
 const char* rule_name(const TrafficOptions& o) {

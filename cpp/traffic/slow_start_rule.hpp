@@ -12,10 +12,9 @@
 // goes on from its join); a host new to the pool joins. A reload under
 // HAProxy and NGINX Plus starts every server at full weight (a ramp in
 // progress ends). The policies: HAProxy ramps only dynamic algorithms (not
-// the lab's round-robin, HAProxy's static-rr); Envoy only round_robin and
-// least_request (the lab's wrr and least-request); NGINX Plus not with
-// random (nor hash, ip_hash: not modelled); nginx-mod only in the round-robin
-// scheduler (the lab's wrr).
+// static-rr); Envoy only round_robin and least_request (the lab's wrr and
+// least-request); NGINX Plus not with random (nor hash, ip_hash: not
+// modelled); nginx-mod only in the round-robin scheduler (the lab's wrr).
 //
 // The curve names the balancer (haproxy, envoy; linear is nginx's, whose
 // rule --slow-start-rule chooses). Without --slow-start the script's ADD

@@ -10,6 +10,7 @@
 #include "traffic/health_haproxy.hpp"
 #include "traffic/health_nginx.hpp"
 #include "traffic/lanes.hpp"
+#include "traffic/least_conn.hpp"
 #include "traffic/policies.hpp"
 #include "traffic/ramps.hpp"
 #include "traffic/slow_start_rule.hpp"
@@ -82,6 +83,7 @@ class Simulator : public ScriptSink, FleetEvents {
  public:
   Simulator(const TrafficOptions& o, const ScanSink& scan, TrafficResult& r, const RunLimits& limits)
       : o_(o),
+        policy_(resolve_policy(o.policy, o.health.kind)),
         ids_(scan.ids),
         r_(r),
         n_ids_(scan.ids.names().size()),
@@ -99,12 +101,13 @@ class Simulator : public ScriptSink, FleetEvents {
     fleet_.passive.assign(n_ids_, Passive{});
     kept_start_ms_.assign(n_ids_, 0);
     kept_window_.assign(n_ids_, 0);
+    if (policy_ == Policy::HAProxyLeastConn) leastconn_.resize(n_ids_);
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
     // Least-request picks one by one: with equal weights Envoy's pick is a
     // random two-choice (E4), which a run of weighted picks cannot be.
-    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted() || o_.policy == Policy::LeastRequest;
+    per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted() || policy_ == Policy::LeastRequest;
     // The budget's costs (budget.hpp): what each pick one by one costs, and a
     // scanning pick's pass over the pool (counted for every backend the script names).
     steps_per_pick_ = kStepsPerAttempt + (picks_scan(o_) ? kStepsPerScanned * static_cast<double>(n_ids_) : 0);
@@ -179,14 +182,18 @@ class Simulator : public ScriptSink, FleetEvents {
 
   // The policies that pick by weight, through SmoothWrr.
   bool weighted() const {
-    switch (o_.policy) {
+    switch (policy_) {
       case Policy::SmoothWrr:
       case Policy::LeastRequest:
+      case Policy::StaticRr:
         return true;
       case Policy::Random:
       case Policy::P2C:
       case Policy::LeastConn:
       case Policy::RoundRobin:
+      case Policy::CaddyLeastConn:
+      case Policy::NginxLeastConn:
+      case Policy::HAProxyLeastConn:
         return false;
     }
     return false;
@@ -294,18 +301,19 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   // The weight the pick sees: the curve's (the full weight when the skip
-  // decorator applies the ramp instead), nginx's effective-weight dip, and
+  // decorator applies the ramp instead, or with HAProxy's static-rr, which
+  // slowstart does not ramp: H8), nginx's effective-weight dip, and
   // for least-request divided by (active + 1)^bias. 0 while the health check
   // leaves it out.
   void weigh(std::size_t i) {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
-    std::int64_t w = o_.ramp_by == RampBy::Skip ? (b.up ? b.target * resolution_of(o_.curve) : 0) : ramps_.curve(i);
-    if (o_.policy == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * resolution_of(o_.curve));
+    std::int64_t w = !policy_ramps() ? (b.up ? b.target * resolution_of(o_.curve) : 0) : ramps_.curve(i);
+    if (policy_ == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * resolution_of(o_.curve));
     if (fleet_.passive[id].out && !fleet_.panic) w = 0;
     const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
     if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
-    if (o_.policy == Policy::LeastRequest && w > 0) {
+    if (policy_ == Policy::LeastRequest && w > 0) {
       const double a = static_cast<double>(fleet_.active[id]) + 1.0;
       w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
     }
@@ -333,8 +341,14 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   void active_changed(std::uint32_t id) {
-    if (o_.policy == Policy::LeastRequest && fleet_.id_pos[id] != kNone) weigh(static_cast<std::size_t>(fleet_.id_pos[id]));
+    if (policy_ == Policy::LeastRequest && fleet_.id_pos[id] != kNone) weigh(static_cast<std::size_t>(fleet_.id_pos[id]));
+    if (policy_ == Policy::HAProxyLeastConn) leastconn_.inflight_changed(id, fleet_.active[id]);
   }
+
+  // Whether the weights the pick sees ramp: not with the skip decorator (it
+  // applies the ramp itself), nor with HAProxy's static-rr (`server_recalc_eweight`
+  // ramps only `BE_LB_PROP_DYN` algorithms, server.c; docs/proxy-rules.md H8).
+  bool policy_ramps() const { return o_.ramp_by != RampBy::Skip && policy_ != Policy::StaticRr; }
 
   // ---- the lanes --------------------------------------------------------
 
@@ -348,7 +362,8 @@ class Simulator : public ScriptSink, FleetEvents {
     if (!b.up) return log_state(now_, id, BackendState::Out, 0);
     if (fleet_.passive[id].out) return log_state(now_, id, BackendState::Ejected, 0);
     const double end = ramps_.ramp_end(i);
-    if (ramps_.may_ramp(i) && end > now_) return log_state(now_, id, BackendState::Ramping, end);
+    if (ramps_.may_ramp(i) && policy_ != Policy::StaticRr && end > now_)
+      return log_state(now_, id, BackendState::Ramping, end);
     log_state(now_, id, BackendState::Serving, 0);
   }
 
@@ -406,7 +421,7 @@ class Simulator : public ScriptSink, FleetEvents {
   // Envoy's panic mode follows the share of hosts healthy (UP and not
   // ejected); when it flips, every weight is weighed again.
   void update_panic() {
-    if (o_.policy == Policy::LeastRequest) find_equal_weights();
+    if (policy_ == Policy::LeastRequest) find_equal_weights();
     if (o_.health.kind != HealthKind::Envoy) return;
     std::size_t up = 0, healthy = 0;
     meter_.add(kStepsPerScanned * static_cast<double>(fleet_.backends.size()));
@@ -493,7 +508,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::int32_t pick(std::int64_t tick, const std::uint32_t* tried, std::size_t n_tried) {
     const bool skip = o_.ramp_by == RampBy::Skip;
     if (weighted() && !skip) {
-      if (o_.policy == Policy::LeastRequest && slow_starting_ == 0 && equal_weights_)
+      if (policy_ == Policy::LeastRequest && slow_starting_ == 0 && equal_weights_)
         return pick_unweighted_least_request(tried, n_tried);
       if (n_tried == 0) return wrr_.pick();  // the common case
       return pick_weighted_without(tried, n_tried);
@@ -517,16 +532,39 @@ class Simulator : public ScriptSink, FleetEvents {
       const double w = static_cast<double>(fleet_.backends[i].target);
       return skip ? w : w * ramps_.factor(i, tick);
     };
-    switch (o_.policy) {
+    const auto inflight = [&](std::uint32_t i) { return fleet_.active[fleet_.pos_id[i]]; };
+    // nginx's least_conn compares `weight` (the configured one, here ramped
+    // by slow start as the lab's weights are), not the effective weight.
+    const auto ramped_weight = [&](std::uint32_t i) -> std::int64_t {
+      const std::int64_t full = fleet_.backends[i].target * resolution_of(o_.curve);
+      return policy_ramps() ? static_cast<std::int64_t>(static_cast<double>(full) * ramps_.factor(i, tick)) : full;
+    };
+    // HAProxy's eweight: the weight in sixteenths (`uweight * BE_WEIGHT_SCALE`)
+    // times slowstart's ramp (H10: with HAProxy's curve a whole number of
+    // sixteenths, at least 1); 0 while the ramp gives nothing yet.
+    const auto eweight = [&](std::uint32_t i) -> std::uint64_t {
+      const auto full = static_cast<std::uint64_t>(fleet_.backends[i].target) * 16;
+      const double r = policy_ramps() ? ramps_.factor(i, tick) : 1.0;
+      if (!(r > 0)) return 0;
+      return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(full) * r + 1e-9));
+    };
+    switch (policy_) {
       case Policy::SmoothWrr:
       case Policy::LeastRequest:
-        return pick_weighted_among_candidates();
+      case Policy::StaticRr:
+        return pick_weighted_among(cand_);
       case Policy::Random:
         return cand_.empty() ? kNone : pick_random(cand_, weight, rng_);
       case Policy::P2C:
         return cand_.empty() ? kNone : pick_p2c(cand_, score, rng_);
-      case Policy::LeastConn:
+      case Policy::LeastConn:  // resolved to one of the three below (resolve_policy)
+      case Policy::CaddyLeastConn:
         return cand_.empty() ? kNone : pick_least_conn(cand_, score, rng_);
+      case Policy::NginxLeastConn:
+        return pick_nginx_least_conn(cand_, inflight, ramped_weight, ties_,
+                                     [&](const std::vector<std::uint32_t>& ties) { return pick_weighted_among(ties); });
+      case Policy::HAProxyLeastConn:
+        return pick_haproxy_leastconn(cand_, eweight, inflight, leastconn_, fleet_.pos_id);
       case Policy::RoundRobin:
         return cand_.empty() ? kNone : pick_round_robin(fleet_.backends.size(), cand_, robin_, !skip, ramp, rng_);
     }
@@ -584,13 +622,14 @@ class Simulator : public ScriptSink, FleetEvents {
     return p;
   }
 
-  // The weighted pick among the candidates only (the skip decorator's): the
-  // same pick with everyone else's weight at 0 for a moment.
-  std::int32_t pick_weighted_among_candidates() {
+  // The weighted pick among `among` only (positions ascending: the skip
+  // decorator's candidates, nginx least_conn's tied ones): the same pick with
+  // everyone else's weight at 0 for a moment.
+  std::int32_t pick_weighted_among(const std::vector<std::uint32_t>& among) {
     hidden_.clear();
     std::size_t c = 0;
     for (std::size_t i = 0; i < fleet_.backends.size(); ++i) {
-      if (c < cand_.size() && cand_[c] == i) {
+      if (c < among.size() && among[c] == i) {
         ++c;
         continue;
       }
@@ -620,9 +659,7 @@ class Simulator : public ScriptSink, FleetEvents {
       if (d.tries > 1) --retries_in_flight_;
       --fleet_.active[d.id];
       active_changed(d.id);
-      // nginx never passes a request on from a single server (N2: the tries left are set to 0).
-      const bool single = o_.health.kind == HealthKind::Nginx && single_server(fleet_);
-      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && !single && retry_allowed();
+      const bool again = d.failed && d.tries <= o_.retries && d.t < o_.duration && retry_allowed(d);
       report(d.id, d.t, d.failed, again);
       if (again) {
         retry(d);
@@ -642,8 +679,20 @@ class Simulator : public ScriptSink, FleetEvents {
   // Envoy's retry circuit breaker (E13; `CircuitBreakers.Thresholds.max_retries`,
   // circuit_breaker.proto): no retry while max_retries are in flight
   // (`upstream_rq_retry_overflow`); the failure goes to the client.
-  bool retry_allowed() const {
-    return o_.health.kind != HealthKind::Envoy || retries_in_flight_ < o_.max_retries_in_flight;
+  // nginx's own limits (health_nginx.hpp's nginx_passes_on: a single server,
+  // each server once, proxy_next_upstream_timeout): every failed attempt
+  // before `d` lasted the timeout, and the retry comes at once.
+  bool retry_allowed(const Done& d) const {
+    switch (o_.health.kind) {
+      case HealthKind::None:
+      case HealthKind::HAProxy:
+        return true;
+      case HealthKind::Nginx:
+        return nginx_passes_on(fleet_, d.tries, d.tries * o_.timeout_ms, o_.next_upstream_timeout_ms);
+      case HealthKind::Envoy:
+        return retries_in_flight_ < o_.max_retries_in_flight;
+    }
+    return true;
   }
 
   // The attempt failed: the same request again on another backend, now.
@@ -820,6 +869,7 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   const TrafficOptions& o_;
+  const Policy policy_;  // o_.policy resolved (`least-conn` is the balancer's own)
   const NameIds& ids_;
   TrafficResult& r_;
   std::size_t n_ids_;
@@ -850,6 +900,8 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<std::int32_t> picks_;   // one millisecond's winners
   std::vector<std::uint32_t> cand_;   // one pick's candidates (positions, ascending)
   std::vector<std::pair<std::uint32_t, std::int64_t>> hidden_;
+  std::vector<std::uint32_t> ties_;    // nginx least_conn: the candidates tied with the best
+  LeastconnQueue leastconn_;           // HAProxy leastconn: its servers' order among equal keys (by id)
   std::size_t robin_ = static_cast<std::size_t>(-1);
 
   // By backend id (survive POOL).

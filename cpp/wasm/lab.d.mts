@@ -32,6 +32,7 @@ export interface RawTrafficOptions {
       };
   timeoutMs?: number;
   retries?: number;
+  nextUpstreamTimeoutMs?: number;
   maxRetriesInFlight?: number;
   health?: RawHealthCheck | null;
   rampBy?: 'scale' | 'skip';
@@ -39,7 +40,17 @@ export interface RawTrafficOptions {
   stableMargin?: number;
 }
 
-export type RawPolicy = 'wrr' | 'least-request' | 'random' | 'p2c' | 'least-conn' | 'round-robin';
+export type RawPolicy =
+  | 'wrr'
+  | 'least-request'
+  | 'random'
+  | 'p2c'
+  | 'least-conn'
+  | 'round-robin'
+  | 'caddy-least-conn'
+  | 'nginx-least-conn'
+  | 'haproxy-leastconn'
+  | 'static-rr';
 
 export interface RawHealthParameters {
   maxFails: number;
@@ -95,6 +106,7 @@ export interface RawTrafficDefaults {
   service: { baseMs: number; coldFactor: number; warmup: number; workers: number; warmBy: 'serving' | 'time' | 'requests'; warmupRequests: number };
   timeoutMs: number;
   retries: number;
+  nextUpstreamTimeoutMs: number;
   maxRetriesInFlight: number;
   health: RawHealthParameters;
   stableMargin: number;

@@ -54,6 +54,7 @@ const std::map<std::string, std::set<std::string>> kTrafficUnits = {
     {"budget", {"options", "curves", "names"}},
     {"fleet", {}},
     {"policies", {}},
+    {"least_conn", {}},
     {"health_nginx", {"fleet", "budget", "options", "curves", "names"}},
     {"health_haproxy", {"fleet", "budget", "options", "curves", "names"}},
     {"health_envoy", {"fleet", "budget", "options", "curves", "names"}},
@@ -63,9 +64,9 @@ const std::map<std::string, std::set<std::string>> kTrafficUnits = {
     {"lanes", {"result", "names"}},
     {"latency_histograms", {"result"}},
     {"client_view", {"latency_histograms", "result"}},
-    {"traffic", {"names", "curves", "options", "option_table", "budget", "result", "fleet", "policies", "health_nginx",
-                 "health_haproxy", "health_envoy", "service_model", "ramps", "slow_start_rule", "lanes",
-                 "client_view", "latency_histograms"}},
+    {"traffic", {"names", "curves", "options", "option_table", "budget", "result", "fleet", "policies", "least_conn", "health_nginx",
+                 "health_haproxy", "health_envoy", "service_model", "ramps", "slow_start_rule", "lanes", "client_view",
+                 "latency_histograms"}},
     {"simulate_command", {"traffic", "option_table", "budget", "options", "result", "curves", "names"}},
 };
 

@@ -55,7 +55,7 @@ TEST(SystemEmit, NginxPlusRoundTrip) {
   const ImportedConfig c = read_back(text, ConfigFormat::Nginx);
   EXPECT_EQ(c.pool, "checkout");
   EXPECT_EQ(pool_script(c), "POOL 10.0.0.1:8080=3 10.0.0.2:8080=3 10.0.0.3:8080=1\nDOWN 10.0.0.3:8080\n");
-  EXPECT_EQ(option(c, "policy"), "least-conn");
+  EXPECT_EQ(option(c, "policy"), "nginx-least-conn");  // least-conn under --health nginx
   EXPECT_EQ(option(c, "health"), "nginx");
   EXPECT_EQ(option(c, "max-fails"), "3");
   EXPECT_EQ(option(c, "fail-timeout"), "20");
@@ -95,7 +95,7 @@ TEST(SystemEmit, HAProxyRoundTrip) {
   EXPECT_TRUE(has(text, "    server api3 api3:80 weight 5 disabled\n")) << text;
   const ImportedConfig c = read_back(text, ConfigFormat::HAProxy);
   EXPECT_EQ(pool_script(c), "POOL api1=10 api2=10 api3=5\nDOWN api3\n");
-  EXPECT_EQ(option(c, "policy"), "least-conn");
+  EXPECT_EQ(option(c, "policy"), "haproxy-leastconn");  // least-conn under --health haproxy
   EXPECT_EQ(option(c, "curve"), "haproxy");
   EXPECT_EQ(option(c, "slow-start"), "90");
   EXPECT_EQ(option(c, "health"), "haproxy");
@@ -175,6 +175,63 @@ TEST(SystemEmit, CaddyRoundTrip) {
   EXPECT_EQ(option(c, "slow-start"), "40");
   EXPECT_EQ(option(c, "timeout-ms"), "2000");
   EXPECT_EQ(option(c, "retries"), "1");
+}
+
+// Each balancer's own algorithm goes out as its directive and comes back as
+// itself (docs/proxy-rules.md N3, N7, H8, H11); another balancer's is written
+// as the nearest, with a note saying how it differs.
+TEST(SystemEmit, BalancersOwnPoliciesRoundTrip) {
+  struct Case {
+    EmitFormat emit;
+    ConfigFormat read;
+    Policy policy;
+    HealthKind health;
+    const char* line;
+    const char* back;
+  };
+  const Case cases[] = {
+      {EmitFormat::Nginx, ConfigFormat::Nginx, Policy::NginxLeastConn, HealthKind::None, "        least_conn;\n", "nginx-least-conn"},
+      {EmitFormat::Nginx, ConfigFormat::Nginx, Policy::LeastConn, HealthKind::Nginx, "        least_conn;\n", "nginx-least-conn"},
+      {EmitFormat::HAProxy, ConfigFormat::HAProxy, Policy::HAProxyLeastConn, HealthKind::None, "    balance leastconn\n", "haproxy-leastconn"},
+      {EmitFormat::HAProxy, ConfigFormat::HAProxy, Policy::StaticRr, HealthKind::HAProxy, "    balance static-rr\n", "static-rr"},
+      {EmitFormat::HAProxy, ConfigFormat::HAProxy, Policy::SmoothWrr, HealthKind::HAProxy, "    balance roundrobin\n", "wrr"},
+      {EmitFormat::Caddy, ConfigFormat::Caddy, Policy::CaddyLeastConn, HealthKind::None, "\t\tlb_policy least_conn\n", "caddy-least-conn"},
+      {EmitFormat::Caddy, ConfigFormat::Caddy, Policy::LeastConn, HealthKind::None, "\t\tlb_policy least_conn\n", "caddy-least-conn"},
+  };
+  for (const Case& k : cases) {
+    EmitInput in = three();
+    in.options.policy = k.policy;
+    in.options.health.kind = k.health;
+    const std::string text = emit_config(k.emit, in);
+    EXPECT_TRUE(has(text, k.line)) << policy_name(k.policy) << "\n" << text;
+    EXPECT_EQ(option(read_back(text, k.read), "policy"), k.back) << policy_name(k.policy) << "\n" << text;
+  }
+  // Another balancer's least connections: the nearest, and why it differs.
+  EmitInput in = three();
+  in.options.policy = Policy::HAProxyLeastConn;
+  std::string text = emit_config(EmitFormat::Nginx, in);
+  EXPECT_TRUE(has(text, "least_conn;")) << text;
+  EXPECT_TRUE(has(text, "HAProxy's leastconn puts every idle server first")) << text;
+  in.options.policy = Policy::NginxLeastConn;
+  text = emit_config(EmitFormat::HAProxy, in);
+  EXPECT_TRUE(has(text, "balance leastconn")) << text;
+  EXPECT_TRUE(has(text, "the nearest to nginx-least-conn")) << text;
+  text = emit_config(EmitFormat::Caddy, in);
+  EXPECT_TRUE(has(text, "Caddy's least_conn ignores weights")) << text;
+}
+
+TEST(SystemEmit, NginxNextUpstreamTimeoutRoundTrip) {
+  EmitInput in = three();
+  in.options.health.kind = HealthKind::Nginx;
+  in.options.retries = 2;
+  in.options.next_upstream_timeout_ms = 700;
+  const std::string text = emit_config(EmitFormat::Nginx, in);
+  EXPECT_TRUE(has(text, "            proxy_next_upstream_timeout 700ms;\n")) << text;
+  const ImportedConfig c = read_back(text, ConfigFormat::Nginx);
+  EXPECT_EQ(option(c, "next-upstream-timeout-ms"), "700");
+  EXPECT_EQ(option(c, "retries"), "2");
+  in.options.next_upstream_timeout_ms = 0;  // nginx's default: not written, not read
+  EXPECT_EQ(option(read_back(emit_config(EmitFormat::Nginx, in), ConfigFormat::Nginx), "next-upstream-timeout-ms"), "(unset)");
 }
 
 TEST(SystemEmit, AlbRoundTripAndItsLimits) {
@@ -290,7 +347,10 @@ TEST(SystemEmit, SimulateEmitsTheScriptsPoolWithoutAFile) {
       << err;
   const ImportedConfig c = read_back(out, ConfigFormat::Nginx);
   EXPECT_EQ(pool_script(c), "POOL x=5 y=1\nDOWN y\n");
-  EXPECT_EQ(option(c, "policy"), "least-conn");
+  // least-conn without a health check is Caddy's: nginx's least_conn is the
+  // nearest, said so, and it reads back as nginx's own.
+  EXPECT_TRUE(has(out, "Caddy's ignores weights")) << out;
+  EXPECT_EQ(option(c, "policy"), "nginx-least-conn");
   EXPECT_EQ(option(c, "timeout-ms"), "700");
 }
 

@@ -86,7 +86,7 @@ TEST(SystemImport, NginxPlusUpstreamAndTheLocationThatUsesIt) {
   EXPECT_EQ(c.pool, "checkout");
   // The backup server is left out (listed), the others keep their weights.
   EXPECT_EQ(pool_of(c), "POOL 10.1.0.11:8080=3 10.1.0.12:8080=3 10.1.0.13:8080=1\n");
-  EXPECT_EQ(option(c, "policy"), "least-conn@27");
+  EXPECT_EQ(option(c, "policy"), "nginx-least-conn@27");
   EXPECT_EQ(option(c, "slow-start"), "45@28");
   EXPECT_EQ(option(c, "curve"), "linear@25");
   EXPECT_EQ(option(c, "health"), "nginx@25");
@@ -190,7 +190,7 @@ TEST(SystemImport, HAProxyBackendWithDefaultServerAndTemplate) {
   const ImportedConfig c = read(fixture("haproxy.cfg"), std::nullopt, "api");
   EXPECT_EQ(pool_of(c), "POOL api1=10 api2=10 api3=5 api-dns1=5 api-dns2=5\nDOWN api3\n");
   EXPECT_EQ(option(c, "curve"), "haproxy@34");
-  EXPECT_EQ(option(c, "policy"), "least-conn@35");
+  EXPECT_EQ(option(c, "policy"), "haproxy-leastconn@35");
   EXPECT_EQ(option(c, "slow-start"), "60@40");
   EXPECT_EQ(option(c, "health"), "haproxy@34");
   EXPECT_EQ(option(c, "error-limit"), "5@40");

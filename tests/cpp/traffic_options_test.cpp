@@ -30,7 +30,7 @@ TEST(TrafficOptionTable, EveryOptionHasOneFlagOneKeyAndOneJsonKey) {
     if (o.when_key) EXPECT_NE(find_option_by_key(o.when_key), nullptr) << o.label << " depends on " << o.when_key;
     EXPECT_EQ(o.flag == nullptr, o.kind == ValueKind::Fixed) << o.label;
   }
-  EXPECT_EQ(flags.size(), 47u);  // the lab's options (the report's --csv, --summary, --help are the command's)
+  EXPECT_EQ(flags.size(), 48u);  // the lab's options (the report's --csv, --summary, --help are the command's)
 }
 
 TEST(TrafficOptionTable, TheHelpListsEveryFlagWithItsDefaultAndRange) {
@@ -45,7 +45,7 @@ TEST(TrafficOptionTable, TheHelpListsEveryFlagWithItsDefaultAndRange) {
   std::string words;
   for (const char c : help)
     if (c != ' ' && c != '\n') words += c;
-  for (const char* said : {"(wrr,least-request,random,p2c,least-connorround-robin;defaultwrr)", "(default0:none)",
+  for (const char* said : {"(wrr,least-request,random,p2c,least-conn,round-robin,caddy-least-conn,nginx-least-conn,haproxy-leastconnorstatic-rr;defaultwrr)", "(default0:none)",
                            "(default10spastthelastramp)", "(0to100;default10)"})
     EXPECT_NE(words.find(said), std::string::npos) << said;
   for (std::size_t at = 0, end; at < help.size(); at = end + 1) {

@@ -91,12 +91,12 @@ TEST(TrafficRealSlowStart, WithoutTheWindowTheLabMissesTheRamp) {
   EXPECT_EQ(lab_count(lab, "b", 14), 10);
 }
 
-// static-rr (H8, the lab's round-robin) does not ramp, window or not: b
+// static-rr (H8) does not ramp, window or not: b
 // takes 10 a second from the second it is back, as recorded.
 TEST(TrafficRealSlowStart, HAProxyStaticRoundRobinDoesNotRamp) {
   const auto real = recorded_per_second("haproxy-maintenance-ramp/static-rr-access.txt");
   TrafficOptions o = recorded_setup(4);
-  o.policy = Policy::RoundRobin;
+  o.policy = Policy::StaticRr;
   o.duration = 9;
   const TrafficResult lab = simulate_traffic("POOL a=100 b=100\nNOW 2\nDOWN b\nNOW 4\nUP b 0\n", o);
   for (int second = 4; second < 9; ++second) {

@@ -46,9 +46,9 @@ TEST(SlowStartWindow, EachBalancersRuleAsItsManualSays) {
   EXPECT_EQ(d(CurveKind::HAProxy, Entry::Add), R::Ramp);
   EXPECT_EQ(d(CurveKind::HAProxy, Entry::Up), R::Ramp);
   EXPECT_EQ(d(CurveKind::HAProxy, Entry::CheckRecovery), R::Ramp);
-  // H8: static-rr (the lab's round-robin) is not dynamic; leastconn is.
-  EXPECT_EQ(d(CurveKind::HAProxy, Entry::Up, NginxRule::NginxPlus, Policy::RoundRobin), R::None);
-  EXPECT_EQ(d(CurveKind::HAProxy, Entry::Up, NginxRule::NginxPlus, Policy::LeastConn), R::Ramp);
+  // H8: static-rr is not dynamic; leastconn is.
+  EXPECT_EQ(d(CurveKind::HAProxy, Entry::Up, NginxRule::NginxPlus, Policy::StaticRr), R::None);
+  EXPECT_EQ(d(CurveKind::HAProxy, Entry::Up, NginxRule::NginxPlus, Policy::HAProxyLeastConn), R::Ramp);
   // Envoy E7: a new host, or an active check's recovery; never an outlier
   // ejection's end; a host an update still lists keeps its state.
   EXPECT_EQ(d(CurveKind::Envoy, Entry::Start), R::Ramp);

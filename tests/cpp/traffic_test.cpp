@@ -91,7 +91,8 @@ TEST(Traffic, PolicyWorkersAndResolutionAreParsedInOnePlace) {
   Policy policy = Policy::SmoothWrr;
   EXPECT_FALSE(parse_policy("least-request", policy));
   EXPECT_EQ(policy, Policy::LeastRequest);
-  EXPECT_EQ(parse_policy("LRU", policy), "policy must be wrr, least-request, random, p2c, least-conn or round-robin, got 'LRU'");
+  EXPECT_EQ(parse_policy("LRU", policy), "policy must be wrr, least-request, random, p2c, least-conn, round-robin, caddy-least-conn, "
+            "nginx-least-conn, haproxy-leastconn or static-rr, got 'LRU'");
   EXPECT_EQ(policy, Policy::LeastRequest);  // unchanged
   ServiceModel s;
   EXPECT_FALSE(set_workers(10'000, s));

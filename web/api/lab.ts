@@ -102,7 +102,11 @@ export interface TrafficOptions {
   curve?: Curve;
   /**
    * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's: with equal weights and no host ramping, the least active of `choiceCount` random draws; else weight / (active + 1)^bias.
-   * `random` (weighted), `p2c` (two at random, fewer active wins), `least-conn`, `round-robin` (Caddy's).
+   * `random` (weighted), `p2c` (two at random, fewer active wins), `round-robin` (Caddy's).
+   * `least-conn`: the balancer's own least connections: nginx's with `health.kind` nginx, HAProxy's with haproxy,
+   * else Caddy's; each by name: `caddy-least-conn` (fewest active, no weights, ties at random), `nginx-least-conn`
+   * (conns / weight, smooth WRR among ties), `haproxy-leastconn` ((inflight + 1) × 4096 / eweight, 0 when idle).
+   * `static-rr`: HAProxy's static-rr (weighted turns; slowstart does not ramp it).
    */
   policy?: Policy;
   /** false: ignore the ramps (full weight at once). Default true. */
@@ -125,8 +129,10 @@ export interface TrafficOptions {
   service?: boolean | ServiceModel;
   /** A request slower than this fails (needs the service model). 0: none (default). */
   timeoutMs?: number;
-  /** Retries of a failed request on another backend, 0 to 5. Default 0. */
+  /** Retries of a failed request on another backend, 0 to 5. Default 0. With nginx, each server is tried once at most. */
   retries?: number;
+  /** nginx (`health.kind` nginx): no further server is tried once this many ms passed since the first attempt (proxy_next_upstream_timeout). 0: none (default). */
+  nextUpstreamTimeoutMs?: number;
   /** Envoy (`health.kind` envoy): the most retries in flight at once (the cluster's max_retries circuit breaker). Default 3. */
   maxRetriesInFlight?: number;
   /** Passive health checking (needs a timeout). Default none. */

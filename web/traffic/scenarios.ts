@@ -158,7 +158,7 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
     write: (_p, c) => ({
       script: ['# Two warm hosts; c joins at 10 s with a 60 s ramp (Caddy least_conn, the ramp scaling its score).', 'POOL a=1 b=1', 'NOW 10', 'ADD c=1 60', 'NOW 80', ''].join('\n'),
-      settings: { ...FLAP_ON_SCRIPT, flapPolicy: 'least-conn', rampBy: 'scale', flapAnswers: c.answers === 'load' ? 'model' : 'instant' },
+      settings: { ...FLAP_ON_SCRIPT, flapPolicy: 'caddy-least-conn', rampBy: 'scale', flapAnswers: c.answers === 'load' ? 'model' : 'instant' },
       note:
         c.answers === 'load'
           ? 'Under load: requests take time, so c’s in-flight count grows while it is cold, and the ramp’s scaling of its score does hold it back: the two runs differ.'

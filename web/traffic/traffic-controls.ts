@@ -57,6 +57,7 @@ const LABELS: Record<string, string> = {
   'service.warmupRequests': 'Warm-up requests',
   timeoutMs: 'Timeout ms',
   retries: 'Retries',
+  nextUpstreamTimeoutMs: 'next_upstream_timeout (ms)',
   'health.kind': 'Health check',
   'health.maxFails': 'max_fails',
   'health.failTimeout': 'fail_timeout (s)',
@@ -78,7 +79,18 @@ const LABELS: Record<string, string> = {
 };
 
 const CHOICE_TEXT: Record<string, Record<string, string>> = {
-  policy: { wrr: 'Smooth WRR (nginx)', 'least-request': 'Least request (Envoy)', random: 'Weighted random', p2c: 'Power of two choices', 'least-conn': 'Least conn (Caddy)', 'round-robin': 'Round robin (Caddy)' },
+  policy: {
+    wrr: 'Smooth WRR (nginx)',
+    'least-request': 'Least request (Envoy)',
+    random: 'Weighted random',
+    p2c: 'Power of two choices',
+    'least-conn': 'Least conn (the balancer’s own)',
+    'round-robin': 'Round robin (Caddy)',
+    'caddy-least-conn': 'Least conn (Caddy)',
+    'nginx-least-conn': 'least_conn (nginx)',
+    'haproxy-leastconn': 'leastconn (HAProxy)',
+    'static-rr': 'static-rr (HAProxy)',
+  },
   rampBy: { scale: 'Scale (each policy)', skip: 'Skip (decorator)' },
   'health.kind': { none: 'None', nginx: 'nginx max_fails', haproxy: 'HAProxy observe layer7', envoy: 'Envoy outlier detection' },
   'service.warmBy': { serving: 'Time serving', time: 'Time', requests: 'Requests' },

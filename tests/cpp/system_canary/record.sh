@@ -15,24 +15,9 @@
 #     apt-get install -y nginx haproxy    (nginx 1.22.1, HAProxy 2.6.12 when recorded)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-renice -n -10 -p $$ > /dev/null 2>&1 || true
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  sleep 0.3
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-bg() { "$@" & pids+=($!); }
-stop_run() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  sleep 0.5
-  pids=()
-}
+# The recordings' shared steps: Python, priority, a temporary folder, and
+# `bg`/`stop_run`, which start and stop processes by their pid.
+source "$here/../traffic_real/lib.sh"
 
 # ---- nginx: a backend that warms by time ----
 cat > "$tmp/nginx.conf" <<CONF

@@ -193,17 +193,25 @@ describe('the implement-it-yourself mode', () => {
     await setCode(page, INFINITE_LOOP);
     await page.locator('.ss-impl-run').click();
     await expect.poll(() => stateOf(page, 'worked-example'), { timeout: LIMIT_MS * 10 }).toBe('running');
-    // While the loop runs in the worker, the page animates and answers clicks.
+    // While the loop runs in the worker, the page animates and answers clicks:
+    // frames are painted while the test still reads "running". Counted by
+    // frames, not in a fixed 300 ms: on a loaded machine (CI ran 1 frame in
+    // 300 ms) the renderer gets little CPU, yet a loop on the page thread would
+    // paint none until it was stopped, when the test no longer reads "running".
     const frames = await page.evaluate(
       () =>
         new Promise<number>((done) => {
+          const row = document.querySelector('.ss-impl-test[data-test-id="worked-example"]')!;
           let n = 0;
-          const t = performance.now();
-          const tick = () => (performance.now() - t < 300 ? (n++, requestAnimationFrame(tick)) : done(n));
+          const tick = () => {
+            if (row.getAttribute('data-state') !== 'running' || n >= 6) return done(n);
+            n++;
+            requestAnimationFrame(tick);
+          };
           requestAnimationFrame(tick);
         }),
     );
-    expect(frames).toBeGreaterThan(5);
+    expect(frames).toBe(6);
     const other = page.locator('.ss-impl-test[data-test-id="ramp-table"] details');
     await other.locator('summary').click();
     expect(await other.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);

@@ -100,7 +100,18 @@ describe('the option table', () => {
     expect(table.find((o) => o.flag === '--rps')).toMatchObject({ key: 'rps', json: 'rps', kind: 'number', min: 0, aboveMin: true, default: 1000, group: 'load' });
     expect(table.find((o) => o.flag === '--service-ms')).toMatchObject({ key: 'service.baseMs', json: 'service.service_ms', default: 200, when: { key: 'service', value: 'true' } });
     expect(table.find((o) => o.flag === '--max-fails')).toMatchObject({ key: 'health.maxFails', kind: 'whole', min: 0, max: 1_000_000, default: 1, when: { key: 'health.kind', value: 'nginx' } });
-    expect(table.find((o) => o.flag === '--policy')!.choices).toEqual(['wrr', 'least-request', 'random', 'p2c', 'least-conn', 'round-robin']);
+    expect(table.find((o) => o.flag === '--policy')!.choices).toEqual([
+      'wrr',
+      'least-request',
+      'random',
+      'p2c',
+      'least-conn',
+      'round-robin',
+      'caddy-least-conn',
+      'nginx-least-conn',
+      'haproxy-leastconn',
+      'static-rr',
+    ]);
     expect(table.find((o) => o.flag === '--resolution')!.choices).toEqual([0, 1, 16, 100, 1000]);
     expect(table.find((o) => o.flag === '--no-slow-start')).toMatchObject({ key: 'slowStart', kind: 'switch', default: true });
   });

@@ -27,7 +27,7 @@ describe('lab.importConfig', () => {
     expect(c.servers.map((s) => `${s.name}=${s.weight}`)).toEqual(['10.1.0.11:8080=3', '10.1.0.12:8080=3', '10.1.0.13:8080=1']);
     expect(c.script).toBe('POOL 10.1.0.11:8080=3 10.1.0.12:8080=3 10.1.0.13:8080=1\n');
     const byOption = Object.fromEntries(c.settings.map((s) => [s.option, `${s.value}@${s.line}`]));
-    expect(byOption).toMatchObject({ policy: 'least-conn@27', 'slow-start': '45@28', 'timeout-ms': '1500@52', retries: '2@53' });
+    expect(byOption).toMatchObject({ policy: 'nginx-least-conn@27', 'slow-start': '45@28', 'timeout-ms': '1500@52', retries: '2@53' });
     expect(c.ignored).toContainEqual({ line: 26, text: '`zone checkout 64k` (not modelled)' });
     // The settings as simulate's arguments, in the file's order.
     expect(c.args.slice(c.args.indexOf('--timeout-ms'), c.args.indexOf('--timeout-ms') + 2)).toEqual(['--timeout-ms', '1500']);
