@@ -15,6 +15,7 @@
 #include "traffic/traffic.hpp"
 
 using namespace slowstart;
+using slowstart::simulate_command::SimulateArgs;  // not by a neighbour in a unity batch
 
 namespace {
 
