@@ -87,45 +87,6 @@ double run_until(double duration, double last_join_s, double window) {
   return std::max(duration, last_join_s + window + 10);
 }
 
-std::string with_window(std::string_view script, std::int64_t window) {
-  std::string out;
-  out.reserve(script.size() + 64);
-  const std::string w = std::to_string(window);
-  for (std::size_t start = 0; start < script.size();) {
-    std::size_t end = script.find('\n', start);
-    const bool last = end == std::string_view::npos;
-    if (last) end = script.size();
-    const std::string_view line = script.substr(start, end - start);
-    // The line's tokens (runs of bytes other than space and tab).
-    std::vector<std::pair<std::size_t, std::size_t>> tokens;
-    for (std::size_t i = 0; i < line.size();) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-      const std::size_t from = i;
-      while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-      if (i > from) tokens.emplace_back(from, i);
-    }
-    // A CR before the LF belongs to the line's end, not to the ramp.
-    std::size_t body_end = line.size();
-    if (!tokens.empty() && line[tokens.back().second - 1] == '\r') {
-      --tokens.back().second;
-      body_end = tokens.back().second;
-      if (tokens.back().second == tokens.back().first) tokens.pop_back();
-    }
-    const auto word = [&](std::size_t k) { return line.substr(tokens[k].first, tokens[k].second - tokens[k].first); };
-    if (tokens.size() == 3 && (word(0) == "ADD" || word(0) == "UP")) {
-      out.append(line.substr(0, tokens[2].first));
-      out.append(w);
-      out.append(line.substr(tokens[2].second, body_end - tokens[2].second));
-      out.append(line.substr(body_end));
-    } else {
-      out.append(line);
-    }
-    if (!last) out += '\n';
-    start = end + 1;
-  }
-  return out;
-}
-
 Recommendation recommend(const Simulate& simulate, const Uncertainty& u, const Corner& middle, double timeout_ms,
                          const RecommendLimits& limits) {
   Recommendation r;

@@ -65,7 +65,8 @@ struct Run {
 };
 
 // Runs the scenario: `window` seconds of slow start (0: none), the corner's
-// service model; the caller applies the window its way (recommend_command).
+// service model; the caller applies the window as --slow-start does
+// (recommend_command: the balancer's rule decides which joins ramp).
 using Simulate = std::function<Run(double window, const Corner& corner)>;
 
 struct Recommendation {
@@ -102,12 +103,6 @@ Corner worst_corner(const Uncertainty& u, double rps);
 
 // What a simulation showed, as recommend counts it.
 Outcome outcome_of(const TrafficResult& result);
-
-// The script with every join and recovery ramping over `window` seconds:
-// each ADD's and UP's ramp replaced (the balancer's rule, the curve's, still
-// decides which ramp: HAProxy's only recoveries). Lines that are not ADD or
-// UP, or are malformed, are kept as they are.
-std::string with_window(std::string_view script, std::int64_t window);
 
 // The time of the script's last ADD or UP (0 without one).
 double last_join(std::string_view script);

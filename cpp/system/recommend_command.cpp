@@ -192,7 +192,9 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   if (Problem p = take_recommend_args(args, ra)) return fail(*p);
   SystemArgs sa;
   if (Problem p = take_system_args(args, sa)) return fail(*p);
-  if (sa.slow_start >= 0) return fail("recommend chooses the slow-start window: leave --slow-start out");
+  for (const std::string& a : args)
+    if (a == "--slow-start" || a.rfind("--slow-start=", 0) == 0 || a == "--no-slow-start")
+      return fail("recommend chooses the slow-start window: leave " + a.substr(0, a.find('=')) + " out");
   if (sa.explain) return fail("--explain is simulate's");
   FromFile from;
   std::string problem;
@@ -202,7 +204,7 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   }
   const FromFile* f = sa.from.empty() ? nullptr : &from;
   Prepared p;
-  if (!prepare(f, sa, args, read, p, problem)) {
+  if (!prepare(f, args, read, p, problem)) {
     err += problem + '\n';
     return 2;
   }
@@ -241,7 +243,7 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
   if (base.timeout_ms <= 0)
     return fail("the scenario has no timeout (--timeout-ms, or the file's): without one no request can fail, so "
                 "there is no window to find; give the proxy's timeout");
-  // Each run: the corner's model, the window on every ADD and UP.
+  // Each run: the corner's model, the window as --slow-start (the balancer's rule decides which joins ramp).
   double simulated = 0;
   // The command that runs a corner: the file (when there is one) and the
   // command line as given (its script among them), then the corner's model.
@@ -257,7 +259,10 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
     a.insert(a.end(), {"--service-ms", number_text(c.service_ms), "--cold-factor", number_text(c.cold_factor)});
     if (by_requests) a.insert(a.end(), {"--warm-by", "requests", "--warmup-requests", number_text(std::round(c.warmup))});
     else a.insert(a.end(), {"--warm-by", base.service.warm_by == WarmBy::Serving ? "serving" : "time", "--warmup", number_text(c.warmup)});
-    a.insert(a.end(), {"--rps", number_text(c.rps), "--slow-start", number_text(window)});
+    a.insert(a.end(), {"--rps", number_text(c.rps)});
+    // Window 0 is no slow start (--slow-start 0 would be the script's own ramps).
+    if (window > 0) a.insert(a.end(), {"--slow-start", number_text(window)});
+    else a.emplace_back("--no-slow-start");
     if (base.duration > 0 && run_until(base.duration, joined, window) != base.duration)
       a.insert(a.end(), {"--duration", number_text(run_until(base.duration, joined, window))});
     return a;
@@ -277,7 +282,10 @@ int run_recommend(const std::vector<std::string>& given, const FileReader& read,
       const auto scale = [&](std::uint32_t& n) { n = static_cast<std::uint32_t>(std::ceil(n * c.check_scale)); };
       scale(h.max_fails), scale(h.error_limit), scale(h.consecutive_5xx);
     }
-    run.script = p.prelude + with_window(p.body, static_cast<std::int64_t>(window));
+    // The window as the proxies configure it: the balancer's rule decides which joins ramp.
+    o.slow_start_window = window;
+    o.slow_start = window > 0;
+    run.script = p.script;
     const TrafficResult r = simulate_traffic(run.script, o);
     if (r.problem) {
       run.problem = *r.problem;

@@ -32,7 +32,6 @@ std::string joined(const std::vector<std::string>& words) {
 
 Problem take_system_args(std::vector<std::string>& args, SystemArgs& out) {
   std::vector<std::string> rest;
-  const bool own_slow_start = !lab_has("slow-start");
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {  // what follows is positional: the script
@@ -65,12 +64,6 @@ Problem take_system_args(std::vector<std::string>& args, SystemArgs& out) {
     } else if (name == "--explain") {
       if (attached) return std::string("--explain takes no value");
       out.explain = true;
-    } else if (name == "--slow-start" && own_slow_start) {
-      std::string v;
-      if (Problem p = take(v)) return p;
-      std::uint64_t s = 0;
-      if (!whole_number(v, 1'000'000'000'000, s)) return "--slow-start takes whole seconds, got " + quote(v);
-      out.slow_start = static_cast<double>(s);
     } else {
       rest.push_back(a);
     }
@@ -105,23 +98,24 @@ bool read_from(const SystemArgs& a, const FileReader& read, FromFile& out, std::
   }
   for (const ImportedSetting& s : out.config.settings) {
     if (!lab_has(s.option)) {
-      if (s.option == "slow-start") {
-        double v = 0;
-        decimal_number(s.value, v);
-        out.slow_start = std::round(v);
-        continue;
-      }
       out.unknown.push_back({s.line, "`--" + s.option + (s.value.empty() ? "" : " " + s.value) + "` from `" + s.source +
                                          "` (this lab has no --" + s.option + ")"});
       continue;
     }
+    std::string value = s.value;
+    double v = 0;
+    if (s.option == "slow-start" && decimal_number(value, v) && v != std::ceil(v)) {
+      // The lab's window is whole seconds, as HAProxy keeps it: rounded up.
+      value = number_text(std::ceil(v));
+      out.config.notes.push_back({s.line, "slow start " + s.value + " s: the lab's window is whole seconds, " + value + " s"});
+    }
     out.args.push_back("--" + s.option);
-    if (!s.value.empty()) out.args.push_back(s.value);
+    if (!value.empty()) out.args.push_back(value);
   }
   return true;
 }
 
-bool prepare(const FromFile* from, const SystemArgs& a, const std::vector<std::string>& args, const FileReader& read,
+bool prepare(const FromFile* from, const std::vector<std::string>& args, const FileReader& read,
              Prepared& out, std::string& problem) {
   out = Prepared{};
   std::vector<std::string> all = from ? from->args : std::vector<std::string>{};
@@ -151,13 +145,12 @@ bool prepare(const FromFile* from, const SystemArgs& a, const std::vector<std::s
     return false;
   }
   out.args = std::move(all);
-  out.window = a.slow_start >= 0 ? a.slow_start : from ? from->slow_start : -1;
   if (from && !from->config.servers.empty()) {
     out.prelude = pool_script(from->config);
     out.prelude_lines = static_cast<std::uint64_t>(std::count(out.prelude.begin(), out.prelude.end(), '\n'));
   }
   out.body = std::move(text);
-  out.script = out.prelude + (out.window >= 0 ? with_window(out.body, static_cast<std::int64_t>(out.window)) : out.body);
+  out.script = out.prelude + out.body;
   return true;
 }
 
@@ -180,8 +173,8 @@ std::string explain(const FromFile& f, const std::vector<std::string>& user_args
     std::string opt = "--" + x.option + (x.value.empty() ? "" : " " + x.value);
     opt.resize(std::max(width, opt.size()), ' ');
     std::string line = "  " + opt + "  line " + std::to_string(x.line) + ": " + printable(x.source);
-    if (x.option == "slow-start" && f.slow_start >= 0)
-      line += " (applied to the script's ADD and UP lines: this lab has no --slow-start)";
+    if (x.option == "slow-start")
+      line += " (every server's window: the balancer's rule decides which joins ramp; the script's ramps are not used)";
     s += line + '\n';
   }
   // The command line's own options win over the file's.
@@ -201,9 +194,7 @@ std::string explain(const FromFile& f, const std::vector<std::string>& user_args
     s += "notes:\n";
     for (const ImportedNote& n : c.notes) s += "  line " + std::to_string(n.line) + ": " + n.text + '\n';
   }
-  std::vector<std::string> command = f.args;
-  if (f.slow_start >= 0) command.insert(command.begin(), {"--slow-start", number_text(f.slow_start)});
-  s += "as options: " + joined(command) + '\n';
+  s += "as options: " + joined(f.args) + '\n';
   return s;
 }
 
@@ -261,13 +252,13 @@ int run_simulate_system(const std::vector<std::string>& given, const FileReader&
     return 0;
   }
   Prepared p;
-  if (!prepare(f, a, args, read, p, problem)) {
+  if (!prepare(f, args, read, p, problem)) {
     err += problem + '\n';
     return 2;
   }
   if (p.sim.help) return simulate_command::run_simulate({"--help"}, read, out, err);
   if (!a.emit.empty()) {
-    out += emit_text(a.emit, f, p, p.window);
+    out += emit_text(a.emit, f, p, p.sim.options.slow_start ? p.sim.options.slow_start_window : 0);
     return 0;
   }
   if (f) {
@@ -279,6 +270,7 @@ int run_simulate_system(const std::vector<std::string>& given, const FileReader&
   }
   TrafficResult r = simulate_traffic(p.script, p.sim.options);
   for (Diagnostic& d : r.diagnostics) d.line -= std::min<std::uint64_t>(d.line, p.prelude_lines);
+  for (std::uint64_t& line : r.ignored_ramps) line -= std::min<std::uint64_t>(line, p.prelude_lines);
   err += simulate_command::format_diagnostics(r);
   if (r.problem) return 2;
   out += p.sim.summary ? simulate_command::format_summary(r, p.sim) : simulate_command::format_simulation(r, p.sim);

@@ -7,10 +7,11 @@
 //   --explain           print what the file became instead of running
 //   --emit FORMAT       print the options in force as nginx, nginx-plus, haproxy,
 //                       envoy, caddy or alb configuration instead of running
-//   --slow-start S      every join and recovery the balancer ramps gets S
-//                       seconds (while the lab's own --slow-start is missing:
-//                       the script's ADD and UP ramps are set to S)
 //
+// The file's per-server slow start (HAProxy `slowstart`, NGINX Plus
+// `slow_start`, Envoy `slow_start_config`, ...) becomes the lab's own
+// `--slow-start S`: the balancer's rule decides which joins and recoveries
+// ramp, and the ramps written on the script's ADD and UP lines are not used.
 // Without any of them, simulate runs as it always has (the same bytes).
 // The file's pool is the script's first lines (POOL, then DOWN for the
 // servers that start down), so the script may name its servers; the
@@ -33,16 +34,14 @@ struct FromFile {
   ImportedConfig config;
   std::vector<std::string> args;        // the file's settings the lab knows, as arguments
   std::vector<ImportedNote> unknown;    // settings this lab has no option for (listed with the ignored)
-  double slow_start = -1;               // the file's slow start when the lab has no --slow-start
 };
 
 // The options of your own system taken out of `args` (the rest is simulate's).
 struct SystemArgs {
   std::string from, from_format, from_pool;
   bool explain = false;
-  double slow_start = -1;  // --slow-start when the lab's parser has none
   std::string emit;        // --emit FORMAT: the configuration instead of a run
-  bool any() const { return !from.empty() || explain || slow_start >= 0 || !emit.empty(); }
+  bool any() const { return !from.empty() || explain || !emit.empty(); }
 };
 Problem take_system_args(std::vector<std::string>& args, SystemArgs& out);
 
@@ -51,20 +50,19 @@ bool read_from(const SystemArgs& a, const FileReader& read, FromFile& out, std::
 
 // The simulation: the file's settings, then the command line's, parsed as
 // simulate parses them; the script with the file's pool before it and the
-// window applied. False with the message to print.
+// window in the options (--slow-start). False with the message to print.
 struct Prepared {
   simulate_command::SimulateArgs sim;
   std::vector<std::string> args;  // the file's and the command line's, as parsed
-  std::string script;             // what runs: the prelude, then the body (with the window)
+  std::string script;             // what runs: the prelude, then the body
   std::string prelude, body;      // the file's pool, the script as read
   std::uint64_t prelude_lines = 0;
-  double window = -1;  // the slow start applied to the script (-1: its own ramps)
 };
-bool prepare(const FromFile* from, const SystemArgs& a, const std::vector<std::string>& args, const FileReader& read,
+bool prepare(const FromFile* from, const std::vector<std::string>& args, const FileReader& read,
              Prepared& out, std::string& problem);
 
 // --emit's text: the options in force as `format`'s configuration, the pool
-// the file's (or the script's first POOL).
+// the file's (or the script's first POOL); `window`: the slow start to write (0: none).
 std::string emit_text(const std::string& format, const FromFile* from, const Prepared& p, double window);
 
 // --explain's text: the file, its pool, each option with its line, what

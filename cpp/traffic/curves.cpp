@@ -9,6 +9,16 @@ namespace {
 __extension__ using i128 = __int128;  // GCC, Clang and Emscripten all have it
 }
 
+std::int64_t resolution_of(const Curve& c) {
+  if (c.resolution != 0) return c.resolution;
+  switch (c.kind) {
+    case CurveKind::Linear: return 100;
+    case CurveKind::HAProxy: return 16;
+    case CurveKind::Envoy: return 1000;
+  }
+  return 1;
+}
+
 double ramp_factor(const Curve& c, double elapsed, double window, bool recovering) {
   if (elapsed < 0) elapsed = 0;
   if (window <= 0 || elapsed >= window) return 1.0;
@@ -31,7 +41,7 @@ double ramp_factor(const Curve& c, double elapsed, double window, bool recoverin
 
 std::int64_t curve_weight(const Curve& c, std::int64_t target, std::int64_t ramp, double elapsed,
                           bool recovering) {
-  const std::int64_t full = target * c.resolution;  // <= 10^9
+  const std::int64_t full = target * resolution_of(c);  // <= 10^9
   if (ramp == 0) return full;
   if (c.kind == CurveKind::Linear && elapsed == std::floor(elapsed)) {
     // Exact integer path: with resolution 1 this is the SPEC's rule itself.
@@ -49,7 +59,7 @@ std::int64_t curve_weight(const Curve& c, std::int64_t target, std::int64_t ramp
 
 std::int64_t curve_weight_ms(const Curve& c, std::int64_t target, std::int64_t ramp,
                              std::int64_t elapsed_ms, bool recovering) {
-  const std::int64_t full = target * c.resolution;
+  const std::int64_t full = target * resolution_of(c);
   if (ramp == 0) return full;
   const std::int64_t window_ms = ramp * 1000;  // <= 10^15
   if (elapsed_ms < 0) elapsed_ms = 0;

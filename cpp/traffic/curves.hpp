@@ -10,7 +10,8 @@
 //
 // The internal weight is floor(target * resolution * factor): resolution 1
 // is the SPEC's integers; 16, 100 or 1000 give finer steps (HAProxy keeps
-// weights x16, nginx-mod scales by a 0-100 factor).
+// weights x16, nginx-mod scales by a 0-100 factor). By default each curve
+// has its own (resolution_of): linear 100, haproxy 16, envoy 1000.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,10 +26,16 @@ namespace slowstart {
 
 struct Curve {
   CurveKind kind = CurveKind::Linear;
-  std::int64_t resolution = 1;      // 1, 16, 100 or 1000
+  std::int64_t resolution = 0;      // 1, 16, 100 or 1000; 0: the curve's own (resolution_of)
   double aggression = 1.0;          // envoy: > 0; 1 is linear
   double min_weight_percent = 10.0; // envoy: floor of the factor, 0 ... 100
 };
+
+// The resolution a curve's weights are kept at: the one set, else the
+// curve's own: HAProxy's sixteenths (BE_WEIGHT_SCALE 16, H10), nginx-mod's
+// 0-100 factor for the linear curve (N9), and 1000 for Envoy, whose weights
+// are doubles (E6): the finest the lab keeps.
+std::int64_t resolution_of(const Curve& curve);
 
 // The curve's options as the option table has them (defined there, in
 // traffic/option_table.cpp, with their ranges):

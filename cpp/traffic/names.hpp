@@ -132,6 +132,20 @@ static_assert(Names<OnError>::list.size() == static_cast<std::size_t>(OnError::M
 static_assert(Names<WarmBy>::list.size() == static_cast<std::size_t>(WarmBy::Requests) + 1);
 static_assert(Names<BackendState>::list.size() == static_cast<std::size_t>(BackendState::Ejected) + 1);
 
+// Whose slow-start rule the linear curve follows with --slow-start
+// (traffic/slow_start_rule.hpp; docs/proxy-rules.md N8, N9).
+//   NginxPlus  NGINX Plus's `slow_start`: a server that becomes available again
+//              (a recovery, an UP, a run-time add), never at start or reload
+//   NginxMod   GetPageSpeed's nginx-mod: from the peer's creation (start, every
+//              reload, a run-time add), never after a recovery
+enum class NginxRule : std::uint8_t { NginxPlus, NginxMod };
+template <>
+struct Names<NginxRule> {
+  static constexpr const char* label = "slow-start rule";
+  static constexpr std::array<const char*, 2> list = {"nginx-plus", "nginx-mod"};
+};
+static_assert(Names<NginxRule>::list.size() == static_cast<std::size_t>(NginxRule::NginxMod) + 1);
+
 template <typename E>
 const char* name_of(E value) {
   return Names<E>::list[static_cast<std::size_t>(value)];

@@ -30,7 +30,11 @@ constexpr double kMaxCount = 1'000'000;      // a health check's counts
 constexpr double kMaxSeconds = 1'000'000;    // a health check's times
 
 // The resolutions, as the CLI and the API write them (traffic/curves.hpp).
-constexpr std::array<const char*, 4> kResolutionNames = {"1", "16", "100", "1000"};
+// 0: the curve's own (resolution_of).
+constexpr std::array<const char*, 5> kResolutionNames = {"0", "1", "16", "100", "1000"};
+
+// --summary json's resolution: the one the run used (the curve's own for 0).
+double resolution_in_force(const TrafficOptions& o) { return static_cast<double>(resolution_of(o.curve)); }
 
 // A field of TrafficOptions as a number: `FIELD(service.base_ms)`.
 #define FIELD(path)                                                                  \
@@ -69,9 +73,10 @@ const TrafficOption kTable[] = {
              "16 steps (only a backend coming back up ramps)",
      .field = FIELD(curve.kind)},
     {.flag = "--resolution", .metavar = "R", .key = "curve.resolution", .json = "resolution", .label = "resolution",
-     .group = G::Policy, .kind = K::Level, .choices = kResolutionNames,
+     .group = G::Policy, .kind = K::Level, .zero = "the curve's own: linear 100 (nginx-mod's), haproxy 16, envoy 1000",
+     .choices = kResolutionNames,
      .help = "internal weight scale: 1 is the script's integers, 16 HAProxy's sixteenths, 100 nginx-mod's",
-     .field = FIELD(curve.resolution)},
+     .field = FIELD(curve.resolution), .shown = resolution_in_force},
     {.flag = "--aggression", .metavar = "A", .key = "curve.aggression", .json = "aggression", .label = "aggression",
      .group = G::Policy, .kind = K::Number, .min = 0, .max = kInf, .above_min = true,
      .help = "envoy: the curve's aggression (1 is linear, above 1 starts faster)", .when_key = "curve.kind",
@@ -92,6 +97,20 @@ const TrafficOption kTable[] = {
      .field = FIELD(ramp_by)},
     {.flag = "--no-slow-start", .key = "slowStart", .json = "slow_start", .label = "slow start", .group = G::Policy,
      .kind = K::Switch, .help = "ignore the ramps: full weight at once", .field = FIELD(slow_start)},
+    // ---- slow start as the proxies configure it (traffic/slow_start_rule.hpp)
+    {.flag = "--slow-start", .metavar = "S", .key = "slowStartWindow", .json = "slow_start_window",
+     .label = "slow-start window", .group = G::Policy, .kind = K::Whole, .min = 0, .max = 1'000'000,
+     .unit = "seconds", .zero = "the script's ADD and UP ramps",
+     .help = "every backend's slow-start window, kept across reloads: each join or recovery the balancer's "
+             "own rule ramps (haproxy: not at start or reload; envoy: not after an outlier ejection; linear: "
+             "--slow-start-rule) ramps over S seconds; the ramps written on ADD and UP lines are then not used",
+     .field = FIELD(slow_start_window), .json_when_set = true},
+    {.flag = "--slow-start-rule", .metavar = "NAME", .key = "slowStartRule", .json = "slow_start_rule",
+     .label = "slow-start rule", .group = G::Policy, .kind = K::Choice, .choices = names<NginxRule>(),
+     .help = "linear curve with --slow-start: NGINX Plus's rule (a server back from unavailable, an UP or a "
+             "run-time add ramps; not at start or reload) or nginx-mod's (start, every reload, a run-time "
+             "add; never a recovery)",
+     .when_key = "curve.kind", .when_value = "linear", .field = FIELD(slow_start_rule), .json_when_set = true},
     {.flag = "--seed", .metavar = "N", .key = "seed", .json = "seed", .label = "seed", .group = G::Policy,
      .kind = K::Seed, .help = "seed of the random choices (random, p2c, Caddy's least-conn ties, skip)",
      .seed = seed_of},
@@ -523,6 +542,7 @@ Problem set_option_text(const TrafficOption& option, std::string_view text, Traf
 }
 
 std::string option_text(const TrafficOption& option, const TrafficOptions& o) {
+  if (option.shown) return exact_number(option.shown(o));
   switch (option.kind) {
     case ValueKind::Number:
     case ValueKind::Whole:
@@ -587,7 +607,7 @@ std::string options_json(const TrafficOptions& o) {
       if (option.field.get(o) == 0) key(name), j += "null";
       continue;
     }
-    if (!option_applies(option, o)) continue;
+    if (!option_applies(option, o) || (option.json_when_set && option_is_default(option, o))) continue;
     if (parent != object) {
       if (!object.empty()) j += "}";
       object = parent;
@@ -686,7 +706,9 @@ std::string range_and_default(const TrafficOption& option) {
     case ValueKind::Seed:
       break;
   }
-  std::string value = *option.default_text ? option.default_text : option_text(option, defaults);
+  std::string value = *option.default_text ? option.default_text
+                      : option.shown      ? exact_number(option.field.get(defaults))  // 0, not what it becomes
+                                          : option_text(option, defaults);
   if (*option.zero && option.field.get(defaults) == 0) value += std::string(": ") + option.zero;
   return " (" + (range.empty() ? "" : range + "; ") + "default " + value + ")";
 }

@@ -80,6 +80,12 @@ struct TrafficOption {
   std::uint64_t& (*seed)(TrafficOptions&) = nullptr;  // ValueKind::Seed
   const char* fixed = nullptr;  // ValueKind::Fixed: the value shown
   bool implies_service = false;  // the CLI turns the service model on when it is set
+  // --summary json shows it only when it is not at its default (an option
+  // whose default changes nothing: the summaries of runs without it stay the same bytes).
+  bool json_when_set = false;
+  // The value in force, when the field may hold "the default's own" (a
+  // resolution of 0 is the curve's): what option_text and --summary json show.
+  double (*shown)(const TrafficOptions&) = nullptr;
 };
 
 // The table, in --summary json's order (the help text's too).

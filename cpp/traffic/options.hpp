@@ -102,6 +102,11 @@ struct TrafficOptions {
   Curve curve;              // weights: linear / envoy / haproxy at a resolution
   Policy policy = Policy::SmoothWrr;
   bool slow_start = true;   // false: ramps are ignored (full weight at once)
+  // --slow-start S: every backend's window, whole seconds, on each join or
+  // recovery the balancer's rule ramps (traffic/slow_start_rule.hpp), the
+  // script's ADD and UP ramps not used; 0: the script's ramps, as written.
+  double slow_start_window = 0;
+  NginxRule slow_start_rule = NginxRule::NginxPlus;  // whose rule the linear curve follows
   double bias = 1.0;        // least-request's active-request bias (its weighted path)
   // least-request with equal weights and no host in slow start: the hosts
   // drawn for each pick (Envoy's choice_count; docs/proxy-rules.md E4).

@@ -9,6 +9,7 @@ void Ramps::reset(std::size_t n) {
   curve_.assign(n, 0);
   epoch_.assign(n, 0);
   joined_ms_.assign(n, 0);
+  window_s_.assign(n, 0);
   recovering_.assign(n, 0);
   changes_ = {};
 }
@@ -17,12 +18,20 @@ void Ramps::push_back() {
   curve_.push_back(0);
   epoch_.push_back(0);
   joined_ms_.push_back(0);
+  window_s_.push_back(0);
   recovering_.push_back(0);
 }
 
 void Ramps::joined(std::size_t i) {
   joined_ms_[i] = fleet_.backends[i].joined * 1000;
+  window_s_[i] = fleet_.backends[i].ramp;
   recovering_[i] = fleet_.backends[i].how == Joined::Up;
+}
+
+void Ramps::begin(std::size_t i, std::int64_t start_ms, std::int64_t window_s) {
+  joined_ms_[i] = start_ms;
+  window_s_[i] = window_s;
+  recovering_[i] = 1;  // the rule chose: HAProxy's curve ramps it too
 }
 
 void Ramps::readmitted(std::size_t i, double t) {
@@ -32,7 +41,7 @@ void Ramps::readmitted(std::size_t i, double t) {
 
 bool Ramps::may_ramp(std::size_t i) const {
   const Backend& b = fleet_.backends[i];
-  if (!b.up || !o_.slow_start || b.ramp == 0) return false;
+  if (!b.up || !o_.slow_start || window_s_[i] == 0) return false;
   return !(o_.curve.kind == CurveKind::HAProxy && !recovering_[i]);
 }
 
@@ -43,19 +52,18 @@ bool Ramps::restart(std::size_t i) {
     changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
     return true;
   }
-  curve_[i] = b.up ? b.target * o_.curve.resolution : 0;
+  curve_[i] = b.up ? b.target * resolution_of(o_.curve) : 0;
   return false;
 }
 
 double Ramps::factor(std::size_t i, std::int64_t tick) const {
   if (!may_ramp(i)) return 1.0;
-  const Backend& b = fleet_.backends[i];
-  return ramp_factor(o_.curve, static_cast<double>(tick - joined_ms_[i]) / 1000.0, static_cast<double>(b.ramp),
+  return ramp_factor(o_.curve, static_cast<double>(tick - joined_ms_[i]) / 1000.0, static_cast<double>(window_s_[i]),
                      recovering_[i]);
 }
 
 double Ramps::ramp_end(std::size_t i) const {
-  return static_cast<double>(joined_ms_[i] + fleet_.backends[i].ramp * 1000) / 1000.0;
+  return static_cast<double>(joined_ms_[i] + window_s_[i] * 1000) / 1000.0;
 }
 
 }  // namespace slowstart

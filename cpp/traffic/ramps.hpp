@@ -30,6 +30,13 @@ class Ramps {
   void joined(std::size_t i);
   // A health check readmitted position i at `t` (a recovery: HAProxy's curve ramps it).
   void readmitted(std::size_t i, double t);
+  // --slow-start (traffic/slow_start_rule.hpp): position i ramps over
+  // `window_s` seconds from millisecond `start_ms` (0: no ramp), whatever
+  // its script line says; the balancer's rule has decided that it ramps.
+  void begin(std::size_t i, std::int64_t start_ms, std::int64_t window_s);
+  // Where position i's ramp starts, in milliseconds, and its window in seconds.
+  std::int64_t start_ms(std::size_t i) const { return joined_ms_[i]; }
+  std::int64_t window(std::size_t i) const { return window_s_[i]; }
 
   // Position i changed: true when it ramps (weighed at the next request by
   // advance), false when its weight is fixed now (`curve(i)`).
@@ -69,6 +76,7 @@ class Ramps {
   std::vector<std::int64_t> curve_;       // the curve's weight
   std::vector<std::uint32_t> epoch_;      // bumped when a backend changes: older Changes are void
   std::vector<std::int64_t> joined_ms_;   // when its ramp started (a readmission restarts it)
+  std::vector<std::int64_t> window_s_;    // its ramp's window: the script's ramp, or --slow-start's
   std::vector<std::uint8_t> recovering_;  // joined by UP or readmitted (HAProxy ramps only then)
   std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
 };
@@ -76,11 +84,11 @@ class Ramps {
 // On every weight change's path: defined here so that advance inlines them.
 inline std::int64_t Ramps::curve_at(std::size_t i, std::int64_t tick) const {
   const Backend& b = fleet_.backends[i];
-  return curve_weight_ms(o_.curve, b.target, b.ramp, tick - joined_ms_[i], recovering_[i]);
+  return curve_weight_ms(o_.curve, b.target, window_s_[i], tick - joined_ms_[i], recovering_[i]);
 }
 
 inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w) const {
-  const std::int64_t end = joined_ms_[i] + fleet_.backends[i].ramp * 1000;
+  const std::int64_t end = joined_ms_[i] + window_s_[i] * 1000;
   std::int64_t same = tick, step = 1, evaluations = 0;
   while (same + step < end && curve_at(i, same + step) == w) same += step, step *= 2, ++evaluations;
   std::int64_t differs = std::min(same + step, end);
@@ -102,7 +110,7 @@ void Ramps::advance(std::int64_t tick, Weigh weigh) {
     const std::int64_t w = curve_[c.pos] = curve_at(c.pos, tick);
     meter_.add(1);
     weigh(c.pos);
-    const std::int64_t end = joined_ms_[c.pos] + fleet_.backends[c.pos].ramp * 1000;  // full weight from here on
+    const std::int64_t end = joined_ms_[c.pos] + window_s_[c.pos] * 1000;  // full weight from here on
     if (tick >= end) continue;
     changes_.push(Change{next_change(c.pos, tick, w), c.pos, c.epoch});
   }

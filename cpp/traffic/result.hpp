@@ -40,6 +40,9 @@ struct TrafficResult {
   std::vector<float> client_p50_ms;
   std::vector<float> client_p99_ms;
   std::vector<Diagnostic> diagnostics;   // the script's rejected lines
+  // With --slow-start: the ADD and UP lines whose written ramp is not used
+  // (the window and the balancer's rule decide), for a warning.
+  std::vector<std::uint64_t> ignored_ramps;
   // Why there is no simulation (a bad option, or one too large); the
   // diagnostics above are still the script's.
   Problem problem;

@@ -235,9 +235,21 @@ std::string format_summary(const TrafficResult& r, const SimulateArgs& args) {
   return j;
 }
 
+std::string ignored_ramps_note(const std::vector<std::uint64_t>& lines) {
+  if (lines.empty()) return "";
+  constexpr std::size_t kShown = 10;
+  std::string at;
+  for (std::size_t k = 0; k < lines.size() && k < kShown; ++k) at += (k ? ", " : "") + std::to_string(lines[k]);
+  if (lines.size() > kShown) at += " and " + std::to_string(lines.size() - kShown) + " more";
+  return std::string("slowstart simulate: note: --slow-start sets every window (the balancer's rule decides which "
+                     "joins and recoveries ramp): the ramp") +
+         (lines.size() == 1 ? " written on line " + at + " is" : "s written on lines " + at + " are") + " not used\n";
+}
+
 std::string format_diagnostics(const TrafficResult& r) {
   std::string err;
   for (const auto& d : r.diagnostics) append_diagnostic(err, d.line, d.message);
+  err += ignored_ramps_note(r.ignored_ramps);
   if (r.problem) err += "slowstart simulate: " + *r.problem + '\n';
   return err;
 }

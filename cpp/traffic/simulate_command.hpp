@@ -36,6 +36,8 @@ std::string format_summary(const TrafficResult& result, const SimulateArgs& args
 // The script's diagnostics in the CLI's "line N: ..." form, then the
 // problem that stopped the simulation, if any.
 std::string format_diagnostics(const TrafficResult& result);
+// The note that --slow-start leaves the ramps on these script lines unused ("" for none).
+std::string ignored_ramps_note(const std::vector<std::uint64_t>& lines);
 
 }  // namespace slowstart::simulate_command
 

@@ -14,6 +14,7 @@
 #include "traffic/policies.hpp"
 #include "traffic/ramps.hpp"
 #include "traffic/retries_envoy.hpp"
+#include "traffic/slow_start_rule.hpp"
 #include "traffic/service_model.hpp"
 
 #include <algorithm>
@@ -36,19 +37,32 @@ class ScanSink : public ScriptSink {
   void diagnostic(std::uint64_t line, std::string_view message, Span columns) override {
     diagnostics.push_back({line, std::string(message), columns});
   }
-  void applied(std::uint64_t, const Command& cmd, const Pool& pool) override {
+  void applied(std::uint64_t line, const Command& cmd, const Pool& pool) override {
     const double now = static_cast<double>(pool.now());
     end = std::max(end, now);
     if (cmd.op == Op::Pool) {
       for (std::size_t i = 0; i < pool.size(); ++i) ids.id_of(pool.backend(i).name);
+      // --slow-start: the pool's ramps, when the balancer ramps a start or a reload.
+      if (options && window_mode(*options) &&
+          balancer_ramps(*options, pools++ ? Entry::Reload : Entry::Start) == RampDecision::Ramp)
+        end = std::max(end, now + options->slow_start_window);
     } else if (cmd.op == Op::Add || cmd.op == Op::Up) {
       ids.id_of(cmd.name);
-      end = std::max(end, now + static_cast<double>(cmd.seconds));
+      if (!options || !window_mode(*options)) {
+        end = std::max(end, now + static_cast<double>(cmd.seconds));
+        return;
+      }
+      if (cmd.seconds > 0) ramp_lines.push_back(line);  // not used: the window decides
+      if (balancer_ramps(*options, cmd.op == Op::Add ? Entry::Add : Entry::Up) == RampDecision::Ramp)
+        end = std::max(end, now + options->slow_start_window);
     }
   }
+  const TrafficOptions* options = nullptr;  // for --slow-start's window (none: the script's ramps)
   std::vector<Diagnostic> diagnostics;
   NameIds ids;  // every backend the script names: the result's columns
   double end = 0;
+  std::size_t pools = 0;
+  std::vector<std::uint64_t> ramp_lines;  // ADD and UP lines whose ramp --slow-start replaces
 };
 
 // Pass 2: replays the scenario and routes every request: the event loop.
@@ -86,6 +100,8 @@ class Simulator : public ScriptSink, FleetEvents {
     fleet_.active.assign(n_ids_, 0);
     fleet_.id_pos.assign(n_ids_, kNone);
     fleet_.passive.assign(n_ids_, Passive{});
+    kept_start_ms_.assign(n_ids_, 0);
+    kept_window_.assign(n_ids_, 0);
     if (policy_ == Policy::HAProxyLeastConn) leastconn_.resize(n_ids_);
     latency_sum_.assign(r_.buckets * n_ids_, 0.0);
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
@@ -196,7 +212,10 @@ class Simulator : public ScriptSink, FleetEvents {
   void sync(const Command& cmd, const Pool& pool) {
     const double now = now_;
     if (cmd.op == Op::Pool) {
+      const bool reload = pools_++ > 0;
+      std::vector<std::uint8_t> had(window_mode(o_) ? n_ids_ : 0, 0);  // in the pool before (a reload keeps it)
       for (std::uint32_t id : fleet_.pos_id) {
+        if (!had.empty()) had[id] = 1;
         fleet_.id_pos[id] = kNone;
         restart_health(id, now);
         log_state(now, id, BackendState::Out, 0);
@@ -214,6 +233,7 @@ class Simulator : public ScriptSink, FleetEvents {
         fleet_.pos_id.push_back(ids_.find(fleet_.backends[i].name));
         fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
         ramps_.joined(i);
+        if (window_mode(o_)) window_join(i, reload && had[fleet_.pos_id[i]] ? Entry::Reload : Entry::Start);
         wrr_.set_score(i, pool.score(i));
         tie_scores_[i] = pool.score(i);
         reweigh_position(i);
@@ -233,6 +253,7 @@ class Simulator : public ScriptSink, FleetEvents {
     }
     fleet_.backends[i] = pool.backend(i);
     ramps_.joined(i);
+    if (window_mode(o_) && cmd.op != Op::Down) window_join(i, cmd.op == Op::Add ? Entry::Add : Entry::Up);
     const std::uint32_t id = fleet_.pos_id[i];
     restart_health(id, now);
     if (cmd.op != Op::Down) {
@@ -246,6 +267,35 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   // ---- weights and ramps ------------------------------------------------
+
+  // --slow-start: position i (re)joined by `entry`; the balancer's rule says
+  // whether it ramps over the window from its join, keeps the ramp it had
+  // before a reload, or has its full weight now.
+  void window_join(std::size_t i, Entry entry) {
+    const std::uint32_t id = fleet_.pos_id[i];
+    const std::int64_t at = fleet_.backends[i].joined * 1000;
+    switch (balancer_ramps(o_, entry)) {
+      case RampDecision::Ramp: ramps_.begin(i, at, window_s()); break;
+      case RampDecision::Keep: ramps_.begin(i, kept_start_ms_[id], kept_window_[id]); break;
+      case RampDecision::None: ramps_.begin(i, at, 0); break;
+    }
+    kept_start_ms_[id] = ramps_.start_ms(i);
+    kept_window_[id] = ramps_.window(i);
+  }
+  std::int64_t window_s() const { return static_cast<std::int64_t>(o_.slow_start_window); }
+
+  // How a health check's readmission counts for the balancer's rule: the lab's
+  // HAProxy check is active; nginx's and Envoy's are passive (an ejection
+  // ran out), unless Envoy's is told to ramp as an active check would.
+  Entry readmission() const {
+    switch (o_.health.kind) {
+      case HealthKind::HAProxy: return Entry::CheckRecovery;
+      case HealthKind::Envoy: return o_.health.ramp_after_ejection ? Entry::CheckRecovery : Entry::PassiveReturn;
+      case HealthKind::Nginx:
+      case HealthKind::None: return Entry::PassiveReturn;
+    }
+    return Entry::PassiveReturn;
+  }
 
   // Backend i changed: a fixed weight now, or a ramp weighed at the next request.
   void reweigh_position(std::size_t i) {
@@ -265,8 +315,8 @@ class Simulator : public ScriptSink, FleetEvents {
   void weigh(std::size_t i) {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
-    std::int64_t w = !policy_ramps() ? (b.up ? b.target * o_.curve.resolution : 0) : ramps_.curve(i);
-    if (policy_ == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * o_.curve.resolution);
+    std::int64_t w = !policy_ramps() ? (b.up ? b.target * resolution_of(o_.curve) : 0) : ramps_.curve(i);
+    if (policy_ == Policy::LeastRequest) note_slow_start(i, b.up && b.target > 0 && w < b.target * resolution_of(o_.curve));
     if (fleet_.passive[id].out && !fleet_.panic) w = 0;
     const std::int64_t dip = o_.health.kind == HealthKind::Nginx ? nginx_.dip(id) : 0;
     if (dip > 0 && b.target > 0) w = static_cast<std::int64_t>(static_cast<i128>(w) * (b.target - dip) / b.target);
@@ -412,7 +462,16 @@ class Simulator : public ScriptSink, FleetEvents {
     // Envoy re-applies slow start only to a host an active health check brings
     // back, never after an outlier ejection (E7): its ramp, if any is left,
     // still counts from its join.
-    if (o_.health.kind != HealthKind::Envoy || o_.health.ramp_after_ejection) ramps_.readmitted(i, now);
+    // With --slow-start the balancer's rule decides (a ramp not restarted goes on).
+    if (window_mode(o_)) {
+      if (balancer_ramps(o_, readmission()) == RampDecision::Ramp) {
+        ramps_.begin(i, static_cast<std::int64_t>(std::floor(now * 1000.0)), window_s());
+        kept_start_ms_[id] = ramps_.start_ms(i);
+        kept_window_[id] = ramps_.window(i);
+      }
+    } else if (o_.health.kind != HealthKind::Envoy || o_.health.ramp_after_ejection) {
+      ramps_.readmitted(i, now);
+    }
     reweigh_position(i);
     const double saved = now_;
     now_ = now;
@@ -484,7 +543,7 @@ class Simulator : public ScriptSink, FleetEvents {
     // nginx's least_conn compares `weight` (the configured one, here ramped
     // by slow start as the lab's weights are), not the effective weight.
     const auto ramped_weight = [&](std::uint32_t i) -> std::int64_t {
-      const std::int64_t full = fleet_.backends[i].target * o_.curve.resolution;
+      const std::int64_t full = fleet_.backends[i].target * resolution_of(o_.curve);
       return policy_ramps() ? static_cast<std::int64_t>(static_cast<double>(full) * ramps_.factor(i, tick)) : full;
     };
     // HAProxy's eweight: the weight in sixteenths (`uweight * BE_WEIGHT_SCALE`)
@@ -906,6 +965,9 @@ class Simulator : public ScriptSink, FleetEvents {
   std::size_t robin_ = static_cast<std::size_t>(-1);
 
   // By backend id (survive POOL).
+  std::size_t pools_ = 0;                    // POOL lines so far (the first is the start)
+  std::vector<std::int64_t> kept_start_ms_;  // --slow-start: its last ramp's start and window
+  std::vector<std::int64_t> kept_window_;    // (Envoy keeps them across a reload)
   std::vector<double> latency_sum_;
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
@@ -932,8 +994,9 @@ class Simulator : public ScriptSink, FleetEvents {
 namespace {
 
 // Pass 1 over the script: its names, diagnostics and end; what the budget needs of it.
-ScanSink scan_script(std::string_view script, CurveRules& rules) {
+ScanSink scan_script(std::string_view script, CurveRules& rules, const TrafficOptions& options) {
   ScanSink scan;
+  scan.options = &options;
   Interpreter in(scan);
   in.set_rules(&rules);
   in.feed_text(script);
@@ -956,7 +1019,7 @@ TrafficMeasure measure_traffic(std::string_view script, const TrafficOptions& op
     return m;
   }
   CurveRules rules(options.curve);
-  ScanSink scan = scan_script(script, rules);
+  ScanSink scan = scan_script(script, rules, options);
   m.size = size_of(options, facts_of(script, scan));
   m.diagnostics = std::move(scan.diagnostics);
   m.too_large = (m.problem = over_budget(m.size, options)).has_value();
@@ -974,10 +1037,12 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   // are the curve's plain ones (no pick index to keep up; the simulation
   // weighs and picks itself).
   CurveRules rules(options.curve);
-  ScanSink scan = scan_script(script, rules);
+  ScanSink scan = scan_script(script, rules, options);
   r.diagnostics = std::move(scan.diagnostics);
+  r.ignored_ramps = std::move(scan.ramp_lines);
   r.names = scan.ids.names();
   TrafficOptions o = options;
+  o.curve.resolution = resolution_of(o.curve);  // the curve's own unless set
   const ScenarioSize size = size_of(o, facts_of(script, scan));
   o.duration = size.duration;
   if ((r.problem = over_budget(size, o))) {

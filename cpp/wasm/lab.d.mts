@@ -16,6 +16,8 @@ export interface RawTrafficOptions {
   curve?: RawCurve;
   policy?: RawPolicy;
   slowStart?: boolean;
+  slowStartWindow?: number;
+  slowStartRule?: 'nginx-plus' | 'nginx-mod';
   bias?: number;
   choiceCount?: number;
   service?:
@@ -117,6 +119,8 @@ export interface RawTrafficDefaults {
   policy: RawPolicy;
   rampBy: 'scale' | 'skip';
   slowStart: boolean;
+  slowStartWindow: number;
+  slowStartRule: 'nginx-plus' | 'nginx-mod';
   seed: number;
   bias: number;
   choiceCount: number;
@@ -229,6 +233,7 @@ export interface RawTraffic {
   runClientP50Ms: number | null;
   runClientP99Ms: number | null;
   diagnosticText: string;
+  ignoredRamps: number[];
   diagnosticLines: Uint32Array;
   /** Each diagnostic's columns, from and to (bytes of its line), two per diagnostic. */
   diagnosticColumns: Uint32Array;

@@ -77,6 +77,9 @@ val simulate(double length, val options) {
   out.set("clientFailed", typed_copy("Uint32Array", r.client_failed));
   out.set("clientP50Ms", typed_copy("Float32Array", r.client_p50_ms));
   out.set("clientP99Ms", typed_copy("Float32Array", r.client_p99_ms));
+  val ignored = val::array();
+  for (const std::uint64_t line : r.ignored_ramps) ignored.call<void>("push", static_cast<double>(line));
+  out.set("ignoredRamps", ignored);
   // Over the run: null when there was no latency (as in --summary json).
   const auto run_ms = [](float ms) { return ms < 0 ? val::null() : val(static_cast<double>(ms)); };
   val run_p50 = val::array(), run_p99 = val::array();
@@ -152,6 +155,9 @@ val run_with_rules(double length, bool with_timeline, val rules) {
     TrafficOptions o;
     if (JsCheck p = traffic_from_js(options, o)) return js_error(p->message, p->code);
     if (Problem p = check_curve(o.curve)) return js_error(*p);
+    // A script run prints the script's integers unless told otherwise (WEIGHTS
+    // as the SPEC has them); simulations default to the curve's own resolution.
+    if (o.curve.resolution == 0) o.curve.resolution = 1;
     custom = std::make_unique<CurveRules>(o.curve);
   } else {
     custom = std::make_unique<JsRules>(rules["effective"], rules["pick"], rules["onJoin"]);

@@ -83,7 +83,7 @@ TEST(Curves, RulesInAScriptRun) {
 TEST(Curves, OptionsAreChecked) {
   Curve c;
   c.resolution = 10;
-  EXPECT_EQ(*check_curve(c), "resolution must be 1, 16, 100 or 1000, got '10'");
+  EXPECT_EQ(*check_curve(c), "resolution must be 0, 1, 16, 100 or 1000, got '10'");
   CurveKind k;
   EXPECT_EQ(*parse_curve_kind("nginx", k), "curve must be linear, envoy or haproxy, got 'nginx'");
   EXPECT_FALSE(parse_curve_kind("envoy", k));

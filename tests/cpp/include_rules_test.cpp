@@ -61,11 +61,12 @@ const std::map<std::string, std::set<std::string>> kTrafficUnits = {
     {"retries_envoy", {"options", "curves", "names"}},
     {"service_model", {"fleet", "budget", "options", "curves", "names"}},
     {"ramps", {"fleet", "budget", "options", "curves", "names"}},
+    {"slow_start_rule", {"options", "curves", "names"}},
     {"lanes", {"result", "names"}},
     {"latency_histograms", {"result"}},
     {"client_view", {"latency_histograms", "result"}},
     {"traffic", {"names", "curves", "options", "option_table", "budget", "result", "fleet", "policies", "least_conn", "health_nginx",
-                 "health_haproxy", "health_envoy", "retries_envoy", "service_model", "ramps", "lanes", "client_view",
+                 "health_haproxy", "health_envoy", "retries_envoy", "service_model", "ramps", "slow_start_rule", "lanes", "client_view",
                  "latency_histograms"}},
     {"simulate_command", {"traffic", "option_table", "budget", "options", "result", "curves", "names"}},
 };

@@ -399,7 +399,7 @@ TEST(SystemEmit, RecommendEmitsTheWindowItFound) {
   Files fs;
   fs.files["s.txt"] = "POOL a=1 b=1 c=1\nNOW 2\nDOWN c\nNOW 4\nUP c 0\n";
   const std::vector<std::string> args = {"--service-ms", "100", "--cold-factor", "8", "--warmup", "10", "--timeout-ms",
-                                         "500", "--rps", "60", "--duration", "60", "--max-window", "120", "--health",
+                                         "500", "--rps", "60", "--duration", "60", "--max-window", "120", "--resolution", "1", "--health",
                                          "haproxy", "--emit", "haproxy", "s.txt"};
   std::string out, err;
   ASSERT_EQ(run_recommend(args, fs.reader(), out, err), 0) << err;

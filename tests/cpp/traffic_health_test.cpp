@@ -33,6 +33,7 @@ TrafficOptions cold_b(double cold_factor, WarmBy warm, double duration) {
   o.service.warmup = 2;
   o.service.warm_by = warm;
   o.timeout_ms = 500;
+  o.curve.resolution = 1;  // the cases below are worked in whole weights (a weight-1 ramp is 0, then 1)
   return o;
 }
 

@@ -30,7 +30,7 @@ TEST(TrafficOptionTable, EveryOptionHasOneFlagOneKeyAndOneJsonKey) {
     if (o.when_key) EXPECT_NE(find_option_by_key(o.when_key), nullptr) << o.label << " depends on " << o.when_key;
     EXPECT_EQ(o.flag == nullptr, o.kind == ValueKind::Fixed) << o.label;
   }
-  EXPECT_EQ(flags.size(), 59u);  // the lab's options (the report's --csv, --summary, --help are the command's)
+  EXPECT_EQ(flags.size(), 61u);  // the lab's options (the report's --csv, --summary, --help are the command's)
 }
 
 TEST(TrafficOptionTable, TheHelpListsEveryFlagWithItsDefaultAndRange) {
@@ -93,7 +93,7 @@ TEST(TrafficOptionTable, ValuesOutOfRangeAreNamedWithWhatTheyTake) {
       {{"--min-weight", "101"}, "min-weight must be a number of percent from 0 to 100"},
       {{"--workers", "2.5"}, "--workers takes a whole number from 1 to 10000, got '2.5'"},
       {{"--fail-timeout", "0"}, "--fail-timeout takes a whole number of seconds from 1 to 1000000, got '0'"},
-      {{"--resolution", "1e1"}, "resolution must be 1, 16, 100 or 1000, got '1e1'"},
+      {{"--resolution", "1e1"}, "resolution must be 0, 1, 16, 100 or 1000, got '1e1'"},
       {{"--curve", "cubic"}, "curve must be linear, envoy or haproxy, got 'cubic'"},
       {{"--seed", "-1"}, "--seed takes a whole number, got '-1'"},
       {{"--no-slow-start=1"}, "--no-slow-start takes no value"},
@@ -119,7 +119,7 @@ TEST(TrafficOptionTable, NumbersAreWrittenExactlyEnoughToReadBack) {
 TEST(TrafficOptionTable, SummaryJsonShowsTheOptionsThatApply) {
   TrafficOptions o;
   EXPECT_EQ(options_json(o),
-            "{\"rps\": 1000, \"duration\": 0, \"bucket\": 1, \"curve\": \"linear\", \"resolution\": 1, \"policy\": "
+            "{\"rps\": 1000, \"duration\": 0, \"bucket\": 1, \"curve\": \"linear\", \"resolution\": 100, \"policy\": "
             "\"wrr\", \"ramp_by\": \"scale\", \"slow_start\": true, \"seed\": 1, \"service\": null, \"timeout_ms\": 0, "
             "\"retries\": 0, \"health\": {\"kind\": \"none\"}, \"stable_margin\": 50}");
   o.rps = 1e-300;
@@ -130,7 +130,7 @@ TEST(TrafficOptionTable, SummaryJsonShowsTheOptionsThatApply) {
   o.timeout_ms = 12.5;
   o.health.kind = HealthKind::HAProxy;
   EXPECT_EQ(options_json(o),
-            "{\"rps\": 1e-300, \"duration\": 0, \"bucket\": 1, \"curve\": \"envoy\", \"resolution\": 1, "
+            "{\"rps\": 1e-300, \"duration\": 0, \"bucket\": 1, \"curve\": \"envoy\", \"resolution\": 1000, "
             "\"aggression\": 1, \"min_weight\": 10, \"policy\": \"least-request\", \"ramp_by\": \"scale\", "
             "\"slow_start\": true, \"seed\": 1, \"bias\": 1, \"choice_count\": 2, \"service\": {\"service_ms\": 200, \"cold_factor\": 5, "
             "\"warmup\": 30, \"workers\": 128, \"warm_by\": \"requests\", \"warmup_requests\": 10000}, "

@@ -39,6 +39,7 @@ TEST(Traffic, ReproducesNginxModMeasurementAtResolution100) {
 
 TEST(Traffic, WeightOneJumpsAtResolutionOne) {
   TrafficOptions o;
+  o.curve.resolution = 1;  // the linear curve's own is 100: see DefaultResolutionFollowsTheCurve
   o.rps = 1000;
   o.duration = 40;
   const auto r = simulate_traffic(kNginxMod, o);
@@ -102,10 +103,10 @@ TEST(Traffic, PolicyWorkersAndResolutionAreParsedInOnePlace) {
   Curve c;
   EXPECT_FALSE(set_resolution(16, "16", c));
   EXPECT_EQ(c.resolution, 16);
-  EXPECT_EQ(set_resolution(2.5, "2.5", c), "resolution must be 1, 16, 100 or 1000, got '2.5'");
+  EXPECT_EQ(set_resolution(2.5, "2.5", c), "resolution must be 0, 1, 16, 100 or 1000, got '2.5'");
   EXPECT_EQ(c.resolution, 16);
   c.resolution = 3;
-  EXPECT_EQ(check_curve(c), "resolution must be 1, 16, 100 or 1000, got '3'");
+  EXPECT_EQ(check_curve(c), "resolution must be 0, 1, 16, 100 or 1000, got '3'");
 }
 
 // The least-request trap: four warm backends, a fifth joins cold at 10 s.

@@ -32,8 +32,12 @@ import {
 export interface Curve {
   /** `linear` (the SPEC, NGINX Plus), `envoy` or `haproxy`. Default `linear`. */
   kind?: 'linear' | 'envoy' | 'haproxy';
-  /** Internal weight scale: 1 (the SPEC's integers), 16, 100 or 1000. Default 1. */
-  resolution?: 1 | 16 | 100 | 1000;
+  /**
+   * Internal weight scale: 1 (the SPEC's integers), 16, 100 or 1000. Default 0: the
+   * curve's own (linear 100 as nginx-mod's factor, haproxy 16 as HAProxy's sixteenths,
+   * envoy 1000: Envoy's weights are doubles).
+   */
+  resolution?: 0 | 1 | 16 | 100 | 1000;
   /** Envoy: the curve's aggression (1 is linear; above 1 starts faster). Default 1. */
   aggression?: number;
   /** Envoy: the ramp never gives less than this percent of the target. Default 10. */
@@ -94,7 +98,7 @@ export interface TrafficOptions {
   duration?: number;
   /** Width of a bucket in seconds; bucket k covers [k·bucket, (k+1)·bucket). Default 1. */
   bucket?: number;
-  /** The ramp curve and the weights' resolution. Default: linear, resolution 1 (the SPEC). */
+  /** The ramp curve and the weights' resolution. Default: linear, at the curve's own resolution (100). */
   curve?: Curve;
   /**
    * `wrr`: smooth weighted round-robin (default). `least-request`: Envoy's: with equal weights and no host ramping, the least active of `choiceCount` random draws; else weight / (active + 1)^bias.
@@ -107,6 +111,16 @@ export interface TrafficOptions {
   policy?: Policy;
   /** false: ignore the ramps (full weight at once). Default true. */
   slowStart?: boolean;
+  /**
+   * Slow start as the proxies configure it: every backend's window, whole seconds,
+   * kept across reloads. Each join or recovery the balancer's own rule ramps
+   * (haproxy: not at start or reload; envoy: not after an outlier ejection;
+   * linear: `slowStartRule`) ramps over it, and the ramps written on the script's
+   * ADD and UP lines are not used. 0 (default): the script's ramps, as written.
+   */
+  slowStartWindow?: number;
+  /** Linear curve with `slowStartWindow`: NGINX Plus's rule (default) or nginx-mod's. */
+  slowStartRule?: 'nginx-plus' | 'nginx-mod';
   /** Least-request's active-request bias (its weighted path: unequal weights or a host ramping). Default 1. */
   bias?: number;
   /** Least-request with equal weights and no host ramping: hosts drawn per pick (Envoy's choice_count). Default 2. */
@@ -211,6 +225,11 @@ export class Traffic {
   readonly runClientErrorRate: number;
   /** The script's rejected lines (they changed nothing). */
   readonly diagnostics: Diagnostic[];
+  /**
+   * With `slowStartWindow`: the script's ADD and UP lines whose written ramp is
+   * not used (the window and the balancer's rule decide), as the CLIs' note says.
+   */
+  readonly ignoredRamps: readonly number[];
 
   /** @internal Use `Lab.simulate()`. */
   static fromRaw(raw: RawTraffic): Traffic {
@@ -248,6 +267,7 @@ export class Traffic {
     this.runClientFailed = raw.clientFailed.reduce((a, b) => a + b, 0);
     this.runClientErrorRate = errorRate(this.runClientFailed, this.runClientRequests);
     this.diagnostics = toDiagnostics(raw.diagnosticText, raw.diagnosticLines, raw.diagnosticColumns);
+    this.ignoredRamps = raw.ignoredRamps;
   }
 
   /** Backend `id`'s share (0…1) of bucket `k`'s requests. */
@@ -343,7 +363,9 @@ export class Lab {
 
   /**
    * Runs a script with a ramp curve instead of the SPEC's rule. WEIGHTS then
-   * prints internal weights (target × resolution × the curve's factor).
+   * prints internal weights (target × resolution × the curve's factor); a
+   * script run's resolution is 1 unless the curve sets one (a simulation's is
+   * the curve's own).
    */
   run(script: string | Uint8Array, curve: Curve, options: RunOptions = {}): RunResult {
     return this.#run(script, { curve }, options);

@@ -94,7 +94,8 @@ export function optionsOf(values: Readonly<Record<string, OptionValue>>): Record
 }
 
 export const DEFAULT_SETTINGS: TrafficSettings = {
-  curve: { kind: 'linear', resolution: 100, aggression: 1, minWeightPercent: 10 },
+  // Resolution 0: the curve's own, as the CLIs' and the API's default.
+  curve: { kind: 'linear', resolution: 0, aggression: 1, minWeightPercent: 10 },
   rps: 1000,
   trapLoad: 60,
   policy: 'least-request',

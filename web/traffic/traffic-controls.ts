@@ -18,8 +18,8 @@ const HINTS: Record<string, string> = {
   aggression: 'Envoy: above 1 the weight rises fast early on, below 1 late.',
   floor: 'Envoy: the least share of its weight a ramping backend gets, from its first second.',
   resolution:
-    'How finely weights are counted: ×1 is whole numbers, as your script counts them (weight 1 is 0 or 1, nothing between); ' +
-    '×100 is hundredths, like nginx-mod, an nginx build with slow start.',
+    'How finely weights are counted. The curve’s own: hundredths for the straight line (nginx-mod, an nginx build with slow start), ' +
+    'sixteenths for HAProxy, thousandths for Envoy. ×1 is whole numbers, as your script counts them (weight 1 is 0 or 1, nothing between).',
   rps: 'Requests a second for the share chart, 1 to 100,000.',
   policy: 'How the comparison picks: the host with the fewest requests in flight (Envoy), or the script’s smooth round-robin.',
   trapLoad: 'How busy the busiest backend is at full weight, in % of what it serves when warm.',
@@ -144,7 +144,7 @@ export class TrafficControls {
       this.#select('kind', 'Ramp curve', [['linear', 'Linear (as your script, NGINX)'], ['envoy', 'Envoy'], ['haproxy', 'HAProxy (16 steps)']], s.curve.kind),
       aggression,
       floor,
-      this.#select('resolution', 'Resolution', [['1', '×1 (as your script)'], ['16', '×16'], ['100', '×100'], ['1000', '×1000']], String(s.curve.resolution)),
+      this.#select('resolution', 'Resolution', [['0', 'the curve’s own'], ['1', '×1 (as your script)'], ['16', '×16'], ['100', '×100'], ['1000', '×1000']], String(s.curve.resolution)),
       this.#number('rps', 'Requests/s', s.rps, { min: '1', max: '100000', step: '1' }),
     ]);
     this.#syncEnvoy();
@@ -312,7 +312,7 @@ export class TrafficControls {
     const next: TrafficSettings = {
       curve: {
         kind: (f.kind?.value ?? 'linear') as TrafficSettings['curve']['kind'],
-        resolution: Number(f.resolution?.value ?? 100) as 1 | 16 | 100 | 1000,
+        resolution: Number(f.resolution?.value ?? 0) as 0 | 1 | 16 | 100 | 1000,
         aggression: num('aggression', this.#settings.curve.aggression),
         minWeightPercent: num('floor', this.#settings.curve.minWeightPercent),
       },

@@ -23,9 +23,27 @@ describe('simulate()', () => {
   });
 
   it('shows the weight-1 jump at resolution 1', () => {
-    const t = lab.simulate('POOL a=1\nADD b=1 30\n', { rps: 100, duration: 32 });
+    const t = lab.simulate('POOL a=1\nADD b=1 30\n', { rps: 100, duration: 32, curve: { resolution: 1 } });
     expect(t.share(29, 1)).toBe(0);
     expect(t.share(30, 1)).toBe(0.5);
+  });
+
+  it('keeps the curve\'s own resolution by default (linear: x100), as both CLIs do', () => {
+    // b = floor(100 t / 30) of a's 100: above 0 from its first 300 ms.
+    const t = lab.simulate('POOL a=1\nADD b=1 30\n', { rps: 100, duration: 32 });
+    expect(t.share(1, 1)).toBeGreaterThan(0);
+    expect(t.share(1, 1)).toBeLessThan(0.06);
+  });
+
+  it('applies slowStartWindow by the balancer\'s rule and names the ramps it does not use', () => {
+    // HAProxy, S = 8, weight 16 at x16: b leaves maintenance at 4 with eweight
+    // 16 (one sixteenth) against a's 256: 16 / 272 of 160 requests, about 9.
+    const script = 'POOL a=16 b=16\nNOW 2\nDOWN b\nNOW 4\nUP b 3\n';
+    const t = lab.simulate(script, { rps: 160, duration: 14, curve: { kind: 'haproxy' }, slowStartWindow: 8 });
+    expect(Math.abs(t.requests[4 * 2 + 1] - (160 * 16) / 272)).toBeLessThanOrEqual(2);
+    expect(t.requests[0 * 2 + 1]).toBe(80);  // no ramp at the start (H9)
+    expect(t.ignoredRamps).toEqual([5]);
+    expect(lab.simulate(script, { rps: 160, duration: 14, curve: { kind: 'haproxy' } }).ignoredRamps).toEqual([]);
   });
 
   it('models service: outstanding and latency appear only with it', () => {
@@ -47,7 +65,7 @@ describe('simulate()', () => {
     expect(t.diagnostics).toEqual([{ line: 2, message: "weight must be a non-negative integer, got 'oops'", from: 6, to: 10 }]);
     expect(() => lab.simulate('POOL a=1', { rps: -1 })).toThrow(rejection('INVALID_ARGUMENT', 'rps must be a number above 0'));
     expect(() => lab.simulate('POOL a=1', { curve: { resolution: 10 as 16 } })).toThrow(
-      rejection('INVALID_ARGUMENT', "resolution must be 1, 16, 100 or 1000, got '10'"),
+      rejection('INVALID_ARGUMENT', "resolution must be 0, 1, 16, 100 or 1000, got '10'"),
     );
     expect(() => lab.simulate('POOL a=1', { policy: 'lru' as 'wrr' })).toThrow(/policy must be/);
   });

@@ -112,7 +112,7 @@ describe('the option table', () => {
       'haproxy-leastconn',
       'static-rr',
     ]);
-    expect(table.find((o) => o.flag === '--resolution')!.choices).toEqual([1, 16, 100, 1000]);
+    expect(table.find((o) => o.flag === '--resolution')!.choices).toEqual([0, 1, 16, 100, 1000]);
     expect(table.find((o) => o.flag === '--no-slow-start')).toMatchObject({ key: 'slowStart', kind: 'switch', default: true });
   });
 
