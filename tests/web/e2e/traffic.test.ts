@@ -232,7 +232,7 @@ describe('Traffic tab, for a learner who read nothing', () => {
       ['Aggression', 'above 1 the weight rises fast early on'],
       ['Floor %', 'the least share of its weight a ramping backend gets'],
       ['Resolution', '×1 is whole numbers, as your script counts them'],
-      ['Resolution', 'like nginx-mod, an nginx build with slow start'],
+      ['Resolution', '(nginx-mod, an nginx build with slow start)'],
       ['Load %', 'How busy the busiest backend is at full weight'],
       ['Cold ×', 'How many times slower a backend serves the moment it joins'],
     ] as const) {
