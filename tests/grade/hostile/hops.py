@@ -29,6 +29,12 @@ if first:
             if os.fork() != 0:
                 os._exit(0)
         os._exit(0)
+    # Answer only once the hopper has beaten once: on a loaded machine the
+    # child may not be scheduled before the parent's answer ends the test
+    # and the grader's kill, which would leave nothing to prove gone.
+    deadline = time.time() + 20
+    while not os.path.exists(heartbeat) and time.time() < deadline:
+        time.sleep(0.001)
     print("a")
 else:
     def beat():
