@@ -103,7 +103,7 @@ class Simulator : public ScriptSink, FleetEvents {
     kept_start_ms_.assign(n_ids_, 0);
     kept_window_.assign(n_ids_, 0);
     if (policy_ == Policy::HAProxyLeastConn) leastconn_.resize(n_ids_);
-    latency_sum_.assign(r_.buckets * n_ids_, 0.0);
+    if (o_.service.enabled) latency_sum_.assign(r_.buckets * n_ids_, 0.0);  // (routing only: no latency)
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
     // Least-request picks one by one: with equal weights Envoy's pick is a
@@ -145,11 +145,12 @@ class Simulator : public ScriptSink, FleetEvents {
     // Retries still waiting out their back-off: no retry past the end either.
     for (; !due_retries_.empty(); due_retries_.pop()) answer_failed(due_retries_.top().failed);
     meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.finish()));
-    for (std::size_t k = 0; k < r_.buckets; ++k)
-      for (std::size_t id = 0; id < n_ids_; ++id) {
-        const std::size_t c = k * n_ids_ + id;
-        r_.latency_ms[c] = r_.requests[c] ? latency_sum_[c] / r_.requests[c] : 0.0;
-      }
+    if (o_.service.enabled)
+      for (std::size_t k = 0; k < r_.buckets; ++k)
+        for (std::size_t id = 0; id < n_ids_; ++id) {
+          const std::size_t c = k * n_ids_ + id;
+          r_.latency_ms[c] = r_.requests[c] ? latency_sum_[c] / r_.requests[c] : 0.0;
+        }
     paint_lanes(lane_log_, r_);
     for (std::uint32_t id = 0; id < n_ids_; ++id)
       if (fleet_.passive[id].ejected) close_ejection(id, r_.duration);
@@ -1059,13 +1060,15 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.buckets = static_cast<std::size_t>(size.buckets);
   const std::size_t cells = r.buckets * r.names.size();
   r.requests.assign(cells, 0);
-  r.outstanding.assign(cells, 0.0);
-  r.latency_ms.assign(cells, 0.0);
-  r.failed.assign(cells, 0);
-  r.retried.assign(cells, 0);
   r.state.assign(cells, 0);
-  r.p50_ms.assign(cells, 0.0f);
-  r.p99_ms.assign(cells, 0.0f);
+  if (o.service.enabled) {  // routing only serves nothing: these stay empty (result.hpp)
+    r.outstanding.assign(cells, 0.0);
+    r.latency_ms.assign(cells, 0.0);
+    r.failed.assign(cells, 0);
+    r.retried.assign(cells, 0);
+    r.p50_ms.assign(cells, 0.0f);
+    r.p99_ms.assign(cells, 0.0f);
+  }
   r.unrouted.assign(r.buckets, 0);
   r.total.assign(r.buckets, 0);
   r.client_requests.assign(r.buckets, 0);
