@@ -764,7 +764,7 @@ class Simulator : public ScriptSink, FleetEvents {
     const std::size_t k = r_.bucket_of(t);
     ++r_.retried[d.bucket * n_ids_ + d.id];
     if (ramps_.pending()) ramp_to(tick_of(t));
-    const std::int32_t p = retry_elsewhere() ? pick(tick_of(t), tried_[d.slot].data(), d.tries) : pick(tick_of(t), nullptr, 0);
+    const std::int32_t p = retry_elsewhere() ? pick(tick_of(t), tried_of(d.slot), d.tries) : pick(tick_of(t), nullptr, 0);
     after_pick(p, t);
     ++r_.total[k];
     if (p == kNone) {
@@ -796,8 +796,8 @@ class Simulator : public ScriptSink, FleetEvents {
       if (d.tries <= o_.retries) {  // it may be retried: remember where it went
         if (d.slot == kNoSlot) {
           if (free_slots_.empty()) {
-            d.slot = static_cast<std::uint32_t>(tried_.size());
-            tried_.emplace_back();
+            d.slot = static_cast<std::uint32_t>(first_bucket_.size());
+            tried_.resize(tried_.size() + tried_stride());
             first_bucket_.emplace_back();
             waited_ms_.emplace_back();
           } else {
@@ -807,7 +807,7 @@ class Simulator : public ScriptSink, FleetEvents {
           first_bucket_[d.slot] = static_cast<std::uint32_t>(k);  // its first attempt
           waited_ms_[d.slot] = 0;
         }
-        tried_[d.slot][d.tries - 1] = id;
+        tried_of(d.slot)[d.tries - 1] = id;
       }
       d.t = t + o_.timeout_ms / 1000.0;
       ++r_.failed[cell];
@@ -971,7 +971,12 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<double> latency_sum_;
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
-  std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
+  // The backends a retried request tried: o_.retries entries per slot (the
+  // retries a request may have, up to kMaxRetries: nginx's tries 0 is every
+  // server once), so a run pays for the retries it allows.
+  std::vector<std::uint32_t> tried_;
+  std::size_t tried_stride() const { return std::max<std::size_t>(o_.retries, 1); }
+  std::uint32_t* tried_of(std::uint32_t slot) { return tried_.data() + slot * tried_stride(); }
   std::vector<std::uint32_t> first_bucket_;  // by tried_'s slot: the bucket its request was sent in
   std::vector<double> waited_ms_;            // by tried_'s slot: its retries' back-offs so far, ms
   std::vector<std::uint32_t> free_slots_;

@@ -134,13 +134,13 @@ describe('simulate(): failures, health checks and policies', () => {
       failurePercentageRequestVolume: 50,
       enforcingFailurePercentage: 0,
     });
-    expect(d.maxRetries).toBe(5);
+    expect(d.maxRetries).toBe(100);
   });
 
   it('checks the new options', () => {
     expect(() => lab.simulate('POOL a=1', { health: { kind: 'envoy' } })).toThrow(rejection('INVALID_ARGUMENT', 'health checks need failures: set a timeout'));
     expect(() => lab.simulate('POOL a=1', { timeoutMs: 100 })).toThrow(rejection('INVALID_ARGUMENT', 'a timeout needs the service model'));
-    expect(() => lab.simulate('POOL a=1', { retries: 6 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 5'));
+    expect(() => lab.simulate('POOL a=1', { retries: 101 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 100'));
     // HAProxy's on-error through the API: a name of the table's list, nothing else.
     const haproxy = (health: Record<string, unknown>) => () => lab.simulate('POOL a=1', { timeoutMs: 100, service: {}, health: { kind: 'haproxy', ...health } } as never);
     expect(haproxy({ onError: 'drain' })).toThrow(/on-error must be fail-check, fastinter, sudden-death or mark-down, got 'drain'/);
