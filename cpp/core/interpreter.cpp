@@ -396,6 +396,7 @@ template <class Sink>
 void run_into(Sink& sink, std::string_view script, const RunOptions& options) {
   Interpreter interpreter(sink);
   interpreter.set_rules(options.rules);
+  sink.recorder.keep_score_changes(options.score_changes || options.rules);  // (other rules: any score may change)
   interpreter.feed_text(script);
   sink.result.timeline = sink.recorder.take();
   sink.result.truncated = sink.truncated;

@@ -137,6 +137,11 @@ struct RunResult {
 
 struct RunOptions {
   bool timeline = true;
+  // The timeline's score changes (TimelineRecorder::keep_score_changes):
+  // false when the caller works them out from the winners (the engine
+  // module's JavaScript); counted, not kept. Under other `rules` they are
+  // kept all the same.
+  bool score_changes = true;
   Rules* rules = nullptr;  // nullptr: the SPEC's rules
   // Output lines and diagnostics are kept up to this many bytes in all, so
   // that no script can exhaust memory (a WEIGHTS line of a 100,000-backend

@@ -149,8 +149,13 @@ SLOWSTART_OUT_OF_LINE void TimelineRecorder::record_scores(const Pool& pool) {
   Timeline& t = timeline_;
   const bool any = pool.rules() != nullptr;
   const std::size_t candidates = any ? pool.size() : participants_.size();
-  if (t.score_cell.size() + candidates > max_score_changes_) {
+  if (score_changes_ + candidates > max_score_changes_) {
     t.scores_truncated = true;
+    return;
+  }
+  if (!keep_score_changes_) {
+    // Counted only (the SPEC's rules): every participant's score moves but a lone one's (its weight is the total).
+    score_changes_ += candidates - (candidates == 1);
     return;
   }
   const std::uint32_t first_cell = t.block_start.back();
@@ -162,6 +167,7 @@ SLOWSTART_OUT_OF_LINE void TimelineRecorder::record_scores(const Pool& pool) {
     append(t.score_cell, first_cell + static_cast<std::uint32_t>(i));
     append(t.score_value, s);
   }
+  score_changes_ = t.score_cell.size();
 }
 
 }  // namespace slowstart

@@ -89,6 +89,17 @@ class TimelineRecorder {
   // some block is light. (Not mixed with record() in one recording.)
   void record_light(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner);
   static constexpr std::size_t kLightBackends = 60;
+
+  // Under the SPEC's rules a PICK's score changes follow from its winner
+  // (each participant gains its weight, the winner loses their total), so a
+  // reader that works them out (the engine module's JavaScript, timeline.ts)
+  // need not have them recorded: with false they are counted, not kept
+  // (score_cell and score_value stay empty; scored_steps and
+  // scores_truncated are what they would be). Recording them was most of a
+  // run's timeline work (PL-29). For the SPEC's rules only: under other
+  // rules any score may change, and run_script and its kin keep them
+  // whatever RunOptions::score_changes says.
+  void keep_score_changes(bool keep) { keep_score_changes_ = keep; }
   static constexpr std::size_t kLightWholeShare = 16;
 
   Timeline take() {
@@ -108,6 +119,8 @@ class TimelineRecorder {
   Timeline timeline_;
   NameIds ids_;  // the backend ids; their names become timeline_.names
   std::size_t max_steps_, max_cells_, max_score_changes_;
+  std::size_t score_changes_ = 0;  // recorded or (keep_score_changes(false)) counted
+  bool keep_score_changes_ = true;
   bool stale_ = true;  // pool changed since the last block
   bool light_block_ = false;  // the last block is a light one
   std::vector<std::int64_t> light_at_;  // position * kLightBackends + id of each light cell, reused

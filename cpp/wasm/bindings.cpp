@@ -123,8 +123,12 @@ EMSCRIPTEN_KEEPALIVE SLOWSTART_COLD const char* ss_keywords() {
 }
 
 // Runs the first `length` bytes of the input buffer; the RunView's address.
-EMSCRIPTEN_KEEPALIVE std::uint32_t ss_run(std::uint32_t length, int with_timeline) {
-  return publish_run(input(length), with_timeline != 0, nullptr);
+// `timeline`: 0 none; 1 without its score changes (this module runs the
+// SPEC's rules only, so its reader works them out from the winners,
+// run-view.ts's deriveScores: recording them was most of a run's work,
+// PL-29); 2 with them (what the tests check that reader against).
+EMSCRIPTEN_KEEPALIVE std::uint32_t ss_run(std::uint32_t length, int timeline) {
+  return publish_run(input(length), timeline != 0, nullptr, run_columns_into, timeline == 2);
 }
 EMSCRIPTEN_KEEPALIVE void ss_release_run() { release_run(); }
 

@@ -59,8 +59,12 @@ export interface EngineModule {
   _ss_usage(): number;
   /** The language's keywords: lines of word, usage and summary separated by tabs. */
   _ss_keywords(): number;
-  /** Runs the input buffer's first `length` bytes: the address of its RunView. */
-  _ss_run(length: number, withTimeline: number): number;
+  /**
+   * Runs the input buffer's first `length` bytes: the address of its RunView.
+   * `timeline`: 0 none, 1 without the score changes (their columns empty: the
+   * reader works them out, run-view.ts), 2 with them.
+   */
+  _ss_run(length: number, timeline: 0 | 1 | 2): number;
   _ss_release_run(): void;
   _ss_runner_new(): number;
   _ss_runner_delete(runner: number): void;

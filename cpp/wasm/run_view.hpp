@@ -109,12 +109,15 @@ inline void release_run() {
 }
 
 // Runs `script` and publishes the result; returns the view's address.
-// `runner`: as PublishedRun's.
+// `runner`: as PublishedRun's. `score_changes`: RunOptions's (false leaves
+// the score columns empty: the reader works them out, run-view.ts).
 SLOWSTART_COLD inline std::uint32_t publish_run(std::string_view script, bool with_timeline, Rules* rules,
-                                                PublishedRun::Runner runner = run_columns_into) {
+                                                PublishedRun::Runner runner = run_columns_into,
+                                                bool score_changes = true) {
   release_run();
   RunOptions options;
   options.timeline = with_timeline;
+  options.score_changes = score_changes;
   options.rules = rules;
   published_run() = new PublishedRun(script, options, runner);
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&published_run()->view()));

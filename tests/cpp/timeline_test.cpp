@@ -202,6 +202,19 @@ TEST(TimelineScores, OtherRulesAreRecordedAsTheyAre) {
   EXPECT_EQ(scores_after(t, 3), (Scores{20, 20}));
 }
 
+// ...even when the caller says it works the changes out from the winners
+// (RunOptions::score_changes, which holds for the SPEC's rules only).
+TEST(TimelineScores, OtherRulesKeepTheirChangesWhenLeftOut) {
+  ScoreEveryone rules;
+  RunOptions o;
+  o.rules = &rules;
+  o.score_changes = false;
+  const auto r = run_script("POOL a=1 b=1\nDOWN b\nPICK\nPICK\n", o);
+  const Timeline& t = r.timeline;
+  EXPECT_EQ(t.score_cell.size(), 4u);  // two picks, each +10 to both (the DOWN one too)
+  EXPECT_EQ(scores_after(t, 3), (Scores{20, 20}));
+}
+
 // The bound the issue asks for: 1,000 backends and 100,000 PICKs. A full
 // snapshot per PICK would be 10^8 scores; here the changes stop at their cap
 // (2,000,000: 2,000 whole picks of 1,000 participants) and the rest of the

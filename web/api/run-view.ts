@@ -16,7 +16,8 @@ type TypedClass<T extends Typed> = { new (buffer: ArrayBufferLike, offset: numbe
  * run (and its memory may grow) as soon as this returns.
  *
  * `deriveScores` (a run under the SPEC's rules, the engine module's): the
- * score changes are not copied; the timeline works them out from its
+ * score changes are not copied (the engine module no longer records them:
+ * their columns are empty, PL-29); the timeline works them out from its
  * winners when asked (timeline.ts). They are most of a run's bytes (a PICK
  * changes every participant's score: 175,359 changes, 2.1 MB, for the
  * 10,000-line benchmark script), and in Chromium writing megabytes into

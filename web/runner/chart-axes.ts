@@ -5,14 +5,14 @@
 import type { ChartFrame } from './chart-frame.js';
 import { formatTick, niceTicks } from '../shared/ticks.js';
 import { formatClock, type ChartModel } from './chart-model.js';
-import { svg } from '../shared/dom.js';
+import { sketch, type Sketch } from '../shared/sketch.js';
 
-export function drawAxes(doc: Document, f: ChartFrame, m: ChartModel): SVGGElement {
-  const g = svg(doc, 'g', { class: 'ss-axes', attrs: { 'aria-hidden': 'true' } });
+export function drawAxes(f: ChartFrame, m: ChartModel): Sketch {
+  const g = sketch('g', { class: 'ss-axes', attrs: { 'aria-hidden': 'true' } });
   const line = (cls: string, x1: number, y1: number, x2: number, y2: number) =>
-    svg(doc, 'line', { class: cls, attrs: { x1: `${x1}`, y1: `${y1}`, x2: `${x2}`, y2: `${y2}` } });
+    sketch('line', { class: cls, attrs: { x1: `${x1}`, y1: `${y1}`, x2: `${x2}`, y2: `${y2}` } });
   const text = (cls: string, label: string, x: number, y: number, anchor?: string) =>
-    svg(doc, 'text', { class: cls, text: label, attrs: { x: `${x}`, y: `${y}`, ...(anchor ? { 'text-anchor': anchor } : {}) } });
+    sketch('text', { class: cls, text: label, attrs: { x: `${x}`, y: `${y}`, ...(anchor ? { 'text-anchor': anchor } : {}) } });
 
   for (const v of niceTicks(0, m.yMax, Math.max(2, Math.floor(f.plotH / 45)))) {
     const y = Math.round(f.y(v)) + 0.5; // crisp 1 px lines
@@ -39,7 +39,7 @@ export function drawAxes(doc: Document, f: ChartFrame, m: ChartModel): SVGGEleme
       const x = at(v);
       g.append(line('ss-grid ss-grid-x', x, f.plotTop, x, f.plotBottom), text('ss-tick ss-tick-x', formatTick(v), x, f.plotBottom + 15));
     }
-    if (k > 0) g.append(jumpMark(doc, f, m, k));
+    if (k > 0) g.append(jumpMark(f, m, k));
   });
   g.append(
     line('ss-axis', f.left, f.plotBottom + 0.5, f.right, f.plotBottom + 0.5),
@@ -52,7 +52,7 @@ export function drawAxes(doc: Document, f: ChartFrame, m: ChartModel): SVGGEleme
 
 // The band between stretch k − 1 and stretch k: shaded over the plot and the
 // pick lane, a dashed rule in its middle, and along it the two clock values.
-function jumpMark(doc: Document, f: ChartFrame, m: ChartModel, k: number): SVGGElement {
+function jumpMark(f: ChartFrame, m: ChartModel, k: number): Sketch {
   const before = m.stretches[k - 1];
   const after = m.stretches[k];
   const x0 = f.x(after.x0 - m.gap);
@@ -60,11 +60,11 @@ function jumpMark(doc: Document, f: ChartFrame, m: ChartModel, k: number): SVGGE
   const mid = Math.round((x0 + x1) / 2) + 0.5;
   const bottom = f.laneTop + f.laneH;
   const label = `clock back ${formatClock(before.to)} → ${formatClock(after.from)} s`;
-  const g = svg(doc, 'g', { class: 'ss-jump' });
+  const g = sketch('g', { class: 'ss-jump' });
   g.append(
-    svg(doc, 'rect', { class: 'ss-jump-band', attrs: { x: `${x0}`, y: `${f.plotTop}`, width: `${Math.max(1, x1 - x0)}`, height: `${bottom - f.plotTop}` } }),
-    svg(doc, 'line', { class: 'ss-jump-rule', attrs: { x1: `${mid}`, y1: `${f.plotTop}`, x2: `${mid}`, y2: `${bottom}` } }),
-    svg(doc, 'text', {
+    sketch('rect', { class: 'ss-jump-band', attrs: { x: `${x0}`, y: `${f.plotTop}`, width: `${Math.max(1, x1 - x0)}`, height: `${bottom - f.plotTop}` } }),
+    sketch('line', { class: 'ss-jump-rule', attrs: { x1: `${mid}`, y1: `${f.plotTop}`, x2: `${mid}`, y2: `${bottom}` } }),
+    sketch('text', {
       class: 'ss-jump-label',
       text: label,
       attrs: { x: `${mid - 4}`, y: `${f.plotTop + 4}`, transform: `rotate(-90 ${mid - 4} ${f.plotTop + 4})` },

@@ -10,6 +10,7 @@ import type { ChartFrame } from './chart-frame.js';
 import type { ChartModel } from './chart-model.js';
 import { drawSeries } from './chart-series.js';
 import { h, svg } from '../shared/dom.js';
+import { sketch, type Sketch } from '../shared/sketch.js';
 import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
@@ -86,28 +87,25 @@ export function mergeModels(reference: ChartModel, overlay: ChartModel): ChartMo
 }
 
 /** The overlay's lines and pick marks, drawn in the reference's frame. */
-export function drawOverlay(
-  doc: Document,
-  f: ChartFrame,
-  reference: Timeline,
-  overlay: Timeline,
-  overlayModel: ChartModel,
-  label: string,
-): SVGGElement {
-  const g = svg(doc, 'g', { class: 'ss-overlay', attrs: { 'aria-hidden': 'true' } });
-  const lines = drawSeries(doc, f, overlay, overlayModel);
-  lines.setAttribute('class', 'ss-overlay-series');
-  for (const path of lines.querySelectorAll('path')) {
-    path.classList.add('ss-overlay-line');
-    const title = path.querySelector('title');
-    if (title) title.textContent = `${title.textContent}: ${label}`;
+export function drawOverlay(f: ChartFrame, reference: Timeline, overlay: Timeline, overlayModel: ChartModel, label: string): Sketch {
+  const g = sketch('g', { class: 'ss-overlay', attrs: { 'aria-hidden': 'true' } });
+  const lines = drawSeries(f, overlay, overlayModel);
+  lines.attrs.class = 'ss-overlay-series';
+  for (const path of lines.children) {
+    if (typeof path === 'string' || path.tag !== 'path') continue;
+    path.attrs.class += ' ss-overlay-line';
+    for (const title of path.children) {
+      if (typeof title === 'string' || title.tag !== 'title') continue;
+      title.children[0] = `${title.children[0] ?? ''}: ${label}`;
+      break;
+    }
   }
-  g.append(lines, drawDifferentPicks(doc, f, reference, overlay));
+  g.append(lines, drawDifferentPicks(f, reference, overlay));
   return g;
 }
 
-function drawDifferentPicks(doc: Document, f: ChartFrame, reference: Timeline, overlay: Timeline): SVGGElement {
-  const g = svg(doc, 'g', { class: 'ss-overlay-picks' });
+function drawDifferentPicks(f: ChartFrame, reference: Timeline, overlay: Timeline): Sketch {
+  const g = sketch('g', { class: 'ss-overlay-picks' });
   const d: string[][] = Array.from({ length: f.rows }, () => []);
   const h = Math.max(2, f.rowH - 3);
   for (let i = 0; i < reference.length; i++) {
@@ -122,8 +120,8 @@ function drawDifferentPicks(doc: Document, f: ChartFrame, reference: Timeline, o
     if (d[row].length === 0) continue;
     const cls = row < f.seriesCount ? seriesClasses(row) : NONE_CLASS;
     const name = row < f.seriesCount ? reference.names[row] : 'NONE';
-    const path = svg(doc, 'path', { class: `ss-overlay-pick ${cls}`, attrs: { d: d[row].join('') } });
-    path.append(svg(doc, 'title', { text: `your pick: ${name} (the reference picked another)` }));
+    const path = sketch('path', { class: `ss-overlay-pick ${cls}`, attrs: { d: d[row].join('') } });
+    path.append(sketch('title', { text: `your pick: ${name} (the reference picked another)` }));
     g.append(path);
   }
   return g;

@@ -5,7 +5,7 @@
 import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
 import type { ChartModel } from './chart-model.js';
-import { svg } from '../shared/dom.js';
+import { sketch, type Sketch } from '../shared/sketch.js';
 import { seriesClasses } from '../shared/palette.js';
 import { StepPath } from './step-path.js';
 
@@ -13,7 +13,7 @@ import { StepPath } from './step-path.js';
 export const JUMP_TAIL = 0.3;
 
 /** `end`: where the lines still drawn at the last step stop (the plot's right edge unless predict mode says). */
-export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartModel, end = f.right): SVGGElement {
+export function drawSeries(f: ChartFrame, t: Timeline, m: ChartModel, end = f.right): Sketch {
   const count = f.seriesCount;
   const paths = Array.from({ length: count }, () => new StepPath());
   const lastBlock = new Int32Array(count).fill(-1);
@@ -56,10 +56,10 @@ export function drawSeries(doc: Document, f: ChartFrame, t: Timeline, m: ChartMo
   }
   for (const id of open) paths[id].end(end);
 
-  const g = svg(doc, 'g', { class: 'ss-series' });
+  const g = sketch('g', { class: 'ss-series' });
   for (let id = 0; id < count; id++) {
-    const path = svg(doc, 'path', { class: `ss-line ${seriesClasses(id)}`, attrs: { d: paths[id].finish() } });
-    path.append(svg(doc, 'title', { text: t.names[id] }));
+    const path = sketch('path', { class: `ss-line ${seriesClasses(id)}`, attrs: { d: paths[id].finish() } });
+    path.append(sketch('title', { text: t.names[id] }));
     g.append(path);
   }
   return g;

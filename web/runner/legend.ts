@@ -19,6 +19,11 @@ export class Legend {
   readonly #max: number;
   #timeline: Timeline | null = null;
   #entries: Entry[] = [];
+  // What the items are (the backends shown, NONE, the "more" line) and
+  // each item's pick count, in order: an edit that leaves the items as they
+  // were only sets the counts that changed.
+  #items = '';
+  #picks: HTMLSpanElement[] = [];
 
   /** `max` entries at most (the chart draws the same number of series). */
   constructor(parent: HTMLElement, max = MAX_SERIES) {
@@ -33,6 +38,8 @@ export class Legend {
     const doc = this.#doc;
     if (!t || t.length === 0) {
       this.#entries = [];
+      this.#items = '';
+      this.#picks = [];
       this.element.replaceChildren();
       return;
     }
@@ -47,21 +54,30 @@ export class Legend {
       else counts[w]++;
     }
     const share = (n: number) => (picks === 0 ? '' : ` · ${Math.round((100 * n) / picks)}%`);
-    const items = h(doc, 'ul');
     const shown = Math.min(t.names.length, this.#max);
+    const texts = Array.from({ length: shown }, (_, id) => `${plural(counts[id], 'pick')}${share(counts[id])}`);
+    if (none > 0) texts.push(`${plural(none, 'pick')}${share(none)}`);
+    const itemsNow = `${t.names.slice(0, shown).join('\n')}\n${none > 0}\n${t.names.length}`;
+    if (itemsNow === this.#items) {
+      texts.forEach((text, k) => setText(this.#picks[k], text));
+      return;
+    }
+    this.#items = itemsNow;
+    const items = h(doc, 'ul');
     // The weights say what they said (setStep brings them up to date), so keeping them changes nothing.
     const said = this.#entries.map((e) => e.weight.textContent ?? '');
     for (let id = 0; id < shown; id++) {
       const weight = h(doc, 'span', { class: 'ss-legend-weight', text: said[id] ?? '' });
-      items.append(this.#item(seriesClasses(id), t.names[id], weight, `${plural(counts[id], 'pick')}${share(counts[id])}`));
+      items.append(this.#item(seriesClasses(id), t.names[id], weight, texts[id]));
     }
-    if (none > 0) items.append(this.#item(NONE_CLASS, 'NONE', null, `${plural(none, 'pick')}${share(none)}`));
+    if (none > 0) items.append(this.#item(NONE_CLASS, 'NONE', null, texts[shown]));
     if (t.names.length > shown) {
       items.append(h(doc, 'li', { class: 'ss-legend-more', text: `and ${count(t.names.length - shown)} more backends (see the Table)` }));
     }
     // Only what changed is touched (an edit changes a count or two, rarely the backends).
     morphChildren(this.element, items);
     this.#entries = [...this.element.querySelectorAll<HTMLSpanElement>('.ss-legend-weight')].map((weight) => ({ weight }));
+    this.#picks = [...this.element.querySelectorAll<HTMLSpanElement>('.ss-legend-picks')];
   }
 
   /** Shows each backend's weight and score after `step` (or "down", or "–" when out of the pool). */

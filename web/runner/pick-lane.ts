@@ -3,16 +3,16 @@
 // position as well as colour. Row names are SVG text, cut to fit.
 import type { Timeline } from '../api/index.js';
 import type { ChartFrame } from './chart-frame.js';
-import { svg } from '../shared/dom.js';
+import { sketch, type Sketch } from '../shared/sketch.js';
 import { NONE_CLASS, seriesClasses } from '../shared/palette.js';
 import { NO_WINNER, NOT_A_PICK } from '../api/winners.js';
 
 const CHAR_PX = 6.6; // average width of a label character at 11 px
 
-export function drawPickLane(doc: Document, f: ChartFrame, t: Timeline): SVGGElement {
-  const g = svg(doc, 'g', { class: 'ss-lane' });
+export function drawPickLane(f: ChartFrame, t: Timeline): Sketch {
+  const g = sketch('g', { class: 'ss-lane' });
   g.append(
-    svg(doc, 'rect', {
+    sketch('rect', {
       class: 'ss-lane-bg',
       attrs: { x: `${f.left}`, y: `${f.laneTop}`, width: `${f.plotW}`, height: `${f.laneH}` },
     }),
@@ -22,13 +22,13 @@ export function drawPickLane(doc: Document, f: ChartFrame, t: Timeline): SVGGEle
   for (let row = 0; row < f.rows; row++) {
     const y = f.rowY(row);
     if (row > 0 && f.rowH >= 6) {
-      g.append(svg(doc, 'line', { class: 'ss-lane-sep', attrs: { x1: `${f.left}`, x2: `${f.right}`, y1: `${y}`, y2: `${y}` } }));
+      g.append(sketch('line', { class: 'ss-lane-sep', attrs: { x1: `${f.left}`, x2: `${f.right}`, y1: `${y}`, y2: `${y}` } }));
     }
     if (f.rowH >= 9) {
       const name = rowName(row);
       const short = name.length > labelChars ? `${name.slice(0, labelChars - 1)}…` : name;
-      const label = svg(doc, 'text', { class: 'ss-lane-label', text: short, attrs: { x: `${f.left - 6}`, y: `${y + f.rowH / 2}` } });
-      label.append(svg(doc, 'title', { text: name }));
+      const label = sketch('text', { class: 'ss-lane-label', text: short, attrs: { x: `${f.left - 6}`, y: `${y + f.rowH / 2}` } });
+      label.append(sketch('title', { text: name }));
       g.append(label);
     }
   }
@@ -48,12 +48,12 @@ export function drawPickLane(doc: Document, f: ChartFrame, t: Timeline): SVGGEle
     d[row].push(`M${x - 1.5} ${f.rowY(row) + 1}h3v${markH}h-3z`);
   }
   // The ticks in a group of their own: the chart plays them out (ramp-chart.ts).
-  const ticks = svg(doc, 'g', { class: 'ss-lane-picks' });
+  const ticks = sketch('g', { class: 'ss-lane-picks' });
   for (let row = 0; row < f.rows; row++) {
     if (d[row].length === 0) continue;
     const cls = row < f.seriesCount ? seriesClasses(row) : NONE_CLASS;
-    const path = svg(doc, 'path', { class: `ss-pick ${cls}`, attrs: { d: d[row].join('') } });
-    path.append(svg(doc, 'title', { text: `picks: ${rowName(row)}` }));
+    const path = sketch('path', { class: `ss-pick ${cls}`, attrs: { d: d[row].join('') } });
+    path.append(sketch('title', { text: `picks: ${rowName(row)}` }));
     ticks.append(path);
   }
   g.append(ticks);

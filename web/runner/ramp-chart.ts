@@ -29,7 +29,7 @@ import { drawSeries } from './chart-series.js';
 import { h, setText, svg } from '../shared/dom.js';
 import type { ExportKey } from '../shared/exports.js';
 import { count, plural } from '../shared/format.js';
-import { morphChildren, setAttr } from '../shared/morph.js';
+import { morphSketch, setAttr } from '../shared/morph.js';
 import { MAX_SERIES } from '../shared/palette.js';
 import { drawPickLane } from './pick-lane.js';
 import { NO_WINNER } from '../api/winners.js';
@@ -277,9 +277,8 @@ export class RampChart {
     }
 
     const f = (this.#frame = new ChartFrame(m, this.#width, t.names.length, this.#options.maxSeries ?? MAX_SERIES, this.#options.maxPlotHeight));
-    const fresh = svg(doc, 'g');
-    fresh.append(drawAxes(doc, f, m), drawSeries(doc, f, t, m, this.#lineEnd(f)), drawPickLane(doc, f, t));
-    if (o) fresh.append(drawOverlay(doc, f, t, o.timeline, o.model, o.label));
+    const fresh = [drawAxes(f, m), drawSeries(f, t, m, this.#lineEnd(f)), drawPickLane(f, t)];
+    if (o) fresh.push(drawOverlay(f, t, o.timeline, o.model, o.label));
     if (root.firstChild !== this.#plot) root.replaceChildren(this.#plot);
     for (const el of [root, this.#marks]) {
       setAttr(el, 'viewBox', `0 0 ${f.width} ${f.height}`);
@@ -287,7 +286,7 @@ export class RampChart {
       setAttr(el, 'height', String(f.height));
     }
     this.#marks.toggleAttribute('hidden', false);
-    morphChildren(this.#plot, fresh);
+    morphSketch(this.#plot, fresh);
     const jumps = Math.max(0, m.stretches.length - 1);
     const n = t.names.length;
     const part = t !== this.#full;

@@ -147,4 +147,30 @@ describe('typing in the runner', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('keeps the legend’s counts right through edits: the same items when the backends are the same, NONE added when it first answers', async () => {
+    const { page, problems } = await openRunnerPage(browser, site.url, { reducedMotion: true });
+    const legend = () => page.locator('.ss-legend > li').evaluateAll((items) => items.map((li) => `${li.querySelector('.ss-legend-name')?.textContent}: ${li.querySelector('.ss-legend-picks')?.textContent}`));
+    // a=1 b=1: a, b, a (smooth WRR alternates, the earlier backend first on a tie).
+    await setScript(page, 'POOL a=1 b=1\nPICK\nPICK\nPICK\n');
+    await expect.poll(legend).toEqual(['a: 2 picks · 67%', 'b: 1 pick · 33%']);
+    await page.evaluate(() => {
+      (window as unknown as { items: Element[] }).items = [...document.querySelectorAll('.ss-legend > li')];
+    });
+    const sameItems = () =>
+      page.evaluate(() => {
+        const held = (window as unknown as { items: Element[] }).items;
+        const now = [...document.querySelectorAll('.ss-legend > li')];
+        return now.length === held.length && now.every((e, i) => e === held[i]);
+      });
+    // A fourth pick (b): the counts change, the items are the same nodes.
+    await setScript(page, 'POOL a=1 b=1\nPICK\nPICK\nPICK\nPICK\n');
+    await expect.poll(legend).toEqual(['a: 2 picks · 50%', 'b: 2 picks · 50%']);
+    expect(await sameItems()).toBe(true);
+    // Everyone DOWN: a PICK answers NONE, which gets an item of its own.
+    await setScript(page, 'POOL a=1 b=1\nPICK\nPICK\nPICK\nPICK\nDOWN a\nDOWN b\nPICK\n');
+    await expect.poll(legend).toEqual(['a: 2 picks · 40%', 'b: 2 picks · 40%', 'NONE: 1 pick · 20%']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

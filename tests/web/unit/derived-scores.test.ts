@@ -21,7 +21,7 @@ function bothWays(script: string): { recorded: Timeline; derived: Timeline } {
   const m = engine.exports;
   const read = (derive: boolean) => {
     const length = writeInput(engine, script);
-    const raw = readRun(m, m._ss_run(length, 1), derive);
+    const raw = readRun(m, m._ss_run(length, derive ? 1 : 2), derive); // 2: the engine records the changes
     m._ss_release_run();
     return Timeline.fromRaw(raw.timeline!);
   };
@@ -107,6 +107,37 @@ describe('scores worked out from the winners', () => {
       }
       expectSameScores(lines.join('\n'));
     }
+  });
+
+  it('are left out of the engine module\'s run, and nothing else is', () => {
+    const engine = (slowstart as unknown as { module: Engine }).module;
+    const m = engine.exports;
+    // mode 1: without the score changes (what run() asks for); 2: with them.
+    const raw = (script: string, mode: 1 | 2) => {
+      const length = writeInput(engine, script);
+      const r = readRun(m, m._ss_run(length, mode));
+      m._ss_release_run();
+      return r;
+    };
+    // 100 participants: 2,000,000 / 100 = 20,000 whole picks fit the cap, so
+    // steps 0 (POOL) to 20,000 have scores, counted alike both ways.
+    const pool = 'POOL ' + Array.from({ length: 100 }, (_, i) => `b${i}=${1 + (i % 7)}`).join(' ');
+    const scripts = [
+      'POOL a=5 b=1 c=3\nPICK\nDOWN a\nDOWN b\nPICK\nPICK\nDOWN c\nPICK\nbad\nUP a 10\nNOW 4\nPICK\nWEIGHTS\n',
+      `${pool}\n${'PICK\n'.repeat(20_100)}`,
+    ];
+    for (const script of scripts) {
+      const without = raw(script, 1);
+      const withThem = raw(script, 2);
+      expect(without.timeline!.scoreCell.length).toBe(0);
+      expect(without.timeline!.scoreValue.length).toBe(0);
+      expect(withThem.timeline!.scoreCell.length).toBeGreaterThan(0);
+      const { stepScoresEnd: _e1, scoreCell: _c1, scoreValue: _v1, ...rest } = without.timeline!;
+      const { stepScoresEnd: _e2, scoreCell: _c2, scoreValue: _v2, ...restWith } = withThem.timeline!;
+      expect(rest).toEqual(restWith);
+      expect({ ...without, timeline: null }).toEqual({ ...withThem, timeline: null });
+    }
+    expect(raw(scripts[1], 1).timeline!.scoredSteps).toBe(20_001);
   });
 
   it('are what run() gives, worked by hand', () => {
