@@ -34,6 +34,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "fast/class_tournament.hpp"
@@ -77,6 +78,8 @@ class SmoothWrr {
   static constexpr std::size_t kIndexFrom = 32;
   // Up to this many weight classes, a pick compares their tops one by one.
   static constexpr std::size_t kScanClasses = 32;
+  // Up to this many, count_many compares them in an unrolled run (PL-28).
+  static constexpr std::size_t kUnrolledClasses = 16;
   // Up to this many backends, many classes are picked from by one pass.
   static constexpr std::size_t kPassBackends = 128;
 
@@ -161,6 +164,13 @@ class SmoothWrr {
     return base_[a] > base_[b] || (base_[a] == base_[b] && a < b);
   }
   std::uint32_t scan(std::int64_t k) const;
+  // count_many's picks by scan, with the number of classes D a constant.
+  template <std::size_t D>
+  std::uint64_t count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts);
+  void turn_queue(Members& m, std::uint32_t x);
+  template <std::size_t... D>
+  std::uint64_t count_by_scan_of(std::size_t classes, std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts,
+                                 std::index_sequence<D...>);
   [[gnu::noinline]] std::int32_t pick_by_pass();
   bool want_tree() const { return tops_.size() > kScanClasses && weight_.size() > kPassBackends; }
   SLOWSTART_COLD void add_member(std::uint32_t i);

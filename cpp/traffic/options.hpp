@@ -92,8 +92,10 @@ struct ServiceModel {
   double warmup_requests = 10'000;  // WarmBy::Requests: requests to warm up
 };
 
-// The most retries of one request.
-inline constexpr std::uint32_t kMaxRetries = 5;
+// The most retries of one request: nginx's default `proxy_next_upstream_tries 0`
+// tries every server of the upstream once, so an upstream of up to 101 servers
+// is modelled as nginx has it (a larger one is capped, with a note).
+inline constexpr std::uint32_t kMaxRetries = 100;
 
 struct TrafficOptions {
   double rps = 1000.0;      // requests per second

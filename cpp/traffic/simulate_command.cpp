@@ -168,7 +168,8 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
                (service ? fixed(r.outstanding[c], 1) : "") + ',' +
                (service ? fixed(r.latency_ms[c], 1) : "");
         if (failures)
-          out += ',' + std::to_string(r.failed[c]) + ',' + std::to_string(r.retried[c]) + ',' + state_name(r.state[c]);
+          out += ',' + std::to_string(r.service_cell(r.failed, c)) + ',' + std::to_string(r.service_cell(r.retried, c)) + ',' +
+                 state_name(r.state[c]);
         out += ',' + (service ? fixed(r.p50_ms[c], 1) : "") + ',' + (service ? fixed(r.p99_ms[c], 1) : "") + client + '\n';
       }
     }
@@ -191,7 +192,8 @@ std::string format_simulation(const TrafficResult& r, const SimulateArgs& args) 
       const std::size_t c = k * n + id;
       out += "  " + pad_left(fixed(100.0 * r.share(k, id), 1) + "%", width[id]);
       if (service) out += "  " + pad_left(fixed(r.outstanding[c], 1), 6) + "  " + pad_left(fixed(r.latency_ms[c], 0), 7);
-      if (failures) out += "  " + pad_left(std::to_string(r.failed[c]), 5) + "  " + pad_left(state_name(r.state[c]), 8);
+      if (failures)
+        out += "  " + pad_left(std::to_string(r.service_cell(r.failed, c)), 5) + "  " + pad_left(state_name(r.state[c]), 8);
     }
     const double none = r.total[k] ? 100.0 * r.unrouted[k] / r.total[k] : 0.0;
     out += "  " + pad_left(fixed(none, 1) + "%", 6) + '\n';
@@ -222,7 +224,7 @@ std::string format_summary(const TrafficResult& r, const SimulateArgs& args) {
     std::uint64_t requests = 0, failed = 0, retried = 0;
     for (std::size_t k = 0; k < r.buckets; ++k) {
       const std::size_t c = k * n + id;
-      requests += r.requests[c], failed += r.failed[c], retried += r.retried[c];
+      requests += r.requests[c], failed += r.service_cell(r.failed, c), retried += r.service_cell(r.retried, c);
     }
     j += id ? ",\n  {" : "\n  {";
     j += "\"name\": " + json_text(r.names[id]) + ", \"requests\": " + std::to_string(requests) +

@@ -103,7 +103,7 @@ class Simulator : public ScriptSink, FleetEvents {
     kept_start_ms_.assign(n_ids_, 0);
     kept_window_.assign(n_ids_, 0);
     if (policy_ == Policy::HAProxyLeastConn) leastconn_.resize(n_ids_);
-    latency_sum_.assign(r_.buckets * n_ids_, 0.0);
+    if (o_.service.enabled) latency_sum_.assign(r_.buckets * n_ids_, 0.0);  // (routing only: no latency)
     total_requests_ = static_cast<std::uint64_t>(std::floor(o_.duration * o_.rps));
     if (static_cast<double>(total_requests_) < o_.duration * o_.rps) ++total_requests_;
     // Least-request picks one by one: with equal weights Envoy's pick is a
@@ -145,11 +145,12 @@ class Simulator : public ScriptSink, FleetEvents {
     // Retries still waiting out their back-off: no retry past the end either.
     for (; !due_retries_.empty(); due_retries_.pop()) answer_failed(due_retries_.top().failed);
     meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.finish()));
-    for (std::size_t k = 0; k < r_.buckets; ++k)
-      for (std::size_t id = 0; id < n_ids_; ++id) {
-        const std::size_t c = k * n_ids_ + id;
-        r_.latency_ms[c] = r_.requests[c] ? latency_sum_[c] / r_.requests[c] : 0.0;
-      }
+    if (o_.service.enabled)
+      for (std::size_t k = 0; k < r_.buckets; ++k)
+        for (std::size_t id = 0; id < n_ids_; ++id) {
+          const std::size_t c = k * n_ids_ + id;
+          r_.latency_ms[c] = r_.requests[c] ? latency_sum_[c] / r_.requests[c] : 0.0;
+        }
     paint_lanes(lane_log_, r_);
     for (std::uint32_t id = 0; id < n_ids_; ++id)
       if (fleet_.passive[id].ejected) close_ejection(id, r_.duration);
@@ -764,7 +765,7 @@ class Simulator : public ScriptSink, FleetEvents {
     const std::size_t k = r_.bucket_of(t);
     ++r_.retried[d.bucket * n_ids_ + d.id];
     if (ramps_.pending()) ramp_to(tick_of(t));
-    const std::int32_t p = retry_elsewhere() ? pick(tick_of(t), tried_[d.slot].data(), d.tries) : pick(tick_of(t), nullptr, 0);
+    const std::int32_t p = retry_elsewhere() ? pick(tick_of(t), tried_of(d.slot), d.tries) : pick(tick_of(t), nullptr, 0);
     after_pick(p, t);
     ++r_.total[k];
     if (p == kNone) {
@@ -796,8 +797,8 @@ class Simulator : public ScriptSink, FleetEvents {
       if (d.tries <= o_.retries) {  // it may be retried: remember where it went
         if (d.slot == kNoSlot) {
           if (free_slots_.empty()) {
-            d.slot = static_cast<std::uint32_t>(tried_.size());
-            tried_.emplace_back();
+            d.slot = static_cast<std::uint32_t>(first_bucket_.size());
+            tried_.resize(tried_.size() + tried_stride());
             first_bucket_.emplace_back();
             waited_ms_.emplace_back();
           } else {
@@ -807,7 +808,7 @@ class Simulator : public ScriptSink, FleetEvents {
           first_bucket_[d.slot] = static_cast<std::uint32_t>(k);  // its first attempt
           waited_ms_[d.slot] = 0;
         }
-        tried_[d.slot][d.tries - 1] = id;
+        tried_of(d.slot)[d.tries - 1] = id;
       }
       d.t = t + o_.timeout_ms / 1000.0;
       ++r_.failed[cell];
@@ -971,7 +972,12 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<double> latency_sum_;
   std::vector<StateChange> lane_log_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
-  std::vector<std::array<std::uint32_t, kMaxRetries + 1>> tried_;  // backends a retried request tried
+  // The backends a retried request tried: o_.retries entries per slot (the
+  // retries a request may have, up to kMaxRetries: nginx's tries 0 is every
+  // server once), so a run pays for the retries it allows.
+  std::vector<std::uint32_t> tried_;
+  std::size_t tried_stride() const { return std::max<std::size_t>(o_.retries, 1); }
+  std::uint32_t* tried_of(std::uint32_t slot) { return tried_.data() + slot * tried_stride(); }
   std::vector<std::uint32_t> first_bucket_;  // by tried_'s slot: the bucket its request was sent in
   std::vector<double> waited_ms_;            // by tried_'s slot: its retries' back-offs so far, ms
   std::vector<std::uint32_t> free_slots_;
@@ -1054,13 +1060,15 @@ TrafficResult simulate_traffic(std::string_view script, const TrafficOptions& op
   r.buckets = static_cast<std::size_t>(size.buckets);
   const std::size_t cells = r.buckets * r.names.size();
   r.requests.assign(cells, 0);
-  r.outstanding.assign(cells, 0.0);
-  r.latency_ms.assign(cells, 0.0);
-  r.failed.assign(cells, 0);
-  r.retried.assign(cells, 0);
   r.state.assign(cells, 0);
-  r.p50_ms.assign(cells, 0.0f);
-  r.p99_ms.assign(cells, 0.0f);
+  if (o.service.enabled) {  // routing only serves nothing: these stay empty (result.hpp)
+    r.outstanding.assign(cells, 0.0);
+    r.latency_ms.assign(cells, 0.0);
+    r.failed.assign(cells, 0);
+    r.retried.assign(cells, 0);
+    r.p50_ms.assign(cells, 0.0f);
+    r.p99_ms.assign(cells, 0.0f);
+  }
   r.unrouted.assign(r.buckets, 0);
   r.total.assign(r.buckets, 0);
   r.client_requests.assign(r.buckets, 0);

@@ -61,18 +61,25 @@ val simulate(double length, val options) {
   out.set("buckets", static_cast<double>(r.buckets));
   out.set("duration", r.duration);
   out.set("requests", typed_copy("Uint32Array", r.requests));
-  out.set("outstanding", typed_copy("Float64Array", r.outstanding));
-  out.set("latencyMs", typed_copy("Float64Array", r.latency_ms));
-  out.set("failed", typed_copy("Uint32Array", r.failed));
-  out.set("retried", typed_copy("Uint32Array", r.retried));
+  // The service model's cells: a routing-only run leaves them empty
+  // (result.hpp); the API's arrays keep their type and length, zeros made by
+  // JavaScript itself rather than copied out of the module.
+  const double cells = static_cast<double>(r.requests.size());
+  const auto service_cells = [cells](const char* type, const auto& v) {
+    return v.empty() ? val::global(type).new_(cells) : typed_copy(type, v);
+  };
+  out.set("outstanding", service_cells("Float64Array", r.outstanding));
+  out.set("latencyMs", service_cells("Float64Array", r.latency_ms));
+  out.set("failed", service_cells("Uint32Array", r.failed));
+  out.set("retried", service_cells("Uint32Array", r.retried));
   out.set("state", typed_copy("Uint8Array", r.state));
   out.set("ejections", typed_copy("Uint32Array", r.ejections));
   out.set("secondsEjected", typed_copy("Float64Array", r.seconds_ejected));
   out.set("stableAt", r.stable_at >= 0 ? val(r.stable_at) : val::null());
   out.set("unrouted", typed_copy("Uint32Array", r.unrouted));
   out.set("total", typed_copy("Uint32Array", r.total));
-  out.set("p50Ms", typed_copy("Float32Array", r.p50_ms));
-  out.set("p99Ms", typed_copy("Float32Array", r.p99_ms));
+  out.set("p50Ms", service_cells("Float32Array", r.p50_ms));
+  out.set("p99Ms", service_cells("Float32Array", r.p99_ms));
   out.set("clientRequests", typed_copy("Uint32Array", r.client_requests));
   out.set("clientFailed", typed_copy("Uint32Array", r.client_failed));
   out.set("clientP50Ms", typed_copy("Float32Array", r.client_p50_ms));

@@ -476,7 +476,7 @@ TEST(SimulateCommand, NewOptionsAreCheckedAndDocumented) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
       {{"--health", "traefik"}, "health must be none, nginx, haproxy or envoy, got 'traefik'"},
       {{"--health", "envoy"}, "health checks need failures: set a timeout"},
-      {{"--retries", "9"}, "--retries takes a whole number from 0 to 5, got '9'"},
+      {{"--retries", "101"}, "--retries takes a whole number from 0 to 100, got '101'"},
       {{"--summary", "xml"}, "--summary takes json, got 'xml'"},
       {{"--ramp-by", "both"}, "ramp-by must be scale or skip, got 'both'"},
       {{"--warm-by", "cpu"}, "warm-by must be serving, time or requests, got 'cpu'"},

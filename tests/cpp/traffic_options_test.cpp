@@ -38,7 +38,7 @@ TEST(TrafficOptionTable, TheHelpListsEveryFlagWithItsDefaultAndRange) {
   for (const TrafficOption& o : traffic_option_table())
     if (o.flag) EXPECT_NE(help.find(std::string("  ") + o.flag + (*o.metavar ? " " : "")), std::string::npos) << o.flag;
   EXPECT_NE(help.find("--retries N           retry a failed request on another backend (envoy: on\n"
-                      "                        any, after a back-off) (0 to 5; default 0)"),
+                      "                        any, after a back-off) (0 to 100; default 0)"),
             std::string::npos)
       << help;
   // The same words, however the lines wrap.

@@ -232,6 +232,28 @@ TEST(TrafficPolicies, NginxTriesEachServerOnce) {
   EXPECT_EQ(sum(plain.unrouted), 3u);  // requests 0, 1, 2 (the last one's third try is past the end)
 }
 
+// N6 with nginx's default, proxy_next_upstream_tries 0 (every server once), on
+// an upstream of twelve servers, all slower than the timeout: the request
+// sent at s makes attempts at s, s + 0.5, ... while before the end (6.2 s)
+// and at most one per server: 12, 11, 9, 7, 5, 3 and 1 attempts for the
+// requests at 0..6 s = 48. More retries allowed change nothing (12 servers);
+// --retries 5 stops each at 6: 6 + 6 + 6 + 6 + 5 + 3 + 1 = 33.
+TEST(TrafficPolicies, NginxTriesEveryServerOfALargeUpstream) {
+  TrafficOptions o = three_slow();
+  o.duration = 6.2;
+  const char* twelve = "POOL s1=1 s2=1 s3=1 s4=1 s5=1 s6=1 s7=1 s8=1 s9=1 s10=1 s11=1 s12=1\n";
+  const auto attempts = [&](std::uint32_t retries) {
+    o.retries = retries;
+    const TrafficResult r = simulate_traffic(twelve, o);
+    EXPECT_FALSE(r.problem);
+    EXPECT_EQ(sum(r.unrouted), 0u) << retries;
+    return sum(r.failed);
+  };
+  EXPECT_EQ(attempts(11), 48u);
+  EXPECT_EQ(attempts(kMaxRetries), 48u);
+  EXPECT_EQ(attempts(5), 33u);
+}
+
 // N7: after two timeouts 1000 ms have passed since the first attempt: a
 // timeout of 700 or 1000 ms (>=) stops there; 1001 ms lets the third server be
 // tried. --retries 2 allows the third try.

@@ -59,6 +59,29 @@ describe('simulate()', () => {
     expect(served.outstanding[2 * 2]).toBeLessThanOrEqual(10);
   });
 
+  it('gives a routing-only run every per-cell array, typed and zero (the engine leaves them unfilled)', () => {
+    // 2 backends x 3 buckets: nothing is served, so nothing is late, failed
+    // or retried; the arrays keep the types the API promises and their length.
+    const plain = lab.simulate('POOL a=1 b=1\n', { rps: 100, duration: 3 });
+    const cells = 2 * 3;
+    const zeros = (a: ArrayLike<number>) => Array.from(a).every((x) => x === 0);
+    for (const [name, array, type] of [
+      ['outstanding', plain.outstanding, Float64Array],
+      ['latencyMs', plain.latencyMs, Float64Array],
+      ['failed', plain.failed, Uint32Array],
+      ['retried', plain.retried, Uint32Array],
+      ['p50Ms', plain.p50Ms, Float32Array],
+      ['p99Ms', plain.p99Ms, Float32Array],
+    ] as const) {
+      expect(array, name).toBeInstanceOf(type);
+      expect(array.length, name).toBe(cells);
+      expect(zeros(array), name).toBe(true);
+    }
+    // The requests themselves are counted: 150 each over the 3 s.
+    expect(plain.requests.length).toBe(cells);
+    expect(plain.requests.reduce((x, y) => x + y, 0)).toBe(300);
+  });
+
   it('reports bad script lines and throws on bad options', () => {
     const t = lab.simulate('POOL a=1\nADD b=oops 3\n', { duration: 1 });
     // (The weight: units 6-10 of "ADD b=oops 3".)
@@ -134,13 +157,13 @@ describe('simulate(): failures, health checks and policies', () => {
       failurePercentageRequestVolume: 50,
       enforcingFailurePercentage: 0,
     });
-    expect(d.maxRetries).toBe(5);
+    expect(d.maxRetries).toBe(100);
   });
 
   it('checks the new options', () => {
     expect(() => lab.simulate('POOL a=1', { health: { kind: 'envoy' } })).toThrow(rejection('INVALID_ARGUMENT', 'health checks need failures: set a timeout'));
     expect(() => lab.simulate('POOL a=1', { timeoutMs: 100 })).toThrow(rejection('INVALID_ARGUMENT', 'a timeout needs the service model'));
-    expect(() => lab.simulate('POOL a=1', { retries: 6 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 5'));
+    expect(() => lab.simulate('POOL a=1', { retries: 101 })).toThrow(rejection('INVALID_ARGUMENT', 'retries must be between 0 and 100'));
     // HAProxy's on-error through the API: a name of the table's list, nothing else.
     const haproxy = (health: Record<string, unknown>) => () => lab.simulate('POOL a=1', { timeoutMs: 100, service: {}, health: { kind: 'haproxy', ...health } } as never);
     expect(haproxy({ onError: 'drain' })).toThrow(/on-error must be fail-check, fastinter, sudden-death or mark-down, got 'drain'/);

@@ -1,0 +1,134 @@
+// SmoothWrr::count_many's runs by scan (the Traffic lab's routing-only
+// picks, PL-28): up to kUnrolledClasses weight classes compared unrolled,
+// and classes in ring order walked instead of moved, their queues turned at
+// the end of the run. Held against a hand-worked case and against the
+// oracle's one-by-one pick (smooth_pick) over weight changes, joins, leaves,
+// ramps and scores set out of order.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../support/pick_differential.hpp"
+#include "fast/smooth_wrr.hpp"
+#include "spec/pick.hpp"
+
+using slowstart::kNone;
+using slowstart::smooth_pick;
+using slowstart::SmoothWrr;
+
+namespace {
+
+// The fast pick that counts and the oracle's arrays, kept equal.
+struct CountTwin {
+  SmoothWrr wrr;
+  std::vector<std::int64_t> w, s;
+  std::vector<std::uint32_t> ids, counts, want;
+  explicit CountTwin(std::size_t n) : w(n, 0), s(n, 0), ids(n), counts(n, 0), want(n, 0) {
+    wrr.reset(n);
+    // Counts go through an id map (the lab's position -> id): reversed here.
+    for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::uint32_t>(n - 1 - i);
+  }
+  void weight(std::size_t i, std::int64_t v) {
+    w[i] = v;
+    wrr.set_weight(i, v);
+  }
+  void score(std::size_t i, std::int64_t v) {
+    s[i] = v;
+    wrr.set_score(i, v);
+  }
+  void add() {
+    w.push_back(0), s.push_back(0), counts.push_back(0), want.push_back(0);
+    wrr.push_back();
+    // The new backend takes the next id; ids stay a permutation.
+    ids.push_back(static_cast<std::uint32_t>(ids.size()));
+  }
+  // n picks counted by count_many and one by one by the oracle; what differs, or "".
+  std::string run(std::uint64_t n) {
+    std::uint64_t none = 0;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      const std::int32_t p = smooth_pick(w.data(), s.data(), w.size());
+      if (p == kNone) ++none;
+      else ++want[ids[static_cast<std::size_t>(p)]];
+    }
+    const std::uint64_t got_none = wrr.count_many(n, ids.data(), counts.data());
+    if (got_none != none) return "none " + std::to_string(got_none) + " against " + std::to_string(none);
+    for (std::size_t id = 0; id < counts.size(); ++id)
+      if (counts[id] != want[id])
+        return "id " + std::to_string(id) + " counted " + std::to_string(counts[id]) + " against " + std::to_string(want[id]);
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (wrr.score(i) != s[i]) return "score of " + std::to_string(i);
+    return "";
+  }
+};
+
+}  // namespace
+
+TEST(SmoothWrrCount, RingClassesLapByHand) {
+  // a=2 b=2 c=1 (T = 5), padded with weight-0 backends to force the index:
+  // two classes, {a, b} (a ring: a lowered by 5 comes after b) and {c}.
+  // Scores after each pick (+w, then the winner -5; a tie goes to the
+  // earliest): a (-3 2 1), b (-1 -1 2), c (1 1 -2), a (-2 3 -1), b (0 0 0):
+  // a b c a b, then a again: 6 picks count a 3, b 2, c 1 and leave
+  // a -3, b 2, c 1 (the scores after pick 1). The class {a, b} was picked 5
+  // times, so b is its top and its queue must start at b again: the next
+  // picks one by one are b (a -1, b 4, c 2), c (a 1, b 1, c 3), a (3 3 -1).
+  CountTwin t(40);
+  t.weight(0, 2), t.weight(1, 2), t.weight(2, 1);
+  ASSERT_TRUE(t.wrr.indexed());
+  ASSERT_EQ(t.wrr.classes(), 2u);
+  EXPECT_EQ(t.wrr.count_many(6, t.ids.data(), t.counts.data()), 0u);
+  EXPECT_EQ(t.counts[39], 3u);  // a (id 39: the map is reversed)
+  EXPECT_EQ(t.counts[38], 2u);  // b
+  EXPECT_EQ(t.counts[37], 1u);  // c
+  EXPECT_EQ(t.wrr.score(0), -3);
+  EXPECT_EQ(t.wrr.score(1), 2);
+  EXPECT_EQ(t.wrr.score(2), 1);
+  EXPECT_EQ(t.wrr.pick(), 1);
+  EXPECT_EQ(t.wrr.pick(), 2);
+  EXPECT_EQ(t.wrr.pick(), 0);
+  // Nine more counted (picks 10 ... 18 of the cycle a b c a b): b a b c a
+  // b a b c, so a 3, b 4, c 2 more; pick 19 is a.
+  EXPECT_EQ(t.wrr.count_many(9, t.ids.data(), t.counts.data()), 0u);
+  EXPECT_EQ(t.counts[39], 3u + 3u);
+  EXPECT_EQ(t.counts[38], 2u + 4u);
+  EXPECT_EQ(t.counts[37], 1u + 2u);
+  EXPECT_EQ(t.wrr.pick(), 0);
+}
+
+TEST(SmoothWrrCount, MatchesTheOneByOnePickThroughChangesAndRamps) {
+  // Pools of 32 ... 300 backends over 1 ... 20 weight classes (so both the
+  // unrolled runs and the plain one past 16 classes), groups ramping
+  // together in steps (the lab's waves), leaving (weight 0), joining,
+  // scores set out of order (members in a class's heap, classes not in ring
+  // order), backends added, and a small rebase interval in some pools.
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    slowstart_test::Mix mix(seed);
+    const auto pick = [&mix](std::uint64_t n) { return static_cast<std::int64_t>(mix.next() % n); };
+    const std::size_t n = 32 + static_cast<std::size_t>(pick(270));
+    const std::int64_t palette = 1 + pick(20);
+    const std::int64_t scale = pick(2) ? 100 : 1;
+    CountTwin t(n);
+    if (seed % 4 == 0) t.wrr.set_rebase_interval(1 + pick(300));
+    for (std::size_t i = 0; i < n; ++i) t.weight(i, (1 + pick(palette)) * scale);
+    for (int step = 0; step < 120; ++step) {
+      const std::int64_t op = pick(10);
+      if (op < 3) {  // a wave ramps one step: every member to the same weight
+        const std::size_t from = static_cast<std::size_t>(pick(static_cast<std::int64_t>(t.w.size())));
+        const std::int64_t to = pick(palette * scale + 1);
+        for (std::size_t i = from; i < t.w.size() && i < from + 12; ++i) t.weight(i, to);
+      } else if (op < 5) {  // one leaves, or joins at its target
+        const auto i = static_cast<std::size_t>(pick(static_cast<std::int64_t>(t.w.size())));
+        t.weight(i, t.w[i] > 0 ? 0 : (1 + pick(palette)) * scale);
+      } else if (op == 5) {  // a score set out of order
+        const auto i = static_cast<std::size_t>(pick(static_cast<std::int64_t>(t.w.size())));
+        t.score(i, pick(4000) - 2000);
+      } else if (op == 6) {
+        t.add();
+      }
+      const std::string diff = t.run(1 + static_cast<std::uint64_t>(pick(op == 9 ? 3000 : 200)));
+      ASSERT_EQ(diff, "") << "seed " << seed << " step " << step << " classes " << t.wrr.classes();
+    }
+  }
+}
