@@ -27,7 +27,9 @@ finish() {
 phase "set-up: Debian packages" bash scripts/setup.sh --system
 
 # npm ci, the native build and the fuzz binaries (clang++ with sanitizers, for
-# CTest's fuzz runs) at once.
+# CTest's fuzz runs) at once; build/ configured first (a few seconds), since
+# the fuzz build compiles the native build's unity units (tests/fuzz/run.sh).
+phase "native build: configure" bash scripts/build-native.sh --configure
 phase "set-up: npm ci" bash scripts/setup.sh --npm >test-results/npm-ci.log 2>&1 &
 npm_pid=$!
 fuzz_pid=

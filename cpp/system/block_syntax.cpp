@@ -16,7 +16,7 @@ std::string ConfigDirective::text() const {
 
 namespace {
 
-constexpr int kMaxDepth = 100;
+constexpr int kMaxBlockDepth = 100;
 
 enum class Mark : std::uint8_t { Word, End, Open, Close, Eof };
 
@@ -228,7 +228,7 @@ class NginxBuilder : public Builder {
   NginxBuilder(Lexer& lexer, ConfigError& error) : Builder(lexer, error) {}
 
   bool block(std::vector<ConfigDirective>& out, int depth, const ConfigWord* opener) {
-    if (depth > kMaxDepth) return fail(opener->line, opener->column, "blocks nested too deep (over 100)");
+    if (depth > kMaxBlockDepth) return fail(opener->line, opener->column, "blocks nested too deep (over 100)");
     ConfigDirective d;
     for (;;) {
       Token t;
@@ -276,7 +276,7 @@ class CaddyBuilder : public Builder {
   CaddyBuilder(Lexer& lexer, ConfigError& error) : Builder(lexer, error) {}
 
   bool block(std::vector<ConfigDirective>& out, int depth, const ConfigWord* opener) {
-    if (depth > kMaxDepth) return fail(opener->line, opener->column, "blocks nested too deep (over 100)");
+    if (depth > kMaxBlockDepth) return fail(opener->line, opener->column, "blocks nested too deep (over 100)");
     for (;;) {
       ConfigDirective d;
       Token t;

@@ -27,7 +27,7 @@ namespace {
 
 const std::filesystem::path kDir = std::filesystem::path(SLOWSTART_SOURCE_DIR) / "tests/cpp/system_recommend";
 
-std::string recorded(const std::string& name) {
+std::string recorded_file(const std::string& name) {
   std::ifstream in(kDir / name, std::ios::binary);
   EXPECT_TRUE(in) << name;
   std::stringstream s;
@@ -38,7 +38,7 @@ std::string recorded(const std::string& name) {
 FileReader folder_reader() {
   return [](const std::string& path, std::size_t, std::string& text) -> Problem {
     if (!std::filesystem::exists(kDir / path)) return "cannot open " + path;
-    text = recorded(path);
+    text = recorded_file(path);
     return std::nullopt;
   };
 }
@@ -58,7 +58,7 @@ struct RealRun {
 
 RealRun real_run(const std::string& prefix) {
   RealRun r;
-  std::istringstream access(recorded(prefix + "-access.txt"));
+  std::istringstream access(recorded_file(prefix + "-access.txt"));
   for (std::string line; std::getline(access, line);) {
     std::istringstream in(line);
     double t = 0;
@@ -72,7 +72,7 @@ RealRun real_run(const std::string& prefix) {
       r.downs.push_back(t);
     }
   }
-  std::istringstream client(recorded(prefix + "-client.txt"));
+  std::istringstream client(recorded_file(prefix + "-client.txt"));
   for (std::string line; std::getline(client, line);) {
     std::istringstream in(line);
     double sent = 0;
@@ -87,7 +87,7 @@ RealRun real_run(const std::string& prefix) {
 // The fit's options (fit.json's "options": --service-ms ... --warmup-requests N).
 std::vector<std::string> fit_options() {
   std::smatch m;
-  const std::string json = recorded("fit.json");
+  const std::string json = recorded_file("fit.json");
   EXPECT_TRUE(std::regex_search(json, m, std::regex("\"options\": \"([^\"]*)\"")));
   std::istringstream in(m[1].str());
   std::vector<std::string> out;
@@ -123,7 +123,7 @@ TEST(SystemRecommend, TheCanaryFitFindsWhatBWasProgrammedToDo) {
   std::string error;
   AccessLogOptions o;
   o.format = LogFormat::HAProxy;
-  ASSERT_TRUE(read_access_log(recorded("canary-haproxy.log"), o, log, error)) << error;
+  ASSERT_TRUE(read_access_log(recorded_file("canary-haproxy.log"), o, log, error)) << error;
   EXPECT_EQ(log.rows.size(), 525u);  // 5 to 30 requests a second over 30 s
   const ColdFit f = fit_cold_start(log);
   ASSERT_EQ(f.refused, "");
@@ -137,7 +137,7 @@ TEST(SystemRecommend, TheCanaryFitFindsWhatBWasProgrammedToDo) {
   EXPECT_LT(overhead, 0.15 * 40);
   EXPECT_NEAR((f.requests.cold_factor * f.requests.service_ms - overhead) / 40, 6, 0.6);
   // fit.json is that fit (the recommendation below reads it).
-  EXPECT_NE(recorded("fit.json").find("\"warmup_requests\": 299,"), std::string::npos);
+  EXPECT_NE(recorded_file("fit.json").find("\"warmup_requests\": 299,"), std::string::npos);
 }
 
 TEST(SystemRecommend, RecommendOnTheRecordedConfigAndFitGivesTheWindowTheRunUsed) {
@@ -157,7 +157,7 @@ TEST(SystemRecommend, RecommendOnTheRecordedConfigAndFitGivesTheWindowTheRunUsed
   // whole weights, the one with the most fails 21.)
   EXPECT_NE(err.find("    9 s      6.66              1 / 30       1 / 20       1 / 21\n"), std::string::npos) << err;
   // The second run's configuration is the first's with that window added.
-  const std::string with = recorded("haproxy-slowstart.cfg");
+  const std::string with = recorded_file("haproxy-slowstart.cfg");
   EXPECT_NE(with.find(" on-error mark-down weight 100 slowstart 18s\n"), std::string::npos);
   // And HAProxy held b's ramp that long: its second "is UP" ends slowstart.
   const RealRun r = real_run("with");
