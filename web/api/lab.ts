@@ -129,7 +129,7 @@ export interface TrafficOptions {
   service?: boolean | ServiceModel;
   /** A request slower than this fails (needs the service model). 0: none (default). */
   timeoutMs?: number;
-  /** Retries of a failed request on another backend (Envoy: on any host, after a jittered back-off: `retryBackOffMs`, `retryOtherHost`), 0 to 5. Default 0. With nginx, each server is tried once at most. */
+  /** Retries of a failed request on another backend (Envoy: on any host, after a jittered back-off: `retryBackOffMs`, `retryOtherHost`), 0 to 100 (`trafficDefaults().maxRetries`). Default 0. With nginx, each server is tried once at most. */
   retries?: number;
   /** nginx (`health.kind` nginx): no further server is tried once this many ms passed since the first attempt (proxy_next_upstream_timeout). 0: none (default). */
   nextUpstreamTimeoutMs?: number;
