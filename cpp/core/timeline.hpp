@@ -89,6 +89,7 @@ class TimelineRecorder {
   // some block is light. (Not mixed with record() in one recording.)
   void record_light(std::uint64_t line, Op op, const Pool& pool, std::int32_t winner);
   static constexpr std::size_t kLightBackends = 60;
+  static constexpr std::size_t kLightWholeShare = 16;
 
   // Under the SPEC's rules a PICK's score changes follow from its winner
   // (each participant gains its weight, the winner loses their total), so a
@@ -100,7 +101,6 @@ class TimelineRecorder {
   // rules any score may change, and run_script and its kin keep them
   // whatever RunOptions::score_changes says.
   void keep_score_changes(bool keep) { keep_score_changes_ = keep; }
-  static constexpr std::size_t kLightWholeShare = 16;
 
   Timeline take() {
     timeline_.names = ids_.take_names();
