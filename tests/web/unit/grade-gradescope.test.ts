@@ -40,6 +40,11 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/** The learners' temporary folders run_autograder made in this machine's /tmp (and has not removed). */
+function learnerFolders(): string[] {
+  return readdirSync(tmpdir()).filter((f) => f.startsWith('slowstart-learner-'));
+}
+
 /** As root, the set-up's --user; otherwise none (a trial run, said in the test's name). */
 const learnerUser = asRoot ? LEARNER : '';
 
@@ -158,6 +163,7 @@ describe('docs/gradescope: what a submission cannot do to the autograder', { tim
       'except OSError as e:',
       '    sys.stderr.write(f"4 MiB: {e.strerror}\\n")',
     ].join('\n');
+    const before = learnerFolders();
     const results = await autograde('tmp', { 'balancer.py': program }, { LEARNER_TMP_SIZE: '1m' });
     // The same in every test: said once, at the top.
     const said = results.output;
@@ -165,7 +171,38 @@ describe('docs/gradescope: what a submission cannot do to the autograder', { tim
     // A tmpfs of 1 MiB where the machine lets run_autograder mount one (this one does: it runs as root).
     expect(said).toContain('| 4 MiB: No space left on device\n');
     expect(existsSync(`/tmp/${marker}`)).toBe(false);
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('slowstart-learner-'))).toEqual([]);
+    expect(learnerFolders().filter((f) => !before.includes(f))).toEqual([]);
+  });
+
+  it.skipIf(!asRoot)('removes the temporary folder even while a process of the learner still holds it', async () => {
+    // A grader that leaves a process of the user behind, sitting in its
+    // TMPDIR (a process still dying on a loaded machine looks the same to
+    // umount: busy). run_autograder kills it and the folder goes.
+    const leaky = join(scratch, 'leaky-bin');
+    await mkdir(leaky, { recursive: true });
+    await writeFile(
+      join(leaky, 'slowstart'),
+      [
+        '#!/bin/sh',
+        `setpriv --reuid="$(id -u ${LEARNER})" --regid="$(id -g ${LEARNER})" --clear-groups -- sh -c 'cd "$TMPDIR" && exec sleep 120' </dev/null >/dev/null 2>&1 &`,
+        'sleep 0.3',
+        `echo '{"tests": [{"score": 1, "max_score": 1, "name": "t"}]}' > "$AUTOGRADER/results/results.json"`,
+      ].join('\n') + '\n',
+    );
+    await chmod(join(leaky, 'slowstart'), 0o755);
+    const root = join(scratch, 'leaky');
+    await mkdir(join(root, 'submission'), { recursive: true });
+    await writeFile(join(root, 'submission/balancer.py'), 'print(1)\n');
+    const before = learnerFolders();
+    const run = spawnSync('bash', [RUN_AUTOGRADER], {
+      env: { ...process.env, AUTOGRADER: root, LEARNER_USER: LEARNER, PATH: `${leaky}:${process.env.PATH}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(learnerFolders().filter((f) => !before.includes(f))).toEqual([]);
+    expect(spawnSync('pgrep', ['-U', LEARNER]).status).toBe(1); // none of its processes is left
   });
 
   it.skipIf(!asRoot)('a full disk never leaves a results.json that does not parse: the learner\'s files go, the reason stays; else exit 1', async () => {
