@@ -273,7 +273,10 @@ describe.concurrent('the consumer matrix', () => {
       { name: 'vite7-react', base: SUB_PATH },
       { name: 'vite8', base: '/' },
     ];
-    it.for(DEV)('$name at $base', { timeout: 600_000 }, async ({ name, base }, { expect }) => {
+    // The same time-out as the builds: a dev server waits its turn behind
+    // every production build above (two at a time), and on a loaded machine
+    // that wait alone was past 600 s, with the server itself never started.
+    it.for(DEV)('$name at $base', { timeout: 1_800_000 }, async ({ name, base }, { expect }) => {
       const app = APPS.find((a) => a.name === name)!;
       // After its production build (they share the folder), or alone.
       await builds.get(name)?.catch(() => undefined);
