@@ -15,6 +15,7 @@ import { NOT_A_PICK } from '../api/winners.js';
 import { isNarrowed, keptPickFacts, type PickFacts } from './pool-facts.js';
 import { copyText, tableText } from '../shared/exports.js';
 import { count } from '../shared/format.js';
+import { morphChildren } from '../shared/morph.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -258,7 +259,11 @@ export class PickExplain {
     }
     table.append(h(doc, 'thead', {}, head), body, h(doc, 'tfoot', {}, ...footRows));
     const scroller = h(doc, 'div', { class: 'ss-pe-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Scores at this pick' } }, table);
-    this.#box.replaceChildren(scroller);
+    // Built whole, put in place as changes only: from one pick to the next the
+    // rows stay and their numbers change, so the browser lays out and paints
+    // those (a table replaced at every step of a run playing was a good part
+    // of its heaviest frames, PL-31), and a table scrolled sideways stays so.
+    morphChildren(this.#box, h(doc, 'div', {}, scroller));
   }
 }
 
