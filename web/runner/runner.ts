@@ -500,7 +500,7 @@ export class Runner {
     // working changes at every pick; a person reads none of it at 40 steps a
     // second); when the run stops it catches up. The output, chart and legend follow every step.
     if (playing && performance.now() - this.#pickFollowed < SLOW_FOLLOW_MS) this.#pickBehind = step;
-    else this.#followPick(step, cause !== 'play');
+    else this.#followPick(step, cause !== 'play', playing);
     this.chart.setPlayhead(step, frac);
     const out = this.shownOutput;
     const row = outputIndexAtLine(out, line);
@@ -510,17 +510,19 @@ export class Runner {
   }
 
   // The run stopped on the step shown: the editor marks its line again (it
-  // was following with its strip), and the pick view shows the step it was behind on.
+  // was following with its strip), and the pick view shows the step it was
+  // behind on, or kept for when it came into sight.
   #settle(line: number | null): void {
     if (this.editor.followedLine) this.editor.setCurrentLine(line, true);
-    if (this.#pickBehind >= 0) this.#followPick(this.#pickBehind, false);
+    if (this.#pickBehind >= 0) this.#followPick(this.#pickBehind, false, false);
+    this.pickView.catchUp();
   }
 
-  // The pick view on `step` (said aloud if `announce`).
-  #followPick(step: number, announce: boolean): void {
+  // The pick view on `step` (said aloud if `announce`; `whenSeen`: drawn once it is on screen).
+  #followPick(step: number, announce: boolean, whenSeen: boolean): void {
     this.#pickBehind = -1;
     this.#pickFollowed = performance.now();
-    this.pickView.setStep(step, announce);
+    this.pickView.setStep(step, announce, whenSeen);
   }
 
   #outputCount(result: RunResult): string {

@@ -189,4 +189,32 @@ describe('the scores behind every pick', () => {
       await page.close();
     }
   });
+
+  it('follows a playing run when it is in sight, and shows the step the run stopped on when it is not', async () => {
+    const { page, problems } = await open({ reducedMotion: false, height: 600 });
+    // 200 picks of the 5/1/1 pool: about 15 s of playing.
+    await setScript(page, ['POOL a=5 b=1 c=1', ...Array(200).fill('PICK')].join('\n'));
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.playhead.playing)).toBe(true);
+    // The view is below the fold of a 1440 × 600 page.
+    expect(await page.locator('.ss-pick-explain').evaluate((el) => el.getBoundingClientRect().top > innerHeight)).toBe(true);
+    const lineOf = (text: string | null) => Number(/line (\d+)/.exec(text ?? '')?.[1] ?? -1);
+    const readoutLine = async () => lineOf(await page.locator('.ss-readout').textContent());
+    const titleLine = async () => lineOf(await page.locator('.ss-pe-title').textContent());
+    await page.waitForTimeout(600);
+    // Paused off screen: the view shows the PICK the playhead stopped on (line 2 holds the first PICK).
+    await page.locator('.ss-transport button[aria-label="Pause"]').click();
+    const stopped = await readoutLine();
+    expect(stopped).toBeGreaterThan(2);
+    expect(await titleLine()).toBe(stopped);
+    // Playing again with the view in sight: it follows (ten times a second), close behind the playhead.
+    await page.locator('.ss-transport button[aria-label="Play"]').click();
+    await page.locator('.ss-pick-explain').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await expect.poll(titleLine).toBeGreaterThan(stopped);
+    const [shown, at] = [await titleLine(), await readoutLine()];
+    expect(at - shown).toBeGreaterThanOrEqual(0);
+    expect(at - shown).toBeLessThan(20);
+    await expect.poll(titleLine).toBeGreaterThan(shown);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
