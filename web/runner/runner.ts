@@ -501,10 +501,13 @@ export class Runner {
     // second); when the run stops it catches up. The output, chart and legend follow every step.
     if (playing && performance.now() - this.#pickFollowed < SLOW_FOLLOW_MS) this.#pickBehind = step;
     else this.#followPick(step, cause !== 'play', playing);
-    this.chart.setPlayhead(step, frac);
+    // The output before the chart: a scroll of its list lays the page out
+    // first (the browser must, to set it), which is cheap before the chart's
+    // marks have moved and a second layout in the frame after (PL-31).
     const out = this.shownOutput;
     const row = outputIndexAtLine(out, line);
     this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
+    this.chart.setPlayhead(step, frac);
     this.legend.setStep(step);
     this.table.setStep(step);
   }
