@@ -88,7 +88,7 @@ describe('the chart that plays', () => {
       .toBeGreaterThan(2);
     for (let i = 1; i < widths.length; i++) expect(widths[i]).toBeGreaterThanOrEqual(widths[i - 1]);
     await expect.poll(async () => (await playedOut(page)).masked, { timeout: 15_000 }).toEqual([false, false]);
-    // While playing, the editor followed ten times a second at most; at the end it is on the last step's line.
+    // While playing, the editor followed with its strip (playing-line.ts); at the end its line mark is on the last step's line.
     const current = await page.locator('.cm-line').evaluateAll((lines) => lines.map((l, i) => (l.classList.contains('ss-line-current') ? i + 1 : 0)).filter(Boolean));
     expect(current).toEqual([8]);
     expect(problems).toEqual([]);
