@@ -100,7 +100,8 @@ describe('the chart that plays', () => {
     // 300 lines (a, b and c picking, the clock moving every 10th line): more than an editor-full, so it scrolls.
     const lines = ['POOL a=3 b=2 c=1', ...Array.from({ length: 299 }, (_, i) => (i % 10 === 9 ? `NOW ${i + 1}` : 'PICK'))];
     await setScript(page, lines.join('\n'));
-    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.playhead.playing)).toBe(true);
+    // Playing, and past its first frame (the one that takes the line mark away for the strip).
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.editor.followedLine > 0)).toBe(true);
     // From here on every transaction the editor gets is counted (CodeMirror's dispatch ends in view.update).
     await page.evaluate(() => {
       const view = window.slowstartRunner!.editor.view;
