@@ -17,6 +17,7 @@ import { EDIT_LIMIT, ScriptPreview } from './script-preview.js';
 import { basicEditing, goToLine, replaceText } from '../shared/editor-base.js';
 import { keywordHelp } from './keyword-help.js';
 import { languageOf, NO_LANGUAGE, slowstartSyntax, type Language } from './language.js';
+import { PlayingLine } from './playing-line.js';
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -70,6 +71,19 @@ const marksField = StateField.define<DecorationSet>({
 const theme = EditorView.theme({
   '.ss-line-current': { backgroundColor: 'var(--ss-current-bg)', boxShadow: 'inset 3px 0 var(--ss-accent)' },
   '.ss-line-linked': { backgroundColor: 'var(--ss-linked-bg)' },
+  // The playhead's line while a run plays (playing-line.ts): the same look, behind the text.
+  '.ss-line-playing': {
+    position: 'absolute',
+    top: 0,
+    left: 0,
+    right: 0,
+    zIndex: -1,
+    pointerEvents: 'none',
+    contain: 'strict',
+    willChange: 'transform',
+    backgroundColor: 'var(--ss-current-bg)',
+    boxShadow: 'inset 3px 0 var(--ss-accent)',
+  },
   '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--ss-accent)', color: 'var(--ss-on-accent)' },
   '.cm-completionDetail': { color: 'inherit', opacity: '0.75', fontStyle: 'normal', marginLeft: '1em' },
   '.cm-diagnosticSource': { opacity: '0.7' },
@@ -89,6 +103,7 @@ export class ScriptEditor {
   // Empty until the engine has loaded and said what the language is (setKeywords).
   readonly #language = new Compartment();
   readonly #preview: ScriptPreview;
+  #playing!: PlayingLine;
   #queued: string | null = null; // set while a big text was going in (setText)
 
   constructor(options: EditorOptions) {
@@ -142,6 +157,7 @@ export class ScriptEditor {
       root: options.root,
       state: EditorState.create({ doc: big ? '' : options.doc, extensions }),
     });
+    this.#playing = new PlayingLine(this.view);
     // In a later task: the editor's first update lays out the page that is still being built
     // (and its first piece must not reach a runner that is still being built either).
     if (big) void this.#load(insertText(this.view, 0, 0, shown, { userEvent: 'input.replace', cursorAtStart: true, history: false, later: true }), shown);
@@ -210,6 +226,7 @@ export class ScriptEditor {
    * out the page (CodeMirror reads the DOM selection).
    */
   showRun(diagnostics: readonly Diagnostic[], currentLine: number | null): void {
+    this.#playing.hide();
     // Nothing to mark before or after, on the same line: no transaction (an
     // update of the editor's view costs ~0.6 ms on a 10,000-line script, PL-29).
     if (diagnostics.length === 0 && currentLine === this.#marks.current && diagnosticCount(this.view.state) === 0) return;
@@ -220,7 +237,23 @@ export class ScriptEditor {
 
   /** Marks the playhead's line; `scroll` brings it into view if it is not. */
   setCurrentLine(line: number | null, scroll: boolean): void {
+    this.#playing.hide();
     this.#setMarks({ ...this.#marks, current: line }, scroll ? line : null);
+  }
+
+  /**
+   * While a run plays: the playhead's line, shown and scrolled to without a
+   * transaction (playing-line.ts), after one that takes its mark away.
+   * setCurrentLine (or a run shown) marks it again.
+   */
+  followLine(line: number): void {
+    if (this.#marks.current !== null) this.#setMarks({ ...this.#marks, current: null }, null);
+    this.#playing.show(line);
+  }
+
+  /** The line followLine shows, 0 when the playhead's line is marked (not following). */
+  get followedLine(): number {
+    return this.#playing.line;
   }
 
   /** Marks the line linked to a hovered output row (null clears it). */

@@ -15,6 +15,7 @@ import { NOT_A_PICK } from '../api/winners.js';
 import { isNarrowed, keptPickFacts, type PickFacts } from './pool-facts.js';
 import { copyText, tableText } from '../shared/exports.js';
 import { count } from '../shared/format.js';
+import { morphChildren } from '../shared/morph.js';
 
 export interface PickExplainOptions {
   /** Heading level of the view's title. */
@@ -44,6 +45,10 @@ export class PickExplain {
   readonly #onSeek: (step: number) => void;
   #timeline: Timeline | null = null;
   #step = -1;
+  // Off screen (below the chart, as on a laptop's page) a run playing does
+  // not draw its working: the step is kept and drawn when the view comes into sight.
+  #inView = true; // until the observer has said
+  #waiting = -1;
   #prevStep = -1;
   #nextStep = -1;
 
@@ -83,6 +88,10 @@ export class PickExplain {
     this.element = h(doc, 'section', { class: 'ss-pick-explain', attrs: { 'aria-labelledby': titleId } }, details);
     parent.append(this.element);
     this.setTimeline(null);
+    new IntersectionObserver((entries) => {
+      this.#inView = entries[entries.length - 1].isIntersecting;
+      if (this.#inView) this.catchUp();
+    }).observe(this.element);
   }
 
   /**
@@ -104,6 +113,7 @@ export class PickExplain {
   setTimeline(t: Timeline | null): void {
     this.#timeline = t && t.length > 0 ? t : null;
     this.#step = -1;
+    this.#waiting = -1;
     // A script with no PICK at all (and not cut before one) has nothing to work through: no panel.
     let picks = false;
     if (t) for (let i = 0; i < t.length && !picks; i++) picks = t.stepWinner[i] !== NOT_A_PICK;
@@ -116,11 +126,20 @@ export class PickExplain {
     }
   }
 
-  /** Shows the step under the playhead; `announce` reads the summary out (the learner moved it). */
-  setStep(step: number, announce: boolean): void {
+  /**
+   * Shows the step under the playhead; `announce` reads the summary out (the
+   * learner moved it). `whenSeen` (a run playing): only once the view is on
+   * screen, or catchUp is called.
+   */
+  setStep(step: number, announce: boolean, whenSeen = false): void {
     const t = this.#timeline;
     if (!t || step < 0 || step >= t.length) return;
     this.#summary.setAttribute('aria-live', announce ? 'polite' : 'off');
+    if (whenSeen && !this.#inView) {
+      this.#waiting = step;
+      return;
+    }
+    this.#waiting = -1;
     if (step === this.#step) return;
     this.#step = step;
     this.#prevStep = findPick(t, step, -1);
@@ -131,6 +150,11 @@ export class PickExplain {
     if (t.stepWinner[step] === NOT_A_PICK) this.#showOther(t, step);
     else this.#showPick(t, step);
     this.#copy.hidden = this.#idea.hidden = !this.#box.querySelector('table');
+  }
+
+  /** Draws the step setStep kept for when the view would be seen, if any (the run stopped, or the view came into sight). */
+  catchUp(): void {
+    if (this.#waiting >= 0) this.setStep(this.#waiting, false);
   }
 
   // A step that is not a PICK: where the picks are, and the scores now.
@@ -258,7 +282,11 @@ export class PickExplain {
     }
     table.append(h(doc, 'thead', {}, head), body, h(doc, 'tfoot', {}, ...footRows));
     const scroller = h(doc, 'div', { class: 'ss-pe-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Scores at this pick' } }, table);
-    this.#box.replaceChildren(scroller);
+    // Built whole, put in place as changes only: from one pick to the next the
+    // rows stay and their numbers change, so the browser lays out and paints
+    // those (a table replaced at every step of a run playing was a good part
+    // of its heaviest frames, PL-31), and a table scrolled sideways stays so.
+    morphChildren(this.#box, h(doc, 'div', {}, scroller));
   }
 }
 

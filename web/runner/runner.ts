@@ -84,9 +84,9 @@ export class Runner {
   #next: 'play' | 'end' | null;
   #source: Source = 'elsewhere';
   #shownStep = -1;
-  // While a run plays, the editor's line and the pick view follow at most every SLOW_FOLLOW_MS (see #showStep).
-  #slowFollowed = 0;
-  #slowBehind: { step: number; line: number } | null = null; // a step they have still to show
+  // While a run plays, the pick view follows at most every SLOW_FOLLOW_MS (see #showStep).
+  #pickFollowed = 0;
+  #pickBehind = -1; // a step it has still to show, -1 for none
   #destroyed = false;
 
   constructor(options: RunnerOptions) {
@@ -323,7 +323,7 @@ export class Runner {
     const n = viewed?.length ?? 0;
     const atStep = at?.answered && full ? full.stepAtLine(at.line) : -1;
     this.#shownStep = -1;
-    this.#slowBehind = null;
+    this.#pickBehind = -1;
     this.playhead.setLength(n, atStep >= 0 && atStep < n ? atStep : n - 1);
     if (!this.#inShow) this.#onShown?.(this.shownOutput, this.revealedAll);
   }
@@ -404,7 +404,7 @@ export class Runner {
     this.pickView.setTimeline(tl);
     const table = lap();
     this.#shownStep = -1;
-    this.#slowBehind = null;
+    this.#pickBehind = -1;
     this.playhead.setLength(n, start);
     this.#inShow = true;
     if (this.#predict) this.#startPredict(script.split('\n')); // hides what comes after the first question
@@ -481,39 +481,51 @@ export class Runner {
   // One place moves everything that follows the playhead.
   #showStep(step: number, frac: number, cause: MoveCause): void {
     const tl = this.#viewed; // in predict mode, the steps revealed
+    const playing = cause === 'play' && this.playhead.playing;
     if (!tl || step >= tl.length || step === this.#shownStep) {
-      const behind = this.#slowBehind;
-      if (behind && !this.playhead.playing) this.#followSlowly(behind.step, behind.line, true, false);
+      if (!playing) this.#settle(tl && step < tl.length ? tl.stepLine[step] : null);
       this.chart.setPlayhead(step, frac);
       return;
     }
     this.#shownStep = step;
     const line = tl.stepLine[step];
-    // The editor first, as in #show: its transaction reads the DOM selection,
-    // which lays the page out, cheap while nothing else has changed yet (after
-    // the chart's marks moved it was a second layout in every frame of playing).
-    // While playing, the editor and the pick view (a table rebuilt per step)
-    // follow at most every SLOW_FOLLOW_MS: done in every frame they were most
-    // of the page's work per frame; when the run stops they catch up. The
-    // editor follows clicks elsewhere too, but never scrolls away from where
-    // the learner is typing; the output, chart and legend follow every step.
-    const playing = cause === 'play' && this.playhead.playing;
-    if (playing && performance.now() - this.#slowFollowed < SLOW_FOLLOW_MS) this.#slowBehind = { step, line };
-    else this.#followSlowly(step, line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'), cause !== 'play');
-    this.chart.setPlayhead(step, frac);
+    // The editor first, as in #show: what it does reads layout, cheap while
+    // nothing else has changed yet. While playing it follows every step
+    // without a CodeMirror transaction (playing-line.ts; a transaction per
+    // move was half of the heaviest frames, PL-31); otherwise its line is
+    // marked, and scrolled to unless the learner is typing there.
+    if (playing) this.editor.followLine(line);
+    else this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
+    // The pick view follows at most every SLOW_FOLLOW_MS while playing (its
+    // working changes at every pick; a person reads none of it at 40 steps a
+    // second); when the run stops it catches up. The output, chart and legend follow every step.
+    if (playing && performance.now() - this.#pickFollowed < SLOW_FOLLOW_MS) this.#pickBehind = step;
+    else this.#followPick(step, cause !== 'play', playing);
+    // The output before the chart: a scroll of its list lays the page out
+    // first (the browser must, to set it), which is cheap before the chart's
+    // marks have moved and a second layout in the frame after (PL-31).
     const out = this.shownOutput;
     const row = outputIndexAtLine(out, line);
     this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
+    this.chart.setPlayhead(step, frac);
     this.legend.setStep(step);
     this.table.setStep(step);
   }
 
-  // The editor's line (scrolled into view if `scroll`) and the pick view (said aloud if `announce`).
-  #followSlowly(step: number, line: number, scroll: boolean, announce: boolean): void {
-    this.#slowBehind = null;
-    this.#slowFollowed = performance.now();
-    this.editor.setCurrentLine(line, scroll);
-    this.pickView.setStep(step, announce);
+  // The run stopped on the step shown: the editor marks its line again (it
+  // was following with its strip), and the pick view shows the step it was
+  // behind on, or kept for when it came into sight.
+  #settle(line: number | null): void {
+    if (this.editor.followedLine) this.editor.setCurrentLine(line, true);
+    if (this.#pickBehind >= 0) this.#followPick(this.#pickBehind, false, false);
+    this.pickView.catchUp();
+  }
+
+  // The pick view on `step` (said aloud if `announce`; `whenSeen`: drawn once it is on screen).
+  #followPick(step: number, announce: boolean, whenSeen: boolean): void {
+    this.#pickBehind = -1;
+    this.#pickFollowed = performance.now();
+    this.pickView.setStep(step, announce, whenSeen);
   }
 
   #outputCount(result: RunResult): string {
@@ -546,7 +558,7 @@ export class Runner {
   }
 }
 
-/** While a run plays, the editor's current line and the pick view move at most this often (ms): 10 times a second reads as following. */
+/** While a run plays, the pick view moves at most this often (ms): 10 times a second reads as following. */
 export const SLOW_FOLLOW_MS = 100;
 
 /** How long a problem on the line being typed waits before it shows (a beginner types a letter every 200-400 ms). */

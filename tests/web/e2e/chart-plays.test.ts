@@ -88,9 +88,91 @@ describe('the chart that plays', () => {
       .toBeGreaterThan(2);
     for (let i = 1; i < widths.length; i++) expect(widths[i]).toBeGreaterThanOrEqual(widths[i - 1]);
     await expect.poll(async () => (await playedOut(page)).masked, { timeout: 15_000 }).toEqual([false, false]);
-    // While playing, the editor followed ten times a second at most; at the end it is on the last step's line.
+    // While playing, the editor followed with its strip (playing-line.ts); at the end its line mark is on the last step's line.
     const current = await page.locator('.cm-line').evaluateAll((lines) => lines.map((l, i) => (l.classList.contains('ss-line-current') ? i + 1 : 0)).filter(Boolean));
     expect(current).toEqual([8]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("follows the playing run in the editor with a strip on the playhead's line, not a transaction per step", async () => {
+    const { page, problems } = await open();
+    // 300 lines (a, b and c picking, the clock moving every 10th line): more than an editor-full, so it scrolls.
+    const lines = ['POOL a=3 b=2 c=1', ...Array.from({ length: 299 }, (_, i) => (i % 10 === 9 ? `NOW ${i + 1}` : 'PICK'))];
+    await setScript(page, lines.join('\n'));
+    // Playing, and past its first frame (the one that takes the line mark away for the strip).
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.editor.followedLine > 0)).toBe(true);
+    // From here on every transaction the editor gets is counted (CodeMirror's dispatch ends in view.update).
+    await page.evaluate(() => {
+      const view = window.slowstartRunner!.editor.view;
+      const counted = window as unknown as { editorUpdates: number };
+      counted.editorUpdates = 0;
+      const update = view.update.bind(view);
+      view.update = (transactions) => {
+        counted.editorUpdates++;
+        update(transactions);
+      };
+    });
+    // What the editor shows at a moment of playing, read in one go: the readout's line, the strip, that line's box.
+    const sample = () =>
+      page.evaluate(() => {
+        const runner = window.slowstartRunner!;
+        const view = runner.editor.view;
+        const line = Number(/line (\d+)/.exec(document.querySelector('.ss-readout')!.textContent!)![1]);
+        const strip = view.dom.querySelector<HTMLElement>('.ss-line-playing')!;
+        const pos = view.state.doc.line(line).from;
+        const rendered = pos >= view.viewport.from && pos <= view.viewport.to;
+        const at = view.domAtPos(pos).node;
+        const box = rendered ? (at instanceof Element ? at : at.parentElement)!.closest('.cm-line')!.getBoundingClientRect() : null;
+        const scroller = view.scrollDOM.getBoundingClientRect();
+        const s = strip.getBoundingClientRect();
+        return {
+          playing: runner.playhead.playing,
+          line,
+          followed: runner.editor.followedLine,
+          strip: strip.hidden ? null : { top: s.top, height: s.height },
+          line_: box && { top: box.top, bottom: box.bottom, height: box.height },
+          scroller: { top: scroller.top, bottom: scroller.bottom },
+          scrollTop: view.scrollDOM.scrollTop,
+          marked: view.dom.querySelectorAll('.cm-line.ss-line-current').length,
+          markedLine: [...view.dom.querySelectorAll('.cm-line.ss-line-current')].map((el) => view.state.doc.lineAt(view.posAtDOM(el)).number),
+          updates: (window as unknown as { editorUpdates: number }).editorUpdates,
+        };
+      });
+    const seen: Awaited<ReturnType<typeof sample>>[] = [];
+    for (let i = 0; i < 12; i++) {
+      const now = await sample();
+      if (!now.playing) break;
+      seen.push(now);
+      await page.waitForTimeout(250);
+    }
+    expect(seen.length).toBeGreaterThan(5);
+    for (const now of seen) {
+      // The strip, and no line mark, is on the playhead's line, inside the editor's view.
+      expect(now.followed).toBe(now.line);
+      expect(now.marked).toBe(0);
+      expect(now.strip).not.toBeNull();
+      if (now.line_) {
+        expect(Math.abs(now.strip!.top - now.line_.top)).toBeLessThan(1);
+        expect(Math.abs(now.strip!.height - now.line_.height)).toBeLessThan(1);
+        expect(now.line_.top).toBeGreaterThanOrEqual(now.scroller.top - 1);
+        expect(now.line_.bottom).toBeLessThanOrEqual(now.scroller.bottom + 1);
+      }
+    }
+    expect(seen.filter((now) => now.line_).length).toBeGreaterThan(3);
+    // It went past the first editor-full of lines: the editor scrolled to keep up.
+    expect(Math.max(...seen.map((now) => now.scrollTop))).toBeGreaterThan(0);
+    expect(seen.at(-1)!.line).toBeGreaterThan(seen[0].line);
+    // No transaction while the run played (a mark moved by one was 10 a second, and the page's heaviest frames).
+    expect(seen.at(-1)!.updates).toBe(0);
+    // Paused: the line is marked again (one transaction), the strip gone.
+    await page.locator('.ss-transport button[aria-label="Pause"]').click();
+    const paused = await sample();
+    expect(paused.playing).toBe(false);
+    expect(paused.strip).toBeNull();
+    expect(paused.followed).toBe(0);
+    expect(paused.markedLine).toEqual([paused.line]);
+    await page.screenshot({ path: `${SHOTS}/chart-plays-paused.png` });
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -65,9 +65,14 @@ describe('the scores behind every pick', () => {
     await setScript(page, SEVEN_PICKS);
     const before = [['0', '0', '0'], ...AFTER_EACH_PICK];
     const winners = 'a a b a c a a'.split(' ');
+    // The rows of the first pick's table, marked: the picks after it change them in place (a table
+    // built again at every step was a good part of the heaviest frames of a run playing, PL-31).
+    const kept = () => page.locator('.ss-pe-table tbody tr').evaluateAll((rows) => rows.map((r) => 'keptFromFirstPick' in r));
     for (let p = 0; p < 7; p++) {
       await seek(page, p + 1);
       await expect.poll(() => page.locator('.ss-pe-title').textContent()).toBe(`How the PICK on line ${p + 2} chose ${winners[p]}`);
+      if (p === 0) await page.locator('.ss-pe-table tbody tr').evaluateAll((rows) => rows.forEach((r) => Object.assign(r, { keptFromFirstPick: true })));
+      else expect(await kept()).toEqual([true, true, true]);
       const rows = await pickRows(page);
       // Backend | Before | + Weight | = Sum | − Total | After
       expect(rows.map((r) => r[1])).toEqual(before[p]);
@@ -183,5 +188,33 @@ describe('the scores behind every pick', () => {
       expect(problems).toEqual([]);
       await page.close();
     }
+  });
+
+  it('follows a playing run when it is in sight, and shows the step the run stopped on when it is not', async () => {
+    const { page, problems } = await open({ reducedMotion: false, height: 600 });
+    // 200 picks of the 5/1/1 pool: about 15 s of playing.
+    await setScript(page, ['POOL a=5 b=1 c=1', ...Array(200).fill('PICK')].join('\n'));
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.playhead.playing)).toBe(true);
+    // The view is below the fold of a 1440 × 600 page.
+    expect(await page.locator('.ss-pick-explain').evaluate((el) => el.getBoundingClientRect().top > innerHeight)).toBe(true);
+    const lineOf = (text: string | null) => Number(/line (\d+)/.exec(text ?? '')?.[1] ?? -1);
+    const readoutLine = async () => lineOf(await page.locator('.ss-readout').textContent());
+    const titleLine = async () => lineOf(await page.locator('.ss-pe-title').textContent());
+    await page.waitForTimeout(600);
+    // Paused off screen: the view shows the PICK the playhead stopped on (line 2 holds the first PICK).
+    await page.locator('.ss-transport button[aria-label="Pause"]').click();
+    const stopped = await readoutLine();
+    expect(stopped).toBeGreaterThan(2);
+    expect(await titleLine()).toBe(stopped);
+    // Playing again with the view in sight: it follows (ten times a second), close behind the playhead.
+    await page.locator('.ss-transport button[aria-label="Play"]').click();
+    await page.locator('.ss-pick-explain').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await expect.poll(titleLine).toBeGreaterThan(stopped);
+    const [shown, at] = [await titleLine(), await readoutLine()];
+    expect(at - shown).toBeGreaterThanOrEqual(0);
+    expect(at - shown).toBeLessThan(20);
+    await expect.poll(titleLine).toBeGreaterThan(shown);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

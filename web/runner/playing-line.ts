@@ -1,0 +1,73 @@
+// The playhead's line in the editor while a run plays. Marking it with a
+// CodeMirror line decoration costs a transaction at every move: two lines
+// drawn again, then CodeMirror's measure, which lays the page out; with the
+// pick view's table, that made the heaviest frames of playing (PL-31). Here
+// a strip behind the text, in the editor's scroller, is moved instead, with
+// a transform (the compositor's work, no layout, no paint). Its place comes
+// from CodeMirror's height map (lineBlockAt: no layout read), and the
+// scroller scrolls only when the line leaves it, its size and scroll
+// position kept from its own events (no layout read either). When the run
+// stops, the editor's line decoration takes over again (editor.ts).
+import type { EditorView } from '@codemirror/view';
+
+export class PlayingLine {
+  readonly #view: EditorView;
+  readonly #strip: HTMLDivElement;
+  #scrollTop = 0;
+  #viewH = 0;
+  #top = Number.NaN;
+  #height = Number.NaN;
+  #line = 0; // the line shown, 0 when hidden
+
+  constructor(view: EditorView) {
+    this.#view = view;
+    const strip = (this.#strip = view.dom.ownerDocument.createElement('div'));
+    strip.className = 'ss-line-playing';
+    strip.setAttribute('aria-hidden', 'true');
+    strip.hidden = true;
+    view.scrollDOM.append(strip);
+    const scroller = view.scrollDOM;
+    scroller.addEventListener('scroll', () => (this.#scrollTop = scroller.scrollTop), { passive: true });
+    new ResizeObserver((entries) => (this.#viewH = entries[entries.length - 1].contentRect.height)).observe(scroller);
+  }
+
+  /** The line shown (1-based), 0 when the strip is hidden. */
+  get line(): number {
+    return this.#line;
+  }
+
+  /** Puts the strip on `line` and, if it is out of the scroller's view, scrolls it a third of the way down. */
+  show(line: number): void {
+    const view = this.#view;
+    const doc = view.state.doc;
+    if (line < 1 || line > doc.lines) return this.hide();
+    const block = view.lineBlockAt(doc.line(line).from);
+    const top = block.top + view.documentPadding.top;
+    const height = block.bottom - block.top;
+    const strip = this.#strip;
+    if (!this.#line) {
+      strip.hidden = false;
+      // Where the text starts (after the gutters): read in CodeMirror's measure, with its own reads.
+      view.requestMeasure({
+        key: this,
+        read: () => view.contentDOM.offsetLeft,
+        write: (left) => (strip.style.left = `${left}px`),
+      });
+    }
+    this.#line = line;
+    if (top !== this.#top) strip.style.transform = `translateY(${(this.#top = top)}px)`;
+    if (height !== this.#height) strip.style.height = `${(this.#height = height)}px`;
+    const from = this.#scrollTop;
+    const viewH = this.#viewH;
+    if (viewH > 0 && (top < from || top + height > from + viewH)) {
+      const to = Math.max(0, top - Math.max(0, (viewH - height) / 3));
+      view.scrollDOM.scrollTop = this.#scrollTop = to;
+    }
+  }
+
+  hide(): void {
+    if (!this.#line) return;
+    this.#line = 0;
+    this.#strip.hidden = true;
+  }
+}
