@@ -10,12 +10,15 @@
 // event popped: an end goes to its slot (a short list, sorted by the event's
 // own total order, `operator>`), a bit marks the slot used, and the next
 // event is the first used slot's head, found by the bits. An event beyond
-// the ring's reach, or earlier than the last popped (the loop never makes
-// one, but the queue stays right if it did), waits in a plain heap beside it;
+// the ring's reach, earlier than the last popped (the loop never makes one,
+// but the queue stays right if it did), or that would go deep into a
+// crowded slot's list (a cold backend's shrinking service times can squeeze
+// many ends together) waits in a plain heap beside it;
 // the next event is the earlier of the two. The order popped is the heap's:
 // the least under `operator>`, a total order (traffic.cpp's Done says why).
 //
-// Event: `double t` (finite, at least 0) and a total order `operator>`.
+// Event: `double t` and a total order `operator>` (a time below 0, infinite
+// or not a number waits in the heap).
 #pragma once
 #include <algorithm>
 #include <bit>
@@ -50,7 +53,8 @@ class EventQueue {
     --size_;
     if (n == kNil || (!far_.empty() && nodes_[n].event > far_.top())) {
       // The least of all: every event in the ring lies in its slot or later.
-      floor_ = std::max(floor_, slot_of(far_.top().t));
+      const std::int64_t key = slot_of(far_.top().t);
+      if (key != kNoSlot) floor_ = std::max(floor_, key);
       cursor_ = std::max(cursor_, floor_);
       far_.pop();
       return;
@@ -69,7 +73,7 @@ class EventQueue {
   void push(const Event& e) {
     ++size_;
     const std::int64_t key = slot_of(e.t);
-    if (key < floor_ || key - floor_ >= static_cast<std::int64_t>(kSlots)) {
+    if (key == kNoSlot || key < floor_ || key - floor_ >= static_cast<std::int64_t>(kSlots)) {
       far_.push(e);
       return;
     }
@@ -95,9 +99,16 @@ class EventQueue {
     } else if (nodes_[head].event > e) {
       nodes_[n].next = head;
       head = n;
-    } else {  // between: after the last one not later than it
+    } else {  // between: after the last one not later than it, a few steps in at most
       std::uint32_t p = head;
-      while (!(nodes_[nodes_[p].next].event > e)) p = nodes_[p].next;
+      for (int step = 0; !(nodes_[nodes_[p].next].event > e); ++step) {
+        if (step == kMostSteps) {  // a crowded slot (ends squeezed together): the heap, O(log n)
+          free_.push_back(n);
+          far_.push(e);
+          return;
+        }
+        p = nodes_[p].next;
+      }
       nodes_[n].next = nodes_[p].next;
       nodes_[p].next = n;
     }
@@ -107,7 +118,9 @@ class EventQueue {
   static constexpr std::size_t kSlots = std::size_t{1} << 14;  // 8 s ahead at 2,000 requests/s
   static constexpr std::size_t kMask = kSlots - 1;
   static constexpr std::uint32_t kNil = 0xffffffffu;
+  static constexpr int kMostSteps = 16;  // into a slot's list, before an event goes to the heap
   static constexpr double kFarKey = 4611686018427387904.0;  // 2^62: past it, the heap (no overflow)
+  static constexpr std::int64_t kNoSlot = -1;
 
   struct Node {
     Event event;
@@ -115,10 +128,11 @@ class EventQueue {
   };
 
   // The slot of time t: monotone in t (a product and a truncation), so a
-  // later slot holds only later events.
+  // later slot holds only later events; kNoSlot (the heap) for a time below
+  // 0, past 2^62 slots or not a number.
   std::int64_t slot_of(double t) const {
     const double k = t * per_second_;
-    return k < kFarKey ? static_cast<std::int64_t>(k) : INT64_MAX;
+    return k >= 0 && k < kFarKey ? static_cast<std::int64_t>(k) : kNoSlot;
   }
 
   // The first used slot at or after the cursor (the cursor moves there), its

@@ -58,7 +58,9 @@ TEST(TrafficEventQueue, EventsPastTheRingAndBehindTheClockStillComeInOrder) {
   q.push({1.0, 4});  // behind the last popped (the loop never does it): still first
   q.push({17.5, 5});  // within 16.384 s of 2 s: the ring
   q.push({20.0, 0});  // the same time as one in the heap, before it by id
-  const std::vector<QueuedEvent> want = {{1.0, 4}, {17.5, 5}, {20.0, 0}, {20.0, 3}, {100.0, 1}};
+  q.push({1e300, 6});  // past 2^62 slots: the heap, and the ring's cursor does not run over
+  q.push({3.0, 7});
+  const std::vector<QueuedEvent> want = {{1.0, 4}, {3.0, 7}, {17.5, 5}, {20.0, 0}, {20.0, 3}, {100.0, 1}, {1e300, 6}};
   EXPECT_EQ(drain_queue(q), want);
 }
 
@@ -90,6 +92,22 @@ TEST(TrafficEventQueue, AroundTheRingManyTimes) {
       oracle.pop();
     }
     ASSERT_EQ(q.size(), oracle.size());
+  }
+  for (; !oracle.empty(); oracle.pop(), q.pop()) ASSERT_EQ(q.top(), oracle.top());
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(TrafficEventQueue, ACrowdedSlotStaysInOrder) {
+  // 2,000 ends within one slot of 1 ms, from two interleaved streams (one
+  // rising, one falling), so most go between the slot's head and tail:
+  // past a few steps into its list they wait in the heap, still in order.
+  EventQueue<QueuedEvent> q(1000.0);
+  std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, std::greater<>> oracle;
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    for (const QueuedEvent e : {QueuedEvent{5.0 + 1e-7 * i, i}, QueuedEvent{5.0009 - 1e-7 * i, i}}) {
+      q.push(e);
+      oracle.push(e);
+    }
   }
   for (; !oracle.empty(); oracle.pop(), q.pop()) ASSERT_EQ(q.top(), oracle.top());
   EXPECT_TRUE(q.empty());
