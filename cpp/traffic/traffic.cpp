@@ -223,7 +223,7 @@ class Simulator : public ScriptSink, FleetEvents {
         log_state(now, id, BackendState::Out, 0);
       }
       const std::size_t n = pool.size();
-      wrr_.reset(wrr_size(n));
+      wrr_.reset(n);
       tie_scores_.assign(n, 0);
       slow_start_.assign(n, 0);
       slow_starting_ = 0;
@@ -249,7 +249,7 @@ class Simulator : public ScriptSink, FleetEvents {
       fleet_.backends.push_back(pool.backend(i));
       fleet_.pos_id.push_back(ids_.find(fleet_.backends[i].name));
       fleet_.id_pos[fleet_.pos_id[i]] = static_cast<std::int32_t>(i);
-      if (wrr_.size() == i) wrr_.push_back();  // (else a room the pool was padded with: weight 0, score 0)
+      wrr_.push_back();
       tie_scores_.push_back(0);
       ramps_.push_back();
     }
@@ -269,23 +269,6 @@ class Simulator : public ScriptSink, FleetEvents {
   }
 
   // ---- weights and ramps ------------------------------------------------
-
-  // The SmoothWrr's size for a pool of n: one pick at a time (the service
-  // model) over a small pool by nginx's own pass costs a load, an add, a
-  // store and a compare per backend (about 270 instructions over 20, a
-  // quarter of the health workload's run). The SmoothWrr indexes pools from
-  // kIndexFrom backends (its picks compare the tops of its weight classes,
-  // 7 or 8 here: the same winners and scores, WHY_EXACT.md), a threshold
-  // set for the engine's runs of picks (PL-4); the lab pads a smaller pool
-  // with backends of weight 0, which take no part in a pick. Not for
-  // least-request (its weights change on every attempt, which costs the
-  // index more than the pass), nor the skip decorator (it hides most of
-  // the pool on every pick), nor runs of picks (count_many's pass is fast).
-  std::size_t wrr_size(std::size_t n) const {
-    const bool one_by_one = per_request_ && o_.ramp_by != RampBy::Skip;
-    const bool steady = policy_ == Policy::SmoothWrr || policy_ == Policy::StaticRr;
-    return one_by_one && steady ? std::max(n, SmoothWrr::kIndexFrom) : n;
-  }
 
   // --slow-start: position i (re)joined by `entry`; the balancer's rule says
   // whether it ramps over the window from its join, keeps the ramp it had
