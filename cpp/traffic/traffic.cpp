@@ -5,6 +5,7 @@
 #include "fast/smooth_wrr.hpp"
 #include "traffic/budget.hpp"
 #include "traffic/client_view.hpp"
+#include "traffic/event_queue.hpp"
 #include "traffic/fleet.hpp"
 #include "traffic/health_envoy.hpp"
 #include "traffic/health_haproxy.hpp"
@@ -971,7 +972,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::vector<std::int64_t> kept_window_;    // (Envoy keeps them across a reload)
   std::vector<double> latency_sum_;
   std::vector<StateChange> lane_log_;
-  std::priority_queue<Done, std::vector<Done>, std::greater<>> done_;
+  EventQueue<Done> done_{o_.rps};  // the attempts in flight, by their end
   // The backends a retried request tried: o_.retries entries per slot (the
   // retries a request may have, up to kMaxRetries: nginx's tries 0 is every
   // server once), so a run pays for the retries it allows.

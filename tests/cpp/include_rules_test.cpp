@@ -65,9 +65,10 @@ const std::map<std::string, std::set<std::string>> kTrafficUnits = {
     {"lanes", {"result", "names"}},
     {"latency_histograms", {"result"}},
     {"client_view", {"latency_histograms", "result"}},
+    {"event_queue", {}},
     {"traffic", {"names", "curves", "options", "option_table", "budget", "result", "fleet", "policies", "least_conn", "health_nginx",
                  "health_haproxy", "health_envoy", "retries_envoy", "service_model", "ramps", "slow_start_rule", "lanes", "client_view",
-                 "latency_histograms"}},
+                 "latency_histograms", "event_queue"}},
     {"simulate_command", {"traffic", "option_table", "budget", "options", "result", "curves", "names"}},
 };
 
