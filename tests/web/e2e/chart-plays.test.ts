@@ -144,7 +144,16 @@ describe('the chart that plays', () => {
       const now = await sample();
       if (!now.playing) break;
       seen.push(now);
-      await page.waitForTimeout(250);
+      // The next sample a few lines further on (or once the run has stopped).
+      await page.waitForFunction(
+        (from) => {
+          const runner = window.slowstartRunner!;
+          const line = Number(/line (\d+)/.exec(document.querySelector('.ss-readout')!.textContent!)![1]);
+          return !runner.playhead.playing || line >= from + 5;
+        },
+        now.line,
+        { polling: 'raf' },
+      );
     }
     expect(seen.length).toBeGreaterThan(5);
     for (const now of seen) {

@@ -200,7 +200,8 @@ describe('the scores behind every pick', () => {
     const lineOf = (text: string | null) => Number(/line (\d+)/.exec(text ?? '')?.[1] ?? -1);
     const readoutLine = async () => lineOf(await page.locator('.ss-readout').textContent());
     const titleLine = async () => lineOf(await page.locator('.ss-pe-title').textContent());
-    await page.waitForTimeout(600);
+    // Some way into the run (the readout past line 10), the view still out of sight.
+    await expect.poll(readoutLine).toBeGreaterThan(10);
     // Paused off screen: the view shows the PICK the playhead stopped on (line 2 holds the first PICK).
     await page.locator('.ss-transport button[aria-label="Pause"]').click();
     const stopped = await readoutLine();
