@@ -73,6 +73,19 @@ function expectResponsive(tasks: MainThreadTasks): void {
   console.log(`big input: ${taskFigures(tasks)}`);
   expectTasksWithin(tasks, RESPONSIVE);
 }
+/**
+ * CodeMirror's own warnings when its measure loop gives up for one frame (it measures again in
+ * the next). A document over about 7 million pixels tall (some 320,000 lines here) is drawn
+ * scaled, and a jump far into it (the playhead's line at the end, the output's last row) can
+ * take CodeMirror more than six measure passes to settle; its selection layers (drawSelection)
+ * ask for one more pass at each change of geometry. Measured in Chromium on a 1,000,001-line
+ * script, 300 random jumps each: CodeMirror with no extensions 2-3 warnings, with drawSelection
+ * alone 59, the page's editor 62-89; the same with @codemirror/view 6.44.2. The rows and the
+ * undo below are checked after them. CI saw them in the test below; every other warning still
+ * fails it.
+ */
+const CODEMIRROR_GAVE_UP = new Set(['console warning: Measure loop restarted more than 5 times', 'console warning: Viewport failed to stabilize']);
+const pageProblems = (problems: string[]) => problems.filter((p) => !CODEMIRROR_GAVE_UP.has(p));
 const runWorkers = (page: Page) => page.workers().filter((w) => /run-worker/.test(w.url())).length;
 
 async function openPage(): Promise<{ page: Page; problems: string[] }> {
@@ -129,7 +142,7 @@ describe('big input on the runner page', () => {
     expect(inAtOnce).toBeLessThan(40_000);
     expect(length).toBe(17 + 5_000_000);
     // Progress shows while it goes, with the previous run's views dimmed and said to be that; then the result: a million picks.
-    await page.locator('.ss-run-progress').waitFor({ timeout: 30_000 });
+    await page.locator('.ss-run-progress').waitFor({ timeout: 120_000 }); // the paste goes in first: 160 tasks, slow on a loaded machine
     expect(await page.locator('.ss-runner.ss-bg-running').count()).toBe(1);
     expect(await status(page)).toBe('Running in the background; until it ends, the output and the chart show the previous run.');
     await expect.poll(() => status(page), { timeout: 120_000 }).toBe('Ran: 1,000,000 output lines, no problems.');
@@ -150,7 +163,7 @@ describe('big input on the runner page', () => {
     // One undo step brings the script from before the paste back.
     await page.locator('.cm-content').press('ControlOrMeta+z');
     await expect.poll(() => page.evaluate(() => window.slowstartRunner!.script), { timeout: 30_000 }).toBe(before);
-    expect(problems).toEqual([]);
+    expect(pageProblems(problems)).toEqual([]);
     await page.close();
   });
 
