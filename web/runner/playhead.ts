@@ -95,8 +95,12 @@ export class Playhead {
 
   play(): void {
     if (this.#playing || this.#length < 2) return;
-    if (this.step >= this.#length - 1) this.#moveTo(0, 0, 'play'); // replay from the start
+    // Playing before the move back to the start (a replay): the page follows
+    // step 0 as it follows any step of a run playing (the editor's strip, the
+    // pick view when in sight), not as a seek, whose full update made the
+    // first frame of a replay the heaviest (PL-33).
     this.#playing = true;
+    if (this.step >= this.#length - 1) this.#moveTo(0, 0, 'play'); // replay from the start
     this.#last = this.#win.performance.now();
     this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
     this.#sync();

@@ -106,6 +106,14 @@ export const RUNNER_CSS = /* css */ `
 /* A re-run repaints these on their own, not the page. (Not the editor:
    containment would clip its fixed-position tooltips.) */
 .ss-output, .ss-chart, .ss-legend { contain: content; }
+/* The output list's size never comes from its rows (its height is set below,
+   its width is its panel's): sized containment makes it a layout root, so
+   the rows a scroll refills, or the current row's mark, lay out the list
+   alone, not the page (PL-33). */
+.ss-output { contain: strict; }
+/* A legend item's size is its grid cell's and one line's: its weight and
+   score change at every step of a run playing, laid out inside the item. */
+.ss-legend-item { contain: layout paint style; }
 .ss-panel-head {
   display: flex; align-items: baseline; justify-content: space-between; gap: 8px;
   padding: 6px 12px; border-bottom: 1px solid var(--ss-border);
