@@ -305,6 +305,9 @@ export class OutputView {
     row.el.removeAttribute('id');
     row.el.removeAttribute('title');
     row.el.removeAttribute('aria-label');
+    row.el.removeAttribute('aria-posinset'); // a row moved out of use keeps no place in the list either
+    row.el.removeAttribute('aria-setsize');
+    row.el.removeAttribute('aria-selected');
     setText(row.line, '');
     setText(row.text, '');
   }

@@ -391,6 +391,10 @@ describe('the web runner page', () => {
     const both = after.filter((r) => before.includes(r.line));
     expect(both.length).toBeGreaterThan(5);
     expect(both.filter((r) => !r.sameElement || r.rewritten).map((r) => r.line)).toEqual([]);
+    // Each place in the list is said by one row only (a row out of use keeps none).
+    const places = await page.locator('.ss-out-row[aria-posinset]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-posinset')));
+    expect(new Set(places).size).toBe(places.length);
+    expect(await page.locator('.ss-out-row[hidden][aria-posinset], .ss-out-row[hidden][aria-selected]').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });
