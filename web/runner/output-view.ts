@@ -169,8 +169,18 @@ export class OutputView {
    */
   setCurrent(index: number, reveal: number | null): void {
     this.#current = index;
-    if (reveal !== null && reveal >= 0 && reveal < this.#lines.length) this.#scrollToRow(reveal);
+    if (reveal !== null) this.reveal(reveal);
     this.render();
+  }
+
+  /**
+   * Scrolls row `index` into view if it is not, and draws nothing yet. A
+   * scroll position is set against the page's layout: set while the page
+   * is laid out (at the start of a frame, before any other write), it costs
+   * no layout; set after other writes, it lays them out first (PL-35).
+   */
+  reveal(index: number): void {
+    if (index >= 0 && index < this.#lines.length) this.#scrollToRow(index);
   }
 
   /** Highlights the rows printed by this source line (null clears). */

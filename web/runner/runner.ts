@@ -489,6 +489,13 @@ export class Runner {
     }
     this.#shownStep = step;
     const line = tl.stepLine[step];
+    const out = this.shownOutput;
+    const row = outputIndexAtLine(out, line);
+    // Scroll positions before anything else: setting one makes the browser
+    // lay out whatever this frame has written so far, which is nothing yet
+    // (PL-35; set after the editor's strip and the pick view, it laid them
+    // out in the middle of the frame). A scroll itself changes no layout.
+    this.output.reveal(Math.min(row, out.length - 1));
     // The editor first, as in #show: what it does reads layout, cheap while
     // nothing else has changed yet. While playing it follows every step
     // without a CodeMirror transaction (playing-line.ts; a transaction per
@@ -501,12 +508,7 @@ export class Runner {
     // second); when the run stops it catches up. The output, chart and legend follow every step.
     if (playing && performance.now() - this.#pickFollowed < SLOW_FOLLOW_MS) this.#pickBehind = step;
     else this.#followPick(step, cause !== 'play', playing);
-    // The output before the chart: a scroll of its list lays the page out
-    // first (the browser must, to set it), which is cheap before the chart's
-    // marks have moved and a second layout in the frame after (PL-31).
-    const out = this.shownOutput;
-    const row = outputIndexAtLine(out, line);
-    this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
+    this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, null);
     this.chart.setPlayhead(step, frac);
     this.legend.setStep(step);
     this.table.setStep(step);
