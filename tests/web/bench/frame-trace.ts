@@ -31,7 +31,7 @@ interface TraceEvent {
   pid: number;
   tid: number;
   cat?: string;
-  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string } };
+  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string }; beginData?: { dirtyObjects?: number; totalObjects?: number } };
 }
 
 type Kind = 'script' | 'style' | 'layout' | 'paint' | 'other';
@@ -65,7 +65,9 @@ export function frameWorkFromTrace(json: string, mark: string): FrameWork[] {
   const open: TraceEvent[] = [];
   for (const e of events) {
     if (e.pid !== pid || e.tid !== tid) continue;
-    const fn = e.args?.data?.functionName ?? e.args?.data?.type ?? '';
+    // What the event was about: a script's function, an event's type, a layout's dirty/total objects.
+    const layout = e.args?.beginData;
+    const fn = e.args?.data?.functionName ?? e.args?.data?.type ?? (layout?.totalObjects !== undefined ? `${layout.dirtyObjects}/${layout.totalObjects}` : '');
     if (e.ph === 'X' && e.dur !== undefined) own.push({ name: e.name, ts: e.ts, end: e.ts + e.dur, tdur: e.tdur ?? e.dur, fn });
     else if (e.ph === 'B') open.push(e);
     else if (e.ph === 'E') {
@@ -101,13 +103,14 @@ export function frameWorkFromTrace(json: string, mark: string): FrameWork[] {
   };
 
   // Self time by a stack walk: each event's span less its children's.
-  const stack: { name: string; fn: string; end: number; at: number }[] = [];
+  const stack: { name: string; fn: string; end: number; at: number; forced: boolean }[] = [];
   const closeTo = (t: number) => {
     // Accounts the top of the stack's self time from its last mark up to t.
     const top = stack[stack.length - 1];
     if (!top || t <= top.at) return;
     const kind = kindOf(top.name);
-    const label = top.fn ? `${top.name}:${top.fn}` : top.name;
+    // "forced": style or layout asked for by a script (read in the middle of its writes).
+    const label = `${top.forced ? 'forced ' : ''}${top.fn ? `${top.name}:${top.fn}` : top.name}`;
     spread(top.at, t, (i, ms) => {
       frames[i][kind] += ms;
       tops[i].set(label, (tops[i].get(label) ?? 0) + ms);
@@ -131,7 +134,8 @@ export function frameWorkFromTrace(json: string, mark: string): FrameWork[] {
         frames[i].cpu += ms * cpuShare;
       });
     }
-    stack.push({ name: e.name, fn: e.fn, end: e.end, at: e.ts });
+    const forced = kindOf(e.name) !== 'script' && stack.some((s) => kindOf(s.name) === 'script');
+    stack.push({ name: e.name, fn: e.fn, end: e.end, at: e.ts, forced });
   }
   while (stack.length) {
     const done = stack[stack.length - 1];
