@@ -95,12 +95,15 @@ export class Playhead {
 
   play(): void {
     if (this.#playing || this.#length < 2) return;
-    // Playing before the move back to the start (a replay): the page follows
-    // step 0 as it follows any step of a run playing (the editor's strip, the
-    // pick view when in sight), not as a seek, whose full update made the
-    // first frame of a replay the heaviest (PL-33).
+    // A replay from the start: the move back to step 0 is the first frame's,
+    // followed as any step of a run playing (the editor's strip, the pick
+    // view when in sight), not as a seek, whose full update made the first
+    // frame of a replay the heaviest (PL-33). Not here: in a click's handler
+    // the page has the click's own style to recalculate, and the move's
+    // scrolls would make the browser do it there and then; at a frame's
+    // start the page is laid out (PL-35).
     this.#playing = true;
-    if (this.step >= this.#length - 1) this.#moveTo(0, 0, 'play'); // replay from the start
+    if (this.step >= this.#length - 1) this.#pos = 0;
     this.#last = this.#win.performance.now();
     this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
     this.#sync();
