@@ -231,8 +231,10 @@ export const RUNNER_CSS = /* css */ `
 .ss-legend-item { display: inline-flex; align-items: center; gap: 6px; min-width: 0; }
 .ss-legend-swatch { flex: none; }
 .ss-legend-swatch .ss-line { stroke-width: 3; }
-.ss-legend-name { font-family: var(--ss-mono); font-weight: 600; white-space: pre; max-width: 18ch; overflow: hidden; text-overflow: ellipsis; }
-.ss-legend-weight, .ss-legend-picks { color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
+.ss-legend-name { font-family: var(--ss-mono); font-weight: 600; white-space: pre; max-width: 18ch; min-width: 3ch; overflow: hidden; text-overflow: ellipsis; }
+/* The figures keep their width (a long score drew over the picks when they
+   shrank, PL-35); the name gives way, with an ellipsis. */
+.ss-legend-weight, .ss-legend-picks { color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: nowrap; flex: none; }
 .ss-legend-weight { min-width: 3.5em; }
 .ss-legend-more { color: var(--ss-muted); }
 
