@@ -12,6 +12,8 @@ export interface PlayheadOptions {
   describe(step: number): string;
   /** Read on every frame, so a change of the OS setting applies at once. */
   reducedMotion(): boolean;
+  /** Play was pressed: called at once, before the first frame moves the playhead. */
+  onPlay?(): void;
 }
 
 /** Steps per second: a short script takes a few seconds, a long one at most ~15 s. */
@@ -104,6 +106,7 @@ export class Playhead {
     // start the page is laid out (PL-35).
     this.#playing = true;
     if (this.step >= this.#length - 1) this.#pos = 0;
+    this.#options.onPlay?.();
     this.#last = this.#win.performance.now();
     this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
     this.#sync();

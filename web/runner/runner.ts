@@ -160,6 +160,11 @@ export class Runner {
       onMove: (step, frac, cause) => this.#showStep(step, frac, cause),
       describe: (step) => (this.#viewed?.length ? describeStep(this.#viewed, step) : ''),
       reducedMotion: () => this.#reducedMotion.matches,
+      // The editor's marked line gives way to the strip that follows a run
+      // playing (a CodeMirror transaction) in the frame of the click, apart
+      // from the first step's moves and the editor's redraw after them: a
+      // replay's jump back to the start is spread over three frames (PL-35).
+      onPlay: () => this.editor.unmarkLine(),
     });
     this.chart = new RampChart(chartSection, {
       label: 'Ramp chart',
@@ -518,7 +523,8 @@ export class Runner {
   // was following with its strip), and the pick view shows the step it was
   // behind on, or kept for when it came into sight.
   #settle(line: number | null): void {
-    if (this.editor.followedLine) this.editor.setCurrentLine(line, true);
+    // (Or its mark was taken away by Play, and the run stopped before its first step.)
+    if (this.editor.followedLine || (line !== null && this.editor.markedLine !== line)) this.editor.setCurrentLine(line, true);
     if (this.#pickBehind >= 0) this.#followPick(this.#pickBehind, false, false);
     this.pickView.catchUp();
   }
