@@ -247,8 +247,18 @@ export class ScriptEditor {
    * setCurrentLine (or a run shown) marks it again.
    */
   followLine(line: number): void {
-    if (this.#marks.current !== null) this.#setMarks({ ...this.#marks, current: null }, null);
+    this.unmarkLine();
     this.#playing.show(line);
+  }
+
+  /** Takes the playhead's line mark away (a run starts playing: followLine's strip shows it). */
+  unmarkLine(): void {
+    if (this.#marks.current !== null) this.#setMarks({ ...this.#marks, current: null }, null);
+  }
+
+  /** The playhead's marked line (null: none, or followLine's strip shows it). */
+  get markedLine(): number | null {
+    return this.#marks.current;
   }
 
   /** The line followLine shows, 0 when the playhead's line is marked (not following). */

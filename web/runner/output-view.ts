@@ -39,8 +39,10 @@ interface Row {
   swatch: HTMLSpanElement;
   text: HTMLSpanElement;
   index: number;
-  /** What the row shows was filled for: this index, at this offset, in this version of the lines. */
+  /** What the row shows was filled for: this index in this version of the lines. */
   filled: string;
+  /** Where it is (its translateY, px), NaN when out of use. */
+  y: number;
 }
 
 export class OutputView {
@@ -167,8 +169,18 @@ export class OutputView {
    */
   setCurrent(index: number, reveal: number | null): void {
     this.#current = index;
-    if (reveal !== null && reveal >= 0 && reveal < this.#lines.length) this.#scrollToRow(reveal);
+    if (reveal !== null) this.reveal(reveal);
     this.render();
+  }
+
+  /**
+   * Scrolls row `index` into view if it is not, and draws nothing yet. A
+   * scroll position is set against the page's layout: set while the page
+   * is laid out (at the start of a frame, before any other write), it costs
+   * no layout; set after other writes, it lays them out first (PL-35).
+   */
+  reveal(index: number): void {
+    if (index >= 0 && index < this.#lines.length) this.#scrollToRow(index);
   }
 
   /** Highlights the rows printed by this source line (null clears). */
@@ -187,7 +199,7 @@ export class OutputView {
     const { first, offset } = this.#window();
     const lastInView = this.#layout.indexAt(this.#scrollTop - offset + viewH);
     const count = Math.min(n - first, lastInView - first + 1 + OVERSCAN);
-    while (this.#rows.length < count) this.#rows.push(this.#makeRow());
+    this.#placeRows(first, count);
     for (let r = 0; r < this.#rows.length; r++) {
       const row = this.#rows[r];
       if (r >= count) {
@@ -203,6 +215,36 @@ export class OutputView {
     } else {
       this.element.removeAttribute('aria-activedescendant');
     }
+  }
+
+  // Gives the rows in view (first .. first + count - 1) the DOM rows that
+  // show those lines already, so a scroll fills only the rows that came into
+  // view: a row keeps its line while that line stays in the window, and the
+  // rows that left it are reused for the lines that entered (PL-33; before,
+  // row r always showed line first + r, and a scroll of one line filled every
+  // row again). #rows ends up in the lines' order, and so does the DOM (a
+  // screen reader, a selection and a copy read the rows in document order):
+  // only the rows that changed places are moved.
+  #placeRows(first: number, count: number): void {
+    const old = this.#rows;
+    while (old.length < count) old.push(this.#makeRow());
+    const kept = new Map<number, Row>();
+    const free: Row[] = [];
+    for (const row of old) {
+      if (row.index >= first && row.index < first + count && !kept.has(row.index)) kept.set(row.index, row);
+      else free.push(row);
+    }
+    if (kept.size === count && old.slice(0, count).every((row, r) => row.index === first + r)) return; // nothing moved
+    const rows: Row[] = [];
+    for (let r = 0; r < count; r++) rows.push(kept.get(first + r) ?? free.shift()!);
+    rows.push(...free); // out of use: after the rows in view
+    let before: Element | null = null;
+    for (const row of rows) {
+      const at: Element | null = before ? before.nextElementSibling : this.#spacer.firstElementChild;
+      if (at !== row.el) this.#spacer.insertBefore(row.el, at);
+      before = row.el;
+    }
+    this.#rows = rows;
   }
 
   #window(): { first: number; offset: number } {
@@ -224,9 +266,14 @@ export class OutputView {
   #fill(row: Row, index: number, offset: number): void {
     const item = this.#lines[index];
     row.el.hidden = false;
+    // Its place: the same for a row kept across a scroll, unless the list is
+    // taller than the browser allows (the scaled part moves with the scroll).
+    const y = this.#layout.top(index) + offset;
+    if (y !== row.y) row.el.style.transform = `translateY(${(row.y = y)}px)`;
     // A row that shows this line already (a step of a run playing moves the
-    // current row, not the rows) only has its selection and link marks set.
-    const filled = `${this.#version}:${index}:${offset}`;
+    // current row, not the rows; a scroll keeps the rows still in view) only
+    // has its selection and link marks set.
+    const filled = `${this.#version}:${index}`;
     if (row.filled === filled) {
       const selected = index === this.#current ? 'true' : 'false';
       if (row.el.getAttribute('aria-selected') !== selected) row.el.setAttribute('aria-selected', selected);
@@ -237,7 +284,6 @@ export class OutputView {
     row.filled = filled;
     row.index = index;
     row.el.id = `${this.#idPrefix}-${index}`;
-    row.el.style.transform = `translateY(${this.#layout.top(index) + offset}px)`;
     const lines = this.#layout.lines(index);
     const height = `${this.#layout.rowHeight(index)}px`;
     if (row.el.style.height !== height) row.el.style.height = height;
@@ -265,9 +311,13 @@ export class OutputView {
     row.el.hidden = true;
     row.index = -1;
     row.filled = ''; // filled again in full when it shows a line (its text and index are gone)
+    row.y = Number.NaN;
     row.el.removeAttribute('id');
     row.el.removeAttribute('title');
     row.el.removeAttribute('aria-label');
+    row.el.removeAttribute('aria-posinset'); // a row moved out of use keeps no place in the list either
+    row.el.removeAttribute('aria-setsize');
+    row.el.removeAttribute('aria-selected');
     setText(row.line, '');
     setText(row.text, '');
   }
@@ -287,7 +337,7 @@ export class OutputView {
     const text = h(doc, 'span', { class: 'ss-out-text' });
     const el = h(doc, 'div', { class: 'ss-out-row', attrs: { role: 'option' } }, line, swatch, text);
     this.#spacer.append(el);
-    return { el, line, swatch, text, index: -1, filled: '' };
+    return { el, line, swatch, text, index: -1, filled: '', y: Number.NaN };
   }
 
   #rowIndexOf(target: EventTarget | null): number | null {

@@ -12,6 +12,8 @@ export interface PlayheadOptions {
   describe(step: number): string;
   /** Read on every frame, so a change of the OS setting applies at once. */
   reducedMotion(): boolean;
+  /** Play was pressed: called at once, before the first frame moves the playhead. */
+  onPlay?(): void;
 }
 
 /** Steps per second: a short script takes a few seconds, a long one at most ~15 s. */
@@ -95,8 +97,16 @@ export class Playhead {
 
   play(): void {
     if (this.#playing || this.#length < 2) return;
-    if (this.step >= this.#length - 1) this.#moveTo(0, 0, 'play'); // replay from the start
+    // A replay from the start: the move back to step 0 is the first frame's,
+    // followed as any step of a run playing (the editor's strip, the pick
+    // view when in sight), not as a seek, whose full update made the first
+    // frame of a replay the heaviest (PL-33). Not here: in a click's handler
+    // the page has the click's own style to recalculate, and the move's
+    // scrolls would make the browser do it there and then; at a frame's
+    // start the page is laid out (PL-35).
     this.#playing = true;
+    if (this.step >= this.#length - 1) this.#pos = 0;
+    this.#options.onPlay?.();
     this.#last = this.#win.performance.now();
     this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
     this.#sync();

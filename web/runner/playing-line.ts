@@ -45,6 +45,14 @@ export class PlayingLine {
     const top = block.top + view.documentPadding.top;
     const height = block.bottom - block.top;
     const strip = this.#strip;
+    // The scroll before the strip's own writes: setting a scroll position
+    // lays out what was written before it in the frame (PL-35).
+    const from = this.#scrollTop;
+    const viewH = this.#viewH;
+    if (viewH > 0 && (top < from || top + height > from + viewH)) {
+      const to = Math.max(0, top - Math.max(0, (viewH - height) / 3));
+      view.scrollDOM.scrollTop = this.#scrollTop = to;
+    }
     if (!this.#line) {
       strip.hidden = false;
       // Where the text starts (after the gutters): read in CodeMirror's measure, with its own reads.
@@ -57,12 +65,6 @@ export class PlayingLine {
     this.#line = line;
     if (top !== this.#top) strip.style.transform = `translateY(${(this.#top = top)}px)`;
     if (height !== this.#height) strip.style.height = `${(this.#height = height)}px`;
-    const from = this.#scrollTop;
-    const viewH = this.#viewH;
-    if (viewH > 0 && (top < from || top + height > from + viewH)) {
-      const to = Math.max(0, top - Math.max(0, (viewH - height) / 3));
-      view.scrollDOM.scrollTop = this.#scrollTop = to;
-    }
   }
 
   hide(): void {

@@ -160,6 +160,11 @@ export class Runner {
       onMove: (step, frac, cause) => this.#showStep(step, frac, cause),
       describe: (step) => (this.#viewed?.length ? describeStep(this.#viewed, step) : ''),
       reducedMotion: () => this.#reducedMotion.matches,
+      // The editor's marked line gives way to the strip that follows a run
+      // playing (a CodeMirror transaction) in the frame of the click, apart
+      // from the first step's moves and the editor's redraw after them: a
+      // replay's jump back to the start is spread over three frames (PL-35).
+      onPlay: () => this.editor.unmarkLine(),
     });
     this.chart = new RampChart(chartSection, {
       label: 'Ramp chart',
@@ -489,6 +494,13 @@ export class Runner {
     }
     this.#shownStep = step;
     const line = tl.stepLine[step];
+    const out = this.shownOutput;
+    const row = outputIndexAtLine(out, line);
+    // Scroll positions before anything else: setting one makes the browser
+    // lay out whatever this frame has written so far, which is nothing yet
+    // (PL-35; set after the editor's strip and the pick view, it laid them
+    // out in the middle of the frame). A scroll itself changes no layout.
+    this.output.reveal(Math.min(row, out.length - 1));
     // The editor first, as in #show: what it does reads layout, cheap while
     // nothing else has changed yet. While playing it follows every step
     // without a CodeMirror transaction (playing-line.ts; a transaction per
@@ -501,12 +513,7 @@ export class Runner {
     // second); when the run stops it catches up. The output, chart and legend follow every step.
     if (playing && performance.now() - this.#pickFollowed < SLOW_FOLLOW_MS) this.#pickBehind = step;
     else this.#followPick(step, cause !== 'play', playing);
-    // The output before the chart: a scroll of its list lays the page out
-    // first (the browser must, to set it), which is cheap before the chart's
-    // marks have moved and a second layout in the frame after (PL-31).
-    const out = this.shownOutput;
-    const row = outputIndexAtLine(out, line);
-    this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, Math.min(row, out.length - 1));
+    this.output.setCurrent(row < out.length && out[row].line === line ? row : -1, null);
     this.chart.setPlayhead(step, frac);
     this.legend.setStep(step);
     this.table.setStep(step);
@@ -516,7 +523,8 @@ export class Runner {
   // was following with its strip), and the pick view shows the step it was
   // behind on, or kept for when it came into sight.
   #settle(line: number | null): void {
-    if (this.editor.followedLine) this.editor.setCurrentLine(line, true);
+    // (Or its mark was taken away by Play, and the run stopped before its first step.)
+    if (this.editor.followedLine || (line !== null && this.editor.markedLine !== line)) this.editor.setCurrentLine(line, true);
     if (this.#pickBehind >= 0) this.#followPick(this.#pickBehind, false, false);
     this.pickView.catchUp();
   }

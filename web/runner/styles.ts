@@ -106,6 +106,14 @@ export const RUNNER_CSS = /* css */ `
 /* A re-run repaints these on their own, not the page. (Not the editor:
    containment would clip its fixed-position tooltips.) */
 .ss-output, .ss-chart, .ss-legend { contain: content; }
+/* The output list's size never comes from its rows (its height is set below,
+   its width is its panel's): sized containment makes it a layout root, so
+   the rows a scroll refills, or the current row's mark, lay out the list
+   alone, not the page (PL-33). */
+.ss-output { contain: strict; }
+/* A legend item's size is its grid cell's and one line's: its weight and
+   score change at every step of a run playing, laid out inside the item. */
+.ss-legend-item { contain: layout paint style; }
 .ss-panel-head {
   display: flex; align-items: baseline; justify-content: space-between; gap: 8px;
   padding: 6px 12px; border-bottom: 1px solid var(--ss-border);
@@ -223,8 +231,10 @@ export const RUNNER_CSS = /* css */ `
 .ss-legend-item { display: inline-flex; align-items: center; gap: 6px; min-width: 0; }
 .ss-legend-swatch { flex: none; }
 .ss-legend-swatch .ss-line { stroke-width: 3; }
-.ss-legend-name { font-family: var(--ss-mono); font-weight: 600; white-space: pre; max-width: 18ch; overflow: hidden; text-overflow: ellipsis; }
-.ss-legend-weight, .ss-legend-picks { color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
+.ss-legend-name { font-family: var(--ss-mono); font-weight: 600; white-space: pre; max-width: 18ch; min-width: 3ch; overflow: hidden; text-overflow: ellipsis; }
+/* The figures keep their width (a long score drew over the picks when they
+   shrank, PL-35); the name gives way, with an ellipsis. */
+.ss-legend-weight, .ss-legend-picks { color: var(--ss-muted); font-variant-numeric: tabular-nums; white-space: nowrap; flex: none; }
 .ss-legend-weight { min-width: 3.5em; }
 .ss-legend-more { color: var(--ss-muted); }
 

@@ -1,7 +1,10 @@
 // Frames while the chart plays, in headless Chromium (a benchmark: it
 // measures and prints). Run:
 //   npx vitest run --config tests/web/bench/vitest.config.ts frames
-// A 20-backend script plays for 4 s; every frame is timed twice: the
+// A 20-backend script plays for 4 s from Play pressed at its end (a replay,
+// as a learner starts one; before PL-35 the bench sought step 0 and played
+// in the same frame, a seek's full update no learner's click makes); every
+// frame is timed twice: the
 // interval between frames (requestAnimationFrame's timestamps), and the page's
 // own work in it, from the start of its animation-frame callbacks to a task
 // queued from them, which runs once the frame's style, layout and paint are
@@ -13,13 +16,26 @@
 // it misses frames too, headless Chromium misses them for reasons not ours
 // (software compositing on a loaded machine). The page thread's CPU time
 // over each run (Chromium's ThreadTime) is said per frame.
+// The strict attribution (frame-trace.ts): each round is traced, and each
+// frame's own work is what the page's main thread did in it (its scripts and
+// the style, layout, paint and commit they cause), as CPU time and as wall
+// time. A missed frame is the page's when that CPU time exceeded the frame's
+// budget (a vsync): `missedOwnOverBudget`; with more than half a vsync of it,
+// `missedOwnOverHalf`; the rest (`missedLittleOwn`) are the browser's and the
+// machine's (compositor, raster, other processes). Run at each width of
+// FRAMES_WIDTHS (default 1280 and 360 px).
 // Figures go to test-results/frames-bench.json and the console.
 import type { Browser, Page } from 'playwright-core';
 import { it } from 'vitest';
+import { FRAME_TRACE_CATEGORIES, frameWorkFromTrace, type FrameWork } from './frame-trace.js';
 import { cpuClock, machine, openSites, round, stats, twentyBackends, writeResults, type Site } from './page-sites.js';
 
 const VSYNC_MS = 1000 / 60;
 const RUNS = Number(process.env.FRAMES_RUNS ?? 3);
+const WIDTHS = (process.env.FRAMES_WIDTHS ?? '1280,360').split(',').map(Number);
+const MARK = 'slowstart-bench-frame';
+// FRAMES_START=seek: the older start (seek step 0 and play in one frame) instead of a replay.
+const SEEK_START = process.env.FRAMES_START === 'seek';
 
 interface Frames {
   intervals: number[];
@@ -28,17 +44,24 @@ interface Frames {
 
 /** 4 s of frames: `play` plays the runner's script (else the page does nothing but this loop). */
 async function recordFrames(page: Page, play: boolean): Promise<Frames> {
-  return page.evaluate(async (play) => {
+  return page.evaluate(async ([play, mark, seekStart]) => {
     const runner = window.slowstartRunner!;
     const intervals: number[] = [];
     const work: number[] = [];
     let last = 0;
     let started = !play;
+    if (play && !seekStart) {
+      // On the last step, laid out and painted, before the frames are counted:
+      // a play then starts as a learner's does, with Play at the end of a run.
+      runner.playhead.seek(runner.playhead.length - 1);
+      await new Promise((settled) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(settled, 0))));
+    }
     await new Promise<void>((done) => {
       const end = performance.now() + 4000;
       const tick = (ts: number) => {
         // First among each frame's callbacks: re-armed before the playhead's own.
         const start = performance.now();
+        performance.mark(mark);
         if (last) intervals.push(ts - last);
         last = ts;
         setTimeout(() => work.push(performance.now() - start), 0);
@@ -46,31 +69,53 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
         else done();
         if (!started) {
           started = true;
-          runner.playhead.seek(0);
-          runner.playhead.play();
+          if (seekStart) runner.playhead.seek(0);
+          runner.playhead.play(); // on the last step: a replay from the start, as the Play button's
         }
       };
       requestAnimationFrame(tick);
     });
     runner.playhead.pause();
     return { intervals, work };
-  }, play);
+  }, [play, MARK, SEEK_START] as const);
 }
 
-/** Missed frames, and those that follow a frame that took the page more than a vsync. */
-function missed(f: Frames) {
+/**
+ * Missed frames: all, those after a frame whose rAF-to-task span was over a
+ * vsync (the bench's older, looser count), and by the trace's own work.
+ */
+function missed(f: Frames, own: readonly FrameWork[]) {
   let all = 0;
   let ours = 0;
+  let overBudget = 0;
+  let wallOverBudget = 0;
+  let overHalf = 0;
+  let little = 0;
   f.intervals.forEach((ms, i) => {
     const lost = Math.max(0, Math.round(ms / VSYNC_MS) - 1);
+    if (lost === 0) return;
     all += lost;
-    if (lost > 0 && (f.work[i] ?? 0) > VSYNC_MS) ours += lost;
+    if ((f.work[i] ?? 0) > VSYNC_MS) ours += lost;
+    const w = own[i];
+    if (!w) return;
+    if (w.cpu > VSYNC_MS) overBudget += lost;
+    else if (w.cpu > VSYNC_MS / 2) overHalf += lost;
+    else little += lost;
+    if (w.wall > VSYNC_MS) wallOverBudget += lost;
   });
-  return { frames: f.intervals.length, missed: all, missedAfterOurWork: ours };
+  return { frames: f.intervals.length, missed: all, missedAfterOurWork: ours, missedOwnOverBudget: overBudget, missedOwnOverHalf: overHalf, missedLittleOwn: little, missedOwnWallOverBudget: wallOverBudget };
 }
 
-async function openPlaying(site: Site, browser: Browser): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+/** The heaviest frames by own CPU time, with what they did (for finding the page's heavy work). */
+function heaviest(own: readonly FrameWork[], n: number) {
+  return own
+    .map((w, i) => ({ frame: i, cpuMs: round(w.cpu), wallMs: round(w.wall), script: round(w.script), style: round(w.style), layout: round(w.layout), paint: round(w.paint), other: round(w.other), top: w.top }))
+    .sort((a, b) => b.cpuMs - a.cpuMs)
+    .slice(0, n);
+}
+
+async function openPlaying(site: Site, browser: Browser, width: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: width < 600 ? { width, height: 740 } : { width, height: 900 } });
   await page.goto(`${site.url}/`);
   await page.locator('.ss-out-row').first().waitFor();
   await page.evaluate((s) => window.slowstartRunner!.setScript(s), twentyBackends());
@@ -82,42 +127,67 @@ it('measures frames while the chart plays', async () => {
   const sites = await openSites();
   const results: Record<string, unknown> = { machine: machine(sites.browser) };
   try {
-    // This tree's page (idle, then playing) and, with a baseline, its page playing, round by round.
-    const pages: [string, Page, boolean][] = [];
-    const ours = await openPlaying(sites.ours, sites.browser);
-    pages.push(['idle', ours, false], ['playing', ours, true]);
-    if (sites.baseline) pages.push(['baseline playing', await openPlaying(sites.baseline, sites.browser), true]);
-    if (process.env.FRAMES_REDUCED) {
-      const reduced = await openPlaying(sites.ours, sites.browser);
-      await reduced.emulateMedia({ reducedMotion: 'reduce' });
-      pages.push(['playing, reduced motion', reduced, true]);
-    }
-    const clocks = new Map<Page, () => Promise<number>>();
-    const processClocks = new Map<Page, () => Promise<number>>();
-    for (const [, page] of pages) {
-      if (!clocks.has(page)) clocks.set(page, await cpuClock(page));
-      if (!processClocks.has(page)) processClocks.set(page, await cpuClock(page, 'ProcessTime'));
-    }
-    const runs: Record<string, unknown>[] = [];
-    const all: Record<string, Frames> = {};
-    for (let r = 0; r < RUNS; r++) {
-      for (const [mode, page, play] of pages) {
-        const cpu = clocks.get(page)!;
-        const processCpu = processClocks.get(page)!;
-        const c0 = await cpu();
-        const p0 = await processCpu();
-        const f = await recordFrames(page, play);
-        const cpuPerFrame = ((await cpu()) - c0) / Math.max(1, f.intervals.length);
-        const processPerFrame = ((await processCpu()) - p0) / Math.max(1, f.intervals.length);
-        const into = (all[mode] ??= { intervals: [], work: [] });
-        into.intervals.push(...f.intervals);
-        into.work.push(...f.work);
-        runs.push({ mode, ...missed(f), pageCpuPerFrameMs: round(cpuPerFrame), rendererCpuPerFrameMs: round(processPerFrame), workMedianMs: stats(f.work).median });
+    for (const width of WIDTHS) {
+      // This tree's page (idle, then playing) and, with a baseline, its page playing, round by round.
+      const pages: [string, Page, boolean][] = [];
+      const ours = await openPlaying(sites.ours, sites.browser, width);
+      pages.push(['idle', ours, false], ['playing', ours, true]);
+      if (sites.baseline) pages.push(['baseline playing', await openPlaying(sites.baseline, sites.browser, width), true]);
+      if (process.env.FRAMES_REDUCED) {
+        const reduced = await openPlaying(sites.ours, sites.browser, width);
+        await reduced.emulateMedia({ reducedMotion: 'reduce' });
+        pages.push(['playing, reduced motion', reduced, true]);
       }
+      const clocks = new Map<Page, () => Promise<number>>();
+      const processClocks = new Map<Page, () => Promise<number>>();
+      for (const [, page] of pages) {
+        if (!clocks.has(page)) clocks.set(page, await cpuClock(page));
+        if (!processClocks.has(page)) processClocks.set(page, await cpuClock(page, 'ProcessTime'));
+      }
+      const runs: Record<string, unknown>[] = [];
+      const all: Record<string, { frames: Frames; own: FrameWork[] }> = {};
+      for (let r = 0; r < RUNS; r++) {
+        for (const [mode, page, play] of pages) {
+          const cpu = clocks.get(page)!;
+          const processCpu = processClocks.get(page)!;
+          await sites.browser.startTracing(page, { categories: FRAME_TRACE_CATEGORIES });
+          const c0 = await cpu();
+          const p0 = await processCpu();
+          const f = await recordFrames(page, play);
+          const cpuPerFrame = ((await cpu()) - c0) / Math.max(1, f.intervals.length);
+          const processPerFrame = ((await processCpu()) - p0) / Math.max(1, f.intervals.length);
+          const own = frameWorkFromTrace((await sites.browser.stopTracing()).toString('utf8'), MARK);
+          const into = (all[mode] ??= { frames: { intervals: [], work: [] }, own: [] });
+          into.frames.intervals.push(...f.intervals);
+          into.frames.work.push(...f.work);
+          into.own.push(...own);
+          runs.push({
+            mode,
+            ...missed(f, own),
+            ownCpuMs: stats(own.map((w) => w.cpu)),
+            framesOwnCpuOver8Ms: own.filter((w) => w.cpu > VSYNC_MS / 2).length,
+            firstFrameOwnCpuMs: round(own[0]?.cpu ?? Number.NaN),
+            pageCpuPerFrameMs: round(cpuPerFrame),
+            rendererCpuPerFrameMs: round(processPerFrame),
+            workMedianMs: stats(f.work).median,
+          });
+        }
+      }
+      const byMode: Record<string, unknown> = { runs };
+      for (const [mode, { frames, own }] of Object.entries(all)) {
+        byMode[mode] = {
+          ...missed(frames, own),
+          ownCpuMs: stats(own.map((w) => w.cpu)),
+          ownWallMs: stats(own.map((w) => w.wall)),
+          ownByKindMedianMs: Object.fromEntries((['script', 'style', 'layout', 'paint', 'other'] as const).map((k) => [k, stats(own.map((w) => w[k])).median])),
+          workPerFrameMs: stats(frames.work),
+          frameIntervalMs: stats(frames.intervals),
+          heaviest: heaviest(own, 4),
+        };
+      }
+      results[`${width}px`] = byMode;
+      for (const page of clocks.keys()) await page.close();
     }
-    results.runs = runs;
-    for (const [mode, f] of Object.entries(all)) results[mode] = { ...missed(f), workPerFrameMs: stats(f.work), frameIntervalMs: stats(f.intervals) };
-    for (const page of clocks.keys()) await page.close();
   } finally {
     await sites.close();
   }

@@ -345,6 +345,60 @@ describe('the web runner page', () => {
     await page.close();
   });
 
+  it('keeps the output rows still in view across a scroll, each showing its own line, in order', async () => {
+    const { page, problems } = await open({ reducedMotion: true });
+    // Line n prints one row; WEIGHTS every third line, so rows differ in text as well as line number.
+    const lines = ['POOL a=3 b=2 c=1'];
+    for (let i = 2; i <= 400; i++) lines.push(i % 3 === 0 ? 'WEIGHTS' : 'PICK');
+    await setScript(page, lines.join('\n'));
+    await expect.poll(() => page.locator('.ss-panel-output .ss-panel-meta').textContent()).toBe('399 lines');
+    // Tag every row element by the line it shows, and watch the rows for any rewrite of their text.
+    const before = await page.locator('.ss-output').evaluate((list) => {
+      const w = window as unknown as { rowTags: Map<Element, string>; rewritten: Set<string> };
+      w.rowTags = new Map();
+      w.rewritten = new Set();
+      for (const row of list.querySelectorAll('.ss-out-row:not([hidden])')) w.rowTags.set(row, row.querySelector('.ss-out-line')!.textContent!);
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const row = (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('.ss-out-row');
+          const tag = row && w.rowTags.get(row);
+          if (tag) w.rewritten.add(tag);
+        }
+      }).observe(list, { subtree: true, childList: true, characterData: true });
+      return [...w.rowTags.values()].map(Number);
+    });
+    // The run played to its end (the list at its last row): scroll up by ten rows, fewer than those in view.
+    await page.locator('.ss-output').evaluate((el) => (el.scrollTop -= 10 * 24));
+    await expect.poll(() => page.locator('.ss-out-row:not([hidden]) .ss-out-line').first().textContent()).not.toBe(String(before[0]));
+    const after = await page.locator('.ss-output').evaluate((list) => {
+      const w = window as unknown as { rowTags: Map<Element, string>; rewritten: Set<string> };
+      return [...list.querySelectorAll('.ss-out-row:not([hidden])')].map((row) => ({
+        line: Number(row.querySelector('.ss-out-line')!.textContent),
+        text: row.querySelector('.ss-out-text')!.textContent,
+        top: row.getBoundingClientRect().top,
+        sameElement: w.rowTags.get(row) === row.querySelector('.ss-out-line')!.textContent,
+        rewritten: w.rewritten.has(row.querySelector('.ss-out-line')!.textContent!),
+      }));
+    });
+    // Consecutive lines, in document order and on screen top to bottom, each row the right text.
+    const first = after[0].line;
+    expect(after.map((r) => r.line)).toEqual(after.map((_, i) => first + i));
+    expect(after.every((r, i) => i === 0 || r.top > after[i - 1].top)).toBe(true);
+    const engine = new Map(slowstart.run(lines.join('\n')).output.map((o) => [o.line, o.text]));
+    for (const r of after) expect(r.text, `line ${r.line}`).toBe(engine.get(r.line));
+    expect(after.filter((r) => r.line % 3 === 0).every((r) => r.text === 'a=3 b=2 c=1')).toBe(true);
+    // The lines in both windows are shown by the very rows that showed them, untouched.
+    const both = after.filter((r) => before.includes(r.line));
+    expect(both.length).toBeGreaterThan(5);
+    expect(both.filter((r) => !r.sameElement || r.rewritten).map((r) => r.line)).toEqual([]);
+    // Each place in the list is said by one row only (a row out of use keeps none).
+    const places = await page.locator('.ss-out-row[aria-posinset]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-posinset')));
+    expect(new Set(places).size).toBe(places.length);
+    expect(await page.locator('.ss-out-row[hidden][aria-posinset], .ss-out-row[hidden][aria-selected]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('names the mistake of a pasted wrong output in "Compare with my program", and states the clamp in the language summary', async () => {
     const { page, problems } = await open({ reducedMotion: true });
     await setScript(page, 'POOL z=1 y=1 x=1\nPICK\nPICK\nPICK\n');
