@@ -16,9 +16,9 @@
 // cycles: past the 4 KiB bound, as the negative control below shows (the
 // probe reads 2-3 KB less after the cycles than before them without a leak,
 // and a leak's bytes a little less than it keeps: some land in holes). The
-// probe counted 64 KiB blocks before, and so needed a million cycles, three
-// times the CPU, to see less than that. The JS heap after a full GC must not have grown by
-// more than noise.
+// probe counted 64 KiB blocks before, and so needed a million cycles, over
+// three times the cycles' CPU, to see less than that. The JS heap after a
+// full GC must not have grown by more than noise.
 //
 // Everything here frees explicitly (dispose()/delete()), so no result depends
 // on when a FinalizationRegistry callback happens to run.
