@@ -63,8 +63,9 @@ async function open(
 /**
  * One page for the tests that set the code, run the tests and read the results: a page load
  * costs about 3 s of Chromium's CPU here (docs/TESTING.md), and each of these starts as open()
- * leaves a page (storage cleared, the template in the editor); a run replaces every result.
- * Those about a fresh page, a reload, the time limit, other sizes and headers open their own.
+ * leaves a page (storage cleared, the template in the editor); a run replaces every result (the
+ * last of them, the overlay in the runner, leaves the runner's tab shown: it comes last). Those
+ * about a fresh page, a reload, the time limit, other sizes and headers open their own.
  */
 let shared: Opened | undefined;
 async function openShared(): Promise<Opened> {
@@ -371,7 +372,7 @@ describe('the implement-it-yourself mode', () => {
   });
 
   it('opens a test in the runner with the learner’s weights drawn over the reference', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     await setCode(page, WRONG['no-cap']);
     await runTests(page);
     expect(await stateOf(page, 'stops-at-target')).toBe('fail');
@@ -411,7 +412,6 @@ describe('the implement-it-yourself mode', () => {
     await expect.poll(() => page.locator('#runner .ss-overlay-pick').count()).toBeGreaterThan(0);
     await page.locator('#runner .ss-chart').screenshot({ path: `${SHOTS}/implement-overlay-picks.png` });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('looks right in dark mode and at 360 px (screenshots)', async () => {
