@@ -91,7 +91,7 @@ async function openImplement(): Promise<Opened> {
  * One implement page for the tests that only set the code and run it (each
  * run grades in a fresh QuickJS: a later run starting from what an earlier
  * one left would be a failure worth seeing). Loading the page once instead of
- * once per test saves about 2 s of CPU each (docs/TESTING.md). Its problems
+ * once per test saves about 3 s of Chromium's CPU each (docs/TESTING.md). Its problems
  * are cleared for each test; a crashed page is replaced.
  */
 let implementPage: Opened | undefined;
