@@ -87,6 +87,21 @@ async function openImplement(): Promise<Opened> {
   return opened;
 }
 
+/**
+ * One implement page for the tests that only set the code and run it (each
+ * run grades in a fresh QuickJS: a later run starting from what an earlier
+ * one left would be a failure worth seeing). Loading the page once instead of
+ * once per test saves about 3 s of Chromium's CPU each (docs/TESTING.md). Its problems
+ * are cleared for each test; a crashed page is replaced.
+ */
+let implementPage: Opened | undefined;
+async function sharedImplement(): Promise<Opened> {
+  if (!implementPage || implementPage.crashed() || implementPage.page.isClosed()) implementPage = await openImplement();
+  implementPage.problems.length = 0;
+  return implementPage;
+}
+afterAll(() => implementPage?.page.close());
+
 /** Sets the code and runs every test, until the results are in. */
 async function run(page: Page, code: string, root: Locator = page.locator('#implement')): Promise<void> {
   await page.evaluate((c) => window.slowstartImplement!.setCode(c), code);
@@ -230,7 +245,7 @@ describe.skipIf(process.platform !== 'linux')('a busy machine changes no verdict
 
 describe('reach', () => {
   it('no request leaves for another origin, even from a page with no Content-Security-Policy', async () => {
-    const { page, problems } = await openImplement();
+    const { page, problems } = await sharedImplement();
     const root = page.locator('#implement');
     const url = `${elsewhereUrl}/leak`;
     const probes = [
@@ -256,11 +271,10 @@ describe('reach', () => {
     await afterRequestsSoFar(page);
     expect(requestsElsewhere).toBe(0);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('cannot forge the verdict: overriding postMessage is not possible, and results come from what the functions return', async () => {
-    const { page, problems } = await openImplement();
+    const { page, problems } = await sharedImplement();
     const root = page.locator('#implement');
     // The attack as it worked before: rewrite the worker's outgoing results.
     const forger = `
@@ -277,14 +291,13 @@ describe('reach', () => {
     expect(honest).toBeLessThan(N - 5);
     expect(await meta(root)).toBe(`${honest} / ${N} pass`);
     expect(problems).toEqual([]);
-    await page.close();
   });
 });
 
 describe('exotic exceptions are reported as what they are, not as "an endless loop?"', () => {
   const cases = [...EXOTIC, DEEP_RECURSION];
   it.each(cases)('%s', async (_, body, message) => {
-    const { page, problems } = await openImplement();
+    const { page, problems } = await sharedImplement();
     const root = page.locator('#implement');
     await run(page, withPick(body));
     expect(await firstProblem(root)).toBe(message);
@@ -293,11 +306,10 @@ describe('exotic exceptions are reported as what they are, not as "an endless lo
     // The same verdict as in Node (tests/web/unit/sandbox.test.ts).
     expect(await meta(root)).toBe(`${gradeAll(withPick(body)).filter((r) => r.pass).length} / ${N} pass`);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('a patched Array.prototype.push (and JSON.stringify, Reflect.apply...) changes nothing for a correct solution', async () => {
-    const { page, problems } = await openImplement();
+    const { page, problems } = await sharedImplement();
     const saboteur = `
       Array.prototype.push = function () { throw new Error('patched push'); };
       Object.defineProperty(Array.prototype, '0', { set() { throw new Error('index setter'); }, configurable: true });
@@ -307,11 +319,10 @@ describe('exotic exceptions are reported as what they are, not as "an endless lo
     await run(page, saboteur + CORRECT);
     expect(await meta(page.locator('#implement'))).toBe(`${N} / ${N} pass`);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('native recursion deeper than the worker’s stack: reported, and the sandbox is reloaded for the next test', async () => {
-    const { page, problems } = await openImplement();
+    const { page, problems } = await sharedImplement();
     const root = page.locator('#implement');
     await run(page, withPick('return eval("(".repeat(1e5) + "1" + ")".repeat(1e5));'));
     expect(await firstProblem(root)).toBe('pick: stack overflow: your code recursed too deeply (or built data nested too deeply for JavaScript to walk)');
@@ -320,13 +331,12 @@ describe('exotic exceptions are reported as what they are, not as "an endless lo
     await run(page, CORRECT);
     expect(await meta(root)).toBe(`${N} / ${N} pass`);
     expect(problems).toEqual([]);
-    await page.close();
   });
 });
 
 describe('weights from the learner’s code', () => {
   it('an infinite weight is a problem and 0 is used; a negative one is a problem too, printed as returned', async () => {
-    const { page, problems } = await openImplement();
+    const { page, problems } = await sharedImplement();
     const root = page.locator('#implement');
     await run(page, 'function effectiveWeight(target) { return target > 1 ? -target : Infinity; }\nfunction pick() { return null; }');
     const texts = await root.locator('.ss-impl-test[data-test-id="worked-example"] .ss-impl-problem-text').allTextContents();
@@ -345,6 +355,5 @@ describe('weights from the learner’s code', () => {
     ]);
     expect(widest).toBeLessThanOrEqual(panel + 0.5);
     expect(problems).toEqual([]);
-    await page.close();
   });
 });

@@ -60,6 +60,23 @@ async function open(
   return { page, problems };
 }
 
+/**
+ * One page for the tests that set the code, run the tests and read the results: a page load
+ * costs about 3 s of Chromium's CPU here (docs/TESTING.md), and each of these starts as open()
+ * leaves a page (storage cleared, the template in the editor); a run replaces every result (the
+ * last of them, the overlay in the runner, leaves the runner's tab shown: it comes last). Those
+ * about a fresh page, a reload, the time limit, other sizes and headers open their own.
+ */
+let shared: Opened | undefined;
+async function openShared(): Promise<Opened> {
+  if (!shared || shared.page.isClosed()) return (shared = await open());
+  await shared.page.evaluate(() => localStorage.clear());
+  await setCode(shared.page, LEARNER_TEMPLATE);
+  shared.problems.length = 0;
+  return shared;
+}
+afterAll(() => shared?.page.close());
+
 /** Sets the learner's code through the page's test hook (typing a whole solution is slow). */
 async function setCode(page: Page, code: string): Promise<void> {
   await page.evaluate((c) => window.slowstartImplement!.setCode(c), code);
@@ -104,7 +121,7 @@ describe('the implement-it-yourself mode', () => {
   });
 
   it('passes a correct solution on every test, showing progress as results arrive', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     await setCode(page, CORRECT);
     // Record every state change of the rows: results arrive one by one.
     await page.evaluate(() => {
@@ -124,11 +141,10 @@ describe('the implement-it-yourself mode', () => {
     expect(await page.locator('.ss-impl-diagnosis').isHidden()).toBe(true);
     await page.screenshot({ path: `${SHOTS}/implement-correct.png` });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('shows the template failing: the first difference with its script line, side by side', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     await runTests(page);
     expect(await stateOf(page, 'worked-example')).toBe('fail');
     // Its pick always answers NONE, which is right only with nobody to pick from.
@@ -144,11 +160,10 @@ describe('the implement-it-yourself mode', () => {
     expect(await first.locator('th').textContent()).toBe('2');
     await page.screenshot({ path: `${SHOTS}/implement-template.png` });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('names each classic mistake, in the failing test and in the run summary', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     for (const mistake of MISTAKES) {
       await setCode(page, WRONG[mistake.id]);
       await runTests(page);
@@ -185,7 +200,6 @@ describe('the implement-it-yourself mode', () => {
       if (mistake.id === 'ties-to-last') await page.screenshot({ path: `${SHOTS}/implement-mistake.png` });
     }
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('stops an endless loop within the time limit, keeps the page responsive, and Stop works; a run costs one time-out', async () => {
@@ -255,7 +269,7 @@ describe('the implement-it-yourself mode', () => {
   });
 
   it('reports an exception with the script line and a link to the line of the code', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     await setCode(page, THROWS);
     await runTests(page);
     const codeLine = THROWS.split('\n').findIndex((l) => l.includes('backends.nope')) + 1;
@@ -279,11 +293,10 @@ describe('the implement-it-yourself mode', () => {
     expect(await summary.locator('li[data-mistake]').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/implement-exception.png` });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('shows a compile error clearly, with its line, and top-level loops as such', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     const broken = CORRECT.replace('let total = 0;', 'let total = 0 +;');
     await setCode(page, broken);
     await runTests(page);
@@ -327,7 +340,6 @@ describe('the implement-it-yourself mode', () => {
     expect(await banner.locator('.ss-impl-banner-text').textContent()).toContain('(the loop on your line 1)');
     expect(await states(page)).toEqual(Array(N).fill('idle')); // no test ran, so none waited for the limit
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('keeps the code across a reload, and Reset to template is undoable', async () => {
@@ -360,7 +372,7 @@ describe('the implement-it-yourself mode', () => {
   });
 
   it('opens a test in the runner with the learner’s weights drawn over the reference', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     await setCode(page, WRONG['no-cap']);
     await runTests(page);
     expect(await stateOf(page, 'stops-at-target')).toBe('fail');
@@ -400,7 +412,6 @@ describe('the implement-it-yourself mode', () => {
     await expect.poll(() => page.locator('#runner .ss-overlay-pick').count()).toBeGreaterThan(0);
     await page.locator('#runner .ss-chart').screenshot({ path: `${SHOTS}/implement-overlay-picks.png` });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('looks right in dark mode and at 360 px (screenshots)', async () => {

@@ -33,6 +33,23 @@ function open(options: OpenOptions = {}): Promise<Opened> {
   return openRunnerPage(browser, server.url, options);
 }
 
+/**
+ * One page (reduced motion) for the tests that replace the whole script and look at what it
+ * does: a page load costs about 3 s of Chromium's CPU here (docs/TESTING.md), and none of them is
+ * about a fresh page (those that are, the default script, autoplay, the Live switch, open their
+ * own). Each test starts with the pointer away, no popup open, and its own problems and dialogs.
+ */
+let shared: Opened | undefined;
+async function openShared(): Promise<Opened> {
+  if (!shared || shared.page.isClosed()) return (shared = await open({ reducedMotion: true }));
+  await shared.page.mouse.move(0, 0);
+  await shared.page.keyboard.press('Escape');
+  shared.problems.length = 0;
+  shared.dialogs.length = 0;
+  return shared;
+}
+afterAll(() => shared?.page.close());
+
 /** Replaces the script by typing it, as a learner would. */
 async function typeScript(page: Page, script: string): Promise<void> {
   await page.locator('.cm-content').click();
@@ -109,7 +126,7 @@ describe('the web runner page', () => {
   });
 
   it('underlines the offending token of a bad line and updates as you fix it', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     await typeScript(page, 'POOL a=1\nADD c=-1 20\nPICK');
     const range = page.locator('.cm-lintRange-error');
     await expect.poll(() => range.textContent()).toBe('-1');
@@ -127,11 +144,10 @@ describe('the web runner page', () => {
     await expect.poll(() => range.count()).toBe(0);
     expect(await outputRows(page)).toEqual(['3: a']);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('completes keywords and the backend names of the script', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     await typeScript(page, 'POOL web1=1 api=2\nDOWN we');
     const options = page.locator('.cm-tooltip-autocomplete li');
     await expect.poll(() => options.allTextContents()).toEqual([expect.stringContaining('web1')]);
@@ -157,11 +173,10 @@ describe('the web runner page', () => {
     await expect.poll(() => outputRows(page)).toEqual(['3: api']);
     expect(await page.locator('.cm-content').textContent()).toContain('DOWN web1');
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it("states the language from the engine's table: completion, hover help and the summary below the page", async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     const usages = SPEC_USAGES;
     // The summary: each command's usage, then what it does.
     await expect.poll(() => page.locator('#language-summary dt').allTextContents()).toEqual(usages);
@@ -193,7 +208,6 @@ describe('the web runner page', () => {
     });
     expect(before).toBe('POOL web=1 ');
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('draws one series per backend and plays the playhead through the steps', async () => {
@@ -242,7 +256,7 @@ describe('the web runner page', () => {
   });
 
   it('links output rows, editor lines and the playhead both ways', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     await typeScript(page, 'POOL a=1 b=1\nPICK\n# note\nPICK\nWEIGHTS');
     await expect.poll(() => outputRows(page)).toEqual(['2: a', '4: b', '5: a=1 b=1']);
     const row = (i: number) => page.locator('.ss-out-row:not([hidden])').nth(i);
@@ -263,7 +277,6 @@ describe('the web runner page', () => {
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => page.locator('.ss-readout').textContent()).toContain('line 5');
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('runs with Ctrl+Enter when live re-run is off', async () => {
@@ -281,7 +294,7 @@ describe('the web runner page', () => {
   });
 
   it('loads every example from the menu; the ramp table matches the SPEC', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     const ids = await page.locator('.ss-menu-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-example')!));
     expect(ids).toEqual(
       expect.arrayContaining(['ramp-table', 'recovery', 'rolling-deploy', 'mistake-weight-zero', 'mistake-scores', 'mistake-pool-ramp']),
@@ -300,11 +313,10 @@ describe('the web runner page', () => {
       if (id === 'rejected-lines') expect(await page.locator('.cm-lintRange-error').count()).toBe(4);
     }
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('shows hostile backend names as text and runs none of them', async () => {
-    const { page, problems, dialogs } = await open({ reducedMotion: true });
+    const { page, problems, dialogs } = await openShared();
     const names = ['<img_src_onerror_alert(1)>', '<script>alert(1)</script>', '<b>bold</b>', '"quotes"&amp;'];
     await setScript(page, `POOL ${names.map((n) => `${n}=1`).join(' ')}\nPICK\nPICK\nPICK\nPICK\nWEIGHTS`);
     // Each wins once (equal weights, pool order); WEIGHTS is sorted by bytes.
@@ -327,11 +339,10 @@ describe('the web runner page', () => {
     await settle(page);
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('keeps the output virtualized for a 10,000-line script', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     const lines = ['POOL a=3 b=2 c=1'];
     for (let i = 1; i < 10_000; i++) lines.push(i % 10 === 0 ? `NOW ${i}` : i % 10 === 5 ? 'WEIGHTS' : 'PICK');
     await setScript(page, lines.join('\n'));
@@ -342,7 +353,6 @@ describe('the web runner page', () => {
     await page.locator('.ss-output').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await expect.poll(() => page.locator('.ss-out-row:not([hidden]) .ss-out-line').allTextContents()).toContain('10000');
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('keeps the output rows still in view across a scroll, each showing its own line, in order', async () => {

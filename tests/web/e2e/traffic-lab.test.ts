@@ -45,6 +45,21 @@ async function openLab(options: { width?: number; height?: number; path?: string
   return { page, problems };
 }
 
+/**
+ * One lab at 1280 × 900 for the tests that only read what the default scenario drew (the layout,
+ * where its simulations ran): a load of the lab costs several seconds of Chromium's CPU
+ * (docs/TESTING.md). Those that click, copy, zoom, change its options or trace its typing open
+ * their own (the ejections' Copy buttons and the timeline's keyboard readout, tried on this page,
+ * did not answer as on a fresh one). Each test starts with its own problems.
+ */
+let defaultLab: { page: Page; problems: string[] } | undefined;
+async function openDefaultLab() {
+  if (!defaultLab || defaultLab.page.isClosed()) return (defaultLab = await openLab({ width: 1280 }));
+  defaultLab.problems.length = 0;
+  return defaultLab;
+}
+afterAll(() => defaultLab?.page.close());
+
 const box = (page: Page, selector: string) =>
   page.locator(selector).first().evaluate((e) => {
     const r = e.getBoundingClientRect();
@@ -53,7 +68,7 @@ const box = (page: Page, selector: string) =>
 
 describe('the lab, laid out', () => {
   it('takes the whole width at 1280 px under the script and its output, the Ramp tab as it was', async () => {
-    const { page, problems } = await openLab({ width: 1280 });
+    const { page, problems } = await openDefaultLab();
     const panels = await box(page, '#runner .ss-panels');
     const lab = await box(page, '#runner .ss-panel-chart');
     const script = await box(page, '#runner .ss-panel-editor');
@@ -90,7 +105,6 @@ describe('the lab, laid out', () => {
     expect(rampChart.x).toBeGreaterThan((await box(page, '#runner .ss-panel-output')).x);
     expect(await page.locator('.ss-pick-explain').isVisible()).toBe(true);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('stacks everything at 360 px, nothing wider than the screen', async () => {
@@ -108,14 +122,13 @@ describe('the lab, laid out', () => {
 
 describe('off the main thread', () => {
   it('runs every simulation in the lab worker: the page never loads the lab module', async () => {
-    const { page, problems } = await openLab();
+    const { page, problems } = await openDefaultLab();
     expect(page.workers().some((w) => /lab-worker/.test(w.url()))).toBe(true);
     // The page's own resource timeline (a worker has its own) holds no lab glue or .wasm.
     const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
     expect(loaded.filter((u) => /\/lab-[\w-]{8}\.(js|wasm)$/.test(u))).toEqual([]);
     expect(loaded.some((u) => /open-view-[\w-]+\.js$/.test(u))).toBe(true);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('leaves no main-thread task over 50 ms while the learner types with the lab open', CPU_BOUND_TEST, async () => {
