@@ -190,12 +190,17 @@ async function viteEntry(output: string): Promise<string> {
 }
 
 const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
-  const env = { SITE_BASE: SUB_PATH.replace(/\/$/, ''), NEXT_DIST_DIR: `.next-${bundler}` };
+  // The webpack build without webpack's minifier (next.config.mjs says why); Turbopack's is minified.
+  const env = {
+    SITE_BASE: SUB_PATH.replace(/\/$/, ''),
+    NEXT_DIST_DIR: `.next-${bundler}`,
+    ...(bundler === 'webpack' && { NEXT_WEBPACK_NO_MINIFY: '1' }),
+  };
   return {
     name: `next-${bundler}`,
     folder: 'next',
     inPlace: true,
-    setup: `Next.js 16, App Router, ${bundler === 'turbopack' ? 'Turbopack' : 'webpack'} (React 19): a client component with the elements, a server component calling loadSlowStart()`,
+    setup: `Next.js 16, App Router, ${bundler === 'turbopack' ? 'Turbopack' : 'webpack, its minifier off'} (React 19): a client component with the elements, a server component calling loadSlowStart()`,
     api: PICKS,
     csp: false,
     async build({ dir, exec }) {
@@ -316,7 +321,9 @@ export const APPS: ConsumerApp[] = [
   generator('astro', 'Astro 5 + Starlight 0.37: an MDX page', 'astro', ['build', '--silent'], 'dist'),
   // Not minified (Docusaurus' own --no-minify): 52 s of CPU instead of 91 s (measured one
   // after the other, caches emptied), and a minifier does not touch what is tested (the URLs
-  // webpack rewrote; both Next apps are minified, by webpack's and Turbopack's defaults).
+  // webpack rewrote; no webpack build here is minified: the webpack app's config and the Next
+  // app's webpack build (next.config.mjs) leave it off too; its Turbopack build, the Vite apps
+  // and esbuild's are minified).
   generator('docusaurus', 'Docusaurus 3.10 (React 19, webpack; --no-minify): an MDX page', 'docusaurus', ['build', '--out-dir', 'build', '--no-minify'], 'build', async (dir) => {
     // webpack's persistent cache (node_modules/.cache) trusts a package in node_modules by its
     // name and version, which stay slowstart 0.2.0 from commit to commit: a build after an
