@@ -330,8 +330,13 @@ std::uint64_t SmoothWrr::count_by_scan_of(std::size_t classes, std::uint64_t n, 
 // so that it starts at its top, as move_winner's moves would have left it.
 // (The condition holds after each pick: the lowered winner comes after the
 // new tail because it came before the new head.)
+//
+// Each D its own function, not inlined into count_many: inlined, the 16 made
+// one 21.6 KB WebAssembly function that V8 took 0.5-3.7 s to optimise in the
+// background (the page ran Liftoff's code meanwhile, about 1.9x slower), and
+// whose calls of move_winner it left uninlined when the warm-up had none (PL-34).
 template <std::size_t D>
-std::uint64_t SmoothWrr::count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
+[[gnu::noinline]] std::uint64_t SmoothWrr::count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
   std::uint64_t done = 0;
   while (done < n) {
     prepare();
