@@ -313,9 +313,12 @@ template <std::size_t D>
 template <std::size_t... D>
 std::uint64_t SmoothWrr::count_by_scan_of(std::size_t classes, std::uint64_t n, const std::uint32_t* ids,
                                           std::uint32_t* counts, std::index_sequence<D...>) {
-  std::uint64_t none = 0;
-  ((classes == D + 1 ? (none = count_by_scan<D + 1>(n, ids, counts), true) : false) || ...);
-  return none;
+  // Through a table, not a direct call each: Binaryen's -O3 (the WebAssembly
+  // link) inlines a function called from one place whatever its size or
+  // `noinline`, which put all 16 back into count_many (PL-34).
+  using Count = std::uint64_t (SmoothWrr::*)(std::uint64_t, const std::uint32_t*, std::uint32_t*);
+  static constexpr Count kCounts[] = {&SmoothWrr::count_by_scan<D + 1>...};
+  return (this->*kCounts[classes - 1])(n, ids, counts);
 }
 
 // run_picks' runs by scan (the class count fixed: nothing but K changes
@@ -330,8 +333,13 @@ std::uint64_t SmoothWrr::count_by_scan_of(std::size_t classes, std::uint64_t n, 
 // so that it starts at its top, as move_winner's moves would have left it.
 // (The condition holds after each pick: the lowered winner comes after the
 // new tail because it came before the new head.)
+//
+// Each D its own function, not inlined into count_many: inlined, the 16 made
+// (with the simulation's loop) one 21.6 KB WebAssembly function that V8 took
+// 0.5-3.7 s to optimise in the background, the page running Liftoff's code
+// (about 1.9x slower) meanwhile (PL-34).
 template <std::size_t D>
-std::uint64_t SmoothWrr::count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
+[[gnu::noinline]] std::uint64_t SmoothWrr::count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
   std::uint64_t done = 0;
   while (done < n) {
     prepare();

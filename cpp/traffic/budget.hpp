@@ -47,6 +47,9 @@ inline constexpr double kMaxSimCells = 10'000'000;   // buckets x backends (45 b
 inline constexpr std::size_t kMaxReportBytes = std::size_t{256} << 20;  // the CLIs' table or CSV
 inline constexpr double kMaxInFlight = 4'000'000;    // attempts in flight, and requests in the backends' queues
 inline constexpr double kMaxLatencyBins = 4'000'000;  // latency histograms' bins held at once (at most 171 MB)
+// The event loop's turns in one call (a routing run of one millisecond, or
+// one request with its events): about a millisecond of the fleet's picks.
+inline constexpr std::uint64_t kSliceTurns = 4096;
 
 // What a step costs: the budget's units, about 1.3-1.6 ns each natively
 // (docs/performance-log.md, PL-22).
@@ -99,6 +102,10 @@ struct RunLimits {
   double steps = kMaxWorkSteps;
   double in_flight = kMaxInFlight;
   double latency_bins = kMaxLatencyBins;
+  // Not a limit: how many turns of the event loop one call of its slice
+  // runs (traffic.cpp's advance_to says why). Any size gives the same result
+  // (tests/cpp/traffic_slices_test.cpp runs slices of 1 up).
+  std::uint64_t slice = kSliceTurns;
 };
 
 // Counts the run's steps; `over()` once past the limit.

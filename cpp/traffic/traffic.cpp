@@ -93,6 +93,7 @@ class Simulator : public ScriptSink, FleetEvents {
         meter_(limits.steps),
         in_flight_limit_(limits.in_flight),
         latency_bins_limit_(limits.latency_bins),
+        slice_(std::max<std::uint64_t>(1, limits.slice)),
         service_(o.service, n_ids_),
         nginx_(o.health, n_ids_, meter_),
         haproxy_(o.health, n_ids_),
@@ -837,10 +838,14 @@ class Simulator : public ScriptSink, FleetEvents {
 
   // Routing only (no service model): the requests of one millisecond share
   // their weights and their bucket, so they are picked in one tight run.
-  void route_runs(double until) {
-    while (next_ < total_requests_) {
+  // At most `slice_` runs a call: true when there are more to route before
+  // `until` (advance_to calls again), false once at `until`, at the end, or
+  // over the budget.
+  [[gnu::noinline]] bool route_slice(double until) {
+    for (std::uint64_t turn = 0; next_ < total_requests_; ++turn) {
+      if (turn == slice_) return true;
       const double t = arrival(next_);
-      if (t >= until) return;
+      if (t >= until) return false;
       const std::size_t k = r_.bucket_of(t);
       const std::int64_t tick = tick_of(t);
       if (ramps_.pending()) ramp_to(tick);
@@ -862,8 +867,9 @@ class Simulator : public ScriptSink, FleetEvents {
       client_.sent(k, static_cast<std::uint32_t>(end - next_), unrouted);
       meter_.add(kStepsPerRoutedRequest * static_cast<double>(end - next_));
       next_ = end;
-      if (over_budget(t)) return;
+      if (over_budget(t)) return false;
     }
+    return false;
   }
 
   // Past the work budget (or stopped before): the run goes no further.
@@ -872,26 +878,59 @@ class Simulator : public ScriptSink, FleetEvents {
     return stopped_.has_value();
   }
 
+  // The run from now_ to `until`, in slices of `slice_` turns, each a call of
+  // its own: WebAssembly has no on-stack replacement, so a loop that ran in
+  // one call from the first request to the last would keep the baseline
+  // code (Liftoff) it started with even after V8 has optimised it, the
+  // whole run long (about 1.9x slower, PL-34); a slice's next call runs the
+  // optimised code. The loop's state lives in the simulator, not in the
+  // slice, so a run in slices of any size is the same run
+  // (traffic_slices_test.cpp). Each slice function is called from two
+  // places: Binaryen's -O3 (the WebAssembly link) inlines a function called
+  // from one place whatever its size or `noinline`, which undid the slices
+  // in the module (PL-34). route_slice stays a function there; LLVM folds
+  // request_slice's two calls into one and it is inlined, which costs
+  // little: its loop calls pick, serve and complete_until, each re-entered
+  // every request.
   void advance_to(double until) {
     if (stopped_) return;
     if (!per_request_) {
-      route_runs(until);
+      if (route_slice(until))
+        while (route_slice(until)) {
+        }
       now_ = std::max(now_, std::min(until, o_.duration));
       return;
     }
+    Slice s = request_slice(until);
+    if (s == Slice::More)
+      while ((s = request_slice(until)) == Slice::More) {
+      }
+    if (s == Slice::Stopped) return;
+    // Events up to `until` (within the run) happen before the script's change there.
+    if (o_.service.enabled) complete_until(std::min(until, o_.duration));
+    now_ = std::max(now_, std::min(until, o_.duration));
+  }
+
+  // How a slice of the run ended: more to do before `until`; `until` (or
+  // the last request) reached; or stopped (over the budget, too much in flight).
+  enum class Slice { More, Reached, Stopped };
+
+  // Requests one by one, at most `slice_` of them.
+  [[gnu::noinline]] Slice request_slice(double until) {
     const double rps = o_.rps;
     const std::size_t samples_per_bucket = 10;
     const bool service = o_.service.enabled;
-    while (next_ < total_requests_) {
+    for (std::uint64_t turn = 0; next_ < total_requests_; ++turn) {
+      if (turn == slice_) return Slice::More;
       const double t = static_cast<double>(next_) / rps;
-      if (t >= until) break;
+      if (t >= until) return Slice::Reached;
       now_ = t;
       meter_.add(steps_per_pick_);
-      if (over_budget(t)) return;
+      if (over_budget(t)) return Slice::Stopped;
       const auto k = r_.bucket_of(t);
       if (service) {
         complete_until(t);
-        if (stopped_) return;
+        if (stopped_) return Slice::Stopped;
         if (k != reached_) {  // no attempt arrives before t any more
           reached_ = k;
           meter_.add(kStepsPerLatencyBin * static_cast<double>(client_.reached(k)));
@@ -925,9 +964,7 @@ class Simulator : public ScriptSink, FleetEvents {
       }
       ++next_;
     }
-    // Events up to `until` (within the run) happen before the script's change there.
-    if (service) complete_until(std::min(until, o_.duration));
-    now_ = std::max(now_, std::min(until, o_.duration));
+    return Slice::Reached;
   }
 
   const TrafficOptions& o_;
@@ -945,6 +982,7 @@ class Simulator : public ScriptSink, FleetEvents {
   WorkMeter meter_;
   double in_flight_limit_;
   double latency_bins_limit_;
+  std::uint64_t slice_;  // the event loop's turns a call (RunLimits::slice)
   double steps_per_pick_ = 0;
   Problem stopped_;
 
