@@ -192,6 +192,13 @@ std::string emit_haproxy(const EmitInput& in) {
 
 // ---- Envoy ---------------------------------------------------------------
 
+// A name in double quotes: YAML types a bare null, true, 0x1F or 123 as no
+// string, and Envoy wants one. Names are plain here (emit_config), so there is
+// nothing to escape.
+std::string quoted(const std::string& name) {
+  return '"' + name + '"';
+}
+
 std::string emit_envoy(const EmitInput& in) {
   Writer w;
   const TrafficOptions& o = in.options;
@@ -219,7 +226,7 @@ std::string emit_envoy(const EmitInput& in) {
   w.line("              routes:");
   w.line("              - match: {prefix: \"/\"}");
   w.line("                route:");
-  w.line("                  cluster: " + in.pool);
+  w.line("                  cluster: " + quoted(in.pool));
   const double timeout_s = o.timeout_ms / 1000;
   if (o.retries > 0 && o.timeout_ms > 0) {
     w.line("                  timeout: " + number_text(timeout_s * (o.retries + 1)) + "s");
@@ -236,7 +243,7 @@ std::string emit_envoy(const EmitInput& in) {
     if (o.timeout_ms == 0) w.note("no timeout in the lab: the route's timeout 0s turns Envoy's off");
   }
   w.line("  clusters:");
-  w.line("  - name: " + in.pool);
+  w.line("  - name: " + quoted(in.pool));
   w.line("    connect_timeout: 1s");
   const bool least = o.policy == Policy::LeastRequest;
   w.line(std::string("    lb_policy: ") + (least ? "LEAST_REQUEST" : o.policy == Policy::Random ? "RANDOM" : "ROUND_ROBIN"));
@@ -246,11 +253,11 @@ std::string emit_envoy(const EmitInput& in) {
   if (in.slow_start > 0 && !slow) w.note("Envoy's slow start works with ROUND_ROBIN and LEAST_REQUEST only");
   if (slow || least) {
     w.line(std::string("    ") + (least ? "least_request_lb_config:" : "round_robin_lb_config:"));
-    if (least) w.line("      active_request_bias: {default_value: " + number_text(o.bias) + ", runtime_key: upstream." + in.pool + ".bias}");
+    if (least) w.line("      active_request_bias: {default_value: " + number_text(o.bias) + ", runtime_key: " + quoted("upstream." + in.pool + ".bias") + "}");
     if (slow) {
       w.line("      slow_start_config:");
       w.line("        slow_start_window: " + number_text(in.slow_start) + "s");
-      w.line("        aggression: {default_value: " + number_text(c.aggression) + ", runtime_key: upstream." + in.pool + ".aggression}");
+      w.line("        aggression: {default_value: " + number_text(c.aggression) + ", runtime_key: " + quoted("upstream." + in.pool + ".aggression") + "}");
       w.line("        min_weight_percent: {value: " + number_text(c.min_weight_percent) + "}");
     }
   }
@@ -267,7 +274,7 @@ std::string emit_envoy(const EmitInput& in) {
            " check has no Envoy form (off here)");
   }
   w.line("    load_assignment:");
-  w.line("      cluster_name: " + in.pool);
+  w.line("      cluster_name: " + quoted(in.pool));
   w.line("      endpoints:");
   w.line("      - lb_endpoints:");
   for (const ImportedServer& s : in.servers) {
@@ -430,19 +437,21 @@ std::vector<ImportedServer> script_pool(std::string_view script) {
 }
 
 std::string emit_config(EmitFormat format, const EmitInput& given) {
-  // Names every format takes as they are: letters, digits and . _ : -
+  // Names every format takes as they are: letters, digits and . _ - (and a
+  // server's : before its port; a pool's name is no address: nginx would read
+  // "proxy_pass http://app:;" as a port, and Envoy's YAML "app:" as a key).
   EmitInput in = given;
-  const auto plain = [](std::string name, const char* fallback) {
+  const auto plain = [](std::string name, const char* fallback, bool colon) {
     for (char& c : name)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':' || c == '-')) c = '_';
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || (colon && c == ':') || c == '-')) c = '_';
     return name.empty() ? std::string(fallback) : name;
   };
-  in.pool = plain(in.pool, "backend");
+  in.pool = plain(in.pool, "backend", false);
   // Unique as every format needs them ("a-2" for a second "a": script_name's
   // "a#2" would start a comment in nginx, HAProxy and Caddy).
   std::vector<std::string> taken;
   for (ImportedServer& s : in.servers) {
-    const std::string name = plain(s.name, "server");
+    const std::string name = plain(s.name, "server", true);
     s.name = name;
     for (int k = 2; std::find(taken.begin(), taken.end(), s.name) != taken.end(); ++k) s.name = name + "-" + std::to_string(k);
     taken.push_back(s.name);

@@ -273,6 +273,29 @@ TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {
   }
 }
 
+// A pool's name that YAML or nginx would read as something else: a trailing
+// colon (the fuzzer's "ht__tp:" from a proxy_pass of odd bytes: Envoy's YAML
+// then had "cluster: ht__tp:"), a number, null, true, a leading dash. Every
+// format reads back the name it wrote, and nginx's proxy_pass has no port.
+TEST(SystemEmit, PoolNamesThatLookLikeSomethingElseReadBackAsNames) {
+  const struct {
+    const char* given;
+    const char* written;
+  } cases[] = {{"ht\xff\xfftp:", "ht__tp_"}, {"app:8080", "app_8080"}, {"123", "123"}, {"null", "null"},
+               {"true", "true"}, {"-x", "-x"}, {"0x1F", "0x1F"}, {"~", "_"}};
+  for (const auto& k : cases) {
+    for (const EmitFormat f : {EmitFormat::Nginx, EmitFormat::HAProxy, EmitFormat::Envoy}) {
+      const std::string text = emit_config(f, three(k.given));
+      const ConfigFormat back = f == EmitFormat::Nginx ? ConfigFormat::Nginx : f == EmitFormat::HAProxy ? ConfigFormat::HAProxy : ConfigFormat::Envoy;
+      const ImportedConfig c = read_back(text, back);
+      EXPECT_EQ(c.pool, k.written) << k.given << "\n" << text;
+      ASSERT_EQ(c.servers.size(), 3u) << k.given << "\n" << text;
+    }
+    EXPECT_TRUE(has(emit_config(EmitFormat::Nginx, three(k.given)), std::string("proxy_pass http://") + k.written + ";")) << k.given;
+    EXPECT_TRUE(has(emit_config(EmitFormat::Envoy, three(k.given)), std::string("cluster: \"") + k.written + "\"")) << k.given;
+  }
+}
+
 // ---- the commands ------------------------------------------------------------
 
 struct Files {
