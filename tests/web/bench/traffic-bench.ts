@@ -14,6 +14,11 @@
 // prints each workload's ratio (the baseline's median CPU time over ours:
 // above 1 means this build is faster), the one figure a loaded machine does
 // not spoil (docs/PERFORMANCE.md).
+// Before a workload's warm-up, each build also makes it the first call of a
+// fresh page (its own browser context: no code cache, nothing compiled or
+// optimised, the module's memory not grown), which is what a user meets:
+// `firstCallCpuMs`, TRAFFIC_BENCH_FIRST_CALLS pages each (default 1; 0: none),
+// alternating with the baseline's (PL-38).
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,7 +95,22 @@ it('measures the traffic simulation in Chromium', async () => {
       medianCpuMs: Math.round(median(cpu) * 1000),
       requestsPerCpuSecondMillions: Math.round((n / median(cpu) / 1e6) * 10) / 10,
     });
+    const firstCalls = Number(process.env.TRAFFIC_BENCH_FIRST_CALLS ?? 1);
+    /** The workload as the first call of a fresh page of that build: the page thread's CPU (s). */
+    const firstCall = async (from: string, name: string) => {
+      const fresh = await openBench(browser, from);
+      try {
+        return (await fresh.run(name)).cpu;
+      } finally {
+        await fresh.close();
+      }
+    };
     for (const [name, runs] of Object.entries(ours.workloads)) {
+      const first: number[] = [], baseFirst: number[] = [];
+      for (let i = 0; i < firstCalls; i++) {
+        first.push(await firstCall(dist, name));
+        if (baselineDist) baseFirst.push(await firstCall(baselineDist, name));
+      }
       await ours.warmUp(name);
       if (base) await base.warmUp(name);
       const wall: number[] = [], cpu: number[] = [], baseWall: number[] = [], baseCpu: number[] = [];
@@ -110,9 +130,10 @@ it('measures the traffic simulation in Chromium', async () => {
       figures[name] = {
         workload: WORKLOAD_NAMES[name],
         ...summary(wall, cpu, requests[name]),
+        firstCallCpuMs: first.map((t) => Math.round(t * 1000)),
         ...(base
           ? {
-              baseline: summary(baseWall, baseCpu, requests[name]),
+              baseline: { ...summary(baseWall, baseCpu, requests[name]), firstCallCpuMs: baseFirst.map((t) => Math.round(t * 1000)) },
               // Above 1: this build takes less of the page thread's CPU than the baseline.
               cpuRatioBaselineOverOurs: Math.round((median(baseCpu) / median(cpu)) * 100) / 100,
             }
@@ -126,9 +147,16 @@ it('measures the traffic simulation in Chromium', async () => {
     console.log(JSON.stringify(figures, null, 2));
     if (base)
       for (const name of Object.keys(ours.workloads)) {
-        const f = figures[name] as { medianCpuMs: number; baseline: { medianCpuMs: number }; cpuRatioBaselineOverOurs: number };
+        const f = figures[name] as {
+          medianCpuMs: number;
+          firstCallCpuMs: number[];
+          baseline: { medianCpuMs: number; firstCallCpuMs: number[] };
+          cpuRatioBaselineOverOurs: number;
+        };
+        const seconds = (ms: number[]) => ms.map((t) => (t / 1000).toFixed(2)).join(', ');
         console.log(
-          `${name}: ${(f.medianCpuMs / 1000).toFixed(2)} s of the page thread's CPU, baseline ${(f.baseline.medianCpuMs / 1000).toFixed(2)} s: ${f.cpuRatioBaselineOverOurs}x`,
+          `${name}: ${(f.medianCpuMs / 1000).toFixed(2)} s of the page thread's CPU, baseline ${(f.baseline.medianCpuMs / 1000).toFixed(2)} s: ${f.cpuRatioBaselineOverOurs}x` +
+            (f.firstCallCpuMs.length ? `; a fresh page's first call ${seconds(f.firstCallCpuMs)} s, baseline ${seconds(f.baseline.firstCallCpuMs)} s` : ''),
         );
       }
     await mkdir(`${ROOT}test-results`, { recursive: true });
