@@ -190,10 +190,12 @@ async function viteEntry(output: string): Promise<string> {
 }
 
 const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
-  // The webpack build without webpack's minifier (next.config.mjs says why); Turbopack's is minified.
+  // The webpack build without webpack's minifier (next.config.mjs says why); Turbopack's is
+  // minified. Neither writes its persistent build cache (no build here reads one: next.config.mjs).
   const env = {
     SITE_BASE: SUB_PATH.replace(/\/$/, ''),
     NEXT_DIST_DIR: `.next-${bundler}`,
+    NEXT_NO_BUILD_CACHE: '1',
     ...(bundler === 'webpack' && { NEXT_WEBPACK_NO_MINIFY: '1' }),
   };
   return {
@@ -216,8 +218,16 @@ const nextApp = (bundler: 'turbopack' | 'webpack'): ConsumerApp => {
   };
 };
 
-/** A site generator's app: `args` build it into `out` (relative to its folder), under SUB_PATH. */
-const generator = (name: string, setup: string, command: string, args: string[], out: string, prepare?: (dir: string) => Promise<void>): ConsumerApp => ({
+/** A site generator's app: `args` build it into `out` (relative to its folder), under SUB_PATH; `env` is the build's. */
+const generator = (
+  name: string,
+  setup: string,
+  command: string,
+  args: string[],
+  out: string,
+  prepare?: (dir: string) => Promise<void>,
+  env: Record<string, string> = {},
+): ConsumerApp => ({
   name,
   folder: name,
   inPlace: true,
@@ -226,7 +236,7 @@ const generator = (name: string, setup: string, command: string, args: string[],
   csp: false,
   prepare,
   async build({ dir, exec }) {
-    await exec(await bin(dir, command), args, { SITE_BASE: SUB_PATH });
+    await exec(await bin(dir, command), args, { SITE_BASE: SUB_PATH, ...env });
     return join(dir, out);
   },
   serve: (_dir, output) => serveUnder(output),
@@ -324,14 +334,25 @@ export const APPS: ConsumerApp[] = [
   // webpack rewrote; no webpack build here is minified: the webpack app's config and the Next
   // app's webpack build (next.config.mjs) leave it off too; its Turbopack build, the Vite apps
   // and esbuild's are minified).
-  generator('docusaurus', 'Docusaurus 3.10 (React 19, webpack; --no-minify): an MDX page', 'docusaurus', ['build', '--out-dir', 'build', '--no-minify'], 'build', async (dir) => {
-    // webpack's persistent cache (node_modules/.cache) trusts a package in node_modules by its
-    // name and version, which stay slowstart 0.2.0 from commit to commit: a build after an
-    // earlier run's resolved the element's old chunk names ("Can't resolve
-    // './slow-start-runner-format-….js'"; Next's webpack build emitted the old .wasm). A fresh
-    // clone has no cache; nor does this build.
-    await rm(join(dir, 'node_modules/.cache'), { recursive: true, force: true });
-  }),
+  //
+  // No persistent cache (Docusaurus' own DOCUSAURUS_NO_PERSISTENT_CACHE): webpack's cache
+  // (node_modules/.cache) trusts a package in node_modules by its name and version, which stay
+  // slowstart 0.2.0 from commit to commit: a build after an earlier run's resolved the
+  // element's old chunk names ("Can't resolve './slow-start-runner-format-….js'"; Next's
+  // webpack build emitted the old .wasm). So the build never reads one (a fresh clone has
+  // none, and one left by a run before this setting is removed), and writing it was waste:
+  // 57 s of CPU with it, 31-34 s without (two pairs, one after the other; PL-40).
+  generator(
+    'docusaurus',
+    'Docusaurus 3.10 (React 19, webpack; --no-minify): an MDX page',
+    'docusaurus',
+    ['build', '--out-dir', 'build', '--no-minify'],
+    'build',
+    async (dir) => {
+      await rm(join(dir, 'node_modules/.cache'), { recursive: true, force: true });
+    },
+    { DOCUSAURUS_NO_PERSISTENT_CACHE: '1' },
+  ),
   nextApp('turbopack'),
   nextApp('webpack'),
 ];
