@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The WebAssembly modules' link cache: CMake's linker launcher of the two
+# modules (cmake/wasm.cmake), called as `wasm-link-cache.sh em++ ARGS...`.
+#
+# The link (LTO of every object, then wasm-opt) is most of a build whose
+# compiles ccache serves: the clean clone that `npm pack` builds in the
+# package tests and the consumer matrix (tests/web/support/packed.ts) is the
+# very commit this tree has just built, and linked both modules again (about
+# 40 s of CPU). Here a link whose inputs are the same as an earlier one's is a
+# copy of that link's outputs. The key is a hash of:
+#   - the emcc that links: its path, its and clang's versions (`emcc -v`),
+#     its configuration file, wasm-opt's and node's versions;
+#   - every argument, with this tree's path made relative (so that a clone
+#     elsewhere has the same key), response files (@FILE) read in place;
+#   - the bytes of every argument that names a file (the objects, the rooms'
+#     archives, any --js-library or --pre-js), wherever it is;
+#   - the EMCC_* variables of the environment.
+# The outputs kept are the -o file and the files beside it with its name and
+# another extension (engine.mjs: engine.wasm). Entries live in
+# $SLOWSTART_WASM_LINK_CACHE (default ~/.cache/slowstart/wasm-link); the
+# newest 16 are kept. SLOWSTART_WASM_LINK_CACHE=off links every time.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache=${SLOWSTART_WASM_LINK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slowstart/wasm-link}
+[[ $cache == off ]] && exec "$@"
+
+out=
+prev=
+for a in "$@"; do
+  [[ $prev == -o ]] && out=$a
+  prev=$a
+done
+[[ -n $out ]] || exec "$@"
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+
+# What decides the link's outputs, one line each; its hash is the key.
+describe() {
+  local emcc=$1 a f
+  echo "emcc $(command -v "$emcc" || echo "$emcc")"
+  "$emcc" -v 2>&1 | grep -v '^InstalledDir' || true  # emcc's and clang's versions
+  local config=${EM_CONFIG:-$(dirname "$(readlink -f "$(command -v "$emcc")")")/.emscripten}
+  [[ -f $config ]] && cat "$config"
+  command -v wasm-opt >/dev/null && wasm-opt --version
+  command -v node >/dev/null && node --version  # (emcc's JavaScript optimizer)
+  env | grep '^EMCC_' | sort || true
+  for a in "$@"; do
+    if [[ $a == @* && -f ${a#@} ]]; then
+      echo "response file:"
+      # Each word of the response file as an argument of its own.
+      # shellcheck disable=SC2046
+      describe_args $(cat "${a#@}")
+    else
+      describe_args "$a"
+    fi
+  done
+}
+describe_args() {
+  local a p
+  for a in "$@"; do
+    p=$a
+    case $p in /*) ;; *) [[ -e $p ]] && p=$PWD/$p ;; esac
+    # The output's own path is the tree's, whichever tree (the copy puts it there).
+    if [[ $p == "$out" ]]; then echo "arg <output>"; continue; fi
+    if [[ -f $p ]]; then
+      echo "file ${p#"$root"/} $(sha256sum <"$p" | cut -c1-64)"
+    else
+      echo "arg ${a//"$root"/<root>}"
+    fi
+  done
+}
+
+key=$(describe "$@" | sha256sum | cut -c1-64)
+entry=$cache/$key
+stem=$(basename "${out%.*}")
+dir=$(dirname "$out")
+
+if [[ -f $entry/done ]]; then
+  for f in "$entry"/files/*; do cp -f "$f" "$dir/$(basename "$f")"; done
+  touch "$entry/done" "$out"
+  echo "wasm-link-cache: $(basename "$out") copied from an earlier identical link (${key:0:12})" >&2
+  exit 0
+fi
+
+started=$(mktemp)
+"$@"
+mkdir -p "$cache"
+tmp=$(mktemp -d "$cache/.new.XXXXXX")
+mkdir "$tmp/files"
+for f in "$dir/$stem".*; do
+  # Outputs of this link: the -o file and its siblings written since it started.
+  # (Not the typings, engine.d.mts: a step of the build after the link copies them.)
+  [[ -f $f && $f != *.d.mts && ( $f == "$out" || $f -nt $started ) ]] && cp -f "$f" "$tmp/files/"
+done
+rm -f "$started"
+touch "$tmp/done"
+if ! mv -T "$tmp" "$entry" 2>/dev/null; then rm -rf "$tmp"; fi
+# The newest 16 entries stay.
+ls -1td "$cache"/*/ 2>/dev/null | tail -n +17 | xargs -r rm -rf
+exit 0
