@@ -5,13 +5,17 @@
 # The link (LTO of every object, then wasm-opt) is most of a build whose
 # compiles ccache serves: the clean clone that `npm pack` builds in the
 # package tests and the consumer matrix (tests/web/support/packed.ts) is the
-# very commit this tree has just built, and linked both modules again (about
-# 40 s of CPU). Here a link whose inputs are the same as an earlier one's is a
-# copy of that link's outputs. The key is a hash of:
+# very commit this tree has just built, and linked both modules again: its
+# build-wasm.sh took 61 s of CPU, 14 s with this cache (docs/performance-log.md,
+# PL-39). Here a link whose inputs are the same as an earlier one's is a copy
+# of that link's outputs, byte for byte what the link makes again (the link is
+# deterministic: the tree's, a clone's linked anew and a clone's copied were
+# the same bytes, PL-39). The key is a hash of:
 #   - the emcc that links: its path, its and clang's versions (`emcc -v`),
 #     its configuration file, wasm-opt's and node's versions;
 #   - every argument, with this tree's path made relative (so that a clone
-#     elsewhere has the same key), response files (@FILE) read in place;
+#     elsewhere has the same key; the output by its name alone), response
+#     files (@FILE) read in place;
 #   - the bytes of every argument that names a file (the objects, the rooms'
 #     archives, any --js-library or --pre-js), wherever it is;
 #   - the EMCC_* variables of the environment.
@@ -59,8 +63,9 @@ describe_args() {
   for a in "$@"; do
     p=$a
     case $p in /*) ;; *) [[ -e $p ]] && p=$PWD/$p ;; esac
-    # The output's own path is the tree's, whichever tree (the copy puts it there).
-    if [[ $p == "$out" ]]; then echo "arg <output>"; continue; fi
+    # The output's folder is this tree's, whichever tree (the copy puts it
+    # there); its name is in the glue (engine.mjs loads engine.wasm).
+    if [[ $p == "$out" ]]; then echo "arg <output folder>/$(basename "$out")"; continue; fi
     if [[ -f $p ]]; then
       echo "file ${p#"$root"/} $(sha256sum <"$p" | cut -c1-64)"
     else
@@ -93,7 +98,10 @@ for f in "$dir/$stem".*; do
 done
 rm -f "$started"
 touch "$tmp/done"
-if ! mv -T "$tmp" "$entry" 2>/dev/null; then rm -rf "$tmp"; fi
+# (An entry is whole or absent: made aside, then renamed; one another link
+# made meanwhile stays.)
+[[ -d $entry && ! -f $entry/done ]] && rm -rf "$entry"
+mv -T "$tmp" "$entry" 2>/dev/null || rm -rf "$tmp"
 # The newest 16 entries stay.
 ls -1td "$cache"/*/ 2>/dev/null | tail -n +17 | xargs -r rm -rf
 exit 0
