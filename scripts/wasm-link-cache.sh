@@ -79,29 +79,43 @@ entry=$cache/$key
 stem=$(basename "${out%.*}")
 dir=$(dirname "$out")
 
-if [[ -f $entry/done ]]; then
-  for f in "$entry"/files/*; do cp -f "$f" "$dir/$(basename "$f")"; done
-  touch "$entry/done" "$out"
+copied() {
+  local f
+  for f in "$entry"/files/*; do cp -f "$f" "$dir/$(basename "$f")" || return 1; done
+  [[ -f $out ]] && touch "$entry/done" "$out"
+}
+if [[ -f $entry/done ]] && copied; then
   echo "wasm-link-cache: $(basename "$out") copied from an earlier identical link (${key:0:12})" >&2
   exit 0
 fi
 
-started=$(mktemp)
-"$@"
-mkdir -p "$cache"
-tmp=$(mktemp -d "$cache/.new.XXXXXX")
-mkdir "$tmp/files"
-for f in "$dir/$stem".*; do
-  # Outputs of this link: the -o file and its siblings written since it started.
-  # (Not the typings, engine.d.mts: a step of the build after the link copies them.)
-  [[ -f $f && $f != *.d.mts && ( $f == "$out" || $f -nt $started ) ]] && cp -f "$f" "$tmp/files/"
-done
-rm -f "$started"
-touch "$tmp/done"
-# (An entry is whole or absent: made aside, then renamed; one another link
-# made meanwhile stays.)
-[[ -d $entry && ! -f $entry/done ]] && rm -rf "$entry"
-mv -T "$tmp" "$entry" 2>/dev/null || rm -rf "$tmp"
-# The newest 16 entries stay.
-ls -1td "$cache"/*/ 2>/dev/null | tail -n +17 | xargs -r rm -rf
+# Keeping the outputs is a favour: a cache that cannot be written (a
+# read-only home) leaves the link done and the build going.
+tmp=
+if mkdir -p "$cache" 2>/dev/null && tmp=$(mktemp -d "$cache/.new.XXXXXX" 2>/dev/null); then
+  mkdir "$tmp/files"
+  touch "$tmp/started"
+else
+  echo "wasm-link-cache: cannot write $cache: linking without it" >&2
+  exec "$@"
+fi
+"$@" || { status=$?; rm -rf "$tmp"; exit "$status"; }
+store() {
+  local f
+  for f in "$dir/$stem".*; do
+    # Outputs of this link: the -o file and its siblings written since it started.
+    # (Not the typings, engine.d.mts: a step of the build after the link copies them.)
+    if [[ -f $f && $f != *.d.mts && ( $f == "$out" || $f -nt $tmp/started ) ]]; then
+      cp -f "$f" "$tmp/files/" || return 1
+    fi
+  done
+  touch "$tmp/done"
+  # An entry is whole or absent: made aside, then renamed (one that another
+  # link made meanwhile stays).
+  if [[ -d $entry && ! -f $entry/done ]]; then rm -rf "$entry"; fi
+  mv -T "$tmp" "$entry" 2>/dev/null || rm -rf "$tmp"
+  # The newest 16 entries stay.
+  ls -1td "$cache"/*/ 2>/dev/null | tail -n +17 | xargs -r rm -rf
+}
+store || { rm -rf "$tmp"; echo "wasm-link-cache: could not keep $(basename "$out") in $cache (linked anyway)" >&2; }
 exit 0
