@@ -57,6 +57,10 @@ function(slowstart_wasm_module target name export_name rooms extra_link_options)
     SUFFIX ".mjs"
     RUNTIME_OUTPUT_DIRECTORY ${SLOWSTART_WASM_OUT})
   target_link_options(${target} PRIVATE ${SLOWSTART_WASM_LINK_OPTIONS} -sEXPORT_NAME=${export_name} ${extra_link_options})
+  # A link whose inputs (objects, archives, flags, emcc) are an earlier link's
+  # is a copy of its outputs (scripts/wasm-link-cache.sh): the clean clone that
+  # `npm pack` builds in the tests links nothing this tree has linked.
+  set_target_properties(${target} PROPERTIES CXX_LINKER_LAUNCHER ${CMAKE_SOURCE_DIR}/scripts/wasm-link-cache.sh)
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_if_different
             ${CMAKE_SOURCE_DIR}/cpp/wasm/${name}.d.mts ${CMAKE_SOURCE_DIR}/web/wasm/${name}.d.mts)

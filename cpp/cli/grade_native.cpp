@@ -40,7 +40,7 @@ namespace {
 
 constexpr std::string_view kPrefix = "slowstart grade: ";
 
-std::int64_t now_ms() {
+std::int64_t monotonic_ms() {
   timespec t{};
   clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<std::int64_t>(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
@@ -137,9 +137,9 @@ int grade_command(const std::vector<std::string>& args) {
   const bool namespaces = lifeline.open() && pid_namespace_works();
   err = run.containment_note(namespaces ? Containment::PidNamespace : Containment::Subreaper);
   put(err, stderr);
-  const std::int64_t t0 = now_ms();
+  const std::int64_t t0 = monotonic_ms();
   const bool all_killed = run_all(run, paths, as, namespaces ? lifeline.read_end() : -1);
-  const std::int64_t wall = now_ms() - t0;
+  const std::int64_t wall = monotonic_ms() - t0;
   sigaction(SIGPIPE, &previous_pipe, nullptr);
   files.remove();
   if (const int sig = g_stop) {

@@ -57,7 +57,7 @@ struct Files {
   }
 };
 
-GradeEnv env() {
+GradeEnv lead_env() {
   GradeEnv e;
   e.cpus = 1;
   e.hostname = "grader";
@@ -88,7 +88,7 @@ std::string graded(const std::vector<RunOutcome>& outcomes, ReportFormat format,
   int st = -1;
   const char* name = format == ReportFormat::Json ? "json" : format == ReportFormat::Junit ? "junit"
                      : format == ReportFormat::Gradescope ? "gradescope" : "text";
-  EXPECT_TRUE(run.start({"--format", name, "--tests", "d", "--", "python3", "balancer.py"}, env(), f.io(), out, err, st))
+  EXPECT_TRUE(run.start({"--format", name, "--tests", "d", "--", "python3", "balancer.py"}, lead_env(), f.io(), out, err, st))
       << err;
   for (std::size_t i = 0; i < outcomes.size(); ++i) run.set_outcome(i, outcomes[i]);
   st = run.finish(0, out, err);
@@ -212,7 +212,7 @@ TEST(GradeLead, ALongScriptShowsItsStartAndWhereTheRestIs) {
   GradeRun run;
   std::string out, err;
   int st = -1;
-  ASSERT_TRUE(run.start({"--tests", "d", "--", "prog", "{}"}, env(), f.io(), out, err, st));
+  ASSERT_TRUE(run.start({"--tests", "d", "--", "prog", "{}"}, lead_env(), f.io(), out, err, st));
   run.set_outcome(0, ended(0, "", "y\n"));
   run.finish(0, out, err);
   EXPECT_NE(out.find("       script (to rerun the test, save it as long.txt and run prog long.txt < long.txt):\n"),
@@ -234,7 +234,7 @@ TEST(GradeLead, CouldNotGradeInEveryFormat) {
     GradeRun run;
     std::string out, err;
     int st = -1;
-    EXPECT_TRUE(run.start({"--format", format, "--tests", "d", "--", "prog"}, env(), f.io(), out, err, st));
+    EXPECT_TRUE(run.start({"--format", format, "--tests", "d", "--", "prog"}, lead_env(), f.io(), out, err, st));
     return run.could_not_grade("cannot run 'prog': No such file or directory");
   };
   EXPECT_EQ(report("text"), "Grading prog\n\nCould not grade: cannot run 'prog': No such file or directory\n");
@@ -254,7 +254,7 @@ TEST(GradeLead, CouldNotGradeInEveryFormat) {
   GradeRun bad;
   std::string out, err;
   int st = -1;
-  EXPECT_FALSE(bad.start({"--output", "r.xml", "--format", "junit", "--timeout", "x", "--", "p"}, env(), f.io(), out, err, st));
+  EXPECT_FALSE(bad.start({"--output", "r.xml", "--format", "junit", "--timeout", "x", "--", "p"}, lead_env(), f.io(), out, err, st));
   EXPECT_EQ(bad.options().output, "r.xml");
   EXPECT_EQ(bad.options().format, ReportFormat::Junit);
 }
@@ -273,7 +273,7 @@ TEST(GradeLead, InvisibleCharactersAreEscaped) {
   GradeRun run;
   std::string out, err;
   int st = -1;
-  ASSERT_TRUE(run.start({"--tests", "d", "--", "prog"}, env(), f.io(), out, err, st));
+  ASSERT_TRUE(run.start({"--tests", "d", "--", "prog"}, lead_env(), f.io(), out, err, st));
   run.set_outcome(0, ended(0, "", "x\n"));
   run.finish(0, out, err);
   EXPECT_NE(out.find("PASS web\\u{3164}: web\\u{3164}\n"), std::string::npos) << out;
@@ -327,7 +327,7 @@ TEST(GradeEngineCopy, TheSubmissionIsFlaggedOrRefused) {
   GradeRun run;
   std::string out, err;
   int st = -1;
-  ASSERT_TRUE(run.start({"--tests", "d", "--submission", "sub", "--", "prog"}, env(), f.io(), out, err, st)) << err;
+  ASSERT_TRUE(run.start({"--tests", "d", "--submission", "sub", "--", "prog"}, lead_env(), f.io(), out, err, st)) << err;
   ASSERT_EQ(run.engine_copies().size(), 1u);
   EXPECT_EQ(engine_copy_text(run.engine_copies()[0]),
             "lib/data.bin holds the engine itself (its command table: a WebAssembly module, the native CLI or the "
@@ -343,7 +343,7 @@ TEST(GradeEngineCopy, TheSubmissionIsFlaggedOrRefused) {
             "    module, the native CLI or the element), as it is.\n"
             "\n");
   GradeRun refused;
-  EXPECT_FALSE(refused.start({"--tests", "d", "--submission", "sub", "--engine-copies", "refuse", "--", "prog"}, env(),
+  EXPECT_FALSE(refused.start({"--tests", "d", "--submission", "sub", "--engine-copies", "refuse", "--", "prog"}, lead_env(),
                              f.io(), out, err, st));
   EXPECT_EQ(st, 2);
   EXPECT_EQ(err,
@@ -353,7 +353,7 @@ TEST(GradeEngineCopy, TheSubmissionIsFlaggedOrRefused) {
   // An honest submission: nothing to say.
   f.submission.erase("lib/data.bin");
   GradeRun honest;
-  ASSERT_TRUE(honest.start({"--tests", "d", "--submission", "sub", "--engine-copies", "refuse", "--", "prog"}, env(),
+  ASSERT_TRUE(honest.start({"--tests", "d", "--submission", "sub", "--engine-copies", "refuse", "--", "prog"}, lead_env(),
                            f.io(), out, err, st));
   EXPECT_TRUE(honest.engine_copies().empty());
 }

@@ -92,7 +92,7 @@ class CountingSink : public slowstart::ScriptSink {
   std::uint64_t outputs = 0, diagnostics = 0, executed_lines = 0;
 };
 
-std::string name_of(std::size_t i) { return "b" + std::to_string(i); }
+std::string backend_name(std::size_t i) { return "b" + std::to_string(i); }
 
 // "POOL b0=1 b1=1 ... b<n-1>=1"
 std::string equal_pool_line(std::size_t n) {
@@ -100,7 +100,7 @@ std::string equal_pool_line(std::size_t n) {
   s.reserve(n * 10);
   for (std::size_t i = 0; i < n; ++i) {
     s += ' ';
-    s += name_of(i);
+    s += backend_name(i);
     s += "=1";
   }
   return s;
@@ -391,7 +391,7 @@ TEST(Robustness, HundredThousandBackendPool) {
   // Equal weights: smooth WRR is plain round robin in pool order.
   for (std::size_t i = 0; i < 1000; ++i) {
     ASSERT_EQ(r.output[i].line, i + 2);
-    ASSERT_EQ(r.output[i].text, name_of(i));
+    ASSERT_EQ(r.output[i].text, backend_name(i));
   }
   // b1000 is DOWN: the next in order takes its turn.
   EXPECT_EQ(r.output[1000].text, "b1001");
@@ -399,7 +399,7 @@ TEST(Robustness, HundredThousandBackendPool) {
   EXPECT_EQ(r.output[1001].text, "b1002");
   // WEIGHTS: sorted by name in byte order, not pool order.
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < N; ++i) names.push_back(name_of(i));
+  for (std::size_t i = 0; i < N; ++i) names.push_back(backend_name(i));
   names.push_back("new");
   std::sort(names.begin(), names.end());
   auto weights_line = [&](std::string_view new_weight, std::string_view down) {
@@ -429,7 +429,7 @@ TEST(Robustness, HundredThousandBackendBalancer) {
   constexpr std::size_t N = 100'000;
   slowstart::Balancer b;
   std::vector<std::pair<std::string, std::int64_t>> entries;
-  for (std::size_t i = 0; i < N; ++i) entries.emplace_back(name_of(i), 3);
+  for (std::size_t i = 0; i < N; ++i) entries.emplace_back(backend_name(i), 3);
   ASSERT_FALSE(b.set_pool(entries));
   std::vector<std::int32_t> out(2000);
   b.pick_many(out.size(), out.data());
@@ -447,7 +447,7 @@ TEST(Robustness, HundredThousandBackendBalancer) {
   EXPECT_EQ(b.pool().size(), N);
   // All DOWN but one: it gets every pick.
   for (std::size_t i = 0; i < N; ++i)
-    if (i != 77'777) ASSERT_FALSE(b.down(name_of(i)));
+    if (i != 77'777) ASSERT_FALSE(b.down(backend_name(i)));
   b.pick_many(100, out.data());
   for (std::size_t i = 0; i < 100; ++i) ASSERT_EQ(out[i], 77'777);
 }
@@ -515,10 +515,10 @@ TEST(Robustness, AllocationCounterCountsAllocations) {
 TEST(Robustness, PicksDoNotAllocate) {
   slowstart::Balancer b;
   std::vector<std::pair<std::string, std::int64_t>> entries;
-  for (int i = 0; i < 1000; ++i) entries.emplace_back(name_of(i), 1 + i % 7);
+  for (int i = 0; i < 1000; ++i) entries.emplace_back(backend_name(i), 1 + i % 7);
   ASSERT_FALSE(b.set_pool(entries));
-  for (int i = 0; i < 1000; i += 10) ASSERT_FALSE(b.up(name_of(i), 1000));  // ramping
-  for (int i = 5; i < 1000; i += 50) ASSERT_FALSE(b.down(name_of(i)));
+  for (int i = 0; i < 1000; i += 10) ASSERT_FALSE(b.up(backend_name(i), 1000));  // ramping
+  for (int i = 5; i < 1000; i += 50) ASSERT_FALSE(b.down(backend_name(i)));
   ASSERT_FALSE(b.set_now(400));
   std::vector<std::int32_t> out(100'000);
   std::uint64_t checksum = 0;

@@ -245,7 +245,7 @@ DownSpells down_spells(const std::string& file, double end) {
   return out;
 }
 
-std::uint32_t total(const std::vector<std::uint32_t>& v) {
+std::uint32_t count_total(const std::vector<std::uint32_t>& v) {
   std::uint32_t n = 0;
   for (const auto x : v) n += x;
   return n;
@@ -262,7 +262,7 @@ TEST(TrafficReal, HAProxyFailCheckNeverReachesFallWithAGoodCheckBetween) {
   EXPECT_EQ(count_lines_with("haproxy-on-error/fail-check-access.txt", "pool/b is DOWN"), 0);
   EXPECT_EQ(lab.ejections[1], 0u);
   EXPECT_EQ(count_lines_with("haproxy-on-error/fail-check-client.txt", " 504 "), 9);
-  EXPECT_EQ(total(lab.failed), 9u);
+  EXPECT_EQ(count_total(lab.failed), 9u);
   std::vector<std::string> served;  // b's log without its checks
   for (const auto& l : lines("haproxy-on-error/fail-check-b.txt"))
     if (l.find("/health") == std::string::npos && first_number(l) >= 0) served.push_back(l);
@@ -278,7 +278,7 @@ TEST(TrafficReal, HAProxyOnErrorFastinterNeverMarksDown) {
   EXPECT_EQ(count_lines_with("haproxy-on-error/fastinter-access.txt", "pool/b is DOWN"), 0);
   EXPECT_EQ(lab.ejections[1], 0u);
   EXPECT_EQ(count_lines_with("haproxy-on-error/fastinter-client.txt", " 504 "), 9);
-  EXPECT_EQ(total(lab.failed), 9u);
+  EXPECT_EQ(count_total(lab.failed), 9u);
 }
 
 // on-error sudden-death: one pair of timeouts leaves b one failure from
@@ -293,7 +293,7 @@ TEST(TrafficReal, HAProxySuddenDeathMarksDownAtTheSecondLimit) {
   const double real_out = 2.674 - 1.413;
   EXPECT_NEAR(lab.seconds_ejected[1], real_out, 0.05 * real_out);
   EXPECT_EQ(count_lines_with("haproxy-on-error/sudden-death-client.txt", " 504 "), 7);
-  EXPECT_EQ(total(lab.failed), 9u);
+  EXPECT_EQ(count_total(lab.failed), 9u);
 }
 
 // on-error mark-down with b slow for good (haproxy-mark-down-cycle/, H7):
@@ -315,7 +315,7 @@ TEST(TrafficReal, HAProxyInFlightErrorsMakeTheMarkDownCycleLonger) {
   EXPECT_EQ(lab.ejections[1], 7u);
   EXPECT_NEAR(lab.seconds_ejected[1], out, 0.06 * out);
   EXPECT_EQ(count_lines_with("haproxy-mark-down-cycle/client.txt", " 504 "), 33);
-  EXPECT_EQ(total(lab.failed), 28u);
+  EXPECT_EQ(count_total(lab.failed), 28u);
 }
 
 // on-error mark-down with fastinter 250ms and downinter 1s, inter 2s, b slow
@@ -342,10 +342,10 @@ TEST(TrafficReal, HAProxyBefore28ChecksAtFastinterAfterAMarkDown) {
   o.health.legacy_fastinter = true;
   const TrafficResult before = simulate_traffic("POOL a=100 b=100\nUP b 0\n", o);
   EXPECT_EQ(before.ejections[1], 9u);
-  EXPECT_EQ(total(before.failed), 36u);
+  EXPECT_EQ(count_total(before.failed), 36u);
   EXPECT_NEAR(before.seconds_ejected[1], real.seconds, 0.15 * real.seconds);
   o.health.legacy_fastinter = false;
   const TrafficResult now = simulate_traffic("POOL a=100 b=100\nUP b 0\n", o);
   EXPECT_EQ(now.ejections[1], 6u);
-  EXPECT_EQ(total(now.failed), 24u);
+  EXPECT_EQ(count_total(now.failed), 24u);
 }

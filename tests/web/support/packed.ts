@@ -7,8 +7,10 @@
 // running beside it). The clone's WebAssembly compiles go through ccache
 // when it is installed (scripts/build-wasm.sh, keyed on paths relative to the
 // tree): what this tree compiled, the clone does not compile again (on the
-// loaded 2-core VM the compiles were 82 of the clone build's 110 s of CPU);
-// the link (LTO, wasm-opt) and the package build run in the clone.
+// loaded 2-core VM the compiles were 82 of the clone build's 110 s of CPU).
+// The link (LTO, wasm-opt) is a copy of this tree's when its inputs (the
+// objects, archives, flags, emcc) are the same (scripts/wasm-link-cache.sh);
+// the package build runs in the clone.
 import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
