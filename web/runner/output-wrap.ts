@@ -34,6 +34,10 @@ function widthOf(text: string): number {
  * while allow breaking in 'ABCD-1234' and '1234-5678'"): after any hyphen
  * not before a digit, and before a digit when the hyphen follows a letter or
  * digit. So `backend-12=6` breaks as `backend-` | `12=6`, and `x=-5` does not.
+ * (Firefox's breaker differs in corners: it keeps `1-2` together, and near a
+ * word's ends it may keep a hyphen's two sides together; a row there can be
+ * a line taller or shorter than its text. Tested in Chromium:
+ * tests/web/e2e/runner-details.test.ts.)
  */
 const HYPHEN_BREAK = /(?<=-)(?=[^0-9])|(?<=[A-Za-z0-9]-)(?=[0-9])/;
 
