@@ -28,12 +28,25 @@ function widthOf(text: string): number {
 }
 
 /**
+ * Where a word may break after a hyphen, as Chromium and WebKit break lines
+ * (`shouldBreakAfter` in their line breaker: "don't allow line breaking
+ * between '-' and a digit if the '-' may mean a minus sign in the context,
+ * while allow breaking in 'ABCD-1234' and '1234-5678'"): after any hyphen
+ * not before a digit, and before a digit when the hyphen follows a letter or
+ * digit. So `backend-12=6` breaks as `backend-` | `12=6`, and `x=-5` does not.
+ * (Firefox's breaker differs in corners: it keeps `1-2` together, and near a
+ * word's ends it may keep a hyphen's two sides together; a row there can be
+ * a line taller or shorter than its text. Tested in Chromium:
+ * tests/web/e2e/runner-details.test.ts.)
+ */
+const HYPHEN_BREAK = /(?<=-)(?=[^0-9])|(?<=[A-Za-z0-9]-)(?=[0-9])/;
+
+/**
  * The lines `text` takes at `cols` columns when wrapped as CSS wraps
  * `white-space: pre-wrap; overflow-wrap: anywhere`: first fit, breaking at a
- * space (which hangs at the end of its line) or after a hyphen that is not
- * before a digit (Unicode's line breaking rules), and anywhere in a piece
- * longer than a line. Characters East Asian wide take two columns, so the
- * count errs on the side of room.
+ * space (which hangs at the end of its line) or after a hyphen
+ * (HYPHEN_BREAK), and anywhere in a piece longer than a line. Characters
+ * East Asian wide take two columns, so the count errs on the side of room.
  */
 export function wrappedLines(text: string, cols: number): number {
   if (cols < 1 || text.length <= cols / 2) return 1;
@@ -41,8 +54,8 @@ export function wrappedLines(text: string, cols: number): number {
   let lines = 1;
   let col = 0;
   for (const word of text.split(' ')) {
-    // The word's pieces: a break may come after each "-" not before a digit.
-    const pieces = word.split(/(?<=-)(?=[^0-9])/);
+    // The word's pieces: a break may come after a "-" (HYPHEN_BREAK).
+    const pieces = word.split(HYPHEN_BREAK);
     for (let k = 0; k < pieces.length; k++) {
       const w = widthOf(pieces[k]);
       const space = k === 0 && col > 0 ? 1 : 0;

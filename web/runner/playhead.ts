@@ -35,6 +35,8 @@ export class Playhead {
   #playing = false;
   #frame = 0;
   #last = 0;
+  // A replay's first two frames: 'jump' (to step 0), then 'settle' (no move).
+  #replay: 'jump' | 'settle' | null = null;
 
   constructor(parent: HTMLElement, options: PlayheadOptions) {
     const doc = parent.ownerDocument;
@@ -105,7 +107,16 @@ export class Playhead {
     // scrolls would make the browser do it there and then; at a frame's
     // start the page is laid out (PL-35).
     this.#playing = true;
-    if (this.step >= this.#length - 1) this.#pos = 0;
+    if (this.step >= this.#length - 1) {
+      this.#pos = 0;
+      // The jump makes the views that draw in their own scroll events draw
+      // at the next frame's start (CodeMirror: the script's top lines, a
+      // whole viewport at once). That frame is left to them: it moves
+      // nothing, and the clock starts after it, so no step is skipped
+      // (PL-41; with a step's move in it as well it was a replay's heaviest
+      // frame, PL-35).
+      this.#replay = 'jump';
+    }
     this.#options.onPlay?.();
     this.#last = this.#win.performance.now();
     this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
@@ -115,6 +126,7 @@ export class Playhead {
   pause(): void {
     if (!this.#playing) return;
     this.#playing = false;
+    this.#replay = null;
     this.#win.cancelAnimationFrame(this.#frame);
     this.#pos = Math.floor(this.#pos);
     this.#options.onMove(this.step, 0, 'play');
@@ -130,6 +142,17 @@ export class Playhead {
     if (!this.#playing) return;
     const dt = Math.min(0.25, Math.max(0, (time - this.#last) / 1000));
     this.#last = time;
+    if (this.#replay === 'settle') {
+      this.#replay = null;
+      this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
+      return;
+    }
+    if (this.#replay === 'jump') {
+      this.#replay = 'settle';
+      this.#moveTo(0, 0, 'play');
+      this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
+      return;
+    }
     const end = this.#length - 1;
     const pos = Math.min(end, this.#pos + dt * playRate(this.#length));
     const reduced = this.#options.reducedMotion();

@@ -58,7 +58,7 @@ export function frameWorkFromTrace(json: string, mark: string): FrameWork[] {
   const marks = events.filter((e) => e.name === mark && (e.cat ?? '').includes('user_timing'));
   if (marks.length < 2) return [];
   const { pid, tid } = marks[0];
-  const times = marks.map((m) => m.ts).sort((a, b) => a - b);
+  const times = marks.map((m) => m.ts).sort((a, b) => a - b); // moved to their tasks' starts below
 
   // The main thread's complete events ('X'; 'B'/'E' pairs made complete), nested by time.
   const own: { name: string; ts: number; end: number; tdur: number; fn: string }[] = [];
@@ -76,6 +76,26 @@ export function frameWorkFromTrace(json: string, mark: string): FrameWork[] {
     }
   }
   own.sort((a, b) => a.ts - b.ts || b.end - a.end);
+
+  // A frame starts where the task that runs its animation frame starts, not
+  // at the bench's mark in it: the scroll events a frame dispatches come
+  // before its requestAnimationFrame callbacks, in the same task (CodeMirror
+  // draws newly scrolled-to lines there). Counted from the mark, that work
+  // went to the frame before.
+  const tasks: { ts: number; end: number }[] = [];
+  for (const e of own) if (!tasks.length || e.ts >= tasks[tasks.length - 1].end) tasks.push({ ts: e.ts, end: e.end });
+  const taskStart = (t: number): number => {
+    let lo = 0;
+    let hi = tasks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (tasks[mid].ts <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    const task = tasks[lo];
+    return task && task.ts <= t && t < task.end ? task.ts : t;
+  };
+  for (let i = 0; i < times.length; i++) times[i] = Math.max(taskStart(times[i]), i > 0 ? times[i - 1] : -Infinity);
 
   const frames: FrameWork[] = times.slice(1).map(() => ({ wall: 0, cpu: 0, script: 0, style: 0, layout: 0, paint: 0, other: 0, top: [] }));
   const tops: Map<string, number>[] = frames.map(() => new Map());

@@ -167,6 +167,9 @@ it('measures frames while the chart plays', async () => {
             ownCpuMs: stats(own.map((w) => w.cpu)),
             framesOwnCpuOver8Ms: own.filter((w) => w.cpu > VSYNC_MS / 2).length,
             firstFrameOwnCpuMs: round(own[0]?.cpu ?? Number.NaN),
+            // A replay's first frames (the jump back to step 0, and what draws after it).
+            firstFramesOwnCpuMs: own.slice(0, 4).map((w) => round(w.cpu)),
+            secondFrameTop: own[1]?.top ?? [],
             pageCpuPerFrameMs: round(cpuPerFrame),
             rendererCpuPerFrameMs: round(processPerFrame),
             workMedianMs: stats(f.work).median,

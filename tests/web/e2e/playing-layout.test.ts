@@ -9,7 +9,9 @@
 // step of ours asked for (through the views' public methods, whose names
 // survive the build's minifier). CodeMirror's own measure (when the editor
 // has scrolled, it reads the DOM selection) is CodeMirror's, not counted.
-// Counts, not times: it holds on a loaded machine.
+// Counts, not times: it holds on a loaded machine. A replay's first frames
+// are checked one by one as well: the jump, then a frame left to
+// CodeMirror (PL-41), then the play going on with no step skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twentyBackends } from '../bench/page-sites.js';
 import { openRunnerPage, serveBuiltSite, setScript, type BuiltSite } from '../support/runner-page.js';
@@ -57,6 +59,58 @@ describe('a run playing', () => {
       const transactions = ours.filter((s) => s.includes(' < dispatch < '));
       expect(transactions.length).toBeLessThanOrEqual(1);
       expect(ours.filter((s) => !s.includes(' < dispatch < '))).toEqual([]);
+
+      // A replay's frames, one by one (PL-41): the first shows step 0 (the
+      // jump back: the output list and the editor scroll to their tops); the
+      // second is left to CodeMirror, which draws the script's top lines in
+      // its scroll event: the runner's views write nothing in it (a step's
+      // move there as well made it a replay's heaviest frame); the third
+      // moves on by one frame's time, so no step is skipped.
+      await page.evaluate(() => window.slowstartRunner!.playhead.seek(window.slowstartRunner!.playhead.length - 1));
+      const frames = await page.evaluate(
+        () =>
+          new Promise<{ step: number; writes: string[]; time: number; rate: number }[]>((resolve) => {
+            const runner = window.slowstartRunner!;
+            const slider = document.querySelector<HTMLInputElement>('.ss-transport .ss-scrub')!;
+            const where = (n: Node) => {
+              const el = n instanceof Element ? n : n.parentElement;
+              return el?.closest('.cm-editor') ? 'editor' : `${el?.tagName.toLowerCase()}.${el?.getAttribute('class') ?? ''}`;
+            };
+            let written: MutationRecord[] = [];
+            const observer = new MutationObserver((records) => written.push(...records));
+            observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+            // frames[k]: what frame k wrote (read at the start of frame k + 1, first
+            // among its callbacks), the step it left, and frame k + 1's time. Frame 0 presses Play.
+            const frames: { step: number; writes: string[]; time: number; rate: number }[] = [];
+            const rate = Math.min(800, Math.max(3, runner.playhead.length / 15)); // playhead.ts's playRate
+            const read = (time: number) => {
+              written.push(...observer.takeRecords());
+              const writes = [...new Set(written.map((r) => where(r.target)))].filter((w) => w !== 'editor');
+              written = [];
+              frames.push({ step: Number(slider.value), writes, time, rate });
+              if (frames.length < 5) requestAnimationFrame(read);
+              else {
+                observer.disconnect();
+                runner.playhead.pause();
+                resolve(frames);
+              }
+            };
+            requestAnimationFrame(() => {
+              requestAnimationFrame(read); // before the playhead's own callback in every frame
+              runner.playhead.play(); // from the last step: a replay, as the Play button's
+            });
+          }),
+      );
+      // Frame 1: the jump back to step 0 moved the views.
+      expect(frames[1].step).toBe(0);
+      expect(frames[1].writes.length).toBeGreaterThan(0);
+      // Frame 2: CodeMirror's; none of the runner's views wrote anything in it.
+      expect(frames[2]).toMatchObject({ step: 0, writes: [] });
+      // Frame 3: the play goes on from frame 2's time: no step skipped, none
+      // counted twice (the playhead's clock: steps = time × rate, at most 0.25 s a frame).
+      expect(frames[3].writes.length).toBeGreaterThan(0);
+      const elapsed = Math.min(0.25, (frames[2].time - frames[1].time) / 1000);
+      expect(frames[3].step).toBe(Math.floor(elapsed * frames[3].rate));
       expect(problems).toEqual([]);
       await page.close();
     });

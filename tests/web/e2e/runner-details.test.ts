@@ -139,3 +139,58 @@ describe('numbers', () => {
     await page.close();
   });
 });
+
+describe('the output list', () => {
+  // The list is virtualized: each row's height is worked out from its text
+  // (output-wrap.ts), not laid out. Chromium breaks "backend-12=6" after its
+  // hyphen (a hyphen after a letter or digit is no minus sign); worked out as
+  // unbreakable, the first WEIGHTS row below got 6 lines more than it drew
+  // at 1280 px: an empty band of 108 px under it.
+  it('gives each row the height Chromium wraps its text to, at 1280 and 360 px', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { width: 1280, reducedMotion: true });
+    const names = [...Array.from({ length: 20 }, (_, i) => `backend-${i + 1}`), 'eu-west-2a', 'x-1-2-3', 'web-1-0', 'a1-22-b'];
+    const lines = [`POOL ${names.map((n, i) => `${n}=${(i % 7) + 1}`).join(' ')}`];
+    for (let t = 0; t < 12; t++) lines.push(`NOW ${t * 10}`, 'WEIGHTS', 'PICK', `DOWN ${names[t]}`, 'WEIGHTS');
+    await setScript(page, lines.join('\n'));
+    await expect.poll(() => status(page)).toBe('Ran: 36 output lines, no problems.');
+    // Every row drawn: its place (top), the place of the row after it, and the lines its text takes on screen.
+    const rows = () =>
+      page.locator('.ss-panel-output .ss-output').evaluate((list) =>
+        [...list.querySelectorAll<HTMLElement>('.ss-out-row:not([hidden])')]
+          .map((row) => {
+            const text = row.querySelector('.ss-out-text')!;
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            return { at: Number(row.getAttribute('aria-posinset')), top: new DOMMatrix(getComputedStyle(row).transform).m42, lines: tops.size };
+          })
+          .sort((a, b) => a.at - b.at),
+      );
+    const checkAll = async () => {
+      const seen = new Map<number, { top: number; lines: number }>();
+      const list = page.locator('.ss-panel-output .ss-output');
+      for (let y = 0; ; y += 200) {
+        await list.evaluate((el, y) => (el.scrollTop = y), y);
+        await settle(page);
+        for (const r of await rows()) seen.set(r.at, r);
+        if (await list.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 1)) break;
+      }
+      const wrapped: number[] = [];
+      for (let at = 1; at < 36; at++) {
+        const row = seen.get(at)!;
+        const next = seen.get(at + 1)!;
+        // A row of n lines takes 24 px, and 18 px for each line after its first (output-wrap.ts).
+        expect(next.top - row.top, `row ${at}: ${row.lines} lines`).toBe(24 + 18 * (row.lines - 1));
+        if (row.lines > 1) wrapped.push(row.lines);
+      }
+      return wrapped;
+    };
+    const wide = await checkAll();
+    expect(wide.length).toBeGreaterThan(20); // the WEIGHTS rows wrap: the check above is about them
+    await page.setViewportSize({ width: 360, height: 740 });
+    const narrow = await checkAll();
+    expect(narrow).not.toEqual(wide); // another width, other wraps (the output is a narrow column at 1280 px)
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

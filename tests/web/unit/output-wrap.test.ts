@@ -1,6 +1,7 @@
 // Row heights of the output list when long lines wrap (pure: no DOM). The
 // counts are worked by hand the way CSS wraps pre-wrap text: first fit at
-// spaces, after a hyphen not before a digit, anywhere in a longer piece.
+// spaces, after a hyphen (before a digit only when a letter or digit comes
+// before the hyphen, as Chromium and WebKit break), anywhere in a longer piece.
 import { describe, expect, it } from 'vitest';
 import { LINE_HEIGHT, MAX_LINES, ROW_HEIGHT, RowLayout, WrapMemo, wrappedLines } from '../../../web/runner/output-wrap.js';
 
@@ -17,12 +18,22 @@ describe('wrappedLines', () => {
     expect(wrappedLines('web1=0 web2=10 web3=10', 14)).toBe(2);
   });
 
-  it('breaks after a hyphen, but not before a digit', () => {
+  it('breaks after a hyphen; before a digit only when a letter or digit comes before the hyphen', () => {
     // "api-eu-" (7) | "west=5 x" (8).
     expect(wrappedLines('api-eu-west=5 x', 8)).toBe(2);
-    // "web-1=55" cannot break after its "-": 8 columns, cut anywhere at 5: "web-1" | "=55".
-    expect(wrappedLines('web-1=55', 5)).toBe(2);
     expect(wrappedLines('a-bcdefghijklm', 10)).toBe(3); // "a-" | "bcdefghijk" | "lm"
+    // "backend-12=6 backend-13=5" at 21: "backend-12=6 backend-" (21) | "13=5".
+    expect(wrappedLines('backend-12=6 backend-13=5', 21)).toBe(2);
+    // At 12: "backend-12=6" (12) | "backend-13=5" (12).
+    expect(wrappedLines('backend-12=6 backend-13=5', 12)).toBe(2);
+    // At 10: "backend-" | "12=6" | "backend-" | "13=5"; "1-2" breaks too: "1-" | "2".
+    expect(wrappedLines('backend-12=6 backend-13=5', 10)).toBe(4);
+    expect(wrappedLines('1-2', 2)).toBe(2);
+    // A hyphen that may be a minus sign (after "=", a space or nothing) holds to its digit:
+    // "x=-55" is one piece of 5, cut anywhere at 4: "x=-5" | "5".
+    expect(wrappedLines('x=-55', 4)).toBe(2);
+    expect(wrappedLines('ab x=-55', 6)).toBe(2); // "ab" | "x=-55"
+    expect(wrappedLines('ab -55', 4)).toBe(2); // "ab" | "-55"
   });
 
   it('cuts a piece longer than a line anywhere', () => {
