@@ -4,9 +4,13 @@
 // cursor, the instant under the pointer or the keyboard's focus, which every
 // chart of the group marks and whose bucket's numbers the readout says.
 // Listeners hear every change; charts redraw their window, and only mark
-// the cursor when it alone moved.
+// the cursor when it alone moved. A new run's extent is a change of its own
+// ('extent'): whoever set it is about to draw the new run in every chart, so
+// a chart does not first draw its old run in the new window (on the lab's
+// four flapping panels that was 30-50 ms in one task while a learner typed);
+// one nobody redraws redraws itself a task later (time-frame.ts).
 
-export type AxisChange = 'window' | 'cursor';
+export type AxisChange = 'window' | 'extent' | 'cursor';
 
 /** The narrowest window a zoom goes to, in buckets of the runs shown. */
 const MIN_BUCKETS_SHOWN = 8;
@@ -21,13 +25,20 @@ export class TimeAxis {
   #cursor: number | null = null;
   readonly #listeners = new Set<(change: AxisChange) => void>();
 
-  /** The whole run, [0, duration], at its finest bucket. A zoom the learner chose is kept if it fits the new run. */
+  /**
+   * The whole run, [0, duration], at its finest bucket, for a new run the caller draws next. A zoom
+   * the learner chose is kept if it fits the new run. Listeners hear 'extent', and only when the
+   * run's length, its bucket or the window shown changed: a keystroke that leaves them as they
+   * were redraws nothing twice.
+   */
   setExtent(duration: number, bucket: number): void {
+    const before = [this.#max, this.#step, this.#start, this.#end];
     this.#max = Math.max(duration, 1e-9);
     this.#step = bucket;
     const keep = this.#zoomed && this.#end <= this.#max;
     if (!keep) [this.#start, this.#end, this.#zoomed] = [this.#min, this.#max, false];
-    this.#tell('window');
+    const after = [this.#max, this.#step, this.#start, this.#end];
+    if (after.some((v, i) => v !== before[i])) this.#tell('extent');
   }
 
   get start(): number {

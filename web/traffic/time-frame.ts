@@ -55,6 +55,8 @@ export class TimeFrame {
   #cursorLine: SVGLineElement | null = null;
   #plot = { top: 0, bottom: 0, width: 0 };
   #drag: { from: number; rect: SVGRectElement } | null = null;
+  /** The axis's extent changed and nothing has drawn since. */
+  #stale = false;
 
   /** `draw` redraws the chart (the window changed, or its width). */
   constructor(parent: HTMLElement, className: string, label: string, axis: TimeAxis, draw: () => void) {
@@ -63,12 +65,22 @@ export class TimeFrame {
     this.#box = new SizedSvg(parent, className, label, draw);
     this.element = this.#box.element;
     this.svg = this.#box.svg;
-    axis.listen((change) => (change === 'window' ? draw() : this.#placeCursor()));
+    axis.listen((change) => {
+      if (change === 'window') draw();
+      else if (change === 'cursor') this.#placeCursor();
+      else {
+        // A new run's extent: its owner draws the new run next (which calls begin()). One it does
+        // not redraw (a run left as it was) redraws itself in a task of its own.
+        this.#stale = true;
+        this.#doc.defaultView?.setTimeout(() => this.#stale && draw(), 0);
+      }
+    });
     this.#pointer();
   }
 
   /** Empties the SVG for a drawing `height` tall; returns its width. */
   begin(height: number, plotTop: number, plotBottom: number): number {
+    this.#stale = false;
     const width = this.#box.reset(height);
     this.#plot = { top: plotTop, bottom: plotBottom, width: width - MARGIN.left - MARGIN.right };
     this.#cursorLine = null;

@@ -347,7 +347,7 @@ export class TrafficView {
       await nextTask(); // (a section arrives in the task that read its message: the drawing gets its own)
       if (id !== this.#plan) return;
       if (section.kind === 'share') this.#drawShare(section.run, section.askedRps, section.events, section.script);
-      else if (section.kind === 'trap') this.#drawTrap(section);
+      else if (section.kind === 'trap') await this.#drawTrap(section, () => id === this.#plan);
       else if (section.kind === 'flap') await this.#drawFlap(section, () => id === this.#plan);
       else setText(section.section === 'flap' ? this.#flapStatus : this.#status, section.message);
       if (id === this.#plan && key !== null) this.#drawn.set(section.kind, key);
@@ -377,7 +377,7 @@ export class TrafficView {
     this.#drawLegend(t.names);
   }
 
-  #drawTrap({ without: withoutRun, with: withRun, rps, script }: Extract<Section, { kind: 'trap' }>): void {
+  async #drawTrap({ without: withoutRun, with: withRun, rps, script }: Extract<Section, { kind: 'trap' }>, current: () => boolean): Promise<void> {
     const s = this.#settingsOfPlan;
     const [without, withRamp] = [withoutRun.traffic, withRun.traffic];
     this.#without.command.set(script, withoutRun.args);
@@ -391,6 +391,11 @@ export class TrafficView {
       [this.#without, without],
       [this.#with, withRamp],
     ] as const) {
+      // Each side in a task of its own, as the flapping panels: the learner's keys come in between.
+      if (side === this.#with) {
+        await nextTask();
+        if (!current()) return;
+      }
       const marks = this.#shareMarks;
       side.share.set({ mode: 'stack', bucket: t.bucket, buckets: t.buckets, series: shareSeries(t), total: (k) => t.total[k], rest: (k) => t.unrouted[k], marks });
       side.latency.set({ mode: 'lines', bucket: t.bucket, buckets: t.buckets, series: latencySeries(t), unit: 'ms', yMax: top, marks });

@@ -39,7 +39,7 @@ export class ZoomBar {
       earlier.disabled = axis.start <= 0;
       later.disabled = axis.end >= axis.duration;
     };
-    axis.listen((change) => change === 'window' && update());
+    axis.listen((change) => change !== 'cursor' && update());
     update();
   }
 }

@@ -355,6 +355,23 @@ describe('the time axis', () => {
     expect(axis.cursor).toBe(30);
     expect(changes.at(-1)).toBe('cursor');
   });
+
+  it('says a new run\'s extent apart from a window the learner moved, and only when something changed', () => {
+    const axis = new TimeAxis();
+    const changes: string[] = [];
+    axis.listen((c) => changes.push(c));
+    axis.setExtent(300, 0.1);
+    axis.setExtent(300, 0.1); // the same run length, bucket and window: a keystroke that changed none
+    expect(changes).toEqual(['extent']);
+    axis.zoom(0.5, 80);
+    axis.setExtent(300, 0.1); // the zoom kept: nothing changed
+    expect(changes).toEqual(['extent', 'window']);
+    axis.setExtent(301, 0.1); // a longer run: the zoom is kept, the extent is new
+    axis.setExtent(301, 0.05); // a finer bucket
+    axis.setExtent(100, 0.05); // a shorter run the zoom does not fit
+    expect(changes).toEqual(['extent', 'window', 'extent', 'extent', 'extent']);
+    expect([axis.start, axis.end, axis.zoomed]).toEqual([0, 100, false]);
+  });
 });
 
 describe('the scenario presets', () => {
