@@ -261,14 +261,35 @@ std::string emit_envoy(const EmitInput& in) {
       w.line("        min_weight_percent: {value: " + number_text(c.min_weight_percent) + "}");
     }
   }
-  if (in.panic_threshold >= 0) w.line("    common_lb_config: {healthy_panic_threshold: {value: " + number_text(in.panic_threshold) + "}}");
-  if (h.kind == HealthKind::Envoy) {
+  // The options in force (the file's, and the command line's over them):
+  // Envoy's own defaults (a panic threshold of 50 %, 3 retries in flight)
+  // are left out unless the file wrote them.
+  const TrafficOptions defaults;
+  const bool envoy_check = h.kind == HealthKind::Envoy;
+  const double panic = in.panic_threshold >= 0 ? in.panic_threshold
+                       : envoy_check && h.panic_threshold != defaults.health.panic_threshold ? h.panic_threshold
+                                                                                               : -1;
+  if (panic >= 0) w.line("    common_lb_config: {healthy_panic_threshold: {value: " + number_text(panic) + "}}");
+  if (envoy_check && (o.retry_budget || o.max_retries_in_flight != defaults.max_retries_in_flight)) {
+    w.line("    circuit_breakers:");
+    w.line("      thresholds:");
+    w.line("      - priority: DEFAULT");
+    if (o.retry_budget) {
+      w.line("        retry_budget:");
+      w.line("          budget_percent: {value: " + number_text(o.retry_budget_percent) + "}");
+      w.line("          min_retry_concurrency: " + std::to_string(o.min_retry_concurrency));
+    } else {
+      w.line("        max_retries: " + std::to_string(o.max_retries_in_flight));
+    }
+  }
+  if (envoy_check) {
     w.line("    outlier_detection:");
     w.line("      consecutive_5xx: " + std::to_string(h.consecutive_5xx));
     w.line("      interval: " + number_text(h.interval) + "s");
     w.line("      base_ejection_time: " + number_text(h.base_ejection_time) + "s");
     w.line("      max_ejection_time: " + number_text(h.max_ejection_time) + "s");
     w.line("      max_ejection_percent: " + number_text(h.max_ejection_percent));
+    if (h.always_eject_one_host) w.line("      always_eject_one_host: true");
   } else if (h.kind != HealthKind::None) {
     w.note(std::string("Envoy's passive check is outlier_detection: the lab's ") + health_name(h.kind) +
            " check has no Envoy form (off here)");

@@ -455,13 +455,14 @@ class EnvoyReader {
         if (e.key == "priority") continue;
         if (e.key == "max_retries") {
           if (!wrapped(e.value, e.key, v)) return false;
-          out_.set("max-retries", number_text(v), e.line, std::string("circuit_breakers max_retries: ") + number_text(v));
+          out_.set("max-retries-in-flight", number_text(v), e.line, std::string("circuit_breakers max_retries: ") + number_text(v));
         } else if (e.key == "retry_budget") {
           double percent = 20, min_concurrency = 3;
           if (const YamlNode* p = e.value.get("budget_percent"); p && !wrapped(*p, "budget_percent", percent)) return false;
           if (const YamlNode* m = e.value.get("min_retry_concurrency"); m && !wrapped(*m, "min_retry_concurrency", min_concurrency))
             return false;
-          out_.set("retry-budget", number_text(percent), e.line, std::string("retry_budget budget_percent: ") + number_text(percent));
+          out_.set("retry-budget", "", e.line, "retry_budget");
+          out_.set("retry-budget-percent", number_text(percent), e.line, std::string("retry_budget budget_percent: ") + number_text(percent));
           out_.set("min-retry-concurrency", number_text(min_concurrency), e.line,
                    std::string("retry_budget min_retry_concurrency: ") + number_text(min_concurrency));
         } else {

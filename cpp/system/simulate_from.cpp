@@ -207,7 +207,11 @@ std::string emit_text(const std::string& format, const FromFile* from, const Pre
   in.options = p.sim.options;
   in.slow_start = std::max(0.0, window);
   if (from)
-    if (const ImportedSetting* s = from->config.find("panic-threshold")) decimal_number(s->value, in.panic_threshold);
+    if (const ImportedSetting* s = from->config.find("panic-threshold")) {
+      decimal_number(s->value, in.panic_threshold);
+      // The command line's --panic-threshold over the file's (with --health envoy, where the lab has it).
+      if (p.sim.options.health.kind == HealthKind::Envoy) in.panic_threshold = p.sim.options.health.panic_threshold;
+    }
   return emit_config(f, in);
 }
 

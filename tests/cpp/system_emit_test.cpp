@@ -156,6 +156,41 @@ TEST(SystemEmit, EnvoyRoundTrip) {
   EXPECT_EQ(option(c, "retries"), "2");
 }
 
+// Envoy's circuit breakers (max_retries, or a retry budget), its panic
+// threshold and always_eject_one_host, given on the command line: each is
+// an Envoy setting its reader takes back, so each is written, and read back
+// as the lab's own option (--max-retries-in-flight, --retry-budget ...).
+TEST(SystemEmit, EnvoyCircuitBreakersPanicAndAlwaysEjectRoundTrip) {
+  EmitInput in = three("payments");
+  in.options.health.kind = HealthKind::Envoy;
+  in.options.health.panic_threshold = 30;
+  in.options.health.always_eject_one_host = true;
+  in.options.max_retries_in_flight = 10;
+  std::string text = emit_config(EmitFormat::Envoy, in);
+  EXPECT_TRUE(has(text, "        max_retries: 10\n")) << text;
+  ImportedConfig c = read_back(text, ConfigFormat::Envoy);
+  EXPECT_EQ(option(c, "max-retries-in-flight"), "10");
+  EXPECT_EQ(option(c, "retry-budget"), "(unset)");
+  EXPECT_EQ(option(c, "panic-threshold"), "30");
+  EXPECT_EQ(option(c, "always-eject-one-host"), "");
+
+  in.options.retry_budget = true;
+  in.options.retry_budget_percent = 25;
+  in.options.min_retry_concurrency = 5;
+  text = emit_config(EmitFormat::Envoy, in);
+  c = read_back(text, ConfigFormat::Envoy);
+  EXPECT_EQ(option(c, "retry-budget"), "");  // a flag: no value
+  EXPECT_EQ(option(c, "retry-budget-percent"), "25");
+  EXPECT_EQ(option(c, "min-retry-concurrency"), "5");
+
+  // Envoy's defaults (50 %, 3 retries in flight) are not written.
+  EmitInput plain = three("payments");
+  plain.options.health.kind = HealthKind::Envoy;
+  text = emit_config(EmitFormat::Envoy, plain);
+  EXPECT_FALSE(has(text, "circuit_breakers")) << text;
+  EXPECT_FALSE(has(text, "healthy_panic_threshold")) << text;
+}
+
 TEST(SystemEmit, CaddyRoundTrip) {
   EmitInput in = three();
   in.options.policy = Policy::SmoothWrr;
@@ -336,6 +371,42 @@ TEST(SystemEmit, SimulateEmitsTheFileWithTheCommandLinesOverrides) {
   EXPECT_EQ(option(c, "timeout-ms"), "900");
   EXPECT_EQ(option(c, "slow-start"), "35");
   EXPECT_EQ(option(c, "error-limit"), "3");
+}
+
+// The same through the command line: simulate --from an Envoy file with
+// circuit breakers runs (the file's settings are options simulate takes),
+// and its --emit gives them back.
+TEST(SystemEmit, SimulateFromEnvoysCircuitBreakersRunsAndEmitsThem) {
+  for (const char* breaker : {"        max_retries: 7\n",
+                              "        retry_budget:\n          budget_percent: {value: 25}\n          min_retry_concurrency: 4\n"}) {
+    Files fs;
+    fs.files["e.yaml"] = std::string(
+                             "clusters:\n"
+                             "- name: api\n"
+                             "  lb_policy: ROUND_ROBIN\n"
+                             "  outlier_detection: {consecutive_5xx: 3}\n"
+                             "  circuit_breakers:\n"
+                             "    thresholds:\n"
+                             "      - priority: DEFAULT\n") +
+                         breaker +
+                         "  load_assignment:\n"
+                         "    cluster_name: api\n"
+                         "    endpoints:\n"
+                         "    - lb_endpoints:\n"
+                         "      - endpoint: {address: {socket_address: {address: a, port_value: 80}}}\n"
+                         "      - endpoint: {address: {socket_address: {address: b, port_value: 80}}}\n";
+    fs.files["s.txt"] = "NOW 5\n";
+    std::string out, err;
+    EXPECT_EQ(run_simulate_system({"--from", "e.yaml", "--explain", "s.txt"}, fs.reader(), out, err), 0) << err;
+    EXPECT_FALSE(has(out, "this lab has no")) << out;
+    out.clear();
+    err.clear();
+    EXPECT_EQ(run_simulate_system({"--from", "e.yaml", "--duration", "2", "s.txt"}, fs.reader(), out, err), 0) << err;
+    out.clear();
+    err.clear();
+    ASSERT_EQ(run_simulate_system({"--from", "e.yaml", "--emit", "envoy", "s.txt"}, fs.reader(), out, err), 0) << err;
+    EXPECT_TRUE(has(out, breaker)) << out;
+  }
 }
 
 // The lab's --retries 0 means no timed-out request is retried; HAProxy's

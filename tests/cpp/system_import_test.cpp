@@ -283,7 +283,7 @@ TEST(SystemImport, EnvoyBootstrapClusterAndItsRoute) {
   EXPECT_EQ(option(c, "max-ejection-time"), "120@78");
   EXPECT_EQ(option(c, "max-ejection-percent"), "50@79");
   EXPECT_EQ(option(c, "always-eject-one-host"), "@80");
-  EXPECT_EQ(option(c, "max-retries"), "5@86");
+  EXPECT_EQ(option(c, "max-retries-in-flight"), "5@86");  // simulate's --max-retries-in-flight
   // per_try_timeout 0.8s is each try's timeout; 5xx retries two (three endpoints).
   EXPECT_EQ(option(c, "timeout-ms"), "800@30");
   EXPECT_EQ(option(c, "retries"), "2@30");
