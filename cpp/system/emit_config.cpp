@@ -234,10 +234,20 @@ std::string emit_envoy(const EmitInput& in) {
     w.line("                    retry_on: 5xx");
     w.line("                    num_retries: " + std::to_string(o.retries));
     w.line("                    per_try_timeout: " + number_text(timeout_s) + "s");
-    w.line("                    retry_host_predicate:");
-    w.line("                    - name: envoy.retry_host_predicates.previous_hosts");
-    w.line("                      typed_config:");
-    w.line("                        \"@type\": type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate");
+    // With --health envoy the lab retries as Envoy does (E15): on any host
+    // unless --retry-other-host, after a back-off; without it, on another
+    // host at once (previous_hosts, and the back-off's default).
+    const bool envoy_retries = h.kind == HealthKind::Envoy;
+    if (envoy_retries && o.retry_back_off_ms > 0 && o.retry_back_off_ms != TrafficOptions{}.retry_back_off_ms)
+      w.line("                    retry_back_off: {base_interval: " + number_text(o.retry_back_off_ms / 1000.0) + "s}");
+    if (envoy_retries && o.retry_back_off_ms == 0)
+      w.note("a retry at once (--retry-back-off-ms 0) has no Envoy form: base_interval must be above 0 (Envoy's default 25ms here)");
+    if (!envoy_retries || o.retry_other_host) {
+      w.line("                    retry_host_predicate:");
+      w.line("                    - name: envoy.retry_host_predicates.previous_hosts");
+      w.line("                      typed_config:");
+      w.line("                        \"@type\": type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate");
+    }
   } else {
     w.line("                  timeout: " + number_text(timeout_s) + "s");
     if (o.timeout_ms == 0) w.note("no timeout in the lab: the route's timeout 0s turns Envoy's off");

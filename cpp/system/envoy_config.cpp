@@ -518,10 +518,43 @@ class EnvoyReader {
         retriable |= cond == "5xx" || cond == "gateway-error";
         start = end + 1;
       }
-      for (const YamlEntry& e : policy->map)
-        if (e.key != "num_retries" && e.key != "per_try_timeout" && e.key != "retry_on") ignore_entry(e, "retry_policy.");
-      if (!policy->get("retry_host_predicate") && retries > 0)
-        out_.note(retry_line, "without retry_host_predicate previous_hosts Envoy may retry the same host; the lab retries another");
+      // The lab has both (with --health envoy, docs/proxy-rules.md E15):
+      // previous_hosts is --retry-other-host, retry_back_off's base_interval
+      // --retry-back-off-ms (its max_interval fixed at 10 times it, Envoy's default).
+      bool other_host = false;
+      for (const YamlEntry& e : policy->map) {
+        if (e.key == "retry_host_predicate" && e.value.is_seq()) {
+          for (const YamlNode& pred : e.value.seq) {
+            const YamlNode* typed = pred.get("typed_config");
+            const std::string_view type = typed ? text_of(typed->get("@type")) : std::string_view();
+            if (text_of(pred.get("name")) == "envoy.retry_host_predicates.previous_hosts" ||
+                type.ends_with(".PreviousHostsPredicate")) {
+              other_host = true;
+              out_.set("retry-other-host", "", pred.line, "retry_host_predicate: previous_hosts");
+            } else {
+              out_.ignore(pred.line, std::string("`retry_host_predicate ") + directive_text(text_of(pred.get("name"))) + "` (not modelled)");
+            }
+          }
+        } else if (e.key == "retry_back_off" && e.value.is_map()) {
+          double base = 0.025;
+          if (const YamlNode* b = e.value.get("base_interval"); b && !duration(*b, "base_interval", base)) return false;
+          out_.set("retry-back-off-ms", number_text(base * 1000), e.line, std::string("retry_back_off base_interval: ") + number_text(base) + "s");
+          double most = 0;
+          if (const YamlNode* m = e.value.get("max_interval")) {
+            if (!duration(*m, "max_interval", most)) return false;
+            if (std::abs(most - 10 * base) > 1e-9)
+              out_.note(m->line, std::string("max_interval ") + number_text(most) + "s: the lab's back-off stops at 10 times base_interval (" +
+                                     number_text(10 * base) + "s), Envoy's default");
+          }
+          for (const YamlEntry& b : e.value.map)
+            if (b.key != "base_interval" && b.key != "max_interval") ignore_entry(b, "retry_policy.retry_back_off.");
+        } else if (e.key != "num_retries" && e.key != "per_try_timeout" && e.key != "retry_on") {
+          ignore_entry(e, "retry_policy.");
+        }
+      }
+      if (!other_host && retries > 0)
+        out_.note(retry_line, "without retry_host_predicate previous_hosts Envoy may retry the same host (the lab too under outlier_detection; "
+                              "without it the lab retries another)");
     }
     // A timed-out attempt is retried only when each try has its own timeout
     // (per_try_timeout) and retry_on counts its 504.

@@ -191,6 +191,38 @@ TEST(SystemEmit, EnvoyCircuitBreakersPanicAndAlwaysEjectRoundTrip) {
   EXPECT_FALSE(has(text, "healthy_panic_threshold")) << text;
 }
 
+// Under --health envoy the lab retries as Envoy does (E15): the host
+// predicate and the back-off are written only as the lab has them, and read
+// back as the same options.
+TEST(SystemEmit, EnvoyRetryHostPredicateAndBackOffRoundTrip) {
+  EmitInput in = three("payments");
+  in.options.health.kind = HealthKind::Envoy;
+  in.options.retries = 2;
+  std::string text = emit_config(EmitFormat::Envoy, in);
+  EXPECT_FALSE(has(text, "previous_hosts")) << text;  // the lab may retry the same host: so may Envoy
+  EXPECT_FALSE(has(text, "retry_back_off")) << text;  // 25 ms: Envoy's default
+  ImportedConfig c = read_back(text, ConfigFormat::Envoy);
+  EXPECT_EQ(option(c, "retry-other-host"), "(unset)");
+  EXPECT_EQ(option(c, "retry-back-off-ms"), "(unset)");
+
+  in.options.retry_other_host = true;
+  in.options.retry_back_off_ms = 50;
+  text = emit_config(EmitFormat::Envoy, in);
+  EXPECT_TRUE(has(text, "retry_back_off: {base_interval: 0.05s}")) << text;
+  c = read_back(text, ConfigFormat::Envoy);
+  EXPECT_EQ(option(c, "retry-other-host"), "");
+  EXPECT_EQ(option(c, "retry-back-off-ms"), "50");
+
+  in.options.retry_back_off_ms = 0;  // at once: no Envoy form, said
+  text = emit_config(EmitFormat::Envoy, in);
+  EXPECT_TRUE(has(text, "# a retry at once (--retry-back-off-ms 0) has no Envoy form")) << text;
+
+  // Without --health envoy the lab retries another host at once: previous_hosts.
+  in.options.health.kind = HealthKind::None;
+  in.options.retry_other_host = false;
+  EXPECT_TRUE(has(emit_config(EmitFormat::Envoy, in), "previous_hosts"));
+}
+
 TEST(SystemEmit, CaddyRoundTrip) {
   EmitInput in = three();
   in.options.policy = Policy::SmoothWrr;

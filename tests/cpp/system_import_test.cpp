@@ -287,6 +287,8 @@ TEST(SystemImport, EnvoyBootstrapClusterAndItsRoute) {
   // per_try_timeout 0.8s is each try's timeout; 5xx retries two (three endpoints).
   EXPECT_EQ(option(c, "timeout-ms"), "800@30");
   EXPECT_EQ(option(c, "retries"), "2@30");
+  EXPECT_EQ(option(c, "retry-other-host"), "@34");  // previous_hosts: the lab's own option, not an ignored line
+  EXPECT_FALSE(ignored(c, 33, "retry_host_predicate"));
   EXPECT_TRUE(ignored(c, 113, "priority 1"));
   EXPECT_TRUE(ignored(c, 81, "consecutive_gateway_failure"));
   EXPECT_TRUE(ignored(c, 87, "priority HIGH"));
@@ -323,6 +325,30 @@ TEST(SystemImport, EnvoyRetriesNeedAPerTryTimeout) {
   EXPECT_EQ(option(c, "timeout-ms"), "2000@9");
   EXPECT_EQ(option(c, "retries"), "0@9");
   EXPECT_TRUE(noted(c, "without per_try_timeout"));
+}
+
+// The route's retry back-off and host predicate are the lab's
+// --retry-back-off-ms and --retry-other-host (docs/proxy-rules.md E15);
+// without previous_hosts, Envoy may retry the same host, and a note says so.
+TEST(SystemImport, EnvoyRetryBackOffAndHostPredicate) {
+  const std::string head =
+      "clusters:\n- name: c\n  outlier_detection: {consecutive_5xx: 2}\n  load_assignment:\n    endpoints:\n    - lb_endpoints:\n"
+      "      - endpoint: {address: {socket_address: {address: a, port_value: 1}}}\n"
+      "      - endpoint: {address: {socket_address: {address: b, port_value: 1}}}\n"
+      "      - endpoint: {address: {socket_address: {address: d, port_value: 1}}}\n"
+      "routes:\n- route:\n    cluster: c\n    retry_policy:\n      retry_on: 5xx\n      num_retries: 2\n      per_try_timeout: 0.5s\n";
+  ImportedConfig c = read(head + "      retry_back_off: {base_interval: 0.1s, max_interval: 2s}\n", ConfigFormat::Envoy);
+  EXPECT_EQ(option(c, "retry-back-off-ms"), "100@17");
+  EXPECT_EQ(option(c, "retry-other-host"), "(unset)");
+  EXPECT_TRUE(noted(c, "max_interval 2s: the lab's back-off stops at 10 times base_interval (1s)"));
+  EXPECT_TRUE(noted(c, "Envoy may retry the same host"));
+  c = read(head + "      retry_host_predicate:\n      - name: envoy.retry_host_predicates.previous_hosts\n"
+                  "      - name: envoy.retry_host_predicates.omit_canary_hosts\n",
+           ConfigFormat::Envoy);
+  EXPECT_EQ(option(c, "retry-other-host"), "@18");
+  EXPECT_EQ(option(c, "retry-back-off-ms"), "(unset)");
+  EXPECT_TRUE(ignored(c, 19, "omit_canary_hosts"));
+  EXPECT_FALSE(noted(c, "Envoy may retry the same host"));
 }
 
 TEST(SystemImport, EnvoyErrors) {
