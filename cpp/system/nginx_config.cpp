@@ -202,6 +202,10 @@ class NginxReader {
             backup = true;
           } else if (p == "down") {
             down = true;
+          } else if (p == "server") {
+            // nginx refuses any parameter it does not know; this one is the
+            // next server line swallowed by a missing ';'.
+            return fail_at(w, "invalid parameter 'server' of the server on line " + std::to_string(d.line) + " (a ';' missing at its end?)");
           } else {
             out_.ignore(w.line, std::string("`") + directive_text(p) + "` of `server " + directive_text(d.words[1].text) +
                                     "` (not modelled)");

@@ -167,6 +167,12 @@ TEST(SystemImport, NginxErrorsNameTheLineAndColumn) {
   e = error_of("upstream u { server 'a'\\;b; }", ConfigFormat::Nginx);  // nginx: unexpected "\"
   EXPECT_EQ(e.column, 24u);
   EXPECT_EQ(e.message, "unexpected '\\' after a quoted word");
+  // A server line that lost its ';' swallows the next one: nginx refuses it
+  // (invalid parameter "server"), and so does the reader, at that word.
+  e = error_of("upstream u {\n  server a:1 weight=2\n  server b:1;\n}\n", ConfigFormat::Nginx);
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(e.column, 3u);
+  EXPECT_EQ(e.message, "invalid parameter 'server' of the server on line 2 (a ';' missing at its end?)");
   e = error_of("upstream u { server a; }", ConfigFormat::Nginx, "v");
   EXPECT_EQ(e.message, "no upstream named 'v' (the file has: u)");
   e = error_of("http { server { listen 80; } }", ConfigFormat::Nginx);
