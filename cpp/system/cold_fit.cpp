@@ -242,7 +242,18 @@ ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed, int resamples) 
   const double flat = log_likelihood(y, std::vector<double>(n, mean));
   fit.cold = best.log_likelihood - flat >= 4 && best.cold_band.lo >= 1.05;
 
-  // What the data cannot decide.
+  // What the data cannot decide. First queueing: latency that rises with the
+  // requests in flight measured the queue, whatever else the fit found (with
+  // no cold start, its "service time" would be the queue's; with one, a
+  // warm-up that seems never to end can be the queue's too).
+  if (fit.queue_correlation > 0.3 && fit.queue_correlation * std::sqrt(static_cast<double>(n)) > 5) {
+    char r[16];
+    std::snprintf(r, sizeof r, "%.2f", fit.queue_correlation);
+    fit.refused = std::string("queueing dominates: latency rises with the requests in flight beyond what warming "
+                              "explains (correlation ") + r +
+                  "): record with fewer requests at once (a lower rate, or more of the backend's slots)";
+    return fit;
+  }
   if (!fit.cold) {
     // No cold start found: unless the first tenth of the requests is still
     // clearly slower than the last half (a log too short to see the warm
@@ -270,13 +281,6 @@ ColdFit fit_cold_start(const CanaryLog& log, std::uint64_t seed, int resamples) 
                     ", ends at or near its last request): record for longer";
       return fit;
     }
-  }
-  if (fit.queue_correlation > 0.3 && fit.queue_correlation * std::sqrt(static_cast<double>(n)) > 5) {
-    char r[16];
-    std::snprintf(r, sizeof r, "%.2f", fit.queue_correlation);
-    fit.refused = std::string("queueing dominates: latency rises with the requests in flight beyond what warming "
-                              "explains (correlation ") + r +
-                  "): record with fewer requests at once (a lower rate, or more of the backend's slots)";
   }
   return fit;
 }

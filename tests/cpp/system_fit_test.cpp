@@ -126,6 +126,17 @@ TEST(SystemFit, RefusesDataThatCannotDecide) {
   // The same rate with slots enough for the cold start: no queue, fitted.
   queued.slots = 200;
   EXPECT_EQ(fit_cold_start(make(queued)).refused, "");
+  // A backend with no cold start at all behind a queue: its latency is the
+  // queue's, not a service time ("no cold start, 300 ms" would be wrong).
+  // (Four slots of 100 ms: 40 a second at most. Before, these were "no cold
+  // start, 120 to 270 ms", or "no warm phase" where the queue was the reason.)
+  for (const double rate : {30.0, 36.0, 38.0})
+    for (const std::uint64_t seed : {1, 2, 3}) {
+      Canary warm_queued;
+      warm_queued.cold = 1, warm_queued.slots = 4, warm_queued.rate = rate, warm_queued.seed = seed;
+      const ColdFit wq = fit_cold_start(make(warm_queued));
+      EXPECT_NE(wq.refused.find("queueing dominates"), std::string::npos) << rate << " a second, seed " << seed << ": " << wq.refused;
+    }
 }
 
 TEST(SystemFit, NoColdStartIsAnAnswer) {
