@@ -59,7 +59,19 @@ std::vector<Token> tokens_of(std::string_view l) {
       while (i < l.size() && l[i] != ']') t.text += l[i++];
       ++i;
     } else {
-      while (i < l.size() && l[i] != ' ' && l[i] != '\t' && l[i] != '\r') t.text += l[i++];
+      // A word; a quoted part of it (key="a, b", as nginx writes a list of
+      // tries in a quoted field) is kept whole, blanks and all.
+      while (i < l.size() && l[i] != ' ' && l[i] != '\t' && l[i] != '\r') {
+        if (l[i] == '"' && i > 0 && l[i - 1] == '=') {
+          const std::size_t close = l.find('"', i + 1);
+          if (close != std::string_view::npos) {
+            t.text += l.substr(i, close + 1 - i);
+            i = close + 1;
+            continue;
+          }
+        }
+        t.text += l[i++];
+      }
     }
     out.push_back(std::move(t));
   }

@@ -244,6 +244,17 @@ TEST(SystemFit, NginxAccessLogOtherForms) {
       LogFormat::Nginx);
   ASSERT_EQ(log.rows.size(), 2u);
   EXPECT_NEAR(log.rows[1].t, 2.1, 1e-6);
+  // A request tried on two servers, in the quoted fields of NGINX's own
+  // example format (uct="$upstream_connect_time" ... urt="..."): nginx
+  // writes the lists with ", ", inside the quotes. The canary's try is a row.
+  log = access(
+      "10.1.1.1 - - [06/Dec/2026:10:00:01 +0100] \"GET / HTTP/1.1\" 200 5 \"-\" \"curl\" rt=0.301 uct=\"0.000, 0.000\" "
+      "uht=\"-, 0.300\" urt=\"0.001, 0.300\" ua=\"a:80, b:80\" us=\"502, 200\"\n"
+      "10.1.1.1 - - [06/Dec/2026:10:00:03 +0100] \"GET / HTTP/1.1\" 200 5 \"-\" \"curl\" rt=0.100 uct=\"0.000\" "
+      "uht=\"0.100\" urt=\"0.100\" ua=\"b:80\" us=\"200\"\n",
+      LogFormat::Nginx, "b:80");
+  ASSERT_EQ(log.rows.size(), 2u);
+  EXPECT_NEAR(log.rows[0].latency_ms, 300, 1e-6);
   log = access("{\"msec\": \"1733480001.000\", \"upstream_addr\": \"b:80\", \"upstream_response_time\": \"0.300\"}\n"
                "{\"msec\": \"1733480002.000\", \"upstream_addr\": \"b:80\", \"upstream_response_time\": \"0.100\"}\n",
                LogFormat::Nginx);
