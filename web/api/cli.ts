@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The Node CLI, `npx slowstart FILE`: byte for byte the native
+ * The Node CLI, `npx --no-install slowstart FILE` (the package installed from its file): byte for byte the native
  * `build/slowstart`. The engine formats every line (TextRunner uses the same
  * C++ sink as the native CLI); this file only moves bytes and sets the exit
  * status. Input is streamed, so memory stays flat on any script length.

@@ -51,14 +51,15 @@ describe('no install of the name `slowstart` from the npm registry', () => {
   /** Every document and script a reader may copy commands from. */
   function files(): string[] {
     const out = ['README.md', 'CHANGELOG.md'];
-    for (const dir of ['docs', 'docs/gradescope', 'scripts', '.ci']) {
+    // (and the package's own sources, whose comments ship in dist/: cli.js once said `npx slowstart FILE`)
+    for (const dir of ['docs', 'docs/gradescope', 'scripts', '.ci', 'web/api', 'web/element']) {
       let names: string[] = [];
       try {
         names = readdirSync(join(ROOT, dir));
       } catch {
         continue;
       }
-      for (const name of names) if (/\.(md|sh|ya?ml)$|^run_autograder$|^run$/.test(name)) out.push(`${dir}/${name}`);
+      for (const name of names) if (/\.(md|sh|ya?ml|ts)$|^run_autograder$|^run$/.test(name)) out.push(`${dir}/${name}`);
     }
     return out;
   }
