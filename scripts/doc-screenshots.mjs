@@ -5,8 +5,11 @@
 //   node scripts/doc-screenshots.mjs
 //
 // lab-1280.png: the top of the page at 1280 x 800 with the lab open;
-// lab-360.png: the same at 360 x 780; lab-flapping.png: the first flapping
-// run (no slow start) with its share, lanes, latency and failures.
+// lab-360.png: the lab itself at 360 x 780 (the first flapping run scrolled to
+// the top of the screen: at 360 px the lab is far below the script and its
+// output, so the top of the page would show none of it); lab-flapping.png:
+// the first flapping run (no slow start) with its share, lanes, latency and
+// failures.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -42,6 +45,7 @@ try {
   await wide.screenshot({ path: join(OUT, 'lab-1280.png') });
   await wide.locator('.ss-flap-side').first().screenshot({ path: join(OUT, 'lab-flapping.png') });
   const narrow = await open(360, 780);
+  await narrow.locator('.ss-flap-side').first().evaluate((run) => run.scrollIntoView({ block: 'start' }));
   await narrow.screenshot({ path: join(OUT, 'lab-360.png') });
   console.log(`written: ${['lab-1280.png', 'lab-360.png', 'lab-flapping.png'].map((f) => `docs/images/${f}`).join(', ')}`);
 } finally {
