@@ -214,7 +214,11 @@ Problem leave_report(const std::string& path, std::string_view bytes) {
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string temp = dir + "." + base + ".slowstart-XXXXXX";
   const int fd = mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) return std::string(std::strerror(errno));
+  if (fd < 0) {
+    const int e = errno;
+    unlink(path.c_str());  // an older report there is not this run's: it goes (a full disk, above all)
+    return std::string(std::strerror(e));
+  }
   int e = fchmod(fd, 0644) == 0 ? 0 : errno;
   for (std::size_t done = 0; !e && done < bytes.size();) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -227,6 +231,10 @@ Problem leave_report(const std::string& path, std::string_view bytes) {
   if (!e && rename(temp.c_str(), path.c_str()) != 0) e = errno;
   if (e) {
     unlink(temp.c_str());
+    // The report is this run's or nothing: an older one left there (an
+    // all-pass grade.xml committed, a results.json of an earlier run) would
+    // be read as this run's.
+    unlink(path.c_str());
     return std::string(std::strerror(e));
   }
   return std::nullopt;

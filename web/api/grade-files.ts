@@ -252,10 +252,14 @@ export function leaveReport(path: Uint8Array, bytes: Uint8Array): string | null 
     return null;
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // never made
+    for (const file of [temp, target]) {
+      // The temporary file (if made), and an older report at the target:
+      // the report is this run's or nothing (a full disk, above all).
+      try {
+        unlinkSync(file);
+      } catch {
+        // never made, or not there
+      }
     }
     return errnoText(e);
   }

@@ -109,6 +109,28 @@ describe('slowstart grade --output', { timeout: SLOW }, () => {
     }
   });
 
+  it.skipIf(process.getuid?.() !== 0)('removes an older report it cannot replace (a full disk): the grader\'s or nothing', () => {
+    // A small tmpfs, full: the report's new file cannot be written.
+    const full = join(base, 'full');
+    mkdirSync(full);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'slowstart-test', full]).status !== 0) return; // no mount here
+    try {
+      for (const which of CLIS) {
+        const xml = join(full, `grade-${which}.xml`);
+        writeFileSync(xml, STALE);
+        spawnSync('dd', ['if=/dev/zero', `of=${join(full, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+        const run = grade(which, ['--tests', tests, '--format', 'junit', '--output', xml, '--', '/bin/sh', '-c', 'echo a']);
+        expect(run.status, which).toBe(2);
+        expect(run.stderr).toContain(`slowstart grade: cannot write the report to '${xml}': No space left on device\n`);
+        expect(existsSync(xml), `${which}: the all-pass report of an earlier run is gone`).toBe(false);
+        expect(readdirSync(full).sort(), which).toEqual(['filler']); // no temporary file left either
+        rmSync(join(full, 'filler'));
+      }
+    } finally {
+      spawnSync('umount', [full]);
+    }
+  });
+
   it('takes the report\'s place before the first test, and says so when a signal stops it', async () => {
     for (const which of CLIS) {
       const report = join(base, `reserved-${which}.json`);
