@@ -188,7 +188,13 @@ Recommendation recommend(const Simulate& simulate, const Uncertainty& u, const C
 
   // When no window helps: why, and what would.
   if (!r.found) {
-    if (timeout_ms > 0 && r.cold_request_ms > timeout_ms) {
+    if (timeout_ms > 0 && worst.service_ms >= timeout_ms) {
+      // Not a cold start at all: a warm request misses the timeout too, so
+      // pre-warming would not help either.
+      r.no_window = "even a warm request takes " + ms_text(worst.service_ms) + " ms, longer than the " + ms_text(timeout_ms) +
+                    " ms timeout: every request fails, warm or cold";
+      r.advice.push_back("a timeout above " + ms_text(worst.service_ms * 1.2) + " ms");
+    } else if (timeout_ms > 0 && r.cold_request_ms > timeout_ms) {
       r.no_window = "a cold request takes " + ms_text(r.cold_request_ms) + " ms (" + ms_text(worst.service_ms) +
                     " ms warm x cold factor " + two_decimals(worst.cold_factor) +
                     "), longer than the " + ms_text(timeout_ms) +

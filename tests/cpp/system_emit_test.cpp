@@ -516,6 +516,22 @@ TEST(SystemEmit, RecommendEmitsNothingWhenNoWindowHelps) {
   EXPECT_TRUE(has(err, "no window up to 60 s helps")) << err;
 }
 
+// A timeout below even the warm service time (80 ms against 100 ms): every
+// request fails, warm or cold, so pre-warming would not help either; only a
+// longer timeout does, and recommend says that alone.
+TEST(SystemEmit, RecommendWhenEvenAWarmRequestIsSlowerThanTheTimeout) {
+  Files fs;
+  fs.files["s.txt"] = "POOL a=1 b=1\nNOW 2\nDOWN b\nNOW 4\nUP b 0\n";
+  std::string out, err;
+  EXPECT_EQ(run_recommend({"--service-ms", "100", "--timeout-ms", "80", "--rps", "20", "--duration", "30", "--max-window", "60", "s.txt"},
+                          fs.reader(), out, err),
+            1)
+      << err;
+  EXPECT_TRUE(has(err, "why: even a warm request takes 100 ms, longer than the 80 ms timeout")) << err;
+  EXPECT_FALSE(has(err, "pre-warm")) << err;
+  EXPECT_TRUE(has(err, "would help: a timeout above 120 ms\n")) << err;
+}
+
 // Worked by hand: c (weight 1, resolution 1) gets no request until its ramp
 // ends, so the window is the first whole second at which a cold request
 // beats the 500 ms timeout at the worst corner: cold factor 8 + 20 % of its
