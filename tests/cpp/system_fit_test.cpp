@@ -6,7 +6,9 @@
 // proxies' access logs read line by line, with line-numbered errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <queue>
 #include <string>
@@ -261,6 +263,39 @@ TEST(SystemFit, NginxAccessLogOtherForms) {
   ASSERT_EQ(log.rows.size(), 2u);
   EXPECT_NEAR(log.rows[1].t, 1.2, 1e-6);
   EXPECT_NEAR(log.rows[0].latency_ms, 300, 1e-6);
+}
+
+// The same canary as RecoversATimeColdStartWithin10Percent, its lines as
+// nginx writes them with [$time_local] (whole seconds, in the order the
+// requests ended) and upstream_response_time: warmth follows time, and the
+// fit must not find requests served "10^33 times likelier" because every
+// request of a second carries the same stamp. Spread across their second,
+// the lines tell time from requests as $msec lines do.
+TEST(SystemFit, WholeSecondStampsStillTellTimeFromRequests) {
+  for (const std::uint64_t seed : {1, 2}) {
+    Canary c;
+    c.seed = seed, c.growth = 0.03;
+    const CanaryLog truth = make(c);
+    std::vector<std::pair<double, double>> ends;  // (end, latency)
+    for (const CanaryRow& r : truth.rows) ends.emplace_back(r.t + r.latency_ms / 1000, r.latency_ms);
+    std::sort(ends.begin(), ends.end());
+    std::string text;
+    for (const auto& [end, ms] : ends) {
+      const int whole = 600 + static_cast<int>(std::floor(end));  // from 10:10:00
+      char line[200];
+      std::snprintf(line, sizeof line,
+                    "10.1.1.1 - - [06/Dec/2026:10:%02d:%02d +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"curl\" urt=\"%.3f\" ua=\"b:80\"\n",
+                    whole / 60 % 60, whole % 60, ms / 1000);
+      text += line;
+    }
+    const CanaryLog log = access(text, LogFormat::Nginx);
+    EXPECT_FALSE(log.has_in_flight);  // starts known to a fraction of a second: no queueing check
+    const ColdFit f = fit_cold_start(log);
+    ASSERT_EQ(f.refused, "") << seed;
+    EXPECT_FALSE(f.by_requests && f.decided) << seed << ": requests by " << f.likelihood_gap;
+    near(f.time.cold_factor, 6, 0.1, "cold_factor");
+    near(f.time.warmup, 30, 0.1, "warmup");
+  }
 }
 
 TEST(SystemFit, HAProxyHttpLog) {
