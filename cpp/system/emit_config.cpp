@@ -467,6 +467,21 @@ std::vector<ImportedServer> script_pool(std::string_view script) {
   return sink.servers;
 }
 
+// What the lab runs under these options that no configuration text says
+// (comments after the title, so that nothing is dropped without a word).
+static std::vector<std::string> lab_only(EmitFormat format, const EmitInput& in) {
+  std::vector<std::string> out;
+  const TrafficOptions& o = in.options;
+  if (o.ramp_by == RampBy::Skip)
+    out.push_back("the skip decorator (--ramp-by skip: a warming host left out with probability 1 - its ramp) is the "
+                  "lab's: no configuration says it (read back, the ramp scales)");
+  if ((format == EmitFormat::Nginx || format == EmitFormat::NginxPlus) && in.slow_start > 0 && o.curve.kind == CurveKind::Linear &&
+      o.slow_start_rule == NginxRule::NginxMod)
+    out.push_back("nginx-mod's rule (--slow-start-rule nginx-mod: a ramp at start and every reload, never after a "
+                  "recovery) has NGINX Plus's slow_start= text: read back, the rule is NGINX Plus's");
+  return out;
+}
+
 std::string emit_config(EmitFormat format, const EmitInput& given) {
   // Names every format takes as they are: letters, digits and . _ - (and a
   // server's : before its port; a pool's name is no address: nginx would read
@@ -487,15 +502,20 @@ std::string emit_config(EmitFormat format, const EmitInput& given) {
     for (int k = 2; std::find(taken.begin(), taken.end(), s.name) != taken.end(); ++k) s.name = name + "-" + std::to_string(k);
     taken.push_back(s.name);
   }
+  std::string text;
   switch (format) {
-    case EmitFormat::Nginx: return emit_nginx(in, false);
-    case EmitFormat::NginxPlus: return emit_nginx(in, true);
-    case EmitFormat::HAProxy: return emit_haproxy(in);
-    case EmitFormat::Envoy: return emit_envoy(in);
-    case EmitFormat::Caddy: return emit_caddy(in);
-    case EmitFormat::Alb: return emit_alb(in);
+    case EmitFormat::Nginx: text = emit_nginx(in, false); break;
+    case EmitFormat::NginxPlus: text = emit_nginx(in, true); break;
+    case EmitFormat::HAProxy: text = emit_haproxy(in); break;
+    case EmitFormat::Envoy: text = emit_envoy(in); break;
+    case EmitFormat::Caddy: text = emit_caddy(in); break;
+    case EmitFormat::Alb: text = emit_alb(in); break;
   }
-  return "";
+  // After the title line (every format's comments start with "# ").
+  std::string more;
+  for (const std::string& n : lab_only(format, in)) more += "# " + n + '\n';
+  const std::size_t first = text.find('\n');
+  return first == std::string::npos ? text : text.insert(first + 1, more);
 }
 
 }  // namespace slowstart::system

@@ -223,6 +223,24 @@ TEST(SystemEmit, EnvoyRetryHostPredicateAndBackOffRoundTrip) {
   EXPECT_TRUE(has(emit_config(EmitFormat::Envoy, in), "previous_hosts"));
 }
 
+// What the lab runs but no configuration text says is named in the
+// comments, never dropped without a word: the skip decorator (every
+// format), and nginx-mod's slow-start rule (the same slow_start= text as
+// NGINX Plus's, read back as NGINX Plus's).
+TEST(SystemEmit, SaysWhatNoConfigurationCanSay) {
+  EmitInput in = three();
+  in.slow_start = 30;
+  in.options.ramp_by = RampBy::Skip;
+  for (const EmitFormat f : {EmitFormat::Nginx, EmitFormat::NginxPlus, EmitFormat::HAProxy, EmitFormat::Envoy, EmitFormat::Caddy, EmitFormat::Alb})
+    EXPECT_TRUE(has(emit_config(f, in), "\n# the skip decorator (--ramp-by skip: ")) << emit_config(f, in);
+  in.options.ramp_by = RampBy::Scale;
+  EXPECT_FALSE(has(emit_config(EmitFormat::Caddy, in), "skip decorator"));
+  in.options.slow_start_rule = NginxRule::NginxMod;
+  const std::string text = emit_config(EmitFormat::NginxPlus, in);
+  EXPECT_TRUE(has(text, "\n# nginx-mod's rule (--slow-start-rule nginx-mod")) << text;
+  EXPECT_FALSE(has(emit_config(EmitFormat::HAProxy, in), "nginx-mod"));
+}
+
 TEST(SystemEmit, CaddyRoundTrip) {
   EmitInput in = three();
   in.options.policy = Policy::SmoothWrr;
