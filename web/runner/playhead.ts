@@ -14,6 +14,13 @@ export interface PlayheadOptions {
   reducedMotion(): boolean;
   /** Play was pressed: called at once, before the first frame moves the playhead. */
   onPlay?(): void;
+  /**
+   * A replay (Play at the last step) goes back to step 0: called alone in
+   * the frame before the one that moves the views there, for the view whose
+   * move draws the most (the editor, scrolled back to the script's top,
+   * draws its lines in it). Without it the replay's first frame is the jump.
+   */
+  onRewind?(): void;
 }
 
 /** Steps per second: a short script takes a few seconds, a long one at most ~15 s. */
@@ -35,8 +42,8 @@ export class Playhead {
   #playing = false;
   #frame = 0;
   #last = 0;
-  // A replay's first two frames: 'jump' (to step 0), then 'settle' (no move).
-  #replay: 'jump' | 'settle' | null = null;
+  // A replay's first two frames: 'rewind' (onRewind alone), then 'jump' (to step 0).
+  #replay: 'rewind' | 'jump' | null = null;
 
   constructor(parent: HTMLElement, options: PlayheadOptions) {
     const doc = parent.ownerDocument;
@@ -109,13 +116,14 @@ export class Playhead {
     this.#playing = true;
     if (this.step >= this.#length - 1) {
       this.#pos = 0;
-      // The jump makes the views that draw in their own scroll events draw
-      // at the next frame's start (CodeMirror: the script's top lines, a
-      // whole viewport at once). That frame is left to them: it moves
-      // nothing, and the clock starts after it, so no step is skipped
-      // (PL-41; with a step's move in it as well it was a replay's heaviest
-      // frame, PL-35).
-      this.#replay = 'jump';
+      // The jump back is spread over two frames: the editor's (onRewind:
+      // CodeMirror draws a viewport of the script's top lines), then the
+      // other views' move to step 0. Each of them alone was most of a
+      // vsync's work on a slow machine, and together (the editor's drawing
+      // in a task right after the jump's frame, or in the next frame's
+      // scroll event) over it (PL-41, PL-43). The clock starts after the
+      // jump, so no step is skipped.
+      this.#replay = this.#options.onRewind ? 'rewind' : 'jump';
     }
     this.#options.onPlay?.();
     this.#last = this.#win.performance.now();
@@ -142,13 +150,14 @@ export class Playhead {
     if (!this.#playing) return;
     const dt = Math.min(0.25, Math.max(0, (time - this.#last) / 1000));
     this.#last = time;
-    if (this.#replay === 'settle') {
-      this.#replay = null;
+    if (this.#replay === 'rewind') {
+      this.#replay = 'jump';
+      this.#options.onRewind!();
       this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
       return;
     }
     if (this.#replay === 'jump') {
-      this.#replay = 'settle';
+      this.#replay = null;
       this.#moveTo(0, 0, 'play');
       this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
       return;

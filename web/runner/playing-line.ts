@@ -6,8 +6,9 @@
 // a transform (the compositor's work, no layout, no paint). Its place comes
 // from CodeMirror's height map (lineBlockAt: no layout read), and the
 // scroller scrolls only when the line leaves it, its size and scroll
-// position kept from its own events (no layout read either). When the run
-// stops, the editor's line decoration takes over again (editor.ts).
+// position kept from its own events (no layout read either); a scroll
+// beyond the lines CodeMirror has drawn makes it draw them at once. When
+// the run stops, the editor's line decoration takes over again (editor.ts).
 import type { EditorView } from '@codemirror/view';
 
 export class PlayingLine {
@@ -52,6 +53,14 @@ export class PlayingLine {
     if (viewH > 0 && (top < from || top + height > from + viewH)) {
       const to = Math.max(0, top - Math.max(0, (viewH - height) / 3));
       view.scrollDOM.scrollTop = this.#scrollTop = to;
+      // Scrolled past the lines CodeMirror has drawn (a replay's jump back
+      // to the top): CodeMirror draws those now in view in its scroll
+      // event, which comes in the next frame (or in an intersection
+      // observer's task after this one), so this frame would show the
+      // editor empty. Told now, while the page is still laid out, it draws
+      // them in this frame (PL-43). A scroll within what it has drawn (a
+      // page of lines while playing) is left to its own event.
+      if (!this.#drawn(to, viewH)) view.scrollDOM.dispatchEvent(new Event('scroll'));
     }
     if (!this.#line) {
       strip.hidden = false;
@@ -65,6 +74,14 @@ export class PlayingLine {
     this.#line = line;
     if (top !== this.#top) strip.style.transform = `translateY(${(this.#top = top)}px)`;
     if (height !== this.#height) strip.style.height = `${(this.#height = height)}px`;
+  }
+
+  // Whether CodeMirror has drawn the lines in [top, top + height) of the scroller (its height map: no layout read).
+  #drawn(top: number, height: number): boolean {
+    const view = this.#view;
+    const { from, to } = view.viewport;
+    const pad = view.documentPadding.top;
+    return view.lineBlockAt(from).top + pad <= top && view.lineBlockAt(to).bottom + pad >= top + height;
   }
 
   hide(): void {

@@ -10,8 +10,13 @@
 // survive the build's minifier). CodeMirror's own measure (when the editor
 // has scrolled, it reads the DOM selection) is CodeMirror's, not counted.
 // Counts, not times: it holds on a loaded machine. A replay's first frames
-// are checked one by one as well: the jump, then a frame left to
-// CodeMirror (PL-41), then the play going on with no step skipped.
+// are checked one by one as well: the editor's rewind, then the other
+// views' jump (PL-43), then the play going on with no step skipped. And
+// what each frame of a play shows in the editor is a drawn line of the
+// script wherever it is in view, never the empty space CodeMirror leaves
+// where it has not drawn yet (PL-43: on main at a3b5684-546bcf8, the frame
+// of a replay's jump and of every other page the editor scrolled).
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twentyBackends } from '../bench/page-sites.js';
 import { openRunnerPage, serveBuiltSite, setScript, type BuiltSite } from '../support/runner-page.js';
@@ -51,43 +56,51 @@ describe('a run playing', () => {
       const forced = trace.traceEvents.filter((e) => (e.name === 'Layout' || e.name === 'UpdateLayoutTree') && (e.args?.beginData?.stackTrace?.length ?? 0) > 0);
       const said = (e: TraceEvent) => `${e.name} <- ${e.args!.beginData!.stackTrace!.map((f) => f.functionName).join(' < ')}`;
       const ours = forced.filter((e) => e.args!.beginData!.stackTrace!.some((f) => STEP_CALLS.has(f.functionName))).map(said);
-      // The trace did record forced work with stacks (CodeMirror's measure after each of the editor's scrolls).
+      // The trace did record forced work with stacks (CodeMirror's measure after the editor's scrolls).
       expect(forced.length).toBeGreaterThan(0);
       // A CodeMirror transaction reads the DOM selection after its own writes
       // (CodeMirror's way): once a play, when the editor's marked line gives
-      // way to the strip that follows the playhead. Nothing else.
+      // way to the strip that follows the playhead. And CodeMirror told of a
+      // scroll past the lines it has drawn (playing-line.ts) draws them and
+      // reads the DOM selection: its own measure, first in the step (after
+      // the output list's scroll position only, which lays nothing out), as
+      // in its scroll event before. Nothing else.
       const transactions = ours.filter((s) => s.includes(' < dispatch < '));
       expect(transactions.length).toBeLessThanOrEqual(1);
-      expect(ours.filter((s) => !s.includes(' < dispatch < '))).toEqual([]);
+      const told = (s: string) => / < onScroll < show < followLine < /.test(s);
+      expect(ours.filter((s) => !s.includes(' < dispatch < ') && !told(s))).toEqual([]);
 
-      // A replay's frames, one by one (PL-41): the first shows step 0 (the
-      // jump back: the output list and the editor scroll to their tops); the
-      // second is left to CodeMirror, which draws the script's top lines in
-      // its scroll event: the runner's views write nothing in it (a step's
-      // move there as well made it a replay's heaviest frame); the third
-      // moves on by one frame's time, so no step is skipped.
+      // A replay's frames, one by one (PL-43): the first is the editor's
+      // alone (it scrolls to the script's top, with the playing line on step
+      // 0's line, and CodeMirror draws the lines there in it): the runner's
+      // other views write nothing in it; the second is the other views' jump
+      // to step 0; the third moves on by one frame's time, so no step is
+      // skipped. (PL-41's order, the jump then a frame left to CodeMirror's
+      // scroll event, fails here: the editor's lines were drawn after the
+      // jump's frame, which showed it empty.)
       await page.evaluate(() => window.slowstartRunner!.playhead.seek(window.slowstartRunner!.playhead.length - 1));
       const frames = await page.evaluate(
         () =>
-          new Promise<{ step: number; writes: string[]; time: number; rate: number }[]>((resolve) => {
+          new Promise<{ step: number; writes: string[]; time: number; rate: number; followed: number }[]>((resolve) => {
             const runner = window.slowstartRunner!;
-            const slider = document.querySelector<HTMLInputElement>('.ss-transport .ss-scrub')!;
+            // The editor's own nodes: in it, or taken out of it by CodeMirror (a line or a highlighted word it no longer draws).
+            const editorNode = (el: Element | null) => !!el?.closest('.cm-editor') || (!el?.isConnected && /(^|\s)(cm-|ͼ)/.test(el?.getAttribute('class') ?? ''));
             const where = (n: Node) => {
               const el = n instanceof Element ? n : n.parentElement;
-              return el?.closest('.cm-editor') ? 'editor' : `${el?.tagName.toLowerCase()}.${el?.getAttribute('class') ?? ''}`;
+              return editorNode(el) ? 'editor' : `${el?.tagName.toLowerCase()}.${el?.getAttribute('class') ?? ''}`;
             };
             let written: MutationRecord[] = [];
             const observer = new MutationObserver((records) => written.push(...records));
             observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
             // frames[k]: what frame k wrote (read at the start of frame k + 1, first
             // among its callbacks), the step it left, and frame k + 1's time. Frame 0 presses Play.
-            const frames: { step: number; writes: string[]; time: number; rate: number }[] = [];
+            const frames: { step: number; writes: string[]; time: number; rate: number; followed: number }[] = [];
             const rate = Math.min(800, Math.max(3, runner.playhead.length / 15)); // playhead.ts's playRate
             const read = (time: number) => {
               written.push(...observer.takeRecords());
               const writes = [...new Set(written.map((r) => where(r.target)))].filter((w) => w !== 'editor');
               written = [];
-              frames.push({ step: Number(slider.value), writes, time, rate });
+              frames.push({ step: runner.playhead.step, writes, time, rate, followed: runner.editor.followedLine });
               if (frames.length < 5) requestAnimationFrame(read);
               else {
                 observer.disconnect();
@@ -101,18 +114,76 @@ describe('a run playing', () => {
             });
           }),
       );
-      // Frame 1: the jump back to step 0 moved the views.
-      expect(frames[1].step).toBe(0);
-      expect(frames[1].writes.length).toBeGreaterThan(0);
-      // Frame 2: CodeMirror's; none of the runner's views wrote anything in it.
-      expect(frames[2]).toMatchObject({ step: 0, writes: [] });
+      // Frame 1: the editor's: it follows step 0's line (the one frame 2's
+      // jump to step 0 follows); nothing else wrote.
+      expect(frames[1].writes).toEqual([]);
+      expect(frames[1].followed).toBeGreaterThan(0);
+      expect(frames[1].followed).toBe(frames[2].followed);
+      // Frame 2: the jump back to step 0 moved the other views.
+      expect(frames[2].step).toBe(0);
+      expect(frames[2].writes.length).toBeGreaterThan(0);
       // Frame 3: the play goes on from frame 2's time: no step skipped, none
       // counted twice (the playhead's clock: steps = time × rate, at most 0.25 s a frame).
       expect(frames[3].writes.length).toBeGreaterThan(0);
       const elapsed = Math.min(0.25, (frames[2].time - frames[1].time) / 1000);
       expect(frames[3].step).toBe(Math.floor(elapsed * frames[3].rate));
+
+      // What the editor shows in each frame of a replay, as painted: read
+      // after the playhead's own callback in the frame (the page's writes of
+      // the frame are all done then; a task after the frame, such as
+      // CodeMirror's intersection observer's, comes too late for it).
+      const shown = await editorInEachFrame(page);
+      expect(shown.frames).toBeGreaterThan(30);
+      // The editor scrolled (back to the top, then a page at a time) …
+      expect(shown.scrolls).toBeGreaterThan(3);
+      // … and never showed a place it had not drawn.
+      expect(shown.blank).toEqual([]);
       expect(problems).toEqual([]);
       await page.close();
     });
   }
 });
+
+/**
+ * Replays the run from its last step until step 150 and, in each frame after
+ * the playhead's callback, looks at three points of the editor's part in view
+ * (top, middle, bottom): what is there must be a line of the script.
+ */
+function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: number; blank: string[] }> {
+  return page.evaluate(
+    () =>
+      new Promise<{ frames: number; scrolls: number; blank: string[] }>((resolve) => {
+        const runner = window.slowstartRunner!;
+        const scroller = document.querySelector<HTMLElement>('.cm-scroller')!;
+        const content = scroller.querySelector<HTMLElement>('.cm-content')!;
+        runner.playhead.seek(runner.playhead.length - 1);
+        const blank: string[] = [];
+        let frames = 0;
+        let scrolls = 0;
+        let top = scroller.scrollTop;
+        const look = () => {
+          frames++;
+          if (scroller.scrollTop !== top) scrolls++;
+          top = scroller.scrollTop;
+          const box = scroller.getBoundingClientRect();
+          const text = content.getBoundingClientRect();
+          const from = Math.max(box.top, 0) + 8;
+          const to = Math.min(box.bottom, innerHeight, text.bottom) - 8;
+          for (const y of [from, (from + to) / 2, to]) {
+            const hit = document.elementFromPoint(text.left + 8, y);
+            if (!hit?.closest('.cm-line')) blank.push(`frame ${frames}, step ${runner.playhead.step}, scrollTop ${Math.round(top)}, y ${Math.round(y - box.top)}: ${hit?.className}`);
+          }
+          // Registered after the playhead's own callback for the next frame (it registered in this frame's, before this one).
+          if (runner.playhead.playing && runner.playhead.step < 150) requestAnimationFrame(look);
+          else {
+            runner.playhead.pause();
+            resolve({ frames, scrolls, blank });
+          }
+        };
+        requestAnimationFrame(() => {
+          runner.playhead.play(); // from the last step: a replay, as the Play button's
+          requestAnimationFrame(look); // after the playhead's first callback
+        });
+      }),
+  );
+}
