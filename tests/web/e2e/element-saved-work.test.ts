@@ -45,6 +45,27 @@ async function openBare(context: BrowserContext, url = bare): Promise<{ page: Pa
   return { page, host, problems };
 }
 
+/**
+ * A tab of `context`, blank, for loading pages in again and again (loadIn): a new tab costs a
+ * renderer process of its own, and a load of the bare page in a new tab about three times the
+ * Chromium CPU of a load in a tab already open (docs/TESTING.md). Its problems are all of its loads'.
+ */
+async function newTab(context: BrowserContext): Promise<{ page: Page; host: Locator; problems: string[] }> {
+  const { page, problems } = await openPage(context, 'about:blank');
+  return { page, host: page.locator('#bare'), problems };
+}
+
+/**
+ * Loads `url` anew in the tab, as a learner follows a link in the tab they are in, and waits for
+ * the element: by way of about:blank, so that a link to the page already open is a load of the
+ * page, not a hash change on it.
+ */
+async function loadIn(tab: { page: Page; host: Locator }, url = bare): Promise<void> {
+  await tab.page.goto('about:blank');
+  await tab.page.goto(url);
+  await whenReady(tab.host);
+}
+
 /** Sets the element's script as a program would (one undoable edit: it counts as the learner's). */
 const setScript = (host: Locator, script: string) => host.evaluate((el, s) => ((el as HTMLElement & { script: string }).script = s), script);
 const note = (host: Locator) => host.locator('.sse-actions > .sse-note:not(.sse-storage-note)');
@@ -60,25 +81,25 @@ const OWN_EDITED = 'POOL mine=3 yours=1\nNOW 5\nWEIGHTS\n';
 describe('the learner’s own version survives any number of share links', () => {
   it('two and three links in a row, by fresh loads, a hash change and a reload: Back to my version gives the learner’s own script', async () => {
     const context = await browser.newContext();
-    const first = await openBare(context);
-    await setScript(first.host, OWN);
-    await first.page.reload(); // pagehide saves at once
-    await whenReady(first.host);
-    expect(await editorText(first.host)).toBe(OWN);
-    await first.page.close();
+    const tab = await newTab(context);
+    await loadIn(tab);
+    await setScript(tab.host, OWN);
+    await tab.page.reload(); // pagehide saves at once
+    await whenReady(tab.host);
+    expect(await editorText(tab.host)).toBe(OWN);
 
     const links = ['POOL one=1\nPICK\n', 'POOL two=2\nWEIGHTS\n', 'POOL three=3\nPICK\nPICK\n'];
     // Link 1 and link 2, each by a fresh load of the page.
     for (const script of links.slice(0, 2)) {
-      const opened = await openBare(context, linkTo(script));
-      expect(await editorText(opened.host)).toBe(script);
-      expect(await note(opened.host).textContent()).toMatch(new RegExp(`^This runner opened the script from a link\\. Your own version \\(today at ${TIME}\\) is kept\\.`));
-      expect((await saved(opened.page))!.versions.map((v) => v.script)).toEqual([OWN]);
-      expect(opened.problems).toEqual([]);
-      await opened.page.close();
+      await loadIn(tab, linkTo(script));
+      expect(await editorText(tab.host)).toBe(script);
+      expect(await note(tab.host).textContent()).toMatch(new RegExp(`^This runner opened the script from a link\\. Your own version \\(today at ${TIME}\\) is kept\\.`));
+      expect((await saved(tab.page))!.versions.map((v) => v.script)).toEqual([OWN]);
+      expect(tab.problems).toEqual([]);
     }
-    // Link 3 by a hash change on the open page, then a reload with it still in the URL.
-    const { page, host, problems } = await openBare(context, linkTo(links[1]));
+    // Link 3 by a hash change on the page opened anew at link 2, then a reload with it still in the URL.
+    await loadIn(tab, linkTo(links[1]));
+    const { page, host, problems } = tab;
     await page.evaluate((h) => (location.hash = h), new URL(linkTo(links[2])).hash);
     await expect.poll(() => editorText(host)).toBe(links[2]);
     await page.reload();
@@ -277,35 +298,36 @@ describe('share links', () => {
     expect(padded.endsWith('=')).toBe(true);
     const standard = Buffer.from('POOL s=1\n?>?>\n').toString('base64'); // has '+' or '/'
     expect(/[+/]/.test(standard)).toBe(true);
+    // Each link by a fresh load of the page, in one tab.
+    const tab = await newTab(context);
     for (const [payload, want] of [
       [plain, script],
       [padded, 'POOL p=1\nPICK'],
       [standard, 'POOL s=1\n?>?>\n'],
       [`~${deflateRawSync(Buffer.from('POOL z=1\n')).toString('base64')}`, 'POOL z=1\n'],
     ]) {
-      const { page, host, problems } = await openBare(context, `${bare}#ss-bare=${payload}`);
-      expect(await editorText(host), payload).toBe(want);
-      expect(problems).toEqual([]);
-      await page.close();
+      await loadIn(tab, `${bare}#ss-bare=${payload}`);
+      expect(await editorText(tab.host), payload).toBe(want);
+      expect(tab.problems).toEqual([]);
     }
     await context.close();
     // In a fresh browser (nothing saved): the element opens its starter, with a note.
     const fresh = await browser.newContext();
     const starter = 'POOL a=5 b=1 c=1\nPICK\nADD d=10 20\nNOW 5\nWEIGHTS\npick\n';
     const cut = `~${deflateRawSync(Buffer.from('POOL cut=1\n'.repeat(50))).toString('base64url').slice(0, 12)}`;
+    const again = await newTab(fresh);
+    const { host, problems } = again;
     for (const payload of ['', '~', '%%%', 'QQ=x', cut, '~bm90IGRlZmxhdGU']) {
-      const { page, host, problems } = await openBare(fresh, `${bare}#ss-bare=${payload}`);
+      await loadIn(again, `${bare}#ss-bare=${payload}`);
       expect(await editorText(host), payload).toBe(starter);
       expect(await note(host).textContent(), payload).toBe('The link’s script for this runner is damaged (cut short?), so it was not opened.');
       expect(problems).toEqual([]);
-      await page.close();
     }
     // A tiny link that would unpack to gigabytes is refused too.
     const bomb = `~${deflateRawSync(Buffer.alloc(80 * 1024 * 1024, 0x41)).toString('base64url')}`;
-    const { page, host } = await openBare(fresh, `${bare}#ss-bare=${bomb}`);
+    await loadIn(again, `${bare}#ss-bare=${bomb}`);
     expect(await editorText(host)).toBe(starter);
     expect(await note(host).textContent()).toBe('The link’s script for this runner unpacks to more than 64.0 MB, so it was not opened.');
-    await page.close();
     await fresh.close();
   });
 });

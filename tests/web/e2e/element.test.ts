@@ -68,9 +68,25 @@ interface Recorded {
 }
 const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: Recorded[] }).__events);
 
+/**
+ * One course page for the tests that read it as it opened and at most edit the half-way element
+ * (the verdicts and the log, the fix of line 4 with its events, the spec example's compare box,
+ * which reads only that element): a load of the page, two runners, costs several seconds of
+ * Chromium's CPU (docs/TESTING.md). Those about a reload, links, another page or size, or that
+ * need the half-way element as it opened after the fix (moving it), open their own. Each test
+ * starts with its own problems.
+ */
+let shared: Awaited<ReturnType<typeof open>> | undefined;
+async function openShared() {
+  if (!shared || shared.page.isClosed()) return (shared = await open());
+  shared.problems.length = 0;
+  return shared;
+}
+afterAll(() => shared?.page.close());
+
 describe('<slow-start-runner> on a course page', () => {
   it('runs two exercises: one passes, one fails at the first differing line, and the host page hears both', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared(); // its first user: the page as it opened
     const spec = page.locator('#spec-example');
     const half = page.locator('#half-way');
     await expect.poll(() => outputRows(spec)).toEqual(SPEC_ROWS);
@@ -102,11 +118,10 @@ describe('<slow-start-runner> on a course page', () => {
     await page.evaluate(() => scrollTo(0, 0));
     await shootWholePage(page, `${SHOTS}/element-course.png`);
     await half.screenshot({ path: `${SHOTS}/element-exercise-fail.png` });
-    await page.close();
   });
 
   it('passes once the learner fixes the line, with slowstart-run and slowstart-pass events; the other element is untouched', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared();
     const spec = page.locator('#spec-example');
     const half = page.locator('#half-way');
     await expect.poll(() => verdict(half)).toBe('fail');
@@ -137,7 +152,6 @@ describe('<slow-start-runner> on a course page', () => {
     expect(await editorText(spec)).toBe(SPEC_STARTER);
     await half.screenshot({ path: `${SHOTS}/element-exercise-pass.png` });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('keeps the learner’s edits across a reload, per element, until Reset to starter', async () => {
@@ -256,7 +270,7 @@ describe('<slow-start-runner> on a course page', () => {
   });
 
   it('compares what the learner’s own program printed with the engine’s output', async () => {
-    const { page, problems } = await open();
+    const { page, problems } = await openShared(); // reads the spec example only, as it opened
     const spec = page.locator('#spec-example');
     await expect.poll(() => verdict(spec)).toBe('pass');
     await spec.getByText('Compare with my program').click();
@@ -300,7 +314,7 @@ describe('<slow-start-runner> on a course page', () => {
     await paste.fill('a\na\na=5 b=1  c=1 d=0\n');
     expect(await spec.locator('.sse-compare .sse-diff-note').textContent()).toBe('They differ only in spaces or tabs.');
     expect(problems).toEqual([]);
-    await page.close();
+    await page.close(); // the shared page's last user
   });
 
   it('moving an element keeps its runner; a changed attribute rebuilds it with the learner’s script', async () => {

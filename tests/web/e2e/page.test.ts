@@ -36,8 +36,9 @@ function open(options: OpenOptions = {}): Promise<Opened> {
 /**
  * One page (reduced motion) for the tests that replace the whole script and look at what it
  * does: a page load costs about 3 s of Chromium's CPU here (docs/TESTING.md), and none of them is
- * about a fresh page (those that are, the default script, autoplay, the Live switch, open their
- * own). Each test starts with the pointer away, no popup open, and its own problems and dialogs.
+ * about a fresh page (those that are, the default script, autoplay, the Live switch, the theme
+ * and other sizes, open their own). The comparison box, which stays open, is its last user. Each
+ * test starts with the pointer away, no popup open, and its own problems and dialogs.
  */
 let shared: Opened | undefined;
 async function openShared(): Promise<Opened> {
@@ -86,7 +87,7 @@ describe('the web runner page', () => {
   });
 
   it('runs a typed script and shows exactly its output and its diagnostic', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     // Every status the page shows from here on, in order.
     await page.locator('.ss-status').evaluate((status) => {
       const seen: string[] = [];
@@ -122,7 +123,6 @@ describe('the web runner page', () => {
     await expect.poll(() => page.locator('.cm-tooltip-lint').textContent()).toContain("unknown command 'pick' (use PICK)");
     expect(await page.locator('.ss-status').textContent()).toContain("line 11: unknown command 'pick' (use PICK)");
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('underlines the offending token of a bad line and updates as you fix it', async () => {
@@ -356,7 +356,7 @@ describe('the web runner page', () => {
   });
 
   it('keeps the output rows still in view across a scroll, each showing its own line, in order', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared();
     // Line n prints one row; WEIGHTS every third line, so rows differ in text as well as line number.
     const lines = ['POOL a=3 b=2 c=1'];
     for (let i = 2; i <= 400; i++) lines.push(i % 3 === 0 ? 'WEIGHTS' : 'PICK');
@@ -406,11 +406,10 @@ describe('the web runner page', () => {
     expect(new Set(places).size).toBe(places.length);
     expect(await page.locator('.ss-out-row[hidden][aria-posinset], .ss-out-row[hidden][aria-selected]').count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('names the mistake of a pasted wrong output in "Compare with my program", and states the clamp in the language summary', async () => {
-    const { page, problems } = await open({ reducedMotion: true });
+    const { page, problems } = await openShared(); // its last user: the box it opens stays open
     await setScript(page, 'POOL z=1 y=1 x=1\nPICK\nPICK\nPICK\n');
     await page.locator('#runner .ss-btn.ss-primary').click();
     await page.getByText('Compare with my program').click();

@@ -46,15 +46,24 @@ async function openLab(options: { width?: number; height?: number; path?: string
 }
 
 /**
- * One lab at 1280 × 900 for the tests that only read what the default scenario drew (the layout,
- * where its simulations ran): a load of the lab costs several seconds of Chromium's CPU
- * (docs/TESTING.md). Those that click, copy, zoom, change its options or trace its typing open
- * their own (the ejections' Copy buttons and the timeline's keyboard readout, tried on this page,
- * did not answer as on a fresh one). Each test starts with its own problems.
+ * One lab at 1280 × 900 for the tests that read what the default scenario drew (the layout, where
+ * its simulations ran, each ejection against the copied command's CSV, the incident timeline's
+ * readout, zoom and table): a load of the lab costs several seconds of Chromium's CPU
+ * (docs/TESTING.md). Those that change its options or script, or trace its typing, open their own.
+ * Each test starts with the Traffic tab shown (the layout test ends on the Ramp tab: on a hidden
+ * lab the Copy buttons and the timeline's keys found nothing to answer), the page scrolled to the
+ * top, the pointer away, and its own problems.
  */
 let defaultLab: { page: Page; problems: string[] } | undefined;
 async function openDefaultLab() {
   if (!defaultLab || defaultLab.page.isClosed()) return (defaultLab = await openLab({ width: 1280 }));
+  const { page } = defaultLab;
+  const traffic = page.locator('#runner').getByRole('tab', { name: 'Traffic' });
+  if ((await traffic.getAttribute('aria-selected')) !== 'true') await traffic.click();
+  await page.locator('.ss-flap-status', { hasText: 'requests/s' }).waitFor();
+  await page.evaluate(() => window.slowstartTraffic!.ready);
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => scrollTo(0, 0));
   defaultLab.problems.length = 0;
   return defaultLab;
 }
@@ -199,7 +208,7 @@ function csvStretches(csv: string, name: string, state: string, bucket: number):
 
 describe('every ejection seen', () => {
   it("draws each of b's ejections and readmissions where the run's copied command's CSV has them, to the bucket", async () => {
-    const { page, problems } = await openLab({ width: 1280 });
+    const { page, problems } = await openDefaultLab();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
     const section = await page.evaluate(() => {
       const s = window.slowstartTraffic!.flapSection!;
@@ -233,13 +242,12 @@ describe('every ejection seen', () => {
       expect(await panels.nth(i).locator('.ss-trap-summary').textContent()).toContain(`${cli.length} ejections, ${failed.toLocaleString('en-US')} failed`);
     }
     expect(problems).toEqual([]);
-    await page.close();
   });
 });
 
 describe('the incident timeline', () => {
   it('marks the events and the stable moment, reads a bucket out by pointer and keys, zooms, and has a table', async () => {
-    const { page, problems } = await openLab({ width: 1280 });
+    const { page, problems } = await openDefaultLab(); // its last user: the table it opens stays open
     const slow = page.locator('.ss-flap-side').nth(1);
     // The script's events on the run's share chart, named; the stable moment on every chart.
     expect(await slow.locator('.ss-bucket-chart').first().locator('.ss-event-label').allTextContents()).toEqual(['POOL a=1 b=1 c=1 d=1', 'DOWN b', 'UP b 60']);

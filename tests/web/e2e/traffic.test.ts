@@ -3,7 +3,7 @@
 // trap side by side. Expected figures come from the formulas by hand.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchProblems } from '../support/browser.js';
+import { settle, watchProblems } from '../support/browser.js';
 import { serveBuiltSite, type BuiltSite } from '../support/runner-page.js';
 import { SHOTS } from '../support/site.js';
 
@@ -25,6 +25,27 @@ async function openTraffic(options: { width?: number; dark?: boolean } = {}) {
   await page.locator('.ss-traffic-status', { hasText: 'requests over' }).waitFor();
   return { page, problems };
 }
+
+/**
+ * One Traffic tab for the tests that only set the script and read what it drew (the default
+ * script's bands, the trap, the latency charts' scale, the default flapping scenario): a load of
+ * the tab costs several seconds of Chromium's CPU (docs/TESTING.md), and the script is each
+ * test's whole input (the flapping scenario is a preset, not the script). Each is shown at its own
+ * width (a resize, not a load); a test that changes a setting opens its own tab (the settings live
+ * in the page and have no reset), the flapping one last, so it closes the shared tab. Each starts
+ * with its own problems.
+ */
+let shared: { page: Page; problems: string[] } | undefined;
+async function openSharedTraffic(width = 1440) {
+  if (!shared || shared.page.isClosed()) return (shared = await openTraffic({ width }));
+  shared.problems.length = 0;
+  if (shared.page.viewportSize()!.width !== width) {
+    await shared.page.setViewportSize({ width, height: 1000 });
+    await settle(shared.page);
+  }
+  return shared;
+}
+afterAll(() => shared?.page.close());
 
 /** Replaces the script through the page's runner and waits for the new simulation. */
 async function setScript(page: Page, script: string): Promise<void> {
@@ -61,13 +82,12 @@ function shareAt(page: Page, which: 'share' | 'without' | 'with', name: string, 
 
 describe('Traffic tab', () => {
   it('draws one share band per backend for the default script, lazily loading the lab', async () => {
-    const { page, problems } = await openTraffic();
+    const { page, problems } = await openSharedTraffic(); // its first user: the default script
     const bands = await page.locator('.ss-share-section > .ss-bucket-chart .ss-band title').allTextContents();
     expect(bands).toEqual(['web1', 'web2', 'web3', 'no backend']);
     expect(await page.locator('.ss-traffic-legend li').allTextContents()).toEqual(['web1', 'web2', 'web3']);
     await page.screenshot({ path: `${SHOTS}/traffic-light.png`, fullPage: true });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('shows the weight-1 jump at resolution x1 and the ramp at x100 (nginx-mod)', async () => {
@@ -89,7 +109,7 @@ describe('Traffic tab', () => {
   });
 
   it('puts the least-request trap side by side: the cold host takes a burst only without slow start', async () => {
-    const { page, problems } = await openTraffic();
+    const { page, problems } = await openSharedTraffic();
     await setScript(page, 'POOL a=1 b=1 c=1 d=1\nNOW 10\nADD e=1 30\n');
     // Right after e joins. Without a ramp every host weighs 1, so Envoy's pick
     // is two random choices (docs/proxy-rules.md E4): e, with nothing in
@@ -106,7 +126,6 @@ describe('Traffic tab', () => {
     await page.locator('.ss-trap').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/traffic-trap.png`, fullPage: true });
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('works dark and at 360 px', async () => {
@@ -156,7 +175,7 @@ describe('Traffic tab, for a learner who read nothing', () => {
   });
 
   it('draws both latency charts on one scale', async () => {
-    const { page, problems } = await openTraffic({ width: 1280 });
+    const { page, problems } = await openSharedTraffic(1280);
     await setScript(page, WELCOME);
     const tops = await page.locator('.ss-trap-side').evaluateAll((sides) =>
       sides.map((s) => {
@@ -167,7 +186,6 @@ describe('Traffic tab, for a learner who read nothing', () => {
     expect(tops[0]).toMatch(/ (ms|s)$/); // ("1.5 s" from a second on)
     expect(tops[1]).toBe(tops[0]);
     expect(problems).toEqual([]);
-    await page.close();
   });
 
   it('gives true numbers with cold ×1 and no warm-up (200 ms either way), never "0.0×"', async () => {
@@ -276,8 +294,10 @@ function flapRuns(page: Page) {
 
 describe('Traffic tab: flapping and its cures', () => {
   it('shows the rolling restart flapping without slow start and recovering monotonically with it, from the model', async () => {
-    const { page, problems } = await openTraffic({ width: 1280 });
+    // The shared tab's last user: it changes the health check below, and closes the tab.
+    const { page, problems } = await openSharedTraffic(1280);
     await page.locator('.ss-flap-status', { hasText: 'requests/s' }).waitFor();
+    await page.evaluate(() => window.slowstartTraffic!.ready);
     const [none, slow, escalating, both] = await flapRuns(page);
     // Without slow start b (restarted cold at 40 s with its full share) is
     // ejected again and again (Envoy, 30 s each time: no escalation).
