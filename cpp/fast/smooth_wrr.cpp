@@ -308,6 +308,48 @@ template <std::size_t D>
   }(std::make_index_sequence<D - 1>{});
   return best;
 }
+
+// The streak bound (WHY_EXACT section 5). After pick k, the top of class
+// c (base b1) leads every other class's top at pick k + j (j = 1, 2, ...)
+// by H(j) = min over d of (its lead at k + 1) - (j - 1) * (w_d - w_c); a
+// later top of c with base bj leads by H(j) - (b1 - bj). H is a minimum of
+// lines, so concave: between j = 1 and j = 1 + kSpan it is at least its
+// chord, H(1) + (j - 1) * (H(1 + kSpan) - H(1)) / kSpan. c surely wins
+// pick k + j while b1 - bj is below the chord (strictly: a tie is the
+// scan's). `lead` is H(1) (0 when c cannot take the next pick surely, or
+// when the figures are too large to scale), `slope` H(1 + kSpan) - H(1).
+struct Streak {
+  static constexpr std::int64_t kSpan = 128;
+  static constexpr std::int64_t kLimit = std::int64_t{1} << 50;
+  std::int64_t lead = 0, slope = 0;
+};
+template <std::size_t D>
+[[gnu::always_inline]] inline Streak streak_of(ClassTop* t, std::uint32_t c, std::int64_t b1, std::int64_t k) {
+  // The other classes' best scores at k + 1 and k + 1 + kSpan, class c left
+  // out by a base far below any score (put back by the caller's t[c] update).
+  t[c].base = -(std::int64_t{1} << 62);
+  const std::int64_t k1 = k + 1, kj = k + 1 + Streak::kSpan;
+  std::int64_t m1 = t[0].base + k1 * t[0].weight;
+  std::int64_t mj = t[0].base + kj * t[0].weight;
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    (
+        [&] {
+          constexpr std::size_t d = C + 1;
+          m1 = std::max(m1, t[d].base + k1 * t[d].weight);
+          mj = std::max(mj, t[d].base + kj * t[d].weight);
+        }(),
+        ...);
+  }(std::make_index_sequence<D - 1>{});
+  const std::int64_t wc = t[c].weight;
+  const std::int64_t h1 = b1 + k1 * wc - m1;
+  const std::int64_t hj = b1 + kj * wc - mj;
+  Streak s;
+  if (h1 > 0 && h1 < Streak::kLimit && hj > -Streak::kLimit && hj < Streak::kLimit) {
+    s.lead = h1;
+    s.slope = hj - h1;
+  }
+  return s;
+}
 }  // namespace
 
 template <std::size_t... D>
@@ -365,13 +407,39 @@ template <std::size_t D>
         x = t[c].top;
         base[x] -= total;
         const std::uint32_t after = next[x];
-        const std::uint32_t top = after == kNil ? head[c] : after;
+        std::uint32_t top = after == kNil ? head[c] : after;
+        ++counts[ids[x]];
+        // A streak: class c wins again as long as its next tops stay surely
+        // above every other class's top (which do not move while c wins):
+        // those picks are walked with no scan (WHY_EXACT section 5). A
+        // streak that reaches the bound's span is followed by another.
+        while (done + 1 < end) {
+          const std::int64_t b1 = base[top];
+          const Streak s = streak_of<D>(t, c, b1, picks_);
+          if (s.lead <= 0) break;
+          std::int64_t room = s.lead * Streak::kSpan;  // the bound at the next pick, times kSpan
+          const std::uint64_t most = std::min<std::uint64_t>(end - done - 1, Streak::kSpan + 1);
+          std::uint64_t j = 0;
+          for (; j < most; ++j) {
+            const std::int64_t bj = base[top];
+            if (b1 - bj >= room / Streak::kSpan) break;  // (room / kSpan: at most the bound)
+            x = top;
+            base[x] = bj - total;
+            const std::uint32_t after2 = next[x];
+            top = after2 == kNil ? head[c] : after2;
+            ++counts[ids[x]];
+            room += s.slope;
+          }
+          done += j;
+          picks_ += static_cast<std::int64_t>(j);
+          if (j != Streak::kSpan + 1) break;
+        }
         t[c].top = top;
         t[c].base = base[top];
       } else {
         x = move_winner(c);
+        ++counts[ids[x]];
       }
-      ++counts[ids[x]];
     }
     for (std::uint32_t c = 0; c < D; ++c)
       if (rings >> c & 1) turn_queue(members_[c], t[c].top);

@@ -164,7 +164,8 @@ class SmoothWrr {
     return base_[a] > base_[b] || (base_[a] == base_[b] && a < b);
   }
   std::uint32_t scan(std::int64_t k) const;
-  // count_many's picks by scan, with the number of classes D a constant.
+  // count_many's picks by scan, with the number of classes D a constant,
+  // and a ring class's streaks of picks taken with no scan (WHY_EXACT 5).
   template <std::size_t D>
   std::uint64_t count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts);
   void turn_queue(Members& m, std::uint32_t x);

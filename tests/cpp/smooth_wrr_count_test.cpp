@@ -6,6 +6,7 @@
 // ramps and scores set out of order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -131,4 +132,128 @@ TEST(SmoothWrrCount, MatchesTheOneByOnePickThroughChangesAndRamps) {
       ASSERT_EQ(diff, "") << "seed " << seed << " step " << step << " classes " << t.wrr.classes();
     }
   }
+}
+
+// Streaks (count_by_scan: WHY_EXACT section 5): after a pick, the winner's
+// class keeps the picks while its next tops stay surely above every other
+// class's top, walked with no scan; a tie, or a heavier class catching up,
+// is left to the scan.
+TEST(SmoothWrrCount, StreaksByHand) {
+  // Class A: a0 ... a5 (positions 0-5) at weight 1, scores 0; class B: b
+  // (position 6) at weight 6, score -20; the rest weight 0 (to force the
+  // index). T = 12. Scores after each pick (+w, the winner -12):
+  //   1: a 1 x6, b -14        -> a0 (-11)
+  //   2: a1-a5 2, b -8        -> a1 (-10)   (a streak: a1 leads b by 10,
+  //   3: a2-a5 3, b -2        -> a2 (-9)     b gains 5 a pick)
+  //   4: a3-a5 4, b 4         -> a3 (-8)    a tie: the earlier wins (the scan's)
+  //   5: a4 a5 5, b 10        -> b  (-2)    (b caught up: no streak reaches here)
+  // So 5 picks count a0 a1 a2 a3 b and leave a0-a3 at -7, a4 a5 5, b -2.
+  CountTwin t(40);
+  for (std::size_t i = 0; i < 6; ++i) t.weight(i, 1);
+  t.weight(6, 6);
+  t.score(6, -20);
+  ASSERT_TRUE(t.wrr.indexed());
+  ASSERT_EQ(t.wrr.classes(), 2u);
+  EXPECT_EQ(t.wrr.count_many(5, t.ids.data(), t.counts.data()), 0u);
+  for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(t.counts[39 - i], 1u) << "a" << i;  // (ids reversed)
+  EXPECT_EQ(t.counts[39 - 4], 0u);
+  EXPECT_EQ(t.counts[39 - 5], 0u);
+  EXPECT_EQ(t.counts[39 - 6], 1u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(t.wrr.score(i), -7) << "a" << i;
+  EXPECT_EQ(t.wrr.score(4), 5);
+  EXPECT_EQ(t.wrr.score(5), 5);
+  EXPECT_EQ(t.wrr.score(6), -2);
+
+  // b's weight changes mid-ramp to 2 (T = 8):
+  //   6: a0-a3 -6, a4 a5 6, b 0      -> a4 (-2)
+  //   7: a0-a3 -5, a4 -1, a5 7, b 2  -> a5 (-1)   (a streak of one: a5 leads b by 5)
+  //   8: a0-a3 -4, a4 0, a5 0, b 4   -> b  (-4)
+  //   9: a0-a3 -3, a4 1, a5 1, b -2  -> a4 (-7)
+  t.weight(6, 2);
+  std::fill(t.counts.begin(), t.counts.end(), 0u);
+  EXPECT_EQ(t.wrr.count_many(4, t.ids.data(), t.counts.data()), 0u);
+  EXPECT_EQ(t.counts[39 - 6], 1u);  // b
+  EXPECT_EQ(t.counts[39 - 4], 2u);  // a4
+  EXPECT_EQ(t.counts[39 - 5], 1u);  // a5
+  for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(t.counts[39 - i], 0u) << "a" << i;
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(t.wrr.score(i), -3) << "a" << i;
+  EXPECT_EQ(t.wrr.score(4), -7);
+  EXPECT_EQ(t.wrr.score(5), 1);
+  EXPECT_EQ(t.wrr.score(6), -2);
+
+  // b leaves (weight 0, its score kept); c (position 7) joins at weight 3,
+  // score 0 (T = 9):
+  //   10: a0-a3 -2, a4 -6, a5 2, c 3   -> c  (-6)
+  //   11: a0-a3 -1, a4 -5, a5 3, c -3  -> a5 (-6)
+  //   12: a0-a3 0, a4 -4, a5 -5, c 0   -> a0 (-9)   a tie of five: the earliest
+  //   13: a0 -8, a1-a3 1, c 3          -> c  (-6)
+  //   14: a0 -7, a1-a3 2, c -3         -> a1 (-7)
+  //   15: a0 -6, a2 a3 3, c 0          -> a2 (-6)   (a streak: a2 leads c by 3)
+  t.weight(6, 0);
+  t.weight(7, 3);
+  std::fill(t.counts.begin(), t.counts.end(), 0u);
+  EXPECT_EQ(t.wrr.count_many(6, t.ids.data(), t.counts.data()), 0u);
+  EXPECT_EQ(t.counts[39 - 7], 2u);  // c
+  EXPECT_EQ(t.counts[39 - 5], 1u);  // a5
+  EXPECT_EQ(t.counts[39 - 0], 1u);
+  EXPECT_EQ(t.counts[39 - 1], 1u);
+  EXPECT_EQ(t.counts[39 - 2], 1u);
+  EXPECT_EQ(t.counts[39 - 3], 0u);
+  EXPECT_EQ(t.counts[39 - 4], 0u);
+  EXPECT_EQ(t.counts[39 - 6], 0u);  // b, gone
+  const std::int64_t after[] = {-6, -6, -6, 3, -1, -2, -2, 0};
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(t.wrr.score(i), after[i]) << "backend " << i;
+  // And the oracle agrees with all of it, pick by pick, from here on.
+  t.s.assign(after, after + 8);
+  t.s.resize(40, 0);
+  std::fill(t.counts.begin(), t.counts.end(), 0u);
+  EXPECT_EQ(t.run(500), "");
+}
+
+TEST(SmoothWrrCount, StreaksMatchTheOneByOnePickInAFleet) {
+  // The Traffic lab's fleet in small: 1,400 backends at weights 1-7 x 100,
+  // scores 0 (classes of equal scores: long streaks), then waves of 20
+  // leaving, coming back and ramping together in steps of 1 to 17 (the
+  // total changing between runs: near-equal scores, short streaks),
+  // counted in runs of 1 to 400 picks against the oracle's picks one by one.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    slowstart_test::Mix mix(seed);
+    const auto pick = [&mix](std::uint64_t n) { return static_cast<std::int64_t>(mix.next() % n); };
+    const std::size_t n = 1400;
+    CountTwin t(n);
+    for (std::size_t i = 0; i < n; ++i) t.weight(i, 100 * static_cast<std::int64_t>(1 + i % 7));
+    std::size_t wave = 0;
+    for (int step = 0; step < 300; ++step) {
+      if (step % 30 == 0) {  // a wave leaves
+        wave = static_cast<std::size_t>(pick(n / 20)) * 20;
+        for (std::size_t i = wave; i < wave + 20; ++i) t.weight(i, 0);
+      } else if (step % 30 >= 5) {  // and ramps back, a step at a time
+        const std::int64_t part = step % 30 - 4;  // 1 ... 25
+        for (std::size_t i = wave; i < wave + 20; ++i) t.weight(i, 100 * static_cast<std::int64_t>(1 + i % 7) * part / 25 + pick(3));
+      }
+      const std::string diff = t.run(1 + static_cast<std::uint64_t>(pick(400)));
+      ASSERT_EQ(diff, "") << "seed " << seed << " step " << step << " classes " << t.wrr.classes();
+    }
+  }
+}
+
+TEST(SmoothWrrCount, StreakLeavesATieToTheScan) {
+  // b (position 0) at weight 6, score -10; a0 ... a5 (positions 1-6) at
+  // weight 1, scores 0; T = 12.
+  //   1: a 1 x6, b -4                  -> a0 (-11)
+  //   2: a1-a5 2, b 2                  -> b  (-10)  a tie with a1: b is earlier
+  //   3: a0 -9, a1-a5 3, b -4          -> a1 (-9)
+  //   4: a0 a1 -8, a2-a5 4, b 2        -> a2 (-8)   (a streak: a2 leads b by 2)
+  //   5: a0-a2 -7, a3-a5 5, b 8        -> b  (-4)
+  CountTwin t(40);
+  t.weight(0, 6);
+  t.score(0, -10);
+  for (std::size_t i = 1; i < 7; ++i) t.weight(i, 1);
+  ASSERT_TRUE(t.wrr.indexed());
+  EXPECT_EQ(t.wrr.count_many(5, t.ids.data(), t.counts.data()), 0u);
+  EXPECT_EQ(t.counts[39 - 0], 2u);  // b
+  for (std::uint32_t i = 1; i < 4; ++i) EXPECT_EQ(t.counts[39 - i], 1u) << "a" << i - 1;
+  for (std::uint32_t i = 4; i < 7; ++i) EXPECT_EQ(t.counts[39 - i], 0u) << "a" << i - 1;
+  const std::int64_t after[] = {-4, -7, -7, -7, 5, 5, 5};
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(t.wrr.score(i), after[i]) << "backend " << i;
 }
