@@ -362,6 +362,7 @@ std::string emit_caddy(const EmitInput& in) {
   if (h.kind == HealthKind::Nginx) {
     w.line("\t\tfail_duration " + duration(h.fail_timeout));
     w.line("\t\tmax_fails " + std::to_string(h.max_fails));
+    if (h.unhealthy_latency_ms > 0) w.line("\t\tunhealthy_latency " + duration(h.unhealthy_latency_ms / 1000));
   } else if (h.kind != HealthKind::None) {
     w.note(std::string("Caddy's passive check is max_fails within fail_duration: the lab's ") + health_name(h.kind) +
            " check has no Caddy form (off here)");
@@ -479,6 +480,10 @@ static std::vector<std::string> lab_only(EmitFormat format, const EmitInput& in)
       o.slow_start_rule == NginxRule::NginxMod)
     out.push_back("nginx-mod's rule (--slow-start-rule nginx-mod: a ramp at start and every reload, never after a "
                   "recovery) has NGINX Plus's slow_start= text: read back, the rule is NGINX Plus's");
+  if (format != EmitFormat::Caddy && o.health.kind == HealthKind::Nginx && o.health.unhealthy_latency_ms > 0)
+    out.push_back("an unhealthy latency (--unhealthy-latency-ms " + number_text(o.health.unhealthy_latency_ms) +
+                  ": a slow answer counted as a failure) is Caddy's unhealthy_latency: this format has none (read "
+                  "back, only a timeout fails)");
   return out;
 }
 

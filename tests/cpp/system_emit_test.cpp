@@ -239,6 +239,12 @@ TEST(SystemEmit, SaysWhatNoConfigurationCanSay) {
   const std::string text = emit_config(EmitFormat::NginxPlus, in);
   EXPECT_TRUE(has(text, "\n# nginx-mod's rule (--slow-start-rule nginx-mod")) << text;
   EXPECT_FALSE(has(emit_config(EmitFormat::HAProxy, in), "nginx-mod"));
+  // Caddy's unhealthy_latency: only Caddy writes it; the others say so.
+  in.options.health.kind = HealthKind::Nginx;
+  in.options.health.unhealthy_latency_ms = 900;
+  for (const EmitFormat f : {EmitFormat::Nginx, EmitFormat::NginxPlus, EmitFormat::HAProxy, EmitFormat::Envoy, EmitFormat::Alb})
+    EXPECT_TRUE(has(emit_config(f, in), "\n# an unhealthy latency (--unhealthy-latency-ms 900: ")) << emit_config(f, in);
+  EXPECT_FALSE(has(emit_config(EmitFormat::Caddy, in), "# an unhealthy latency")) << emit_config(EmitFormat::Caddy, in);
 }
 
 TEST(SystemEmit, CaddyRoundTrip) {
@@ -247,19 +253,30 @@ TEST(SystemEmit, CaddyRoundTrip) {
   in.options.health.kind = HealthKind::Nginx;
   in.options.health.max_fails = 4;
   in.options.health.fail_timeout = 20;
+  in.options.health.unhealthy_latency_ms = 1250;
   in.options.timeout_ms = 2000;
   in.slow_start = 40;
-  const std::string text = emit_config(EmitFormat::Caddy, in);
+  std::string text = emit_config(EmitFormat::Caddy, in);
   EXPECT_TRUE(has(text, "lb_policy weighted_round_robin 3 3 1")) << text;
+  EXPECT_TRUE(has(text, "\t\tunhealthy_latency 1250ms\n")) << text;
   EXPECT_TRUE(has(text, "no Caddy release has it yet")) << text;  // lb_slow_start is a proposal
   const ImportedConfig c = read_back(text, ConfigFormat::Caddy);
   EXPECT_EQ(option(c, "policy"), "wrr");
   EXPECT_EQ(option(c, "health"), "nginx");
   EXPECT_EQ(option(c, "max-fails"), "4");
   EXPECT_EQ(option(c, "fail-timeout"), "20");
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "1250");
   EXPECT_EQ(option(c, "slow-start"), "40");
   EXPECT_EQ(option(c, "timeout-ms"), "2000");
   EXPECT_EQ(option(c, "retries"), "1");
+  // Without a timeout the slow answers are the check's only failures: it stays on.
+  in.options.timeout_ms = 0;
+  in.options.retries = 0;
+  text = emit_config(EmitFormat::Caddy, in);
+  const ImportedConfig d = read_back(text, ConfigFormat::Caddy);
+  EXPECT_EQ(option(d, "health"), "nginx") << text;
+  EXPECT_EQ(option(d, "unhealthy-latency-ms"), "1250") << text;
+  EXPECT_EQ(option(d, "timeout-ms"), "0") << text;
 }
 
 // Each balancer's own algorithm goes out as its directive and comes back as

@@ -390,11 +390,29 @@ TEST(SystemImport, CaddyfileReverseProxy) {
   EXPECT_EQ(option(c, "fail-timeout"), "20@25");
   EXPECT_EQ(option(c, "timeout-ms"), "2000@33");
   EXPECT_EQ(option(c, "retries"), "1@23");
-  EXPECT_TRUE(ignored(c, 27, "unhealthy_latency 3s"));
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "3000@27");  // docs/proxy-rules.md C1
   EXPECT_TRUE(ignored(c, 29, "health_uri /health"));
   EXPECT_TRUE(ignored(c, 18, "import logging"));
   EXPECT_TRUE(noted(c, "lb_slow_start is the proposal's"));
   EXPECT_TRUE(noted(c, "an approximation"));
+}
+
+// unhealthy_latency counts a slow answer as a failure (C1): a passive check
+// with no response timeout still has failures to count, so it stays on; with
+// no fail_duration the check is off and the directive is listed as ignored.
+TEST(SystemImport, CaddyUnhealthyLatencyWithoutATimeout) {
+  ImportedConfig c = read("a.com {\n  reverse_proxy x:1 y:1 {\n    fail_duration 30s\n    max_fails 3\n"
+                          "    unhealthy_latency 750ms\n  }\n}\n",
+                          ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "health"), "nginx@3");
+  EXPECT_EQ(option(c, "max-fails"), "3@4");
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "750@5");
+  EXPECT_EQ(option(c, "timeout-ms"), "0@2");
+  EXPECT_TRUE(noted(c, "only responses slower than unhealthy_latency count as failures"));
+  c = read("a.com {\n  reverse_proxy x:1 y:1 {\n    unhealthy_latency 750ms\n  }\n}\n", ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "health"), "none@2");
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "(unset)");
+  EXPECT_TRUE(ignored(c, 3, "unhealthy_latency 750ms"));
 }
 
 TEST(SystemImport, CaddyfileOneSiteWithoutBraces) {
