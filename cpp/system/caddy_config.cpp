@@ -194,10 +194,19 @@ class CaddyReader {
       out_.set("policy", "p2c", policy_d->line, directive_text(policy_d->text()));
       if (policy_d->words.size() > 2 && policy_d->words[2].text != "2")
         out_.note(policy_d->line, std::string("random_choose ") + directive_text(policy_d->words[2].text) + ": the lab chooses between two");
-    } else {
+    } else if (policy == "first" || policy == "ip_hash" || policy == "client_ip_hash" || policy == "uri_hash" ||
+               policy == "query" || policy == "header" || policy == "cookie") {
       out_.set("policy", "random", policy_d->line, std::string("random in place of ") + directive_text(policy));
       out_.ignore(policy_d->line, std::string("`") + directive_text(policy_d->text()) +
                                       "` (not modelled: the lab balances by random, Caddy's default, instead)");
+    } else {
+      // Caddy refuses a policy it has no module for (caddyfile.go's lb_policy:
+      // caddyfile.UnmarshalModule of http.reverse_proxy.selection_policies.NAME;
+      // the twelve it registers: selectionpolicies.go's init).
+      return fail_at(policy_d->words[1], std::string("unknown lb_policy ") + quote(policy) +
+                                             " (Caddy's: random, random_choose, least_conn, round_robin, "
+                                             "weighted_round_robin, first, ip_hash, client_ip_hash, uri_hash, query, "
+                                             "header, cookie)");
     }
     std::vector<std::string> taken;
     for (std::size_t j = 0; j < upstreams.size(); ++j)

@@ -434,6 +434,14 @@ TEST(SystemImport, CaddyErrors) {
   EXPECT_EQ(e.line, 3u);
   EXPECT_EQ(e.column, 19u);
   EXPECT_EQ(e.message, "invalid duration '30' (Caddy's: 250ms, 30s, 1m)");
+  // Caddy has no module for it and refuses the file; a policy it has but the lab lacks is a stand-in, listed.
+  e = error_of("a.com {\n  reverse_proxy x:1 y:1 {\n    lb_policy bogus_policy\n  }\n}\n", ConfigFormat::Caddy);
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(e.column, 15u);
+  EXPECT_EQ(e.message.rfind("unknown lb_policy 'bogus_policy' (Caddy's: random, random_choose, ", 0), 0u) << e.message;
+  const ImportedConfig c = read("a.com {\n  reverse_proxy x:1 y:1 {\n    lb_policy ip_hash\n  }\n}\n", ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "policy"), "random@3");
+  EXPECT_TRUE(ignored(c, 3, "lb_policy ip_hash"));
   e = error_of("a.com {\n  reverse_proxy x:1\n", ConfigFormat::Caddy);
   EXPECT_EQ(e.message, "unexpected end of file: the block of 'a.com' is not closed with '}'");
 }
