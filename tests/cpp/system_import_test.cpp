@@ -217,6 +217,30 @@ TEST(SystemImport, HAProxyBackendWithDefaultServerAndTemplate) {
   EXPECT_FALSE(ignored(c, 10, "timeout connect 5s"));  // the other defaults section is not this backend's
 }
 
+// H8: slowstart ramps only dynamic algorithms. balance source (map-based
+// hashing, HAProxy's default hash-type) is static: its stand-in, weighted
+// round robin, gets no slow start, and the note says why; with hash-type
+// consistent, and with first, HAProxy ramps, and so does the stand-in.
+TEST(SystemImport, HAProxyStaticAlgorithmsDoNotRamp) {
+  const std::string servers = " default-server slowstart 30s\n server a x:1\n server c y:1\n";
+  for (const char* algo : {"source", "uri", "hdr(host)", "url_param userid", "rdp-cookie"}) {
+    const ImportedConfig c = read(std::string("backend b\n balance ") + algo + "\n" + servers, ConfigFormat::HAProxy);
+    EXPECT_EQ(option(c, "policy"), "wrr@2") << algo;
+    EXPECT_EQ(option(c, "slow-start"), "(unset)") << algo;
+    EXPECT_TRUE(noted(c, "ramps only dynamic algorithms (not this balance): no slow start is set on the lab's stand-in")) << algo;
+  }
+  ImportedConfig c = read("backend b\n balance source\n hash-type consistent\n" + servers, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "slow-start"), "30@5");  // the first server's line
+  EXPECT_FALSE(noted(c, "ramps only dynamic algorithms"));
+  c = read("backend b\n balance first\n" + servers, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "slow-start"), "30@4");
+  // static-rr is the lab's own policy, which never ramps (H8): the window is kept, and said.
+  c = read("backend b\n balance static-rr\n" + servers, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "policy"), "static-rr@2");
+  EXPECT_EQ(option(c, "slow-start"), "30@4");
+  EXPECT_TRUE(noted(c, "ramps only dynamic algorithms (not this balance)"));
+}
+
 TEST(SystemImport, HAProxyDefaultsAndRetryRules) {
   // No retry-on: connection failures only (HAProxy's default), so timeouts are not retried.
   ImportedConfig c = read("defaults\n timeout server 2s\n retries 3\nbackend b\n server a 1.1.1.1:80\n server c 1.1.1.2:80\n",
