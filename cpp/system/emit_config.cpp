@@ -409,8 +409,16 @@ std::string emit_alb(const EmitInput& in) {
   }
   if (o.policy == Policy::LeastRequest || o.policy == Policy::P2C)
     w.note(std::string("an ALB has no ") + policy_word(o.policy) + ": least_outstanding_requests is nearest");
-  if (slow > 0 && algorithm == "least_outstanding_requests")
-    w.note("AWS does not allow slow start with least_outstanding_requests: use round_robin for the ramp");
+  // AWS refuses the pair (the target group attributes' "Routing algorithm"
+  // and "Slow start mode": no slow start with least outstanding requests),
+  // so the command would fail: the algorithm is kept, slow start is off, and
+  // the other choice is said.
+  if (slow > 0 && algorithm == "least_outstanding_requests") {
+    w.note("AWS does not allow slow start with least_outstanding_requests: slow start is off here (Value=0); for the " +
+           number_text(slow) + " s ramp instead, set load_balancing.algorithm.type to round_robin and "
+           "slow_start.duration_seconds to " + number_text(slow));
+    slow = 0;
+  }
   if (std::any_of(in.servers.begin(), in.servers.end(), [&](const ImportedServer& s) { return s.weight != in.servers.front().weight; }))
     w.note("an ALB's targets have no weights: every target gets an equal share");
   if (o.health.kind != HealthKind::None) w.note("an ALB's health checks are active only: no passive check is written");

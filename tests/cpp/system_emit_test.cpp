@@ -358,6 +358,32 @@ TEST(SystemEmit, AlbRoundTripAndItsLimits) {
   EXPECT_EQ(option(read_back(text, ConfigFormat::Alb), "slow-start"), "900");
 }
 
+// AWS refuses slow start with least_outstanding_requests: the command would
+// fail. The algorithm stays, slow start is off (0), and the comment gives the
+// round_robin pair that ramps; read back: least-conn, no slow start.
+TEST(SystemEmit, AlbNeverWritesSlowStartWithLeastOutstandingRequests) {
+  for (const Policy p : {Policy::LeastConn, Policy::P2C, Policy::LeastRequest}) {
+    EmitInput in = three();
+    in.servers = {{"i-0a", 1, false, 1}, {"i-0b", 1, false, 2}};
+    in.options.policy = p;
+    in.slow_start = 120;
+    const std::string text = emit_config(EmitFormat::Alb, in);
+    EXPECT_TRUE(has(text, "Key=slow_start.duration_seconds,Value=0 Key=load_balancing.algorithm.type,Value=least_outstanding_requests\n")) << text;
+    EXPECT_FALSE(has(text, "Value=120 Key=load_balancing.algorithm.type,Value=least_outstanding_requests")) << text;
+    EXPECT_TRUE(has(text, "# AWS does not allow slow start with least_outstanding_requests: slow start is off here (Value=0); "
+                          "for the 120 s ramp instead, set load_balancing.algorithm.type to round_robin and "
+                          "slow_start.duration_seconds to 120\n")) << text;
+    const ImportedConfig c = read_back(text, ConfigFormat::Alb);
+    EXPECT_EQ(option(c, "policy"), "least-conn");
+    EXPECT_EQ(option(c, "slow-start"), "(unset)");  // 0: off, as the reader takes it
+  }
+  // round_robin keeps its ramp.
+  EmitInput in = three();
+  in.options.policy = Policy::SmoothWrr;
+  in.slow_start = 120;
+  EXPECT_TRUE(has(emit_config(EmitFormat::Alb, in), "Value=120 Key=load_balancing.algorithm.type,Value=round_robin"));
+}
+
 TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {
   EmitInput in = three("my pool;}{");
   // Two names that become one ("a_b___": six bytes, four of them odd): the
