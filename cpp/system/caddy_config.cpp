@@ -125,7 +125,8 @@ class CaddyReader {
     std::string policy = "random";
     const ConfigDirective* policy_d = nullptr;
     const ConfigDirective *slow = nullptr, *fail_duration = nullptr, *max_fails = nullptr, *retries_d = nullptr,
-                          *try_duration = nullptr, *try_interval = nullptr, *header_timeout = nullptr;
+                          *try_duration = nullptr, *try_interval = nullptr, *header_timeout = nullptr,
+                          *unhealthy_latency = nullptr;
     for (const ConfigDirective& d : rp.block) {
       const std::string& n = d.name();
       if (n == "to") {
@@ -164,8 +165,8 @@ class CaddyReader {
       } else if (n.rfind("health_", 0) == 0) {
         out_.ignore(d.line, std::string("`") + directive_text(d.text()) + "` (active checks: the lab's backends always pass them)");
       } else if (n == "unhealthy_latency") {
-        out_.ignore(d.line, std::string("`") + directive_text(d.text()) +
-                                "` (not modelled: Caddy counts a slow response as a failure, the lab only a timeout)");
+        if (!one_value(d)) return false;
+        unhealthy_latency = &d;
       } else {
         out_.ignore(d.line, std::string("`") + directive_text(d.text()) + "` (not modelled)");
       }
@@ -193,10 +194,19 @@ class CaddyReader {
       out_.set("policy", "p2c", policy_d->line, directive_text(policy_d->text()));
       if (policy_d->words.size() > 2 && policy_d->words[2].text != "2")
         out_.note(policy_d->line, std::string("random_choose ") + directive_text(policy_d->words[2].text) + ": the lab chooses between two");
-    } else {
+    } else if (policy == "first" || policy == "ip_hash" || policy == "client_ip_hash" || policy == "uri_hash" ||
+               policy == "query" || policy == "header" || policy == "cookie") {
       out_.set("policy", "random", policy_d->line, std::string("random in place of ") + directive_text(policy));
       out_.ignore(policy_d->line, std::string("`") + directive_text(policy_d->text()) +
                                       "` (not modelled: the lab balances by random, Caddy's default, instead)");
+    } else {
+      // Caddy refuses a policy it has no module for (caddyfile.go's lb_policy:
+      // caddyfile.UnmarshalModule of http.reverse_proxy.selection_policies.NAME;
+      // the twelve it registers: selectionpolicies.go's init).
+      return fail_at(policy_d->words[1], std::string("unknown lb_policy ") + quote(policy) +
+                                             " (Caddy's: random, random_choose, least_conn, round_robin, "
+                                             "weighted_round_robin, first, ip_hash, client_ip_hash, uri_hash, query, "
+                                             "header, cookie)");
     }
     std::vector<std::string> taken;
     for (std::size_t j = 0; j < upstreams.size(); ++j)
@@ -211,8 +221,9 @@ class CaddyReader {
       out_.note(slow->line, "lb_slow_start is the proposal's (\"reverse_proxy: slow-start warm-up\"), not in a Caddy release");
     }
     // Passive health: on when fail_duration is set; max_fails failures within it.
-    double fail_seconds = 0;
+    double fail_seconds = 0, slow_seconds = 0;
     if (fail_duration && !duration(fail_duration->words[1], fail_seconds)) return false;
+    if (unhealthy_latency && !duration(unhealthy_latency->words[1], slow_seconds)) return false;
     if (fail_seconds > 0) {
       std::uint64_t fails = 1;
       if (max_fails && !whole_number(max_fails->words[1].text, 1'000'000, fails))
@@ -224,8 +235,16 @@ class CaddyReader {
                directive_text(fail_duration->text()));
       out_.note(fail_duration->line, "Caddy's passive check (max_fails within fail_duration) is read as nginx's "
                                      "(max_fails, then fail_timeout out): an approximation");
+      // A response at least unhealthy_latency late is a failure to the check
+      // (docs/proxy-rules.md C1).
+      if (slow_seconds > 0)
+        out_.set("unhealthy-latency-ms", number_text(slow_seconds * 1000), unhealthy_latency->line,
+                 directive_text(unhealthy_latency->text()));
     } else {
       out_.set("health", "none", max_fails ? max_fails->line : line, "no fail_duration (Caddy's passive check is off)");
+      if (unhealthy_latency)
+        out_.ignore(unhealthy_latency->line, std::string("`") + directive_text(unhealthy_latency->text()) +
+                                                 "` (no fail_duration: Caddy's passive check is off)");
     }
     // Timeout and retries.
     double timeout = 0;
@@ -235,7 +254,10 @@ class CaddyReader {
                std::string("transport http ") + directive_text(header_timeout->text()));
     } else {
       out_.set("timeout-ms", "0", line, "no response_header_timeout (Caddy waits for the response)");
-      if (out_.find("health")->value != "none") {
+      if (out_.find("health")->value != "none" && out_.find("unhealthy-latency-ms")) {
+        out_.note(out_.find("health")->line, "fail_duration without a response_header_timeout: only responses slower "
+                                             "than unhealthy_latency count as failures");
+      } else if (out_.find("health")->value != "none") {
         out_.note(out_.find("health")->line, "fail_duration without a response_header_timeout: the lab's passive "
                                              "check sees failures as timeouts only, so none");
         out_.set("health", "none", line, "no response timeout: nothing for the check to see");

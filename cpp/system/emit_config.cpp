@@ -362,6 +362,7 @@ std::string emit_caddy(const EmitInput& in) {
   if (h.kind == HealthKind::Nginx) {
     w.line("\t\tfail_duration " + duration(h.fail_timeout));
     w.line("\t\tmax_fails " + std::to_string(h.max_fails));
+    if (h.unhealthy_latency_ms > 0) w.line("\t\tunhealthy_latency " + duration(h.unhealthy_latency_ms / 1000));
   } else if (h.kind != HealthKind::None) {
     w.note(std::string("Caddy's passive check is max_fails within fail_duration: the lab's ") + health_name(h.kind) +
            " check has no Caddy form (off here)");
@@ -408,8 +409,16 @@ std::string emit_alb(const EmitInput& in) {
   }
   if (o.policy == Policy::LeastRequest || o.policy == Policy::P2C)
     w.note(std::string("an ALB has no ") + policy_word(o.policy) + ": least_outstanding_requests is nearest");
-  if (slow > 0 && algorithm == "least_outstanding_requests")
-    w.note("AWS does not allow slow start with least_outstanding_requests: use round_robin for the ramp");
+  // AWS refuses the pair (the target group attributes' "Routing algorithm"
+  // and "Slow start mode": no slow start with least outstanding requests),
+  // so the command would fail: the algorithm is kept, slow start is off, and
+  // the other choice is said.
+  if (slow > 0 && algorithm == "least_outstanding_requests") {
+    w.note("AWS does not allow slow start with least_outstanding_requests: slow start is off here (Value=0); for the " +
+           number_text(slow) + " s ramp instead, set load_balancing.algorithm.type to round_robin and "
+           "slow_start.duration_seconds to " + number_text(slow));
+    slow = 0;
+  }
   if (std::any_of(in.servers.begin(), in.servers.end(), [&](const ImportedServer& s) { return s.weight != in.servers.front().weight; }))
     w.note("an ALB's targets have no weights: every target gets an equal share");
   if (o.health.kind != HealthKind::None) w.note("an ALB's health checks are active only: no passive check is written");
@@ -479,6 +488,10 @@ static std::vector<std::string> lab_only(EmitFormat format, const EmitInput& in)
       o.slow_start_rule == NginxRule::NginxMod)
     out.push_back("nginx-mod's rule (--slow-start-rule nginx-mod: a ramp at start and every reload, never after a "
                   "recovery) has NGINX Plus's slow_start= text: read back, the rule is NGINX Plus's");
+  if (format != EmitFormat::Caddy && o.health.kind == HealthKind::Nginx && o.health.unhealthy_latency_ms > 0)
+    out.push_back("an unhealthy latency (--unhealthy-latency-ms " + number_text(o.health.unhealthy_latency_ms) +
+                  ": a slow answer counted as a failure) is Caddy's unhealthy_latency: this format has none (read "
+                  "back, only a timeout fails)");
   return out;
 }
 

@@ -448,7 +448,7 @@ class HAProxyReader {
     const std::uint32_t line = proxy.line;
     // balance
     out_.set("curve", "haproxy", line, "slowstart: HAProxy's sixteenths, on recovery only");
-    bool dynamic = true;
+    bool dynamic = true, stand_in = false;
     if (const Statement* b = last(defaults, proxy, {"balance"}); b && b->words.size() > 1) {
       const std::string& algo = b->words[1].text;
       if (algo == "roundrobin") {
@@ -469,7 +469,13 @@ class HAProxyReader {
       } else {
         out_.set("policy", "wrr", b->line, std::string("roundrobin in place of ") + algo);
         out_.ignore(b->line, std::string("`") + b->text() + "` (not modelled: the lab balances by weighted round robin instead)");
-        dynamic = false;
+        // The manual's `balance`: source, uri, url_param, hdr(), rdp-cookie
+        // and hash are "static by default ... this can be changed using
+        // hash-type" (consistent: lb_chash.c, dynamic); first is dynamic
+        // (lb_fas.c). docs/proxy-rules.md H8.
+        const Statement* h = last(defaults, proxy, {"hash-type"});
+        dynamic = algo == "first" || (h && h->words.size() > 1 && h->words[1].text == "consistent");
+        stand_in = true;
       }
     } else {
       out_.set("policy", "wrr", line, "balance roundrobin (HAProxy's default)");
@@ -477,9 +483,12 @@ class HAProxyReader {
     // slowstart
     const auto slow = per_server(kSlowstart, "no slowstart", [](const ServerState& s) { return number_text(s.slowstart); });
     if (std::any_of(slow.begin(), slow.end(), [](const auto& v) { return v.value != "0"; })) {
-      out_.set_common("slow-start", slow, "slowstart (seconds)");
+      // A static algorithm's stand-in (weighted round robin, which ramps)
+      // gets no slow start: HAProxy gives such servers their full weight at once.
+      if (!(stand_in && !dynamic)) out_.set_common("slow-start", slow, "slowstart (seconds)");
       if (!dynamic)
-        out_.note(out_.find("slow-start")->line, "HAProxy's slowstart ramps only dynamic algorithms (not this balance)");
+        out_.note(slow.front().line, std::string("HAProxy's slowstart ramps only dynamic algorithms (not this balance)") +
+                                         (stand_in ? ": no slow start is set on the lab's stand-in" : ""));
     }
     // checks
     const bool passive = std::any_of(states_.begin(), states_.end(),

@@ -210,6 +210,13 @@ const TrafficOption kTable[] = {
      .label = "fail-timeout", .group = G::HealthCheck, .kind = K::Whole, .min = 1, .max = kMaxSeconds,
      .unit = "seconds", .help = "nginx: seconds to count failures in, and to stay unavailable",
      .when_key = "health.kind", .when_value = "nginx", .field = FIELD(health.fail_timeout)},
+    {.flag = "--unhealthy-latency-ms", .metavar = "MS", .key = "health.unhealthyLatencyMs",
+     .json = "health.unhealthy_latency_ms", .label = "unhealthy-latency", .group = G::HealthCheck, .kind = K::Number,
+     .min = 0, .max = kInf, .unit = "milliseconds", .zero = "none",
+     .help = "nginx, as Caddy's passive check: an answer taking at least this long counts as a failure, though "
+             "the client gets it (Caddy's unhealthy_latency)",
+     .when_key = "health.kind", .when_value = "nginx", .field = FIELD(health.unhealthy_latency_ms),
+     .implies_service = true, .json_when_set = true},
     {.json = "health.observe", .label = "observe", .group = G::HealthCheck, .kind = K::Fixed,
      .help = "haproxy: errors are counted on live traffic, as observe layer7 does", .when_key = "health.kind",
      .when_value = "haproxy", .fixed = "layer7"},
@@ -581,8 +588,11 @@ Problem check_traffic_options(const TrafficOptions& o) {
   for (const TrafficOption& option : kTable)
     if (Problem p = check_option(option, o)) return p;
   if (o.timeout_ms > 0 && !o.service.enabled) return std::string("a timeout needs the service model");
-  if (o.health.kind != HealthKind::None && o.timeout_ms == 0)
+  if (o.health.kind != HealthKind::None && o.timeout_ms == 0 &&
+      !(o.health.kind == HealthKind::Nginx && o.health.unhealthy_latency_ms > 0))
     return std::string("health checks need failures: set a timeout");
+  if (o.health.kind == HealthKind::Nginx && o.health.unhealthy_latency_ms > 0 && !o.service.enabled)
+    return std::string("an unhealthy latency needs the service model");
   return std::nullopt;
 }
 

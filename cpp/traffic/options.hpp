@@ -21,6 +21,11 @@ struct HealthCheck {
   // server unavailable for fail_timeout seconds (whole seconds, nginx's clock).
   std::uint32_t max_fails = 1;
   double fail_timeout = 10;
+  // Caddy's passive check, which the lab reads as nginx's (`unhealthy_latency`,
+  // docs/proxy-rules.md C1): an answer that took at least this many ms counts
+  // as a failure toward max_fails, though the client gets it; 0: only a
+  // timeout fails.
+  double unhealthy_latency_ms = 0;
   // HAProxy (`server ... check observe layer7 error-limit N on-error MODE
   // inter T fastinter F downinter D rise R fall L`; docs/proxy-rules.md
   // H1-H7, the model in health_haproxy.hpp): error_limit consecutive errors

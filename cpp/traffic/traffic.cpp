@@ -175,13 +175,16 @@ class Simulator : public ScriptSink, FleetEvents {
     std::uint32_t slot;    // its request's entry in tried_, or kNoSlot
     bool failed;
     std::uint8_t tries;  // attempts made so far, this one included
+    // Answered, but no sooner than --unhealthy-latency-ms: the check counts
+    // it as a failure (Caddy's unhealthy_latency), the client gets the answer.
+    bool slow = false;
     // A total order on every field: equal times are common (a backend's
     // timeouts, a queue's answers), and a heap pops ties in an order of its
     // own (libstdc++'s and libc++'s differ), which the retry circuit breaker
     // sees: the native and WebAssembly engines gave different results.
     // Two attempts equal in every field are interchangeable.
     bool operator>(const Done& o) const {
-      return std::tie(t, id, tries, failed, slot, bucket) > std::tie(o.t, o.id, o.tries, o.failed, o.slot, o.bucket);
+      return std::tie(t, id, tries, failed, slow, slot, bucket) > std::tie(o.t, o.id, o.tries, o.failed, o.slow, o.slot, o.bucket);
     }
   };
   static constexpr std::uint32_t kNoSlot = std::numeric_limits<std::uint32_t>::max();
@@ -708,7 +711,7 @@ class Simulator : public ScriptSink, FleetEvents {
         again = d.t + back_off < o_.duration;
         if (again) waited_ms_[d.slot] += ms;
       }
-      report(d.id, d.t, d.failed, again);
+      report(d.id, d.t, d.failed || d.slow, again);
       if (again && back_off > 0) {
         ++retries_in_flight_;  // taken as the retry is scheduled (`RetryStateImpl::shouldRetry`)
         due_retries_.push(DueRetry{d.t + back_off, d});
@@ -817,6 +820,11 @@ class Simulator : public ScriptSink, FleetEvents {
       latency_sum_[cell] += o_.timeout_ms;
       client_.attempt(k, id, o_.timeout_ms);
     } else {
+      // Caddy's unhealthy_latency (docs/proxy-rules.md C1; reverseproxy.go,
+      // Handler.reverseProxy: `duration >= UnhealthyLatency` calls
+      // countFailure): a slow answer is a failure to the check only.
+      d.slow = o_.health.kind == HealthKind::Nginx && o_.health.unhealthy_latency_ms > 0 &&
+               latency_ms >= o_.health.unhealthy_latency_ms;
       latency_sum_[cell] += latency_ms;
       client_.attempt(k, id, latency_ms);
       // Answered: the attempts before this one each lasted the timeout.

@@ -60,6 +60,8 @@ export type RawPolicy =
 export interface RawHealthParameters {
   maxFails: number;
   failTimeout: number;
+  /** nginx, as Caddy's passive check (unhealthy_latency): an answer taking at least this many ms counts as a failure; 0: none. */
+  unhealthyLatencyMs: number;
   errorLimit: number;
   /** HAProxy: what reaching errorLimit does (HAProxy's default: fail-check, one failed check). */
   onError: 'fail-check' | 'fastinter' | 'sudden-death' | 'mark-down';

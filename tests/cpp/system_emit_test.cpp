@@ -239,6 +239,12 @@ TEST(SystemEmit, SaysWhatNoConfigurationCanSay) {
   const std::string text = emit_config(EmitFormat::NginxPlus, in);
   EXPECT_TRUE(has(text, "\n# nginx-mod's rule (--slow-start-rule nginx-mod")) << text;
   EXPECT_FALSE(has(emit_config(EmitFormat::HAProxy, in), "nginx-mod"));
+  // Caddy's unhealthy_latency: only Caddy writes it; the others say so.
+  in.options.health.kind = HealthKind::Nginx;
+  in.options.health.unhealthy_latency_ms = 900;
+  for (const EmitFormat f : {EmitFormat::Nginx, EmitFormat::NginxPlus, EmitFormat::HAProxy, EmitFormat::Envoy, EmitFormat::Alb})
+    EXPECT_TRUE(has(emit_config(f, in), "\n# an unhealthy latency (--unhealthy-latency-ms 900: ")) << emit_config(f, in);
+  EXPECT_FALSE(has(emit_config(EmitFormat::Caddy, in), "# an unhealthy latency")) << emit_config(EmitFormat::Caddy, in);
 }
 
 TEST(SystemEmit, CaddyRoundTrip) {
@@ -247,19 +253,30 @@ TEST(SystemEmit, CaddyRoundTrip) {
   in.options.health.kind = HealthKind::Nginx;
   in.options.health.max_fails = 4;
   in.options.health.fail_timeout = 20;
+  in.options.health.unhealthy_latency_ms = 1250;
   in.options.timeout_ms = 2000;
   in.slow_start = 40;
-  const std::string text = emit_config(EmitFormat::Caddy, in);
+  std::string text = emit_config(EmitFormat::Caddy, in);
   EXPECT_TRUE(has(text, "lb_policy weighted_round_robin 3 3 1")) << text;
+  EXPECT_TRUE(has(text, "\t\tunhealthy_latency 1250ms\n")) << text;
   EXPECT_TRUE(has(text, "no Caddy release has it yet")) << text;  // lb_slow_start is a proposal
   const ImportedConfig c = read_back(text, ConfigFormat::Caddy);
   EXPECT_EQ(option(c, "policy"), "wrr");
   EXPECT_EQ(option(c, "health"), "nginx");
   EXPECT_EQ(option(c, "max-fails"), "4");
   EXPECT_EQ(option(c, "fail-timeout"), "20");
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "1250");
   EXPECT_EQ(option(c, "slow-start"), "40");
   EXPECT_EQ(option(c, "timeout-ms"), "2000");
   EXPECT_EQ(option(c, "retries"), "1");
+  // Without a timeout the slow answers are the check's only failures: it stays on.
+  in.options.timeout_ms = 0;
+  in.options.retries = 0;
+  text = emit_config(EmitFormat::Caddy, in);
+  const ImportedConfig d = read_back(text, ConfigFormat::Caddy);
+  EXPECT_EQ(option(d, "health"), "nginx") << text;
+  EXPECT_EQ(option(d, "unhealthy-latency-ms"), "1250") << text;
+  EXPECT_EQ(option(d, "timeout-ms"), "0") << text;
 }
 
 // Each balancer's own algorithm goes out as its directive and comes back as
@@ -339,6 +356,32 @@ TEST(SystemEmit, AlbRoundTripAndItsLimits) {
   text = emit_config(EmitFormat::Alb, in);
   EXPECT_TRUE(has(text, "1000 s became 900 s")) << text;
   EXPECT_EQ(option(read_back(text, ConfigFormat::Alb), "slow-start"), "900");
+}
+
+// AWS refuses slow start with least_outstanding_requests: the command would
+// fail. The algorithm stays, slow start is off (0), and the comment gives the
+// round_robin pair that ramps; read back: least-conn, no slow start.
+TEST(SystemEmit, AlbNeverWritesSlowStartWithLeastOutstandingRequests) {
+  for (const Policy p : {Policy::LeastConn, Policy::P2C, Policy::LeastRequest}) {
+    EmitInput in = three();
+    in.servers = {{"i-0a", 1, false, 1}, {"i-0b", 1, false, 2}};
+    in.options.policy = p;
+    in.slow_start = 120;
+    const std::string text = emit_config(EmitFormat::Alb, in);
+    EXPECT_TRUE(has(text, "Key=slow_start.duration_seconds,Value=0 Key=load_balancing.algorithm.type,Value=least_outstanding_requests\n")) << text;
+    EXPECT_FALSE(has(text, "Value=120 Key=load_balancing.algorithm.type,Value=least_outstanding_requests")) << text;
+    EXPECT_TRUE(has(text, "# AWS does not allow slow start with least_outstanding_requests: slow start is off here (Value=0); "
+                          "for the 120 s ramp instead, set load_balancing.algorithm.type to round_robin and "
+                          "slow_start.duration_seconds to 120\n")) << text;
+    const ImportedConfig c = read_back(text, ConfigFormat::Alb);
+    EXPECT_EQ(option(c, "policy"), "least-conn");
+    EXPECT_EQ(option(c, "slow-start"), "(unset)");  // 0: off, as the reader takes it
+  }
+  // round_robin keeps its ramp.
+  EmitInput in = three();
+  in.options.policy = Policy::SmoothWrr;
+  in.slow_start = 120;
+  EXPECT_TRUE(has(emit_config(EmitFormat::Alb, in), "Value=120 Key=load_balancing.algorithm.type,Value=round_robin"));
 }
 
 TEST(SystemEmit, HostileNamesBecomeNamesEveryFormatTakes) {

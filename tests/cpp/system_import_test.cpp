@@ -217,6 +217,30 @@ TEST(SystemImport, HAProxyBackendWithDefaultServerAndTemplate) {
   EXPECT_FALSE(ignored(c, 10, "timeout connect 5s"));  // the other defaults section is not this backend's
 }
 
+// H8: slowstart ramps only dynamic algorithms. balance source (map-based
+// hashing, HAProxy's default hash-type) is static: its stand-in, weighted
+// round robin, gets no slow start, and the note says why; with hash-type
+// consistent, and with first, HAProxy ramps, and so does the stand-in.
+TEST(SystemImport, HAProxyStaticAlgorithmsDoNotRamp) {
+  const std::string servers = " default-server slowstart 30s\n server a x:1\n server c y:1\n";
+  for (const char* algo : {"source", "uri", "hdr(host)", "url_param userid", "rdp-cookie"}) {
+    const ImportedConfig c = read(std::string("backend b\n balance ") + algo + "\n" + servers, ConfigFormat::HAProxy);
+    EXPECT_EQ(option(c, "policy"), "wrr@2") << algo;
+    EXPECT_EQ(option(c, "slow-start"), "(unset)") << algo;
+    EXPECT_TRUE(noted(c, "ramps only dynamic algorithms (not this balance): no slow start is set on the lab's stand-in")) << algo;
+  }
+  ImportedConfig c = read("backend b\n balance source\n hash-type consistent\n" + servers, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "slow-start"), "30@5");  // the first server's line
+  EXPECT_FALSE(noted(c, "ramps only dynamic algorithms"));
+  c = read("backend b\n balance first\n" + servers, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "slow-start"), "30@4");
+  // static-rr is the lab's own policy, which never ramps (H8): the window is kept, and said.
+  c = read("backend b\n balance static-rr\n" + servers, ConfigFormat::HAProxy);
+  EXPECT_EQ(option(c, "policy"), "static-rr@2");
+  EXPECT_EQ(option(c, "slow-start"), "30@4");
+  EXPECT_TRUE(noted(c, "ramps only dynamic algorithms (not this balance)"));
+}
+
 TEST(SystemImport, HAProxyDefaultsAndRetryRules) {
   // No retry-on: connection failures only (HAProxy's default), so timeouts are not retried.
   ImportedConfig c = read("defaults\n timeout server 2s\n retries 3\nbackend b\n server a 1.1.1.1:80\n server c 1.1.1.2:80\n",
@@ -390,11 +414,29 @@ TEST(SystemImport, CaddyfileReverseProxy) {
   EXPECT_EQ(option(c, "fail-timeout"), "20@25");
   EXPECT_EQ(option(c, "timeout-ms"), "2000@33");
   EXPECT_EQ(option(c, "retries"), "1@23");
-  EXPECT_TRUE(ignored(c, 27, "unhealthy_latency 3s"));
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "3000@27");  // docs/proxy-rules.md C1
   EXPECT_TRUE(ignored(c, 29, "health_uri /health"));
   EXPECT_TRUE(ignored(c, 18, "import logging"));
   EXPECT_TRUE(noted(c, "lb_slow_start is the proposal's"));
   EXPECT_TRUE(noted(c, "an approximation"));
+}
+
+// unhealthy_latency counts a slow answer as a failure (C1): a passive check
+// with no response timeout still has failures to count, so it stays on; with
+// no fail_duration the check is off and the directive is listed as ignored.
+TEST(SystemImport, CaddyUnhealthyLatencyWithoutATimeout) {
+  ImportedConfig c = read("a.com {\n  reverse_proxy x:1 y:1 {\n    fail_duration 30s\n    max_fails 3\n"
+                          "    unhealthy_latency 750ms\n  }\n}\n",
+                          ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "health"), "nginx@3");
+  EXPECT_EQ(option(c, "max-fails"), "3@4");
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "750@5");
+  EXPECT_EQ(option(c, "timeout-ms"), "0@2");
+  EXPECT_TRUE(noted(c, "only responses slower than unhealthy_latency count as failures"));
+  c = read("a.com {\n  reverse_proxy x:1 y:1 {\n    unhealthy_latency 750ms\n  }\n}\n", ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "health"), "none@2");
+  EXPECT_EQ(option(c, "unhealthy-latency-ms"), "(unset)");
+  EXPECT_TRUE(ignored(c, 3, "unhealthy_latency 750ms"));
 }
 
 TEST(SystemImport, CaddyfileOneSiteWithoutBraces) {
@@ -416,6 +458,14 @@ TEST(SystemImport, CaddyErrors) {
   EXPECT_EQ(e.line, 3u);
   EXPECT_EQ(e.column, 19u);
   EXPECT_EQ(e.message, "invalid duration '30' (Caddy's: 250ms, 30s, 1m)");
+  // Caddy has no module for it and refuses the file; a policy it has but the lab lacks is a stand-in, listed.
+  e = error_of("a.com {\n  reverse_proxy x:1 y:1 {\n    lb_policy bogus_policy\n  }\n}\n", ConfigFormat::Caddy);
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(e.column, 15u);
+  EXPECT_EQ(e.message.rfind("unknown lb_policy 'bogus_policy' (Caddy's: random, random_choose, ", 0), 0u) << e.message;
+  const ImportedConfig c = read("a.com {\n  reverse_proxy x:1 y:1 {\n    lb_policy ip_hash\n  }\n}\n", ConfigFormat::Caddy);
+  EXPECT_EQ(option(c, "policy"), "random@3");
+  EXPECT_TRUE(ignored(c, 3, "lb_policy ip_hash"));
   e = error_of("a.com {\n  reverse_proxy x:1\n", ConfigFormat::Caddy);
   EXPECT_EQ(e.message, "unexpected end of file: the block of 'a.com' is not closed with '}'");
 }

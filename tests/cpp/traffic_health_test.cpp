@@ -133,6 +133,43 @@ TEST(TrafficHealth, NginxCountsMaxFails) {
   EXPECT_NEAR(r.seconds_ejected[B], 12.2 - 1.0, 1e-9);
 }
 
+// Caddy's unhealthy_latency (docs/proxy-rules.md C1), on the nginx check that
+// stands in for Caddy's: no timeout, so nothing fails for the client; b is
+// cold (factor 5, warm-up 1000 s: about 500 ms an answer for seconds), a warm
+// (100 ms). At 450 ms each of b's answers is slow: those of 0.1, 0.3 and 0.5
+// come at 0.6, 0.8 and 1.0 (less 0.4 ms of warming), the third is
+// max_fails=3: b is out from then to the end at 5 (its 0.7 and 0.9 were
+// already picked). At 501 ms, just above every answer of b, nothing counts.
+TEST(TrafficHealth, CaddyUnhealthyLatencyCountsSlowAnswersAsFailures) {
+  TrafficOptions o = cold_b(5, WarmBy::Time, 5);
+  o.service.warmup = 1000;
+  o.timeout_ms = 0;
+  o.health.kind = HealthKind::Nginx;
+  o.health.max_fails = 3;
+  o.health.unhealthy_latency_ms = 450;
+  TrafficResult r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  EXPECT_EQ(r.ejections[B], 1u);
+  EXPECT_EQ(r.ejections[A], 0u);
+  EXPECT_NEAR(r.seconds_ejected[B], 5 - 1.0, 0.001);
+  EXPECT_EQ(cell(r.requests, r, 0, B), 5u);
+  for (std::size_t k = 1; k < 5; ++k) EXPECT_EQ(cell(r.requests, r, k, B), 0u) << k;
+  std::uint32_t failed = 0;
+  for (const auto f : r.failed) failed += f;
+  EXPECT_EQ(failed, 0u);  // slow is not failed: the client got every answer
+  // Just under the threshold, every answer: b stays in.
+  o.health.unhealthy_latency_ms = 501;
+  r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  EXPECT_EQ(r.ejections[B], 0u);
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(cell(r.requests, r, k, B), 5u) << k;
+  // Off (0): the check has nothing to count without a timeout, and says so.
+  o.health.unhealthy_latency_ms = 0;
+  r = simulate_traffic("POOL a=1 b=1\nUP b 0\n", o);
+  ASSERT_TRUE(r.problem);
+  EXPECT_EQ(*r.problem, "health checks need failures: set a timeout");
+}
+
 // HAProxy, error-limit 2, on-error mark-down, inter 2, rise 2; b comes back with UP b 1 (a 1 s
 // ramp: weight 0 for its first second at resolution 1). Cold factor 21.
 // [0, 1): all to a. From 1.0 a, b alternate (a wins the tie at 1.0):

@@ -30,7 +30,7 @@ TEST(TrafficOptionTable, EveryOptionHasOneFlagOneKeyAndOneJsonKey) {
     if (o.when_key) EXPECT_NE(find_option_by_key(o.when_key), nullptr) << o.label << " depends on " << o.when_key;
     EXPECT_EQ(o.flag == nullptr, o.kind == ValueKind::Fixed) << o.label;
   }
-  EXPECT_EQ(flags.size(), 61u);  // the lab's options (the report's --csv, --summary, --help are the command's)
+  EXPECT_EQ(flags.size(), 62u);  // the lab's options (the report's --csv, --summary, --help are the command's)
 }
 
 TEST(TrafficOptionTable, TheHelpListsEveryFlagWithItsDefaultAndRange) {

@@ -61,6 +61,7 @@ const LABELS: Record<string, string> = {
   'health.kind': 'Health check',
   'health.maxFails': 'max_fails',
   'health.failTimeout': 'fail_timeout (s)',
+  'health.unhealthyLatencyMs': 'unhealthy_latency (ms)',
   'health.errorLimit': 'error-limit',
   'health.onError': 'on-error',
   'health.inter': 'inter (s)',

@@ -130,6 +130,7 @@ describe('simulate(): failures, health checks and policies', () => {
     expect(d.health).toEqual({
       maxFails: 1,
       failTimeout: 10,
+      unhealthyLatencyMs: 0,
       errorLimit: 10,
       onError: 'fail-check',
       inter: 2,
