@@ -149,8 +149,10 @@ class HAProxyReader {
     if (!defaults && !proxy->from.empty())
       return fail(proxy->line, 0, "no defaults section named " + quote(proxy->from) + " before " + directive_text(proxy->name));
     out_.pool = proxy->name;
+    // Every other section is said, global too (its maxconn, nbthread and the like are the
+    // process's, which the lab does not model): nothing in the file is dropped silently.
     for (const Section& s : sections_)
-      if (&s != proxy && &s != defaults && s.kind != "global")
+      if (&s != proxy && &s != defaults)
         out_.note(s.line, std::string("not read: ") + s.kind + (s.name.empty() ? "" : std::string(" ") + s.name) +
                               (s.kind == "backend" || s.kind == "listen" ? std::string(" (choose it with --from-pool ") + s.name + ")"
                                                                          : ""));

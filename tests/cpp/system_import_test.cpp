@@ -190,6 +190,8 @@ TEST(SystemImport, HAProxyChoosesTheDefaultBackend) {
   EXPECT_EQ(option(c, "health"), "none@29");  // check, but no observe layer7
   EXPECT_TRUE(noted(c, "active checks only"));
   EXPECT_TRUE(noted(c, "not read: backend api"));
+  // The global section is said too (its maxconn and the like are the process's): nothing dropped silently.
+  EXPECT_TRUE(noted(c, "not read: global"));
 }
 
 TEST(SystemImport, HAProxyBackendWithDefaultServerAndTemplate) {
