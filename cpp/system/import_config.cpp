@@ -82,9 +82,12 @@ Problem detect_format(std::string_view text, ConfigFormat& out) {
       if (l.last != ';') caddy += 2;
   }
   if (caddy > 0 && nginx > caddy) caddy = 0;
-  if (!text.empty() && (text.find_first_not_of(" \t\r\n") != std::string_view::npos)) {
-    const char c = text[text.find_first_not_of(" \t\r\n")];
-    if ((c == '{' || c == '[') && alb == 0) envoy += 5;
+  // JSON (Envoy's, when it is not an ALB's): a '[' first, or a '{' whose next word is a quoted key
+  // or its end. A Caddyfile may open with a '{' too, its global options block, whose words are bare.
+  if (const std::size_t first = text.find_first_not_of(" \t\r\n"); first != std::string_view::npos && alb == 0) {
+    const std::size_t next = text.find_first_not_of(" \t\r\n", first + 1);
+    const char after = next == std::string_view::npos ? '}' : text[next];
+    if (text[first] == '[' || (text[first] == '{' && (after == '"' || after == '}'))) envoy += 5;
   }
   int best = -1, best_score = 0;
   bool tie = false;

@@ -73,6 +73,14 @@ TEST(SystemImport, DetectsEachFixturesFormat) {
     EXPECT_EQ(got, format) << file;
   }
   ConfigFormat got{};
+  // A Caddyfile that opens with its global options block is still a Caddyfile, not JSON.
+  EXPECT_EQ(detect_format("{\n\temail admin@example.com\n}\n\nexample.com {\n\tencode gzip\n"
+                          "\treverse_proxy a:80 b:80 {\n\t\tlb_policy round_robin\n\t}\n}\n",
+                          got),
+            std::nullopt);
+  EXPECT_EQ(got, ConfigFormat::Caddy);
+  EXPECT_EQ(detect_format("{\n  admin off\n}\n:8080 {\n  reverse_proxy a:80 b:80\n}\n", got), std::nullopt);
+  EXPECT_EQ(got, ConfigFormat::Caddy);
   EXPECT_EQ(*detect_format("hello world\n", got),
             "cannot tell the file's format: name it with --from-format nginx, haproxy, envoy, caddy or alb");
 }
