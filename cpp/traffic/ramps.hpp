@@ -69,6 +69,8 @@ class Ramps {
   std::int64_t curve_at(std::size_t i, std::int64_t tick) const;
   // The first millisecond after `tick` at which position i's weight is no longer `w`.
   std::int64_t next_change(std::size_t i, std::int64_t tick, std::int64_t w) const;
+  // The linear curve's first millisecond at which position i's weight exceeds w (< its full weight).
+  std::int64_t linear_change(std::size_t i, std::int64_t w) const;
 
   const TrafficOptions& o_;
   const Fleet& fleet_;
@@ -87,14 +89,31 @@ inline std::int64_t Ramps::curve_at(std::size_t i, std::int64_t tick) const {
   return curve_weight_ms(o_.curve, b.target, window_s_[i], tick - joined_ms_[i], recovering_[i]);
 }
 
+inline std::int64_t Ramps::linear_change(std::size_t i, std::int64_t w) const {
+  // curve_weight_ms's linear weight at elapsed e in [0, W) is floor(full * e / W),
+  // which exceeds w from e = ceil((w + 1) * W / full) on (at most W, as w < full).
+  const std::int64_t full = fleet_.backends[i].target * resolution_of(o_.curve);
+  if (w >= full) return std::numeric_limits<std::int64_t>::max();  // never changes (full 0)
+  const std::int64_t window_ms = window_s_[i] * 1000;
+  __extension__ using wide = __int128;  // (w + 1) * W can pass 64 bits: 10^9 x 10^15
+  const wide need = static_cast<wide>(w + 1) * window_ms;
+  return joined_ms_[i] + static_cast<std::int64_t>((need + full - 1) / full);
+}
+
 inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w) const {
   const std::int64_t end = joined_ms_[i] + window_s_[i] * 1000;
+  // The linear curve's next change is known in closed form (linear_change);
+  // the search below still runs, by compares, so that the meter counts the
+  // same evaluations as the curve's (the work budget, budget.hpp).
+  const bool linear = o_.curve.kind == CurveKind::Linear;
+  const std::int64_t first = linear ? linear_change(i, w) : 0;
+  const auto same_at = [&](std::int64_t t) { return linear ? t < first : curve_at(i, t) == w; };
   std::int64_t same = tick, step = 1, evaluations = 0;
-  while (same + step < end && curve_at(i, same + step) == w) same += step, step *= 2, ++evaluations;
+  while (same + step < end && same_at(same + step)) same += step, step *= 2, ++evaluations;
   std::int64_t differs = std::min(same + step, end);
   while (differs - same > 1) {
     const std::int64_t mid = same + (differs - same) / 2;
-    (curve_at(i, mid) == w ? same : differs) = mid;
+    (same_at(mid) ? same : differs) = mid;
     ++evaluations;
   }
   meter_.add(static_cast<double>(evaluations));

@@ -1,0 +1,139 @@
+// Ramps (traffic/ramps.hpp) finds each ramping backend's next weight change
+// once and waits for it. For the linear curve the change is found in closed
+// form (Ramps::linear_change); the search still runs, by compares, so that
+// the work meter counts what the curve's own search would have (budget.hpp).
+// Checked millisecond by millisecond against curve_weight_ms itself, and the
+// meter against the search written out here with the curve's evaluations.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "traffic/budget.hpp"
+#include "traffic/curves.hpp"
+#include "traffic/fleet.hpp"
+#include "traffic/options.hpp"
+#include "traffic/ramps.hpp"
+
+using namespace slowstart;
+
+namespace ramps_next_change_tests {  // named: unity builds put test files side by side
+
+struct Ramp {
+  std::int64_t target, window_s, start_ms;
+};
+
+// The search as Ramps ran it before the closed form: the curve evaluated at
+// each probe. Returns the change's millisecond; adds its evaluations to `evaluations`.
+std::int64_t searched(const Curve& c, const Ramp& r, std::int64_t tick, std::int64_t w, double& evaluations) {
+  const auto at = [&](std::int64_t t) { return curve_weight_ms(c, r.target, r.window_s, t - r.start_ms, true); };
+  const std::int64_t end = r.start_ms + r.window_s * 1000;
+  std::int64_t same = tick, step = 1;
+  while (same + step < end && at(same + step) == w) same += step, step *= 2, ++evaluations;
+  std::int64_t differs = std::min(same + step, end);
+  while (differs - same > 1) {
+    const std::int64_t mid = same + (differs - same) / 2;
+    (at(mid) == w ? same : differs) = mid;
+    ++evaluations;
+  }
+  return differs;
+}
+
+// Runs `ramps` one millisecond at a time over [from, to) and checks each
+// backend's weight and when it is told of a change; returns the meter's steps
+// against the oracle's.
+void check_by_millisecond(const Curve& c, const std::vector<Ramp>& rs, std::int64_t from, std::int64_t to) {
+  TrafficOptions o;
+  o.curve = c;
+  Fleet fleet;
+  WorkMeter meter;
+  Ramps ramps(o, fleet, meter);
+  ramps.reset(rs.size());
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    fleet.backends.push_back(Backend{"b", rs[i].target, rs[i].window_s, 0, true, Joined::Up});
+    ramps.begin(i, rs[i].start_ms, rs[i].window_s);
+    ASSERT_TRUE(ramps.restart(i));
+  }
+  double oracle = 0;
+  std::vector<std::int64_t> next(rs.size(), from);  // the oracle's next change of each
+  std::vector<std::int64_t> told;
+  for (std::int64_t t = from; t < to; ++t) {
+    told.clear();
+    ramps.advance(t, [&](std::size_t i) { told.push_back(static_cast<std::int64_t>(i)); });
+    std::vector<std::int64_t> expected;
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      const std::int64_t w = curve_weight_ms(c, rs[i].target, rs[i].window_s, t - rs[i].start_ms, true);
+      ASSERT_EQ(ramps.curve(i), w) << "backend " << i << " at " << t;
+      if (next[i] != t) continue;
+      expected.push_back(static_cast<std::int64_t>(i));
+      oracle += 1;
+      const std::int64_t end = rs[i].start_ms + rs[i].window_s * 1000;
+      next[i] = t >= end ? -1 : searched(c, rs[i], t, w, oracle);
+    }
+    std::sort(told.begin(), told.end());
+    ASSERT_EQ(told, expected) << "at " << t;
+  }
+  EXPECT_EQ(meter.steps(), oracle);
+}
+
+TEST(RampsNextChange, LinearChangesFoundAtTheirMillisecondByHand) {
+  // Weight 1 at resolution 100 over 30 s: floor(100 e / 30000) steps at every
+  // 300 ms (e = 300: 1, e = 299: 0); weight 7 at 1 over 3 s: floor(7 e / 3000)
+  // steps at 429 (7 x 429 = 3003), 858, 1286 (7 x 1286 = 9002) ...
+  Curve c{CurveKind::Linear, 100};
+  TrafficOptions o;
+  o.curve = c;
+  Fleet fleet;
+  WorkMeter meter;
+  Ramps ramps(o, fleet, meter);
+  ramps.reset(1);
+  fleet.backends.push_back(Backend{"a", 1, 30, 0, true, Joined::Up});
+  ramps.begin(0, 0, 30);
+  ASSERT_TRUE(ramps.restart(0));
+  std::vector<std::int64_t> at;
+  for (std::int64_t t = 0; t <= 1000; ++t) ramps.advance(t, [&](std::size_t) { at.push_back(t); });
+  EXPECT_EQ(at, (std::vector<std::int64_t>{0, 300, 600, 900}));
+  EXPECT_EQ(ramps.curve(0), 3);
+
+  Curve one{CurveKind::Linear, 1};
+  o.curve = one;
+  fleet.backends[0] = Backend{"a", 7, 3, 0, true, Joined::Up};
+  ramps.reset(1);
+  ramps.begin(0, 0, 3);
+  ASSERT_TRUE(ramps.restart(0));
+  at.clear();
+  for (std::int64_t t = 0; t <= 3500; ++t) ramps.advance(t, [&](std::size_t) { at.push_back(t); });
+  EXPECT_EQ(at, (std::vector<std::int64_t>{0, 429, 858, 1286, 1715, 2143, 2572, 3000}));
+  EXPECT_EQ(ramps.curve(0), 7);
+}
+
+TEST(RampsNextChange, LinearMatchesTheCurveEveryMillisecondAndMetersTheSearch) {
+  // Resolutions 1, 16, 100 and 1000; weights whose steps fall between
+  // milliseconds, every millisecond (1000 x 1000 over 1 s), or never (0);
+  // ramps starting before, at and after the first millisecond.
+  for (const std::int64_t res : {1, 16, 100, 1000}) {
+    SCOPED_TRACE(res);
+    check_by_millisecond(Curve{CurveKind::Linear, res},
+                         {{1, 30, 0}, {7, 3, -1234}, {3, 1, 500}, {1000, 1, 0}, {0, 5, 0}, {13, 7, 2999}, {1, 1, 0}},
+                         0, 9000);
+  }
+}
+
+TEST(RampsNextChange, LinearPastSixtyFourBits) {
+  // (w + 1) x the window in milliseconds past 2^63 (9.2 x 10^18): weight 10^6
+  // at resolution 1000 (10^9) over 10^8 s (10^11 ms), checked over 30 s
+  // halfway (5 x 10^8 x 10^11), where the weight steps every 100 ms; and
+  // over 10^9 s, 40 % in and from its start.
+  check_by_millisecond(Curve{CurveKind::Linear, 1000}, {{1'000'000, 100'000'000, -50'000'000'000}}, 0, 30'000);
+  check_by_millisecond(Curve{CurveKind::Linear, 1000},
+                       {{1'000'000, 1'000'000'000, -400'000'000'000}, {999'999, 999'999'999, -3}}, 0, 20'000);
+}
+
+TEST(RampsNextChange, OtherCurvesStillSearchTheCurve) {
+  // HAProxy's sixteenths and Envoy's curve keep the search by evaluation.
+  check_by_millisecond(Curve{CurveKind::HAProxy, 16}, {{1, 30, 0}, {7, 3, -1234}, {3, 1, 500}}, 0, 6000);
+  check_by_millisecond(Curve{CurveKind::Envoy, 1000}, {{1, 30, 0}, {7, 3, -1234}, {3, 1, 500}}, 0, 6000);
+}
+
+}  // namespace ramps_next_change_tests
