@@ -95,7 +95,10 @@ inline std::int64_t Ramps::linear_change(std::size_t i, std::int64_t w) const {
   const std::int64_t full = fleet_.backends[i].target * resolution_of(o_.curve);
   if (w >= full) return std::numeric_limits<std::int64_t>::max();  // never changes (full 0)
   const std::int64_t window_ms = window_s_[i] * 1000;
-  __extension__ using wide = __int128;  // (w + 1) * W can pass 64 bits: 10^9 x 10^15
+  if (w < (std::int64_t{1} << 31) && window_ms < (std::int64_t{1} << 31))
+    return joined_ms_[i] + ((w + 1) * window_ms + full - 1) / full;  // the usual case, in 64 bits
+  // (w + 1) * W can reach 10^9 x 10^15: 128 bits only here (in WebAssembly a library call).
+  __extension__ using wide = __int128;
   const wide need = static_cast<wide>(w + 1) * window_ms;
   return joined_ms_[i] + static_cast<std::int64_t>((need + full - 1) / full);
 }

@@ -128,6 +128,12 @@ TEST(RampsNextChange, LinearPastSixtyFourBits) {
   check_by_millisecond(Curve{CurveKind::Linear, 1000}, {{1'000'000, 100'000'000, -50'000'000'000}}, 0, 30'000);
   check_by_millisecond(Curve{CurveKind::Linear, 1000},
                        {{1'000'000, 1'000'000'000, -400'000'000'000}, {999'999, 999'999'999, -3}}, 0, 20'000);
+  // Either side of the 64-bit path's bounds (a weight or a window in
+  // milliseconds of 2^31 = 2,147,483,648): weights of 3 x 10^9 over 2 s,
+  // a window of 2,147,483 s (below) and 2,147,484 s (above).
+  check_by_millisecond(Curve{CurveKind::Linear, 1000},
+                       {{3'000'000, 2, 0}, {2'000'000, 2'147'483, -1'000'000'000}, {2'000'000, 2'147'484, -1'000'000'000}},
+                       0, 3000);
 }
 
 TEST(RampsNextChange, OtherCurvesStillSearchTheCurve) {
