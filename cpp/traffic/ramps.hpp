@@ -2,7 +2,7 @@
 // milliseconds: the curve's integer weight (traffic/curves.hpp) at the
 // request's millisecond, without recomputing it every millisecond: a
 // backend's next change is found once (gallop, then halve: the curves never
-// decrease) and waited for. By position in the pool, as SmoothWrr's weights.
+// decrease; the linear curve's in closed form, linear_change) and waited for. By position in the pool, as SmoothWrr's weights.
 #pragma once
 #include <algorithm>
 #include <cstdint>
