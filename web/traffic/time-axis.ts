@@ -7,7 +7,7 @@
 // the cursor when it alone moved. A new run's extent is a change of its own
 // ('extent'): whoever set it is about to draw the new run in every chart, so
 // a chart does not first draw its old run in the new window (on the lab's
-// four flapping panels that was 30-50 ms in one task while a learner typed);
+// four flapping panels that was 25-46 ms in one task while a learner typed);
 // one nobody redraws redraws itself a task later (time-frame.ts).
 
 export type AxisChange = 'window' | 'extent' | 'cursor';
