@@ -1,5 +1,6 @@
 // Debian's Chromium, driven by playwright-core (no browser download).
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { warmTabs } from './warm-tabs.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -11,8 +12,30 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
+function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * Debian's Chromium. Under the browser tests (vitest.config.ts's e2e project
+ * sets SLOWSTART_WARM_TABS=1) one Chromium serves every file a worker runs:
+ * `close()` closes what the file opened and keeps the browser, and
+ * `newPage()` hands out warm tabs (warm-tabs.ts). A launch and its close cost
+ * about 1.6 s of CPU, and a file's first page in a new renderer process 1.5 s
+ * more than in a warm one (PL-47). Benchmarks, which measure cold loads, and
+ * SLOWSTART_WARM_TABS=0 get a Chromium of their own with plain pages.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (process.env.SLOWSTART_WARM_TABS !== '1') return launch();
+  // On globalThis: the worker's, whatever Vitest re-evaluates between files.
+  const g = globalThis as { slowstartChromium?: Browser };
+  if (!g.slowstartChromium?.isConnected()) {
+    const browser = await launch();
+    const tabs = warmTabs(browser);
+    browser.close = () => tabs.closeAllButHomes();
+    g.slowstartChromium = browser;
+  }
+  return g.slowstartChromium;
 }
 
 /** Collects everything on a page that a user would call broken. */
