@@ -271,9 +271,10 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
 
 std::uint64_t SmoothWrr::count_many(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
   // Picks by scan over a few classes (the Traffic lab's fleet: 7 to 14) are
-  // run with the scan unrolled for their number of classes: the loop's own
-  // counting and branch were a third of the scan's instructions (PL-28).
-  // The same picks as run_picks', in the same order (scan_unrolled is scan).
+  // run with the scan unrolled for their number of hot classes (hot_first:
+  // the others stand as one line, PL-45); the loop's own counting and branch
+  // were a third of the scan's instructions (PL-28). The same picks as
+  // run_picks', in the same order (scan_unrolled is scan).
   const std::size_t d = tops_.size();
   if (indexed_ && d >= 1 && d <= kUnrolledClasses && !tree_.active())
     return count_by_scan_of(hot_first(), n, ids, counts, std::make_index_sequence<kUnrolledClasses>{});

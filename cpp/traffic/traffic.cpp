@@ -846,7 +846,8 @@ class Simulator : public ScriptSink, FleetEvents {
   static std::int64_t tick_of(double t) { return static_cast<std::int64_t>(std::floor(t * 1000.0)); }
 
   // Routing only (no service model): the requests of one millisecond share
-  // their weights and their bucket, so they are picked in one tight run.
+  // their weights and their bucket, so they are picked in one tight run,
+  // carried on over the next milliseconds while no weight changes (run_on).
   // At most `slice_` runs a call: true when there are more to route before
   // `until` (advance_to calls again), false once at `until`, at the end, or
   // over the budget.
