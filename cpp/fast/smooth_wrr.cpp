@@ -271,12 +271,13 @@ void SmoothWrr::pick_many(std::size_t n, std::int32_t* out) {
 
 std::uint64_t SmoothWrr::count_many(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts) {
   // Picks by scan over a few classes (the Traffic lab's fleet: 7 to 14) are
-  // run with the scan unrolled for their number of classes: the loop's own
-  // counting and branch were a third of the scan's instructions (PL-28).
-  // The same picks as run_picks', in the same order (scan_unrolled is scan).
+  // run with the scan unrolled for their number of hot classes (hot_first:
+  // the others stand as one line, PL-45); the loop's own counting and branch
+  // were a third of the scan's instructions (PL-28). The same picks as
+  // run_picks', in the same order (scan_unrolled is scan).
   const std::size_t d = tops_.size();
   if (indexed_ && d >= 1 && d <= kUnrolledClasses && !tree_.active())
-    return count_by_scan_of(d, n, ids, counts, std::make_index_sequence<kUnrolledClasses>{});
+    return count_by_scan_of(hot_first(), n, ids, counts, std::make_index_sequence<kUnrolledClasses>{});
   std::uint64_t none = 0;
   run_picks(n, [&](std::int32_t p) {
     if (p == kNone) ++none;
@@ -289,7 +290,7 @@ namespace {
 // scan() with D classes, unrolled: the best of the class tops at K = k,
 // strictly greater, or equal and earlier in the pool (the SPEC's tie).
 template <std::size_t D>
-[[gnu::always_inline]] inline std::uint32_t scan_unrolled(const ClassTop* t, std::int64_t k) {
+[[gnu::always_inline]] inline std::uint32_t scan_unrolled(const ClassTop* t, std::int64_t k, std::int64_t& best_of) {
   std::uint32_t best = 0;
   std::int64_t best_score = t[0].base + k * t[0].weight;
   std::uint32_t best_top = t[0].top;
@@ -306,6 +307,7 @@ template <std::size_t D>
         }(),
         ...);
   }(std::make_index_sequence<D - 1>{});
+  best_of = best_score;
   return best;
 }
 
@@ -318,19 +320,47 @@ template <std::size_t D>
 // pick k + j while b1 - bj is below the chord (strictly: a tie is the
 // scan's). `lead` is H(1) (0 when c cannot take the next pick surely, or
 // when the figures are too large to scale), `slope` H(1 + kSpan) - H(1).
+// The cold classes (count_many's classes past the hot ones, hot_first) as
+// one line: base + k * slope is at least every cold class's top's score for
+// k in [from, to] (the chord of their maximum, a convex function of k, over
+// that window, its slope rounded up: WHY_EXACT section 5a). With no cold
+// class, a line far below any score.
+struct ColdLine {
+  static constexpr std::int64_t kWindow = 512;
+  std::int64_t base = -(std::int64_t{1} << 62), slope = 0, from = 0, to = INT64_MAX;
+  std::int64_t at(std::int64_t k) const { return base + k * slope; }
+};
+ColdLine cold_line(const ClassTop* t, std::size_t hot, std::size_t classes, std::int64_t k0) {
+  const std::int64_t kl = k0 + ColdLine::kWindow;
+  std::int64_t m0 = INT64_MIN, ml = INT64_MIN;
+  for (std::size_t c = hot; c < classes; ++c) {
+    m0 = std::max(m0, t[c].base + k0 * t[c].weight);
+    ml = std::max(ml, t[c].base + kl * t[c].weight);
+  }
+  ColdLine line;
+  line.slope = (ml - m0 + ColdLine::kWindow - 1) / ColdLine::kWindow;  // (ml >= m0: weights are positive)
+  line.base = m0 - k0 * line.slope;
+  line.from = k0;
+  line.to = kl;
+  return line;
+}
+
 struct Streak {
   static constexpr std::int64_t kSpan = 128;
   static constexpr std::int64_t kLimit = std::int64_t{1} << 50;
   std::int64_t lead = 0, slope = 0;
 };
+// (The first D classes, the hot ones; the others, the cold, bounded by the
+// line `cold`: at least each of their scores at k + 1 and k + 1 + kSpan.)
 template <std::size_t D>
-[[gnu::always_inline]] inline Streak streak_of(ClassTop* t, std::uint32_t c, std::int64_t b1, std::int64_t k) {
+[[gnu::always_inline]] inline Streak streak_of(ClassTop* t, std::uint32_t c, std::int64_t b1, std::int64_t k,
+                                               const ColdLine& cold) {
   // The other classes' best scores at k + 1 and k + 1 + kSpan, class c left
   // out by a base far below any score (put back by the caller's t[c] update).
   t[c].base = -(std::int64_t{1} << 62);
   const std::int64_t k1 = k + 1, kj = k + 1 + Streak::kSpan;
-  std::int64_t m1 = t[0].base + k1 * t[0].weight;
-  std::int64_t mj = t[0].base + kj * t[0].weight;
+  std::int64_t m1 = std::max(cold.at(k1), t[0].base + k1 * t[0].weight);
+  std::int64_t mj = std::max(cold.at(kj), t[0].base + kj * t[0].weight);
   [&]<std::size_t... C>(std::index_sequence<C...>) {
     (
         [&] {
@@ -388,20 +418,38 @@ template <std::size_t D>
     const std::int64_t room = rebase_at_ - picks_;  // (64-bit: see run_picks)
     const std::uint64_t end = done + std::min<std::uint64_t>(n - done, static_cast<std::uint64_t>(room));
     ClassTop* t = tops_.data();
+    // D hot classes first, then the cold ones (hot_first), bounded by one line.
+    const std::size_t classes = tops_.size();
+    const bool has_cold = classes > D;
+    ColdLine cold;
+    const auto cold_from = [&](std::int64_t k) {
+      if (has_cold) cold = cold_line(t, D, classes, k);
+    };
+    cold_from(picks_ + 1);
     std::uint32_t rings = 0;  // bit c: class c is walked as a ring
     std::uint32_t head[D];
+    const auto is_ring = [this](const Members& m) {
+      if (!m.heap.empty() || m.head == kNil) return false;
+      const std::int64_t lowered = base_[m.head] - total_;
+      return base_[m.tail] > lowered || (base_[m.tail] == lowered && m.tail < m.head) || m.count == 1;
+    };
     for (std::uint32_t c = 0; c < D; ++c) {
       const Members& m = members_[c];
       head[c] = m.head;
-      if (!m.heap.empty() || m.head == kNil) continue;
-      const std::int64_t lowered = base_[m.head] - total_;
-      if (base_[m.tail] > lowered || (base_[m.tail] == lowered && m.tail < m.head) || m.count == 1) rings |= 1u << c;
+      if (is_ring(m)) rings |= 1u << c;
     }
     const std::int64_t total = total_;
     std::int64_t* base = base_.data();
     const std::uint32_t* next = next_.data();
     for (; done < end; ++done) {
-      const std::uint32_t c = scan_unrolled<D>(t, ++picks_);
+      const std::int64_t k = ++picks_;
+      // The line must hold up to the streak's farthest look, k + 1 + kSpan.
+      if (k + 1 + Streak::kSpan > cold.to) cold_from(k);
+      std::int64_t best;
+      std::uint32_t c = scan_unrolled<D>(t, k, best);
+      // A cold class may win (or tie) only where the line reaches the best
+      // hot score: there every class is compared (scan()).
+      if (cold.at(k) >= best) c = scan(k);
       std::uint32_t x;
       if (rings >> c & 1) {
         x = t[c].top;
@@ -415,7 +463,8 @@ template <std::size_t D>
         // streak that reaches the bound's span is followed by another.
         while (done + 1 < end) {
           const std::int64_t b1 = base[top];
-          const Streak s = streak_of<D>(t, c, b1, picks_);
+          if (picks_ + 1 + Streak::kSpan > cold.to) cold_from(picks_ + 1);
+          const Streak s = streak_of<D>(t, c, b1, picks_, cold);
           if (s.lead <= 0) break;
           std::int64_t room = s.lead * Streak::kSpan;  // the bound at the next pick, times kSpan
           const std::uint64_t most = std::min<std::uint64_t>(end - done - 1, Streak::kSpan + 1);
@@ -439,12 +488,52 @@ template <std::size_t D>
       } else {
         x = move_winner(c);
         ++counts[ids[x]];
+        if (c >= D) {  // a cold class's top moved: the line again
+          cold_from(k + 1);
+          continue;
+        }
+        // A class that was not a ring may have become one (its last member
+        // out of order back in its queue, WHY_EXACT section 1): walked from
+        // here on, as the next run would have found it. A run can be long
+        // (route_slice's runs over the milliseconds with no weight change,
+        // PL-45), and the classes left out of the walk for the rest of it
+        // took 2.6 times the instructions in count_by_scan<7>.
+        const Members& m = members_[c];
+        if (is_ring(m)) {
+          rings |= 1u << c;
+          head[c] = m.head;
+        }
       }
     }
     for (std::uint32_t c = 0; c < D; ++c)
       if (rings >> c & 1) turn_queue(members_[c], t[c].top);
   }
   return 0;
+}
+
+// count_many's classes put in two parts: first the hot ones, then the cold
+// ones, those whose members take less than 1/64 of the picks between them
+// (count * weight against the total: the fleet's ramping classes), when
+// there are at least two; returns how many are hot (all when none are
+// cold). The slots' order decides nothing in a pick (a tie goes to the
+// earlier backend, whatever its class's slot).
+std::size_t SmoothWrr::hot_first() {
+  const std::size_t d = tops_.size();
+  const double cold_below = static_cast<double>(total_) / 64.0;
+  std::size_t hot = 0;
+  for (std::size_t c = 0; c < d; ++c) {
+    if (static_cast<double>(tops_[c].weight) * static_cast<double>(members_[c].count) < cold_below) continue;
+    if (c != hot) swap_slots(static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(hot));
+    ++hot;
+  }
+  return hot == 0 || d - hot < 2 ? d : hot;
+}
+
+void SmoothWrr::swap_slots(std::uint32_t a, std::uint32_t b) {
+  std::swap(tops_[a], tops_[b]);
+  std::swap(members_[a], members_[b]);
+  slot_of_.set(tops_[a].weight, a);
+  slot_of_.set(tops_[b].weight, b);
 }
 
 // A queue turned so that it starts at x (one of its members): the members

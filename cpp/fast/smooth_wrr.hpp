@@ -169,6 +169,8 @@ class SmoothWrr {
   template <std::size_t D>
   std::uint64_t count_by_scan(std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts);
   void turn_queue(Members& m, std::uint32_t x);
+  std::size_t hot_first();
+  void swap_slots(std::uint32_t a, std::uint32_t b);
   template <std::size_t... D>
   std::uint64_t count_by_scan_of(std::size_t classes, std::uint64_t n, const std::uint32_t* ids, std::uint32_t* counts,
                                  std::index_sequence<D...>);

@@ -106,6 +106,11 @@ struct RunLimits {
   // runs (traffic.cpp's advance_to says why). Any size gives the same result
   // (tests/cpp/traffic_slices_test.cpp runs slices of 1 up).
   std::uint64_t slice = kSliceTurns;
+  // Not a limit either: whether routing carries a millisecond's run of
+  // picks on over the next milliseconds while no weight changes (traffic.cpp's
+  // run_on, PL-45). Either gives the same result
+  // (tests/cpp/traffic_long_runs_test.cpp runs both).
+  bool long_runs = true;
 };
 
 // Counts the run's steps; `over()` once past the limit.

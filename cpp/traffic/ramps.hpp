@@ -46,6 +46,9 @@ class Ramps {
   template <typename Weigh>
   void advance(std::int64_t tick, Weigh weigh);
   bool pending() const { return !changes_.empty(); }
+  // The millisecond of the next change waited for (when pending(); a void
+  // one, of a backend changed since, may come first: no later than the next real one).
+  std::int64_t next_tick() const { return changes_.top().tick; }
 
   // Position i ramps now (UP, slow start on, a ramp, and not HAProxy's
   // curve on a backend that joined by ADD or POOL).

@@ -94,6 +94,7 @@ class Simulator : public ScriptSink, FleetEvents {
         in_flight_limit_(limits.in_flight),
         latency_bins_limit_(limits.latency_bins),
         slice_(std::max<std::uint64_t>(1, limits.slice)),
+        long_runs_(limits.long_runs),
         service_(o.service, n_ids_),
         nginx_(o.health, n_ids_, meter_),
         haproxy_(o.health, n_ids_),
@@ -845,7 +846,8 @@ class Simulator : public ScriptSink, FleetEvents {
   static std::int64_t tick_of(double t) { return static_cast<std::int64_t>(std::floor(t * 1000.0)); }
 
   // Routing only (no service model): the requests of one millisecond share
-  // their weights and their bucket, so they are picked in one tight run.
+  // their weights and their bucket, so they are picked in one tight run,
+  // carried on over the next milliseconds while no weight changes (run_on).
   // At most `slice_` runs a call: true when there are more to route before
   // `until` (advance_to calls again), false once at `until`, at the end, or
   // over the budget.
@@ -867,6 +869,7 @@ class Simulator : public ScriptSink, FleetEvents {
           total_requests_, next_ + 1 + static_cast<std::uint64_t>(std::max(0.0, o_.rps / 1000.0 - 1.0)));
       while (end < total_requests_ && same(end)) ++end;
       while (end > next_ + 1 && !same(end - 1)) --end;
+      end = run_on(end, tick, k, until);
       const std::uint32_t* ids = fleet_.pos_id.data();
       std::uint32_t* counts = &r_.requests[k * n_ids_];
       const auto unrouted = static_cast<std::uint32_t>(wrr_.count_many(end - next_, ids, counts));
@@ -878,6 +881,37 @@ class Simulator : public ScriptSink, FleetEvents {
       if (over_budget(t)) return false;
     }
     return false;
+  }
+
+  // The millisecond's run [next_, end) carried on over the next
+  // milliseconds while none of them has a ramp's weight change, in the same
+  // bucket and before `until`: those milliseconds would each have routed
+  // their requests on the same weights into the same bucket, and SmoothWrr's
+  // picks do not depend on how a run of them is cut into calls, so one call
+  // routes them all (PL-45). Only while the work meter stays at or below its
+  // limit over the whole run (it only grows, so no millisecond inside would
+  // have stopped the run) and its whole-number sum exact in a double (2^52).
+  std::uint64_t run_on(std::uint64_t end, std::int64_t tick, std::size_t k, double until) const {
+    if (!long_runs_) return end;
+    const std::int64_t change = ramps_.pending() ? ramps_.next_tick() : std::numeric_limits<std::int64_t>::max();
+    // (ramp_to(tick) has weighed every change up to tick: the next one is later.)
+    if (change <= tick + 1) return end;
+    const auto more = [&](std::uint64_t j) {
+      const double tj = arrival(j);
+      return tj < until && tick_of(tj) < change && r_.bucket_of(tj) == k;
+    };
+    // `more` holds for a prefix of the requests from `end` on: gallop, then halve.
+    if (end >= total_requests_ || !more(end)) return end;
+    std::uint64_t yes = end, step = 1;  // more(yes); the first that fails is after it
+    while (step < total_requests_ - yes && more(yes + step)) yes += step, step *= 2;
+    std::uint64_t no = std::min<std::uint64_t>(total_requests_, yes + step);  // fails, or the end of the requests
+    while (no - yes > 1) {
+      const std::uint64_t mid = yes + (no - yes) / 2;
+      (more(mid) ? yes : no) = mid;
+    }
+    const double steps = meter_.steps() + kStepsPerRoutedRequest * static_cast<double>(no - next_);
+    if (!(steps <= meter_.limit()) || !(steps <= 0x1p52)) return end;
+    return no;
   }
 
   // Past the work budget (or stopped before): the run goes no further.
@@ -991,6 +1025,7 @@ class Simulator : public ScriptSink, FleetEvents {
   double in_flight_limit_;
   double latency_bins_limit_;
   std::uint64_t slice_;  // the event loop's turns a call (RunLimits::slice)
+  bool long_runs_;       // RunLimits::long_runs
   double steps_per_pick_ = 0;
   Problem stopped_;
 

@@ -20,10 +20,12 @@ namespace {
 
 using namespace slowstart;
 
-TrafficResult run(const std::string& script, const TrafficOptions& o, std::uint64_t slice, double steps = kMaxWorkSteps) {
+TrafficResult run(const std::string& script, const TrafficOptions& o, std::uint64_t slice, double steps = kMaxWorkSteps,
+                  bool long_runs = true) {
   RunLimits limits;
   limits.slice = slice;
   limits.steps = steps;
+  limits.long_runs = long_runs;
   return simulate_traffic(script, o, limits);
 }
 
@@ -176,6 +178,89 @@ TEST(TrafficSlices, ARunOverTheBudgetStopsAtTheSamePointInEverySliceSize) {
   const TrafficResult stopped = run("POOL a=1 b=2\n", o, 1, 400'000);
   EXPECT_TRUE(stopped.problem);
   EXPECT_TRUE(stopped.too_large);
+}
+
+// Long runs (PL-45): routing carries a millisecond's picks on over the
+// next milliseconds while no ramp changes a weight, in the same bucket and
+// before the script's next line, as one run of SmoothWrr's picks. The
+// same run as one millisecond at a time (RunLimits::long_runs off), to the
+// last cell, diagnostic and stopping point.
+
+// a=1 and b=1 joining at 0 with a 2 s ramp, at resolution 1 (b weighs 0
+// until 2,000 ms, then 1), 4 requests a second, one 4 s bucket: the 8
+// requests before 2 s all go to a; from 2 s a and b alternate (a first, on
+// the tie: scores 1 1 -> a -1, b 1 -> 0 2 b -> 1 0 -> a ...): a 4, b 4.
+// A run carried on past the ramp's change at 2,000 ms would give a all 16.
+TEST(TrafficSlices, ALongRunStopsAtARampsWeightChange) {
+  TrafficOptions o;
+  o.rps = 4;
+  o.duration = 4;
+  o.bucket = 4;
+  o.curve.resolution = 1;
+  for (const bool long_runs : {true, false}) {
+    const TrafficResult r = run("POOL a=1\nADD b=1 2\n", o, kSliceTurns, kMaxWorkSteps, long_runs);
+    ASSERT_FALSE(r.problem) << *r.problem;
+    ASSERT_EQ(r.buckets, 1u);
+    const std::vector<std::uint32_t> expected = {12, 4};
+    EXPECT_EQ(r.requests, expected) << "long runs " << long_runs;
+    EXPECT_EQ(r.total[0], 16u);
+  }
+}
+
+void expect_same_with_and_without_long_runs(const std::string& script, const TrafficOptions& o, const std::string& what,
+                                            double steps = kMaxWorkSteps) {
+  const TrafficResult short_runs = run(script, o, kSliceTurns, steps, false);
+  ASSERT_TRUE(!short_runs.problem || (short_runs.too_large && steps < kMaxWorkSteps)) << what << ": " << *short_runs.problem;
+  for (const std::uint64_t slice : {std::uint64_t{1}, kSliceTurns, kWhole})
+    expect_same(run(script, o, slice, steps, true), short_runs, what + ", long runs, slice " + std::to_string(slice));
+}
+
+TEST(TrafficSlices, LongRunsAreTheSameRunAsOneMillisecondAtATime) {
+  // The fleet's shape, smaller, at resolutions 100, 16 (HAProxy's curve) and
+  // 1, Envoy's curve; rates that are not whole requests a millisecond;
+  // buckets that end inside a millisecond; script lines at fractions of a second.
+  const std::string fleet = rolling_restart(200, 10, 20, 5);
+  TrafficOptions o;
+  o.duration = 200;
+  o.bucket = 10;
+  for (const double rps : {5000.0, 7.0, 2333.0, 33333.0}) {
+    o.rps = rps;
+    o.curve.resolution = 100;
+    expect_same_with_and_without_long_runs(fleet, o, "fleet at " + std::to_string(rps) + " rps");
+  }
+  o.rps = 5000;
+  o.curve.kind = CurveKind::HAProxy;
+  o.curve.resolution = 16;
+  expect_same_with_and_without_long_runs(fleet, o, "HAProxy's curve");
+  o.curve = {};
+  o.curve.kind = CurveKind::Envoy;
+  expect_same_with_and_without_long_runs(fleet, o, "Envoy's curve");
+  o.curve = {};
+  o.curve.resolution = 1;
+  o.bucket = 0.0337;
+  o.duration = 30;
+  expect_same_with_and_without_long_runs(fleet, o, "buckets of 33.7 ms");
+  o.bucket = 1;
+  const std::string lines =
+      "POOL a=3 b=1 c=2\nNOW 0.25\nADD d=5 3\nNOW 1.0005\nDOWN a\nNOW 2.5\nUP a 2\nADD e=1\nNOW 4.75\nADD b=4 1\n";
+  for (const double rps : {1000.0, 999.0, 12345.0}) {
+    o.rps = rps;
+    o.duration = 9;
+    expect_same_with_and_without_long_runs(lines, o, "lines at fractions of a second, " + std::to_string(rps) + " rps");
+  }
+}
+
+TEST(TrafficSlices, ALongRunOverTheBudgetStopsWhereOneMillisecondAtATimeDid) {
+  // 10,000 requests routed at 10 steps each, a weight that never changes:
+  // one long run would pass 40,000 steps part-way; it is cut to single
+  // milliseconds near the limit, and the run stops at the same request.
+  TrafficOptions o;
+  o.rps = 1000;
+  o.duration = 10;
+  for (const double steps : {40'000.0, 40'005.0, 99'990.0, 100'000.0, 100'010.0})
+    expect_same_with_and_without_long_runs("POOL a=1 b=2\n", o, "budget " + std::to_string(steps), steps);
+  o.rps = 100'000;
+  expect_same_with_and_without_long_runs(rolling_restart(50, 5, 2, 1), o, "a fleet over the budget", 3e6);
 }
 
 }  // namespace
