@@ -61,7 +61,8 @@ export function warmTabs(browser: Browser): WarmTabs {
     const page = await context.newPage();
     await page.route(HOME_URL, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>home</title>' }));
     await page.goto(HOME_URL);
-    const home: Home = { context, page, cdp: await context.newCDPSession(page), lent: null, origins: new Set(), dead: false };
+    // Taken from the start: the caller lends from it next, and no other caller may meanwhile.
+    const home: Home = { context, page, cdp: await context.newCDPSession(page), lent: page, origins: new Set(), dead: false };
     context.on('close', () => (home.dead = true));
     page.on('close', () => (home.dead = true));
     context.on('request', (request) => {
