@@ -244,6 +244,8 @@ describe('smaller things', () => {
     await setScript(page, `POOL ${Array.from({ length: 30 }, (_, i) => `backend${i}=1`).join(' ')}\nPICK\n`);
     await expect.poll(() => status(page).textContent()).toBe('Ran: 1 output line, no problems.');
     await page.locator('.ss-table-details > summary').click();
+    // The table is built on the details' toggle event, a task after the click.
+    await page.locator('.ss-table tbody tr').last().waitFor();
     const edges = await page.locator('.ss-table-scroll').evaluate((el) => {
       const pick = el.querySelector('tbody tr:last-child > :last-child')!.getBoundingClientRect();
       return [el.scrollWidth > el.clientWidth, Math.round(el.getBoundingClientRect().right - pick.right) <= 2];

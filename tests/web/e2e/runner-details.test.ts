@@ -24,6 +24,8 @@ describe('the Table', () => {
     await setScript(page, `POOL ${Array.from({ length: 8 }, (_, i) => `backend${i}=${i + 1}`).join(' ')}\nPICK\nPICK\nPICK\n`);
     await expect.poll(() => status(page)).toBe('Ran: 3 output lines, no problems.');
     await page.locator('.ss-table-details > summary').click();
+    // The table is built on the details' toggle event, a task after the click.
+    await page.locator('.ss-table tbody tr').last().waitFor();
     const scroller = page.locator('.ss-table-scroll');
     expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     // The boxes of the Pick column's cells and of the last backend's score cells, header and body.
