@@ -155,7 +155,7 @@ describe('the learner’s own version survives any number of share links', () =>
     await page.goto(linkTo('POOL k=1\nPICK\n'));
     await expect.poll(() => editorText(host)).toBe('POOL k=1\nPICK\n');
     await host.getByRole('button', { name: 'Keep this one' }).click();
-    expect(await note(host).isHidden()).toBe(true);
+    await expect.poll(() => note(host).isHidden()).toBe(true); // hidden in the click's handler, a task after it
     await page.reload();
     await whenReady(host);
     expect(await editorText(host)).toBe('POOL k=1\nPICK\n');
