@@ -2,6 +2,42 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { warmTabs } from './warm-tabs.js';
 
+/**
+ * The features Playwright itself turns off (playwright-core 1.65's
+ * `chromiumSwitches`). Chromium reads only the last `--disable-features` it is
+ * given (base::CommandLine keeps one value a switch), so ours repeats them;
+ * `chromium-flags.test.ts` fails when Playwright's list has one this lacks.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Chromium 156 preloads its omnibox's two popups, WebUI pages
+ * (chrome://omnibox-popup.top-chrome/) in a renderer process of their own, for
+ * every window it opens, and a test's page is a window (a context's first
+ * page, or a warm tab opened by `window.open`). Nobody types in a headless
+ * browser's omnibox: without the preloads, seven loads of the runner page took
+ * 0.56 of the whole tree's CPU in new pages and 0.90 in warm tabs (three
+ * pairs; docs/performance-log.md, PL-50).
+ */
+export const OUR_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -10,6 +46,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OUR_DISABLED_FEATURES].join(',')}`,
 ];
 
 function launch(): Promise<Browser> {
