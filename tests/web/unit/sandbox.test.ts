@@ -134,9 +134,16 @@ describe('time: a budget of work, so a busy machine changes no verdict (sandbox/
     expect(fuel).toBe(301);
     expect(line).toBe(lineOf(source, 'while (true)'));
     expect(r.problems).toEqual([]); // the worker reports the stop (with the script line) instead
-    // On the real clock, however busy the machine: stopped at the same check, on the same line.
+    // On the real clock, on a busy machine: stopped at the same check, on the same line.
+    const started = performance.now();
     const real = gradeCounted(source, SPEC, 300);
-    expect([real.stopped, real.fuel, real.line]).toEqual(['time', 301, line]);
+    const took = performance.now() - started;
+    expect([real.stopped, real.line]).toEqual(['time', line]);
+    // Only a machine so loaded that the 301 checks took longer than the clock's backstop
+    // (five times the limit: time-budget.ts) stops it sooner, by design, as "time" on the
+    // same line (a fresh clone's run at load 15-20, a tenth of a core each, stopped it at 268).
+    if (took < backstopMs(300)) expect(real.fuel).toBe(301);
+    else expect(real.fuel).toBeLessThanOrEqual(301);
   });
 
   it('a clock that jumps 10 s between the learner’s calls (the worker waiting for a core, the engine’s own work, a pause) changes no verdict', () => {
