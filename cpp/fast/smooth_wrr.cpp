@@ -123,6 +123,36 @@ void SmoothWrr::set_indexed_weight(std::size_t i, std::int64_t weight) {
   if (weight > 0) add_member(x);
 }
 
+bool SmoothWrr::set_class_weight(const std::uint32_t* xs, std::size_t n, std::int64_t weight) {
+  if (!indexed_ || n == 0 || weight <= 0) return false;
+  const std::int64_t old = weight_[xs[0]];
+  if (old <= 0 || old == weight || slot_of_.find(weight) != WeightSlots::kMissing) return false;
+  const std::uint32_t c = slot_of_.find(old);
+  if (members_[c].count != n) return false;
+  for (std::size_t k = 1; k < n; ++k)
+    if (weight_[xs[k]] != old) return false;
+  // n distinct members of class c, which has n: all of them.
+  if (weight > max_weight_) {
+    max_weight_ = weight;
+    update_rebase_point();
+    if (picks_ >= rebase_at_) rebase();
+  }
+  // Each keeps its score: base + K * old = base' + K * weight. The same shift
+  // for all keeps their order (WHY_EXACT section 1), so the queue and the heap stand.
+  const std::int64_t shift = picks_ * (weight - old);
+  for (std::size_t k = 0; k < n; ++k) {
+    base_[xs[k]] -= shift;
+    weight_[xs[k]] = weight;
+  }
+  total_ += static_cast<std::int64_t>(n) * (weight - old);
+  slot_of_.erase(old);
+  slot_of_.set(weight, c);
+  tops_[c].weight = weight;
+  refresh_top(c);
+  class_changed(c);
+  return true;
+}
+
 void SmoothWrr::set_indexed_score(std::size_t i, std::int64_t score) {
   const auto x = static_cast<std::uint32_t>(i);
   if (weight_[x] <= 0) {

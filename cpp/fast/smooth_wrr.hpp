@@ -97,6 +97,12 @@ class SmoothWrr {
     if (!indexed_) weight_[i] = weight;
     else if (weight != weight_[i]) set_indexed_weight(i, weight);
   }
+  // Sets n distinct backends' weights to `weight` (> 0) at once, keeping their
+  // scores, when they are exactly the members of one weight class and no
+  // class has that weight yet: the class is relabelled, its members' order
+  // kept (WHY_EXACT section 6). Returns false, changing nothing, otherwise
+  // (then set_weight each).
+  bool set_class_weight(const std::uint32_t* xs, std::size_t n, std::int64_t weight);
   void set_score(std::size_t i, std::int64_t score) {
     if (!indexed_) base_[i] = score;  // (K is 0 unindexed: the base is the score)
     else set_indexed_score(i, score);

@@ -12,6 +12,19 @@ void Ramps::reset(std::size_t n) {
   window_s_.assign(n, 0);
   recovering_.assign(n, 0);
   changes_ = {};
+  groups_.clear();
+  free_groups_.clear();
+  open_.clear();
+}
+
+std::uint32_t Ramps::new_group() {
+  if (!free_groups_.empty()) {
+    const std::uint32_t id = free_groups_.back();
+    free_groups_.pop_back();
+    return id;
+  }
+  groups_.emplace_back();
+  return static_cast<std::uint32_t>(groups_.size() - 1);
 }
 
 void Ramps::push_back() {
@@ -49,7 +62,21 @@ bool Ramps::restart(std::size_t i) {
   ++epoch_[i];
   const Backend& b = fleet_.backends[i];
   if (may_ramp(i)) {
-    changes_.push(Change{kNow, static_cast<std::uint32_t>(i), epoch_[i]});
+    // With a group restarted since the last advance whose ramp is the same
+    // function of time (a wave's UP lines), else in a group of its own.
+    const auto x = static_cast<std::uint32_t>(i);
+    for (const std::uint32_t id : open_) {
+      Group& g = groups_[id];
+      if (!same_ramp(g.pos[0], i)) continue;
+      g.pos.push_back(x);
+      g.epoch.push_back(epoch_[i]);
+      return true;
+    }
+    const std::uint32_t id = new_group();
+    groups_[id].pos.push_back(x);
+    groups_[id].epoch.push_back(epoch_[i]);
+    changes_.push(Change{kNow, id});
+    open_.push_back(id);
     return true;
   }
   curve_[i] = b.up ? b.target * resolution_of(o_.curve) : 0;

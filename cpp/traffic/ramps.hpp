@@ -3,6 +3,10 @@
 // request's millisecond, without recomputing it every millisecond: a
 // backend's next change is found once (gallop, then halve: the curves never
 // decrease; the linear curve's in closed form, linear_change) and waited for. By position in the pool, as SmoothWrr's weights.
+// Backends whose ramps are the same function of time (the same target,
+// start and window, restarted before the same weighing: a wave of a rolling
+// restart) wait as one group, its change found once and its members weighed
+// together (PL-48).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -42,7 +46,8 @@ class Ramps {
   // advance), false when its weight is fixed now (`curve(i)`).
   bool restart(std::size_t i);
   // The ramps whose weight changes by millisecond `tick`: weighed at it;
-  // `weigh(i)` is told of each new weight.
+  // `weigh(pos, n)` is told of each group's n positions (distinct) and their
+  // one new weight (curve(i)).
   template <typename Weigh>
   void advance(std::int64_t tick, Weigh weigh);
   bool pending() const { return !changes_.empty(); }
@@ -61,17 +66,29 @@ class Ramps {
   double ramp_end(std::size_t i) const;
 
  private:
-  // A backend whose weight changes at millisecond `tick` (or at the next request, for kNow).
+  // A group whose weight changes at millisecond `tick` (or at the next request, for kNow).
   struct Change {
     std::int64_t tick;
-    std::uint32_t pos, epoch;
+    std::uint32_t group;
     bool operator>(const Change& o) const { return tick > o.tick; }
   };
   static constexpr std::int64_t kNow = std::numeric_limits<std::int64_t>::min();
+  // Positions whose ramps are one function of time, each with the epoch it
+  // joined at (a member restarted since has left: its epoch moved on).
+  struct Group {
+    std::vector<std::uint32_t> pos, epoch;
+  };
 
   std::int64_t curve_at(std::size_t i, std::int64_t tick) const;
-  // The first millisecond after `tick` at which position i's weight is no longer `w`.
-  std::int64_t next_change(std::size_t i, std::int64_t tick, std::int64_t w) const;
+  // Positions i and j's weights are the same function of time (curve_at, next_change).
+  bool same_ramp(std::size_t i, std::size_t j) const {
+    return fleet_.backends[i].target == fleet_.backends[j].target && joined_ms_[i] == joined_ms_[j] &&
+           window_s_[i] == window_s_[j] && recovering_[i] == recovering_[j];
+  }
+  std::uint32_t new_group();
+  // The first millisecond after `tick` at which position i's weight is no
+  // longer `w`; the meter counts its evaluations `copies` times (once a member).
+  std::int64_t next_change(std::size_t i, std::int64_t tick, std::int64_t w, std::size_t copies) const;
   // The linear curve's first millisecond at which position i's weight exceeds w (< its full weight).
   std::int64_t linear_change(std::size_t i, std::int64_t w) const;
 
@@ -84,6 +101,9 @@ class Ramps {
   std::vector<std::int64_t> window_s_;    // its ramp's window: the script's ramp, or --slow-start's
   std::vector<std::uint8_t> recovering_;  // joined by UP or readmitted (HAProxy ramps only then)
   std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
+  std::vector<Group> groups_;
+  std::vector<std::uint32_t> free_groups_;
+  std::vector<std::uint32_t> open_;  // groups restarted since the last advance (their change is kNow)
 };
 
 // On every weight change's path: defined here so that advance inlines them.
@@ -106,7 +126,7 @@ inline std::int64_t Ramps::linear_change(std::size_t i, std::int64_t w) const {
   return joined_ms_[i] + static_cast<std::int64_t>((need + full - 1) / full);
 }
 
-inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w) const {
+inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::int64_t w, std::size_t copies) const {
   const std::int64_t end = joined_ms_[i] + window_s_[i] * 1000;
   // The linear curve's next change is known in closed form (linear_change);
   // the search below still runs, by compares, so that the meter counts the
@@ -122,22 +142,57 @@ inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::in
     (same_at(mid) ? same : differs) = mid;
     ++evaluations;
   }
-  meter_.add(static_cast<double>(evaluations));
+  // (Whole numbers: the meter's sum is the same in any grouping.)
+  meter_.add(static_cast<double>(evaluations) * static_cast<double>(copies));
   return differs;
 }
 
+// Each group weighed as its members one by one were: the same weight at
+// `tick` (curve_at), the same next change (next_change), the same steps on
+// the meter (1 and the search's evaluations a member). A member whose ramp
+// is no longer the group's (its figures changed without a restart) is split
+// off and weighed on its own at the same tick.
 template <typename Weigh>
 void Ramps::advance(std::int64_t tick, Weigh weigh) {
+  open_.clear();  // (their kNow changes are weighed now)
   while (!changes_.empty() && changes_.top().tick <= tick) {
-    const Change c = changes_.top();
+    const std::uint32_t id = changes_.top().group;
     changes_.pop();
-    if (c.epoch != epoch_[c.pos]) continue;
-    const std::int64_t w = curve_[c.pos] = curve_at(c.pos, tick);
-    meter_.add(1);
-    weigh(c.pos);
-    const std::int64_t end = joined_ms_[c.pos] + window_s_[c.pos] * 1000;  // full weight from here on
-    if (tick >= end) continue;
-    changes_.push(Change{next_change(c.pos, tick, w), c.pos, c.epoch});
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < groups_[id].pos.size(); ++k) {
+      const std::uint32_t i = groups_[id].pos[k], e = groups_[id].epoch[k];
+      if (e != epoch_[i]) continue;  // restarted since: gone
+      if (n > 0 && !same_ramp(groups_[id].pos[0], i)) {
+        const std::uint32_t alone = new_group();  // (groups_ may move: looked up by index)
+        groups_[alone].pos.push_back(i);
+        groups_[alone].epoch.push_back(e);
+        changes_.push(Change{tick, alone});
+        continue;
+      }
+      groups_[id].pos[n] = i;
+      groups_[id].epoch[n] = e;
+      ++n;
+    }
+    Group& g = groups_[id];
+    g.pos.resize(n);
+    g.epoch.resize(n);
+    if (n == 0) {
+      free_groups_.push_back(id);
+      continue;
+    }
+    const std::uint32_t lead = g.pos[0];
+    const std::int64_t w = curve_at(lead, tick);
+    for (const std::uint32_t i : g.pos) curve_[i] = w;
+    meter_.add(static_cast<double>(n));
+    weigh(static_cast<const std::uint32_t*>(g.pos.data()), n);
+    const std::int64_t end = joined_ms_[lead] + window_s_[lead] * 1000;  // full weight from here on
+    if (tick >= end) {
+      g.pos.clear();
+      g.epoch.clear();
+      free_groups_.push_back(id);
+      continue;
+    }
+    changes_.push(Change{next_change(lead, tick, w, n), id});
   }
 }
 

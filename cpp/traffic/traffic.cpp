@@ -309,9 +309,22 @@ class Simulator : public ScriptSink, FleetEvents {
     if (!ramps_.restart(i)) weigh(i);
   }
 
-  // The ramps whose weight changes by `tick`, weighed.
+  // The ramps whose weight changes by `tick`, weighed: a group of ramps
+  // alike (Ramps) that is a whole weight class of the pick and weighs one
+  // weight moves as one class (SmoothWrr::set_class_weight, PL-48), else
+  // each member as before.
   void ramp_to(std::int64_t tick) {
-    ramps_.advance(tick, [&](std::size_t i) { weigh(i); });
+    ramps_.advance(tick, [&](const std::uint32_t* pos, std::size_t n) {
+      if (n == 1) return weigh(pos[0]);
+      group_weights_.resize(n);
+      bool one = true;
+      for (std::size_t k = 0; k < n; ++k) {
+        group_weights_[k] = weight_of(pos[k]);
+        one = one && group_weights_[k] == group_weights_[0];
+      }
+      if (one && wrr_.set_class_weight(pos, n, group_weights_[0])) return;
+      for (std::size_t k = 0; k < n; ++k) wrr_.set_weight(pos[k], group_weights_[k]);
+    });
   }
 
   // The weight the pick sees: the curve's (the full weight when the skip
@@ -319,7 +332,8 @@ class Simulator : public ScriptSink, FleetEvents {
   // slowstart does not ramp: H8), nginx's effective-weight dip, and
   // for least-request divided by (active + 1)^bias. 0 while the health check
   // leaves it out.
-  void weigh(std::size_t i) {
+  void weigh(std::size_t i) { wrr_.set_weight(i, weight_of(i)); }
+  std::int64_t weight_of(std::size_t i) {
     const Backend& b = fleet_.backends[i];
     const std::uint32_t id = fleet_.pos_id[i];
     std::int64_t w = !policy_ramps() ? (b.up ? b.target * resolution_of(o_.curve) : 0) : ramps_.curve(i);
@@ -331,7 +345,7 @@ class Simulator : public ScriptSink, FleetEvents {
       const double a = static_cast<double>(fleet_.active[id]) + 1.0;
       w = static_cast<std::int64_t>(static_cast<double>(w) * kRequestScale / (o_.bias == 1.0 ? a : std::pow(a, o_.bias)));
     }
-    wrr_.set_weight(i, w);
+    return w;
   }
 
   // Least-request: how many backends are in slow start (weighed below their
@@ -1027,6 +1041,7 @@ class Simulator : public ScriptSink, FleetEvents {
   std::uint64_t slice_;  // the event loop's turns a call (RunLimits::slice)
   bool long_runs_;       // RunLimits::long_runs
   double steps_per_pick_ = 0;
+  std::vector<std::int64_t> group_weights_;  // ramp_to's
   Problem stopped_;
 
   Fleet fleet_;

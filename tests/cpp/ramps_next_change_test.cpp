@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "traffic/budget.hpp"
@@ -60,7 +61,7 @@ void check_by_millisecond(const Curve& c, const std::vector<Ramp>& rs, std::int6
   std::vector<std::int64_t> told;
   for (std::int64_t t = from; t < to; ++t) {
     told.clear();
-    ramps.advance(t, [&](std::size_t i) { told.push_back(static_cast<std::int64_t>(i)); });
+    ramps.advance(t, [&](const std::uint32_t* pos, std::size_t n) { told.insert(told.end(), pos, pos + n); });
     std::vector<std::int64_t> expected;
     for (std::size_t i = 0; i < rs.size(); ++i) {
       const std::int64_t w = curve_weight_ms(c, rs[i].target, rs[i].window_s, t - rs[i].start_ms, true);
@@ -92,7 +93,7 @@ TEST(RampsNextChange, LinearChangesFoundAtTheirMillisecondByHand) {
   ramps.begin(0, 0, 30);
   ASSERT_TRUE(ramps.restart(0));
   std::vector<std::int64_t> at;
-  for (std::int64_t t = 0; t <= 1000; ++t) ramps.advance(t, [&](std::size_t) { at.push_back(t); });
+  for (std::int64_t t = 0; t <= 1000; ++t) ramps.advance(t, [&](const std::uint32_t*, std::size_t) { at.push_back(t); });
   EXPECT_EQ(at, (std::vector<std::int64_t>{0, 300, 600, 900}));
   EXPECT_EQ(ramps.curve(0), 3);
 
@@ -103,7 +104,7 @@ TEST(RampsNextChange, LinearChangesFoundAtTheirMillisecondByHand) {
   ramps.begin(0, 0, 3);
   ASSERT_TRUE(ramps.restart(0));
   at.clear();
-  for (std::int64_t t = 0; t <= 3500; ++t) ramps.advance(t, [&](std::size_t) { at.push_back(t); });
+  for (std::int64_t t = 0; t <= 3500; ++t) ramps.advance(t, [&](const std::uint32_t*, std::size_t) { at.push_back(t); });
   EXPECT_EQ(at, (std::vector<std::int64_t>{0, 429, 858, 1286, 1715, 2143, 2572, 3000}));
   EXPECT_EQ(ramps.curve(0), 7);
 }
@@ -140,6 +141,115 @@ TEST(RampsNextChange, OtherCurvesStillSearchTheCurve) {
   // HAProxy's sixteenths and Envoy's curve keep the search by evaluation.
   check_by_millisecond(Curve{CurveKind::HAProxy, 16}, {{1, 30, 0}, {7, 3, -1234}, {3, 1, 500}}, 0, 6000);
   check_by_millisecond(Curve{CurveKind::Envoy, 1000}, {{1, 30, 0}, {7, 3, -1234}, {3, 1, 500}}, 0, 6000);
+}
+
+
+// Ramps alike (the same target, start and window, restarted before the same
+// weighing: a wave of a rolling restart) wait as one group (PL-48): one
+// change found for all, the group told at once, the meter counting each
+// member as before.
+TEST(RampsNextChange, RampsAlikeWaitAsOneGroupByHand) {
+  // Linear at resolution 1 over 3 s from 0: target 2 (b0, b1, b2) steps at
+  // ceil((w + 1) x 3000 / 2): 1,500 and 3,000 ms; target 3 (b3) at 1,000,
+  // 2,000 and 3,000 ms. b1 restarted at 1,700 from 1,700: a group of its
+  // own, stepping at 3,200 and 4,700. b2's start moved to 500 at 1,200
+  // without a restart: at the group's next change (1,500) it is weighed on
+  // its own figures (elapsed 1,000: weight 0; its next change 500 + 1,500).
+  TrafficOptions o;
+  o.curve = Curve{CurveKind::Linear, 1};
+  Fleet fleet;
+  WorkMeter meter;
+  Ramps ramps(o, fleet, meter);
+  ramps.reset(4);
+  for (const std::int64_t target : {2, 2, 2, 3}) fleet.backends.push_back(Backend{"b", target, 3, 0, true, Joined::Up});
+  for (std::size_t i = 0; i < 4; ++i) {
+    ramps.begin(i, 0, 3);
+    ASSERT_TRUE(ramps.restart(i));
+  }
+  std::vector<std::string> told;
+  for (std::int64_t t = 0; t <= 5000; ++t) {
+    if (t == 1200) ramps.begin(2, 500, 3);
+    if (t == 1700) {
+      ramps.begin(1, 1700, 3);
+      ASSERT_TRUE(ramps.restart(1));
+    }
+    ramps.advance(t, [&](const std::uint32_t* pos, std::size_t n) {
+      std::string g = std::to_string(t) + ":";
+      for (std::size_t k = 0; k < n; ++k) g += " b" + std::to_string(pos[k]) + "=" + std::to_string(ramps.curve(pos[k]));
+      told.push_back(g);
+    });
+  }
+  std::sort(told.begin(), told.end());  // (the groups of one millisecond in any order)
+  EXPECT_EQ(told, (std::vector<std::string>{"0: b0=0 b1=0 b2=0", "0: b3=0", "1000: b3=1", "1500: b0=1 b1=1", "1500: b2=0",
+                                            "1700: b1=0", "2000: b2=1", "2000: b3=2", "3000: b0=2", "3000: b3=3",
+                                            "3200: b1=1", "3500: b2=2", "4700: b1=2"}));
+}
+
+TEST(RampsNextChange, GroupsMatchEachRampOnItsOwnThroughRestarts) {
+  // 24 backends over a few ramps (targets 1-3 x resolution 100, windows of
+  // 1-2 s, starts on a coarse grid: many alike), restarted at random
+  // milliseconds, a few at a time (groups formed, left, joined), some with
+  // their start moved without a restart; every millisecond each backend's
+  // weight and who is told, and the meter at the end, against each ramp on
+  // its own (the curve and the search written out).
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    std::uint64_t state = seed * 0x9E3779B97F4A7C15ull;
+    const auto pick = [&state](std::uint64_t n) {
+      state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+      return static_cast<std::int64_t>(state % n);
+    };
+    const Curve c{seed % 4 == 3 ? CurveKind::HAProxy : CurveKind::Linear, seed % 4 == 3 ? 16 : 100};
+    TrafficOptions o;
+    o.curve = c;
+    Fleet fleet;
+    WorkMeter meter;
+    Ramps ramps(o, fleet, meter);
+    const std::size_t n = 24;
+    ramps.reset(n);
+    std::vector<Ramp> rs(n);
+    std::vector<std::int64_t> next(n, -1), have(n, 0);  // each one's next change and weight
+    double oracle = 0;
+    const auto restart = [&](std::size_t i, std::int64_t t) {
+      rs[i] = Ramp{1 + pick(3), 1 + pick(2), t - t % 250 - 250 * pick(2)};
+      fleet.backends[i] = Backend{"b", rs[i].target, rs[i].window_s, 0, true, Joined::Up};
+      ramps.begin(i, rs[i].start_ms, rs[i].window_s);
+      ASSERT_TRUE(ramps.restart(i));
+      next[i] = t;  // weighed at the next advance
+    };
+    for (std::size_t i = 0; i < n; ++i) fleet.backends.push_back(Backend{"b", 1, 1, 0, true, Joined::Up});
+    for (std::size_t i = 0; i < n; ++i) restart(i, 0);
+    std::vector<std::int64_t> told, expected;
+    std::uint64_t groups = 0, moved = 0;
+    for (std::int64_t t = 0; t < 6000; ++t) {
+      if (pick(40) == 0)
+        for (std::int64_t k = 1 + pick(5); k > 0; --k) restart(static_cast<std::size_t>(pick(n)), t);
+      if (pick(300) == 0) {  // a start moved without a restart: weighed on its own at its next change
+        const auto i = static_cast<std::size_t>(pick(n));
+        rs[i].start_ms -= 1 + pick(100);
+        ramps.begin(i, rs[i].start_ms, rs[i].window_s);
+        ++moved;
+      }
+      told.clear();
+      ramps.advance(t, [&](const std::uint32_t* pos, std::size_t m) {
+        told.insert(told.end(), pos, pos + m);
+        groups += m > 1;
+      });
+      expected.clear();
+      for (std::size_t i = 0; i < n; ++i) {
+        if (next[i] != t) continue;
+        expected.push_back(static_cast<std::int64_t>(i));
+        oracle += 1;
+        const std::int64_t w = have[i] = curve_weight_ms(c, rs[i].target, rs[i].window_s, t - rs[i].start_ms, true);
+        const std::int64_t end = rs[i].start_ms + rs[i].window_s * 1000;
+        next[i] = t >= end ? -1 : searched(c, rs[i], t, w, oracle);
+      }
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(ramps.curve(i), have[i]) << "seed " << seed << " backend " << i << " at " << t;
+      std::sort(told.begin(), told.end());
+      ASSERT_EQ(told, expected) << "seed " << seed << " at " << t;
+    }
+    EXPECT_EQ(meter.steps(), oracle) << "seed " << seed;
+    EXPECT_GT(groups, 20u) << "seed " << seed;  // (groups of two or more told)
+  }
 }
 
 }  // namespace ramps_next_change_tests

@@ -328,3 +328,109 @@ TEST(SmoothWrrCount, ColdClassesStandingAsOneLineMatchTheOneByOnePick) {
     EXPECT_GT(cold_picks, 100u) << "seed " << seed << ": the cold classes won too rarely to be tested";
   }
 }
+
+// A whole weight class relabelled (SmoothWrr::set_class_weight: the lab's
+// group of ramps alike, PL-48; WHY_EXACT section 6): every member keeps its
+// score, the class its order.
+TEST(SmoothWrrCount, AWholeClassRelabelledByHand) {
+  // a=3 b=3 c=5 (T = 11), padded with weight-0 backends to force the index.
+  //   1: a 3  b 3  c 5   -> c (-6)
+  //   2: a 6  b 6  c -1  -> a (-5)   (the tie: a is earlier)
+  //   3: a -2 b 9  c 4   -> b (-2)
+  //   4: a 1  b 1  c 9   -> c (-2)
+  // Then {a, b} to weight 1 (T = 7), scores kept:
+  //   5: a 2  b 2  c 3   -> c (-4)
+  //   6: a 3  b 3  c 1   -> a (-4)
+  //   7: a -3 b 4  c 6   -> c (-1)
+  //   8: a -2 b 5  c 4   -> b (-2)
+  CountTwin t(40);
+  t.weight(0, 3), t.weight(1, 3), t.weight(2, 5);
+  ASSERT_TRUE(t.wrr.indexed());
+  ASSERT_EQ(t.run(4), "");
+  const std::uint32_t a_b[] = {0, 1}, a[] = {0}, a_c[] = {0, 2};
+  // Refused, nothing changed: not the whole class; a class of that weight
+  // exists; members of two classes; weight 0; the same weight.
+  EXPECT_FALSE(t.wrr.set_class_weight(a, 1, 1));
+  EXPECT_FALSE(t.wrr.set_class_weight(a_b, 2, 5));
+  EXPECT_FALSE(t.wrr.set_class_weight(a_c, 2, 1));
+  EXPECT_FALSE(t.wrr.set_class_weight(a_b, 2, 0));
+  EXPECT_FALSE(t.wrr.set_class_weight(a_b, 2, 3));
+  EXPECT_EQ(t.wrr.weight(0), 3);
+  EXPECT_EQ(t.wrr.classes(), 2u);
+  const std::int64_t scores[] = {1, 1, -2};
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(t.wrr.score(i), scores[i]) << "backend " << i;
+  ASSERT_TRUE(t.wrr.set_class_weight(a_b, 2, 1));
+  t.w[0] = t.w[1] = 1;
+  EXPECT_EQ(t.wrr.classes(), 2u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(t.wrr.score(i), scores[i]) << "backend " << i;
+  const std::vector<std::uint32_t> before(t.counts);
+  ASSERT_EQ(t.run(4), "");
+  EXPECT_EQ(t.counts[39 - 0] - before[39 - 0], 1u);  // a
+  EXPECT_EQ(t.counts[39 - 1] - before[39 - 1], 1u);  // b
+  EXPECT_EQ(t.counts[39 - 2] - before[39 - 2], 2u);  // c
+  const std::int64_t after[] = {-2, -2, 4};
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(t.wrr.score(i), after[i]) << "backend " << i;
+  // Unindexed (fewer than kIndexFrom backends): refused.
+  SmoothWrr small;
+  small.reset(4);
+  small.set_weight(0, 2);
+  small.set_weight(1, 2);
+  EXPECT_FALSE(small.set_class_weight(a_b, 2, 4));
+}
+
+TEST(SmoothWrrCount, ClassesRelabelledWholeMatchTheOneByOnePick) {
+  // The lab's waves in small: 700 backends at weights 1-7 x 100; a wave of
+  // 21 leaves, then ramps back in steps, its members of one target moved
+  // together (a whole class while no other class has the weight: relabelled,
+  // else one by one, as the lab's ramp_to does). K grows between the steps
+  // (a relabel shifts the bases by K times the change), a small rebase
+  // interval in some seeds, scores out of order (heaps) now and then;
+  // counted in runs of 1 to 3,000 picks and picked one by one, against the oracle.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    slowstart_test::Mix mix(seed);
+    const auto pick = [&mix](std::uint64_t n) { return static_cast<std::int64_t>(mix.next() % n); };
+    const std::size_t n = 700;
+    CountTwin t(n);
+    if (seed % 3 == 0) t.wrr.set_rebase_interval(1 + pick(5000));
+    for (std::size_t i = 0; i < n; ++i) t.weight(i, 100 * static_cast<std::int64_t>(1 + i % 7));
+    std::uint64_t relabelled = 0, refused = 0;
+    std::size_t wave = 0;
+    for (int step = 0; step < 200; ++step) {
+      if (step % 25 == 0) {
+        wave = static_cast<std::size_t>(pick(n / 21)) * 21;
+        for (std::size_t i = wave; i < wave + 21; ++i) t.weight(i, 0);
+      } else if (step % 25 >= 3) {
+        const std::int64_t part = step % 25 - 2;  // 1 ... 22
+        for (std::size_t target = 1; target <= 7; ++target) {
+          std::vector<std::uint32_t> xs;
+          for (std::size_t i = wave; i < wave + 21; ++i)
+            if (1 + i % 7 == target) xs.push_back(static_cast<std::uint32_t>(i));
+          const std::int64_t v = 100 * static_cast<std::int64_t>(target) * part / 22 + (seed % 2 ? 0 : pick(3));
+          for (const std::uint32_t x : xs) t.w[x] = v;
+          if (v > 0 && t.wrr.weight(xs[0]) > 0 && t.wrr.set_class_weight(xs.data(), xs.size(), v)) {
+            ++relabelled;
+            continue;
+          }
+          ++refused;
+          for (const std::uint32_t x : xs) t.wrr.set_weight(x, v);
+        }
+      }
+      if (step % 7 == 3) {
+        const auto i = static_cast<std::size_t>(pick(n));
+        t.score(i, t.wrr.score(i) + pick(2000) - 1000);
+      }
+      if (step % 2) {
+        const std::string diff = t.run(1 + static_cast<std::uint64_t>(pick(3000)));
+        ASSERT_EQ(diff, "") << "seed " << seed << " step " << step << " classes " << t.wrr.classes();
+      } else {
+        for (int k = pick(200); k > 0; --k) {
+          const std::int32_t want = smooth_pick(t.w.data(), t.s.data(), t.w.size());
+          ASSERT_EQ(t.wrr.pick(), want) << "seed " << seed << " step " << step;
+        }
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(t.wrr.score(i), t.s[i]) << "seed " << seed << " step " << step;
+      }
+    }
+    EXPECT_GT(relabelled, 300u) << "seed " << seed;
+    EXPECT_GT(refused, 50u) << "seed " << seed;
+  }
+}
