@@ -5,11 +5,10 @@
 // a strip behind the text, in the editor's scroller, is moved instead, with
 // a transform (the compositor's work, no layout, no paint). Its place comes
 // from CodeMirror's height map (lineBlockAt: no layout read), and the
-// scroller scrolls only when the line leaves the upper three quarters of
-// its view, its size and scroll position kept from its own events (no
-// layout read either); a scroll beyond the lines CodeMirror has drawn
-// makes it draw them at once. When the run stops, the editor's line
-// decoration takes over again (editor.ts).
+// scroller scrolls only when the line leaves it, its size and scroll
+// position kept from its own events (no layout read either); a scroll
+// beyond the lines CodeMirror has drawn makes it draw them at once. When
+// the run stops, the editor's line decoration takes over again (editor.ts).
 import type { EditorView } from '@codemirror/view';
 
 export class PlayingLine {
@@ -51,16 +50,7 @@ export class PlayingLine {
     // lays out what was written before it in the frame (PL-35).
     const from = this.#scrollTop;
     const viewH = this.#viewH;
-    // The line is kept in the upper three quarters of the view: past them,
-    // it goes back to a third of the way down (the editor scrolls about 40 %
-    // of a view at a time). CodeMirror draws the lines a scroll brings near
-    // in batches (its viewport is the view and up to 1,000 px beyond):
-    // scrolled when the line left the view, it drew 40-44 lines at 1280 px
-    // (30-32 at 360) in every other scroll's frame; now 24-26 (24-30), in
-    // more frames of fewer lines (PL-49). A view of fewer than four such
-    // lines scrolls when the line leaves it.
-    const lead = viewH >= 4 * height ? viewH / 4 : 0;
-    if (viewH > 0 && (top < from || top + height > from + viewH - lead)) {
+    if (viewH > 0 && (top < from || top + height > from + viewH)) {
       const to = Math.max(0, top - Math.max(0, (viewH - height) / 3));
       view.scrollDOM.scrollTop = this.#scrollTop = to;
       // Scrolled past the lines CodeMirror has drawn (a replay's jump back
@@ -68,8 +58,8 @@ export class PlayingLine {
       // event, which comes in the next frame (or in an intersection
       // observer's task after this one), so this frame would show the
       // editor empty. Told now, while the page is still laid out, it draws
-      // them in this frame (PL-43). A scroll within what it has drawn (most
-      // of those while playing) is left to its own event.
+      // them in this frame (PL-43). A scroll within what it has drawn (a
+      // page of lines while playing) is left to its own event.
       if (!this.#drawn(to, viewH)) view.scrollDOM.dispatchEvent(new Event('scroll'));
     }
     if (!this.#line) {

@@ -1,7 +1,6 @@
 // While a run plays, the page's step moves nothing that makes the browser lay
 // the page out in the middle of a frame (PL-35). Each step scrolls the
-// output list and the editor when the playhead's line leaves them (the
-// editor: the upper three quarters of its view, PL-49); a scroll
+// output list and the editor when the playhead's line leaves them; a scroll
 // position set after the frame's other writes (the editor's strip, the pick
 // view, the rows) made the browser recalculate style and lay those out
 // there and then, and again at the frame's end. The test plays a long run
@@ -16,9 +15,7 @@
 // what each frame of a play shows in the editor is a drawn line of the
 // script wherever it is in view, never the empty space CodeMirror leaves
 // where it has not drawn yet (PL-43: on main at a3b5684-546bcf8, the frame
-// of a replay's jump and of every other page the editor scrolled), and
-// CodeMirror draws those lines in batches of about half its margin, not of
-// a page and its margin (PL-49).
+// of a replay's jump and of every other page the editor scrolled).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twentyBackends } from '../bench/page-sites.js';
@@ -141,16 +138,6 @@ describe('a run playing', () => {
       expect(shown.scrolls).toBeGreaterThan(3);
       // … and never showed a place it had not drawn.
       expect(shown.blank).toEqual([]);
-      // CodeMirror draws the lines a scroll brings near in batches (PL-49):
-      // the line kept in the upper three quarters of the view, the editor
-      // scrolls 40 % of a view at a time and most batches are about 24
-      // lines (about half its 1,000 px margin). Scrolled when the line left
-      // the view (main before PL-49), they were 40-41 lines at 1280 px and
-      // 30 at 360, in every other scroll's frame. (The median: a frame late
-      // on a loaded machine moves the line, and so the scroll, further.)
-      const batches = shown.drawn.filter((n) => n > 0).sort((a, b) => a - b);
-      expect(batches.length).toBeGreaterThanOrEqual(3);
-      expect(batches[Math.floor(batches.length / 2)]).toBeLessThanOrEqual(28);
       expect(problems).toEqual([]);
       await page.close();
     });
@@ -162,33 +149,20 @@ describe('a run playing', () => {
  * the playhead's callback, looks at three points of the editor's part in view
  * (top, middle, bottom): what is there must be a line of the script.
  */
-function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: number; blank: string[]; drawn: number[] }> {
+function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: number; blank: string[] }> {
   return page.evaluate(
     () =>
-      new Promise<{ frames: number; scrolls: number; blank: string[]; drawn: number[] }>((resolve) => {
+      new Promise<{ frames: number; scrolls: number; blank: string[] }>((resolve) => {
         const runner = window.slowstartRunner!;
         const scroller = document.querySelector<HTMLElement>('.cm-scroller')!;
         const content = scroller.querySelector<HTMLElement>('.cm-content')!;
         runner.playhead.seek(runner.playhead.length - 1);
         const blank: string[] = [];
-        // The lines CodeMirror added in each frame after the replay's first three (its jump back to the top).
-        const drawn: number[] = [];
-        let added = 0;
-        const count = (records: MutationRecord[]) => {
-          for (const r of records) added += [...r.addedNodes].filter((a) => a instanceof HTMLElement && a.classList.contains('cm-line')).length;
-        };
-        const lines = new MutationObserver(count);
         let frames = 0;
         let scrolls = 0;
         let top = scroller.scrollTop;
         const look = () => {
           frames++;
-          if (frames === 3) lines.observe(content, { childList: true });
-          else if (frames > 3) {
-            count(lines.takeRecords());
-            drawn.push(added);
-            added = 0;
-          }
           if (scroller.scrollTop !== top) scrolls++;
           top = scroller.scrollTop;
           const box = scroller.getBoundingClientRect();
@@ -203,8 +177,7 @@ function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: numbe
           if (runner.playhead.playing && runner.playhead.step < 150) requestAnimationFrame(look);
           else {
             runner.playhead.pause();
-            lines.disconnect();
-            resolve({ frames, scrolls, blank, drawn });
+            resolve({ frames, scrolls, blank });
           }
         };
         requestAnimationFrame(() => {
