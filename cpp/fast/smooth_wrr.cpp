@@ -36,6 +36,11 @@ void SmoothWrr::set_plain(bool plain) {
   update_mode();
 }
 
+void SmoothWrr::set_index_from(std::size_t n) {
+  index_from_ = n;
+  update_mode();
+}
+
 void SmoothWrr::set_rebase_interval(std::int64_t picks) {
   rebase_interval_ = picks < 1 ? 1 : picks;
   update_rebase_point();
@@ -43,7 +48,7 @@ void SmoothWrr::set_rebase_interval(std::int64_t picks) {
 }
 
 void SmoothWrr::update_mode() {
-  const bool want = !plain_ && weight_.size() >= kIndexFrom;
+  const bool want = !plain_ && weight_.size() >= index_from_;
   if (want == indexed_) return;
   if (want) build_index();
   else drop_index();
