@@ -36,11 +36,6 @@ void SmoothWrr::set_plain(bool plain) {
   update_mode();
 }
 
-void SmoothWrr::set_index_from(std::size_t n) {
-  index_from_ = n;
-  update_mode();
-}
-
 void SmoothWrr::set_rebase_interval(std::int64_t picks) {
   rebase_interval_ = picks < 1 ? 1 : picks;
   update_rebase_point();
@@ -48,7 +43,7 @@ void SmoothWrr::set_rebase_interval(std::int64_t picks) {
 }
 
 void SmoothWrr::update_mode() {
-  const bool want = !plain_ && weight_.size() >= index_from_;
+  const bool want = !plain_ && weight_.size() >= kIndexFrom;
   if (want == indexed_) return;
   if (want) build_index();
   else drop_index();

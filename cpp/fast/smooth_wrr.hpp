@@ -124,12 +124,6 @@ class SmoothWrr {
   // Plain mode: no index, the weights and scores as two flat arrays, for
   // rules other than the SPEC's to read and write (scores are exact there).
   void set_plain(bool plain);
-  // Index pools from `n` backends on instead of kIndexFrom: the same picks
-  // (any mode is exact), for a caller whose picks come one at a time between
-  // other work, where the oracle's pass over a small pool costs more than
-  // the index's scan of its few weight classes (the Traffic lab's service
-  // model: performance log PL-51).
-  void set_index_from(std::size_t n);
   const std::int64_t* plain_weights() const { return weight_.data(); }
   std::int64_t* plain_scores() { return base_.data(); }
 
@@ -227,7 +221,6 @@ class SmoothWrr {
   std::int64_t rebase_interval_ = INT64_MAX;  // for tests
   std::int64_t rebase_at_ = 0;
   bool plain_ = false;
-  std::size_t index_from_ = kIndexFrom;
   bool indexed_ = false;
   bool order_stale_ = false;  // classes' order after picks by pass
   bool tops_stale_ = false;   // ClassTop after picks by pass or a reorder

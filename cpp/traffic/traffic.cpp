@@ -31,10 +31,6 @@ __extension__ using i128 = __int128;  // as curves.cpp
 
 namespace {
 
-// The pool size from which the one-by-one weighted pick uses SmoothWrr's
-// index (set_index_from; PL-51).
-constexpr std::size_t kIndexSmallFrom = 8;
-
 // Pass 1: the script's names, diagnostics and when the last ramp ends.
 class ScanSink : public ScriptSink {
  public:
@@ -116,11 +112,6 @@ class Simulator : public ScriptSink, FleetEvents {
     // Least-request picks one by one: with equal weights Envoy's pick is a
     // random two-choice (E4), which a run of weighted picks cannot be.
     per_request_ = o_.service.enabled || o_.ramp_by == RampBy::Skip || !weighted() || policy_ == Policy::LeastRequest;
-    // Weighted round-robin one pick at a time (the service model): the
-    // index's scan of the pool's few weight classes costs less there than
-    // the oracle's pass over a pool of kIndexFrom - 1 or fewer (PL-51); the
-    // same picks in either mode (cpp/fast/WHY_EXACT.md).
-    if (per_request_ && policy_ == Policy::SmoothWrr && o_.ramp_by == RampBy::Scale) wrr_.set_index_from(kIndexSmallFrom);
     // The budget's costs (budget.hpp): what each pick one by one costs, and a
     // scanning pick's pass over the pool (counted for every backend the script names).
     steps_per_pick_ = kStepsPerAttempt + (picks_scan(o_) ? kStepsPerScanned * static_cast<double>(n_ids_) : 0);
@@ -702,26 +693,24 @@ class Simulator : public ScriptSink, FleetEvents {
   void complete_until(double t) {
     for (;;) {
       if (over_budget(now_)) return;
-      // Each queue's least once a turn (done_'s top finds its slot: PL-51).
-      const Done* next_done = done_.empty() ? nullptr : &done_.top();
-      const bool done = next_done && next_done->t <= t;
+      const bool done = !done_.empty() && done_.top().t <= t;
       const bool timer = !timers_.empty() && timers_.top().t <= t;
       const bool due = !due_retries_.empty() && due_retries_.top().t <= t;
       if (!done && !timer && !due) return;
       // At one moment: attempts end first, then retries start, then timers.
-      if (due && (!done || due_retries_.top().t < next_done->t) && (!timer || due_retries_.top().t <= timers_.top().t)) {
+      if (due && (!done || due_retries_.top().t < done_.top().t) && (!timer || due_retries_.top().t <= timers_.top().t)) {
         const DueRetry r = due_retries_.top();
         due_retries_.pop();
         retry(r.failed, r.t, true);
         continue;
       }
-      if (timer && (!done || timers_.top().t < next_done->t)) {
+      if (timer && (!done || timers_.top().t < done_.top().t)) {
         const Timer tm = timers_.top();
         timers_.pop();
         fire(tm);
         continue;
       }
-      const Done d = *next_done;
+      const Done d = done_.top();
       done_.pop();
       if (d.tries > 1) --retries_in_flight_;
       --fleet_.active[d.id];

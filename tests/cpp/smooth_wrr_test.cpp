@@ -81,51 +81,6 @@ TEST(SmoothWrr, SmallPoolsUseThePlainPassLargeOnesTheIndex) {
   EXPECT_FALSE(wrr.indexed());
 }
 
-// set_index_from (PL-51): the Traffic lab's one-by-one pick indexes a
-// small pool. The mode follows the threshold both ways, and is kept as the
-// pool is reset and grows.
-TEST(SmoothWrr, SetIndexFromIndexesASmallPool) {
-  SmoothWrr wrr;
-  wrr.reset(20);
-  EXPECT_FALSE(wrr.indexed());
-  wrr.set_index_from(8);
-  EXPECT_TRUE(wrr.indexed());
-  wrr.reset(7);
-  EXPECT_FALSE(wrr.indexed());
-  wrr.push_back();
-  EXPECT_TRUE(wrr.indexed());
-  wrr.set_index_from(SmoothWrr::kIndexFrom);
-  EXPECT_FALSE(wrr.indexed());
-  wrr.set_index_from(1);
-  wrr.set_plain(true);  // custom rules: the plain arrays whatever the threshold
-  EXPECT_FALSE(wrr.indexed());
-}
-
-// The health bench's pool (20 backends of weights 1 ... 7 at resolution
-// 100), indexed from 8 on, against the oracle pick by pick: one backend at
-// a time down, then ramping back a step every few picks, scores carried
-// across the switch to the index half-way.
-TEST(SmoothWrr, AnIndexedSmallPoolPicksAsTheOracleThroughRamps) {
-  std::vector<std::int64_t> w(20);
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 100 * static_cast<std::int64_t>(1 + i % 7);
-  Twin t(w);
-  ASSERT_EQ(t.first_difference(37), -1);  // unindexed first: scores not 0
-  t.wrr.set_index_from(8);
-  ASSERT_TRUE(t.wrr.indexed());
-  for (std::size_t down = 0; down < w.size(); ++down) {
-    const std::int64_t full = t.w[down];
-    t.w[down] = 0;
-    t.wrr.set_weight(down, 0);
-    ASSERT_EQ(t.first_difference(50), -1) << down;
-    for (std::int64_t step = 1; step <= 30; ++step) {  // a 30-step ramp, 3 picks a step
-      t.w[down] = full * step / 30;
-      t.wrr.set_weight(down, t.w[down]);
-      ASSERT_EQ(t.first_difference(3), -1) << down << " " << step;
-    }
-  }
-  EXPECT_EQ(t.first_difference(1000), -1);
-}
-
 TEST(SmoothWrr, NginxOrderInEveryMode) {
   // 5/1/1 gives a a b a c a a; padding with weight-0 backends forces the
   // index, which must give the same order.
