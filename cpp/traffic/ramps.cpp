@@ -1,5 +1,7 @@
 #include "traffic/ramps.hpp"
 
+#include "core/split_mix64.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -15,6 +17,13 @@ void Ramps::reset(std::size_t n) {
   groups_.clear();
   free_groups_.clear();
   open_.clear();
+}
+
+std::size_t Ramps::RampKeyHash::operator()(const RampKey& k) const {
+  // Each field seeds SplitMix64 in turn (mixed: size_t is 32 bits in WebAssembly, the low bits count).
+  std::uint64_t h = static_cast<std::uint64_t>(k.recovering);
+  for (const std::int64_t v : {k.target, k.joined_ms, k.window_s}) h = SplitMix64(h ^ static_cast<std::uint64_t>(v)).next();
+  return static_cast<std::size_t>(h);
 }
 
 std::uint32_t Ramps::new_group() {
@@ -65,18 +74,14 @@ bool Ramps::restart(std::size_t i) {
     // With a group restarted since the last advance whose ramp is the same
     // function of time (a wave's UP lines), else in a group of its own.
     const auto x = static_cast<std::uint32_t>(i);
-    for (const std::uint32_t id : open_) {
-      Group& g = groups_[id];
-      if (!same_ramp(g.pos[0], i)) continue;
-      g.pos.push_back(x);
-      g.epoch.push_back(epoch_[i]);
-      return true;
+    const auto [at, added] = open_.try_emplace(key_of(i), 0);
+    if (added) {
+      at->second = new_group();
+      changes_.push(Change{kNow, at->second});
     }
-    const std::uint32_t id = new_group();
-    groups_[id].pos.push_back(x);
-    groups_[id].epoch.push_back(epoch_[i]);
-    changes_.push(Change{kNow, id});
-    open_.push_back(id);
+    Group& g = groups_[at->second];
+    g.pos.push_back(x);
+    g.epoch.push_back(epoch_[i]);
     return true;
   }
   curve_[i] = b.up ? b.target * resolution_of(o_.curve) : 0;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "traffic/budget.hpp"
@@ -103,7 +104,22 @@ class Ramps {
   std::priority_queue<Change, std::vector<Change>, std::greater<>> changes_;
   std::vector<Group> groups_;
   std::vector<std::uint32_t> free_groups_;
-  std::vector<std::uint32_t> open_;  // groups restarted since the last advance (their change is kNow)
+  // The groups restarted since the last advance (their change is kNow), by
+  // their ramp (same_ramp's figures): a restart finds its group in O(1), so
+  // a script that restarts n backends of n different ramps at once costs n,
+  // not n squared (40,000 took 3.8 s by a scan of the open groups).
+  struct RampKey {
+    std::int64_t target, joined_ms, window_s;
+    std::uint8_t recovering;
+    bool operator==(const RampKey&) const = default;
+  };
+  struct RampKeyHash {
+    std::size_t operator()(const RampKey& k) const;
+  };
+  RampKey key_of(std::size_t i) const {
+    return RampKey{fleet_.backends[i].target, joined_ms_[i], window_s_[i], recovering_[i]};
+  }
+  std::unordered_map<RampKey, std::uint32_t, RampKeyHash> open_;
 };
 
 // On every weight change's path: defined here so that advance inlines them.
@@ -154,7 +170,7 @@ inline std::int64_t Ramps::next_change(std::size_t i, std::int64_t tick, std::in
 // off and weighed on its own at the same tick.
 template <typename Weigh>
 void Ramps::advance(std::int64_t tick, Weigh weigh) {
-  open_.clear();  // (their kNow changes are weighed now)
+  if (!open_.empty()) open_.clear();  // (their kNow changes are weighed now; clear() of an empty map still wipes its buckets)
   while (!changes_.empty() && changes_.top().tick <= tick) {
     const std::uint32_t id = changes_.top().group;
     changes_.pop();

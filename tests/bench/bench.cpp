@@ -24,6 +24,7 @@
 #include "core/balancer.hpp"
 #include "core/interpreter.hpp"
 #include "spec/pick.hpp"
+#include "traffic/traffic.hpp"
 #include "core/text_sink.hpp"
 #include "gen_script.hpp"
 #include "../support/allocation_counter.hpp"
@@ -193,6 +194,26 @@ BENCHMARK(BM_Oracle_DistinctWeights)->Arg(100)->Arg(10000);
 BENCHMARK(BM_Oracle_97Weights)->Arg(100)->Arg(1000);
 BENCHMARK(BM_SetNow_Ramping)->POOL_SIZES;
 BENCHMARK(BM_SetNow_FewRamping)->Args({100000, 10})->Args({100000, 1000});
+
+// The lab restarting n backends of n different ramps at once (n UP lines at
+// one NOW, targets 1..n): each restart finds its group of ramps alike in a
+// table (traffic/ramps.hpp, open_), so the burst is linear in n; a scan of the
+// open groups made it quadratic (40,000 lines: 3.8 s natively). Complexity
+// reports the fitted order.
+static void BM_Traffic_RestartDistinctRamps(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::string script = "POOL";
+  for (std::size_t i = 0; i < n; ++i) script += " b" + std::to_string(i) + "=" + std::to_string(i + 1);
+  script += "\nNOW 1\n";
+  for (std::size_t i = 0; i < n; ++i) script += "UP b" + std::to_string(i) + " 30\n";
+  script += "NOW 40\n";
+  slowstart::TrafficOptions o;
+  o.rps = 10;
+  o.duration = 2;
+  for (auto _ : state) benchmark::DoNotOptimize(slowstart::simulate_traffic(script, o));
+  state.SetComplexityN(static_cast<std::int64_t>(n));
+}
+BENCHMARK(BM_Traffic_RestartDistinctRamps)->Arg(5000)->Arg(20000)->Arg(80000)->Complexity()->Unit(benchmark::kMillisecond);
 
 // ---------------------------------------------------------------------------
 // The 1,000,000-line mixed script.
