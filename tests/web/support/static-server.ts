@@ -68,6 +68,13 @@ export async function serveStatic(
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    // Every connection is ended first: a response still streaming to a tab that a warm
+    // browser keeps (support/warm-tabs.ts) kept close() waiting past a hook's 180 s
+    // (cut-output's afterAll, in a fresh clone at 17:10).
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
