@@ -20,6 +20,22 @@ if command -v taskset >/dev/null && [[ $(nproc) -gt 1 ]]; then
 fi
 "${pin[@]}" node tests/bench/bench.mjs
 step "Web page and traffic simulation in Chromium"
-# TRAFFIC_BENCH_BASELINE=<another build's dist> (main's, say) runs the traffic
-# workloads on that build too, alternating, and prints each one's CPU ratio.
+# The traffic workloads run on a baseline build too, alternating in one
+# browser, and each one's CPU ratio is printed: by default the build of the
+# day issue #31 set its goals (tests/web/bench/traffic-baseline.json, built
+# once into build/baselines/ by scripts/bench-baseline.sh), and the bench says
+# what this build's figures are in that day's CPU seconds: a goal "under 6 s"
+# is checked as a ratio to a build measured beside it, whatever this
+# machine's speed today (the VM ran that build 1.6-1.9 times slower a day
+# later, PL-52). TRAFFIC_BENCH_BASELINE=<another build's dist> (main's, say) instead;
+# TRAFFIC_BENCH_BASELINE_COMMIT=<commit> builds another commit,
+# TRAFFIC_BENCH_BASELINE_COMMIT=none runs no baseline.
+if [[ -z ${TRAFFIC_BENCH_BASELINE:-} && ${TRAFFIC_BENCH_BASELINE_COMMIT:-} != none ]]; then
+  commit=${TRAFFIC_BENCH_BASELINE_COMMIT:-$(node -p "require('./tests/web/bench/traffic-baseline.json').commit")}
+  if dist=$(bash scripts/bench-baseline.sh "$commit"); then
+    export TRAFFIC_BENCH_BASELINE=$dist TRAFFIC_BENCH_BASELINE_COMMIT=$commit
+  else
+    echo "bench: no baseline build ($commit); the traffic figures are this build's alone" >&2
+  fi
+fi
 npx vitest run --config tests/web/bench/vitest.config.ts
