@@ -300,6 +300,10 @@ export class ScriptEditor {
     const view = this.view;
     view.requestMeasure({
       read: () => {
+        // A run started playing since it was asked for (Play, in the task
+        // after a seek, before CodeMirror's next measure): the playing line's
+        // strip scrolls the editor now, and this would undo its scroll (PL-53).
+        if (this.#playing.line) return null;
         const block = view.lineBlockAt(pos);
         const scroller = view.scrollDOM;
         const top = block.top + view.documentPadding.top;

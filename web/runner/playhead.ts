@@ -14,13 +14,6 @@ export interface PlayheadOptions {
   reducedMotion(): boolean;
   /** Play was pressed: called at once, before the first frame moves the playhead. */
   onPlay?(): void;
-  /**
-   * A replay (Play at the last step) goes back to step 0: called alone in
-   * the frame before the one that moves the views there, for the view whose
-   * move draws the most (the editor, scrolled back to the script's top,
-   * draws its lines in it). Without it the replay's first frame is the jump.
-   */
-  onRewind?(): void;
 }
 
 /** Steps per second: a short script takes a few seconds, a long one at most ~15 s. */
@@ -42,8 +35,8 @@ export class Playhead {
   #playing = false;
   #frame = 0;
   #last = 0;
-  // A replay's first two frames: 'rewind' (onRewind alone), then 'jump' (to step 0).
-  #replay: 'rewind' | 'jump' | null = null;
+  // A replay moved to step 0 in play(): its first frame paints that and moves nothing.
+  #replayShown = false;
 
   constructor(parent: HTMLElement, options: PlayheadOptions) {
     const doc = parent.ownerDocument;
@@ -106,26 +99,23 @@ export class Playhead {
 
   play(): void {
     if (this.#playing || this.#length < 2) return;
-    // A replay from the start: the move back to step 0 is the first frame's,
-    // followed as any step of a run playing (the editor's strip, the pick
-    // view when in sight), not as a seek, whose full update made the first
-    // frame of a replay the heaviest (PL-33). Not here: in a click's handler
-    // the page has the click's own style to recalculate, and the move's
-    // scrolls would make the browser do it there and then; at a frame's
-    // start the page is laid out (PL-35).
     this.#playing = true;
-    if (this.step >= this.#length - 1) {
-      this.#pos = 0;
-      // The jump back is spread over two frames: the editor's (onRewind:
-      // CodeMirror draws a viewport of the script's top lines), then the
-      // other views' move to step 0. Each of them alone was most of a
-      // vsync's work on a slow machine, and together (the editor's drawing
-      // in a task right after the jump's frame, or in the next frame's
-      // scroll event) over it (PL-41, PL-43). The clock starts after the
-      // jump, so no step is skipped.
-      this.#replay = this.#options.onRewind ? 'rewind' : 'jump';
-    }
     this.#options.onPlay?.();
+    if (this.step >= this.#length - 1) {
+      // A replay from the start: the move back to step 0 is done here, in
+      // Play's own task (a click), before any frame, followed as a step of
+      // a run playing (the editor's strip, the pick view when in sight), not
+      // as a seek, whose full update made a replay's first frame the
+      // heaviest (PL-33). The editor scrolls back to the script's top and
+      // CodeMirror draws and lays out the lines there, most of a vsync's
+      // work here; in an animation frame, with or without the other views'
+      // move, that was the heaviest frame of a play (PL-35, PL-43, PL-49).
+      // In the click's task it delays Play's first paint by that much and
+      // drops no frame: nothing was moving. The first frame paints step 0
+      // and moves nothing; the clock starts there, so no step is skipped (PL-53).
+      this.#moveTo(0, 0, 'play');
+      this.#replayShown = true;
+    }
     this.#last = this.#win.performance.now();
     this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
     this.#sync();
@@ -134,7 +124,7 @@ export class Playhead {
   pause(): void {
     if (!this.#playing) return;
     this.#playing = false;
-    this.#replay = null;
+    this.#replayShown = false;
     this.#win.cancelAnimationFrame(this.#frame);
     this.#pos = Math.floor(this.#pos);
     this.#options.onMove(this.step, 0, 'play');
@@ -150,15 +140,8 @@ export class Playhead {
     if (!this.#playing) return;
     const dt = Math.min(0.25, Math.max(0, (time - this.#last) / 1000));
     this.#last = time;
-    if (this.#replay === 'rewind') {
-      this.#replay = 'jump';
-      this.#options.onRewind!();
-      this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
-      return;
-    }
-    if (this.#replay === 'jump') {
-      this.#replay = null;
-      this.#moveTo(0, 0, 'play');
+    if (this.#replayShown) {
+      this.#replayShown = false;
       this.#frame = this.#win.requestAnimationFrame((t) => this.#tick(t));
       return;
     }

@@ -46,6 +46,11 @@ export class PlayingLine {
     const top = block.top + view.documentPadding.top;
     const height = block.bottom - block.top;
     const strip = this.#strip;
+    // Set first: CodeMirror told of a scroll below runs its pending measure
+    // requests, and the editor's own scroll to a marked line skips itself
+    // once a line is followed (editor.ts, PL-53).
+    const first = !this.#line;
+    this.#line = line;
     // The scroll before the strip's own writes: setting a scroll position
     // lays out what was written before it in the frame (PL-35).
     const from = this.#scrollTop;
@@ -62,7 +67,7 @@ export class PlayingLine {
       // page of lines while playing) is left to its own event.
       if (!this.#drawn(to, viewH)) view.scrollDOM.dispatchEvent(new Event('scroll'));
     }
-    if (!this.#line) {
+    if (first) {
       strip.hidden = false;
       // Where the text starts (after the gutters): read in CodeMirror's measure, with its own reads.
       view.requestMeasure({
@@ -71,7 +76,6 @@ export class PlayingLine {
         write: (left) => (strip.style.left = `${left}px`),
       });
     }
-    this.#line = line;
     if (top !== this.#top) strip.style.transform = `translateY(${(this.#top = top)}px)`;
     if (height !== this.#height) strip.style.height = `${(this.#height = height)}px`;
   }

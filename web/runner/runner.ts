@@ -161,16 +161,9 @@ export class Runner {
       describe: (step) => (this.#viewed?.length ? describeStep(this.#viewed, step) : ''),
       reducedMotion: () => this.#reducedMotion.matches,
       // The editor's marked line gives way to the strip that follows a run
-      // playing (a CodeMirror transaction) in the frame of the click, apart
-      // from the first step's moves (PL-35).
+      // playing (a CodeMirror transaction) in the click's task, and a
+      // replay's jump back to step 0 is done there too (playhead.ts, PL-35, PL-53).
       onPlay: () => this.editor.unmarkLine(),
-      // A replay's jump back to step 0: the editor goes first, in a frame of
-      // its own (it scrolls to the script's top and CodeMirror draws the
-      // lines there); the other views follow in the next (PL-43).
-      onRewind: () => {
-        const tl = this.#viewed;
-        if (tl?.length && this.playhead.playing) this.editor.followLine(tl.stepLine[0]);
-      },
     });
     this.chart = new RampChart(chartSection, {
       label: 'Ramp chart',

@@ -3,7 +3,10 @@
 //   npx vitest run --config tests/web/bench/vitest.config.ts frames
 // A 20-backend script plays for 4 s from Play pressed at its end (a replay,
 // as a learner starts one; before PL-35 the bench sought step 0 and played
-// in the same frame, a seek's full update no learner's click makes); every
+// in the same frame, a seek's full update no learner's click makes), the
+// Play button clicked in a task of its own as a learner's click is (since
+// PL-53; before, play() was called in an animation frame's callback), and
+// every frame from the first after that task is counted. Each
 // frame is timed twice: the
 // interval between frames (requestAnimationFrame's timestamps), and the page's
 // own work in it, from the start of its animation-frame callbacks to a task
@@ -36,20 +39,34 @@ const WIDTHS = (process.env.FRAMES_WIDTHS ?? '1280,360').split(',').map(Number);
 const MARK = 'slowstart-bench-frame';
 // FRAMES_START=seek: the older start (seek step 0 and play in one frame) instead of a replay.
 const SEEK_START = process.env.FRAMES_START === 'seek';
+// FRAMES_BASELINE_FIRST=1: the baseline plays in the slot right after the idle control, this tree's after it
+// (the slot after the control misses more on a loaded machine, PL-43: run both orders).
+const BASELINE_FIRST = !!process.env.FRAMES_BASELINE_FIRST;
 
 interface Frames {
   intervals: number[];
   work: number[];
+  /** Play's own task (wall ms, in the page), before the first frame counted. */
+  playTaskMs?: number;
 }
 
-/** 4 s of frames: `play` plays the runner's script (else the page does nothing but this loop). */
+/**
+ * 4 s of frames: `play` plays the runner's script (else the page does nothing
+ * but this loop). Play is pressed as a learner presses it: the Play button
+ * clicked in a task of its own, not in an animation frame (before PL-53 the
+ * bench called play() in a frame's callback, so that frame carried Play's
+ * own work too). Every frame from the first one after that task is counted;
+ * the task's own time (Play's response, before any frame: a delay to its
+ * first paint, not a frame dropped from an animation) is said apart, as
+ * `playTaskMs`.
+ */
 async function recordFrames(page: Page, play: boolean): Promise<Frames> {
   return page.evaluate(async ([play, mark, seekStart]) => {
     const runner = window.slowstartRunner!;
     const intervals: number[] = [];
     const work: number[] = [];
+    let playTaskMs = Number.NaN;
     let last = 0;
-    let started = !play;
     if (play && !seekStart) {
       // On the last step, laid out and painted, before the frames are counted:
       // a play then starts as a learner's does, with Play at the end of a run.
@@ -65,18 +82,23 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
         if (last) intervals.push(ts - last);
         last = ts;
         setTimeout(() => work.push(performance.now() - start), 0);
-        if (performance.now() < end && (!started || !play || runner.playhead.playing)) requestAnimationFrame(tick);
+        if (performance.now() < end && (!play || runner.playhead.playing)) requestAnimationFrame(tick);
         else done();
-        if (!started) {
-          started = true;
-          if (seekStart) runner.playhead.seek(0);
-          runner.playhead.play(); // on the last step: a replay from the start, as the Play button's
-        }
       };
-      requestAnimationFrame(tick);
+      if (!play) requestAnimationFrame(tick);
+      else
+        setTimeout(() => {
+          // Armed before the click, so it comes before the playhead's callbacks in every frame.
+          requestAnimationFrame(tick);
+          const t0 = performance.now();
+          if (seekStart) runner.playhead.seek(0);
+          // On the last step: a replay from the start.
+          runner.playhead.element.querySelector<HTMLButtonElement>('button[aria-label="Play"]')!.click();
+          playTaskMs = performance.now() - t0;
+        }, 0);
     });
     runner.playhead.pause();
-    return { intervals, work };
+    return { intervals, work, playTaskMs };
   }, [play, MARK, SEEK_START] as const);
 }
 
@@ -132,7 +154,7 @@ it('measures frames while the chart plays', async () => {
       const pages: [string, Page, boolean][] = [];
       const ours = await openPlaying(sites.ours, sites.browser, width);
       pages.push(['idle', ours, false], ['playing', ours, true]);
-      if (sites.baseline) pages.push(['baseline playing', await openPlaying(sites.baseline, sites.browser, width), true]);
+      if (sites.baseline) pages.splice(BASELINE_FIRST ? 1 : 2, 0, ['baseline playing', await openPlaying(sites.baseline, sites.browser, width), true]);
       if (process.env.FRAMES_REDUCED) {
         const reduced = await openPlaying(sites.ours, sites.browser, width);
         await reduced.emulateMedia({ reducedMotion: 'reduce' });
@@ -166,6 +188,9 @@ it('measures frames while the chart plays', async () => {
             ...missed(f, own),
             ownCpuMs: stats(own.map((w) => w.cpu)),
             framesOwnCpuOver8Ms: own.filter((w) => w.cpu > VSYNC_MS / 2).length,
+            playTaskMs: round(f.playTaskMs ?? Number.NaN),
+            // The frames after which one was missed with over a vsync of own CPU: "frame:ms".
+            missedOwnFrames: f.intervals.flatMap((ms, i) => (Math.round(ms / VSYNC_MS) > 1 && (own[i]?.cpu ?? 0) > VSYNC_MS ? [`${i}:${round(own[i].cpu)}`] : [])),
             firstFrameOwnCpuMs: round(own[0]?.cpu ?? Number.NaN),
             // A replay's first frames (the jump back to step 0, and what draws after it).
             firstFramesOwnCpuMs: own.slice(0, 4).map((w) => round(w.cpu)),

@@ -9,9 +9,12 @@
 // step of ours asked for (through the views' public methods, whose names
 // survive the build's minifier). CodeMirror's own measure (when the editor
 // has scrolled, it reads the DOM selection) is CodeMirror's, not counted.
-// Counts, not times: it holds on a loaded machine. A replay's first frames
-// are checked one by one as well: the editor's rewind, then the other
-// views' jump (PL-43), then the play going on with no step skipped. And
+// Counts, not times: it holds on a loaded machine. A replay's start is
+// checked frame by frame as well: Play clicked in a task of its own, as a
+// learner's click is, does the jump back to step 0 there (the editor
+// scrolled to the script's top with its lines drawn, the other views moved:
+// PL-53), the first frame after it moves nothing, and the second moves on
+// by one frame's time, with no step skipped. And
 // what each frame of a play shows in the editor is a drawn line of the
 // script wherever it is in view, never the empty space CodeMirror leaves
 // where it has not drawn yet (PL-43: on main at a3b5684-546bcf8, the frame
@@ -70,19 +73,28 @@ describe('a run playing', () => {
       const told = (s: string) => / < onScroll < show < followLine < /.test(s);
       expect(ours.filter((s) => !s.includes(' < dispatch < ') && !told(s))).toEqual([]);
 
-      // A replay's frames, one by one (PL-43): the first is the editor's
-      // alone (it scrolls to the script's top, with the playing line on step
-      // 0's line, and CodeMirror draws the lines there in it): the runner's
-      // other views write nothing in it; the second is the other views' jump
-      // to step 0; the third moves on by one frame's time, so no step is
-      // skipped. (PL-41's order, the jump then a frame left to CodeMirror's
-      // scroll event, fails here: the editor's lines were drawn after the
-      // jump's frame, which showed it empty.)
-      await page.evaluate(() => window.slowstartRunner!.playhead.seek(window.slowstartRunner!.playhead.length - 1));
-      const frames = await page.evaluate(
+      // A replay's start, one frame at a time (PL-53): Play, clicked in a
+      // task of its own (as a learner's click is), moves every view back to
+      // step 0 there: the editor scrolled to the script's top, its lines
+      // there drawn, and the other views; the first frame after it only
+      // paints that; the second moves on by one frame's time, so no step is
+      // skipped. (Before PL-53 the jump was spread over the first two
+      // frames, the editor's draw alone most of a vsync here: the click's
+      // task wrote nothing but the Play button, and the editor had not
+      // moved when it ended.)
+      // On the last step, laid out and painted (two frames), as a learner's Play at the end of a run.
+      await page.evaluate(async () => {
+        window.slowstartRunner!.playhead.seek(window.slowstartRunner!.playhead.length - 1);
+        await new Promise((settled) => requestAnimationFrame(() => requestAnimationFrame(settled)));
+      });
+      const { click, frames } = await page.evaluate(
         () =>
-          new Promise<{ step: number; writes: string[]; time: number; rate: number; followed: number }[]>((resolve) => {
+          new Promise<{
+            click: { step: number; followed: number; scrollTop: number; drawnFrom: number; drawnTo: number; viewTo: number };
+            frames: { step: number; writes: string[]; time: number; rate: number; followed: number }[];
+          }>((resolve) => {
             const runner = window.slowstartRunner!;
+            const view = runner.editor.view;
             // The editor's own nodes: in it, or taken out of it by CodeMirror (a line or a highlighted word it no longer draws).
             const editorNode = (el: Element | null) => !!el?.closest('.cm-editor') || (!el?.isConnected && /(^|\s)(cm-|ͼ)/.test(el?.getAttribute('class') ?? ''));
             const where = (n: Node) => {
@@ -92,41 +104,59 @@ describe('a run playing', () => {
             let written: MutationRecord[] = [];
             const observer = new MutationObserver((records) => written.push(...records));
             observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-            // frames[k]: what frame k wrote (read at the start of frame k + 1, first
-            // among its callbacks), the step it left, and frame k + 1's time. Frame 0 presses Play.
+            // frames[0]: what Play's task wrote; frames[k]: what frame k after it
+            // wrote (read at the start of frame k + 1, first among its
+            // callbacks), the step it left, and frame k + 1's time.
             const frames: { step: number; writes: string[]; time: number; rate: number; followed: number }[] = [];
             const rate = Math.min(800, Math.max(3, runner.playhead.length / 15)); // playhead.ts's playRate
+            let click: { step: number; followed: number; scrollTop: number; drawnFrom: number; drawnTo: number; viewTo: number };
             const read = (time: number) => {
               written.push(...observer.takeRecords());
               const writes = [...new Set(written.map((r) => where(r.target)))].filter((w) => w !== 'editor');
               written = [];
               frames.push({ step: runner.playhead.step, writes, time, rate, followed: runner.editor.followedLine });
-              if (frames.length < 5) requestAnimationFrame(read);
+              if (frames.length < 4) requestAnimationFrame(read);
               else {
                 observer.disconnect();
                 runner.playhead.pause();
-                resolve(frames);
+                resolve({ click, frames });
               }
             };
-            requestAnimationFrame(() => {
+            setTimeout(() => {
               requestAnimationFrame(read); // before the playhead's own callback in every frame
-              runner.playhead.play(); // from the last step: a replay, as the Play button's
-            });
+              runner.playhead.element.querySelector<HTMLButtonElement>('button[aria-label="Play"]')!.click(); // from the last step: a replay
+              // Where the editor is when the click's task ends: the lines CodeMirror has drawn
+              // (its viewport) and the last line in the scroller's view (its height map).
+              const scroller = view.scrollDOM;
+              click = {
+                step: runner.playhead.step,
+                followed: runner.editor.followedLine,
+                scrollTop: scroller.scrollTop,
+                drawnFrom: view.state.doc.lineAt(view.viewport.from).number,
+                drawnTo: view.state.doc.lineAt(view.viewport.to).number,
+                viewTo: view.lineBlockAtHeight(scroller.scrollTop + scroller.clientHeight - view.documentPadding.top).from,
+              };
+              click.viewTo = view.state.doc.lineAt(click.viewTo).number;
+            }, 0);
           }),
       );
-      // Frame 1: the editor's: it follows step 0's line (the one frame 2's
-      // jump to step 0 follows); nothing else wrote.
+      // Play's task: step 0, the editor at the script's top following step
+      // 0's line, with the lines in view drawn; the other views moved.
+      expect(click.step).toBe(0);
+      expect(click.followed).toBeGreaterThan(0);
+      expect(click.scrollTop).toBe(0);
+      expect(click.drawnFrom).toBe(1);
+      expect(click.drawnTo).toBeGreaterThanOrEqual(click.viewTo);
+      expect(frames[0].writes.length).toBeGreaterThan(1); // not the Play button alone
+      // Frame 1: nothing moved; it shows step 0.
       expect(frames[1].writes).toEqual([]);
-      expect(frames[1].followed).toBeGreaterThan(0);
-      expect(frames[1].followed).toBe(frames[2].followed);
-      // Frame 2: the jump back to step 0 moved the other views.
-      expect(frames[2].step).toBe(0);
-      expect(frames[2].writes.length).toBeGreaterThan(0);
-      // Frame 3: the play goes on from frame 2's time: no step skipped, none
+      expect(frames[1].step).toBe(0);
+      expect(frames[1].followed).toBe(click.followed);
+      // Frame 2: the play goes on from frame 1's time: no step skipped, none
       // counted twice (the playhead's clock: steps = time × rate, at most 0.25 s a frame).
-      expect(frames[3].writes.length).toBeGreaterThan(0);
-      const elapsed = Math.min(0.25, (frames[2].time - frames[1].time) / 1000);
-      expect(frames[3].step).toBe(Math.floor(elapsed * frames[3].rate));
+      expect(frames[2].writes.length).toBeGreaterThan(0);
+      const elapsed = Math.min(0.25, (frames[1].time - frames[0].time) / 1000);
+      expect(frames[2].step).toBe(Math.floor(elapsed * frames[2].rate));
 
       // What the editor shows in each frame of a replay, as painted: read
       // after the playhead's own callback in the frame (the page's writes of
@@ -138,6 +168,31 @@ describe('a run playing', () => {
       expect(shown.scrolls).toBeGreaterThan(3);
       // … and never showed a place it had not drawn.
       expect(shown.blank).toEqual([]);
+
+      // Play pressed right after a seek to the last step, before CodeMirror's
+      // next measure: the seek's scroll to the last line, still pending in it,
+      // does not undo the replay's jump to the top (PL-53).
+      const afterSeek = await page.evaluate(
+        () =>
+          new Promise<{ scrollTop: number; height: number; lineTop: number; followed: number }>((resolve) => {
+            const r = window.slowstartRunner!;
+            const view = r.editor.view;
+            r.playhead.seek(r.playhead.length - 1);
+            r.playhead.element.querySelector<HTMLButtonElement>('button[aria-label="Play"]')!.click();
+            // The first frame after Play, after the playhead's callback and CodeMirror's measure in it.
+            requestAnimationFrame(() => {
+              const followed = r.editor.followedLine;
+              const lineTop = followed ? view.lineBlockAt(view.state.doc.line(followed).from).top + view.documentPadding.top : -1;
+              const shown = { scrollTop: view.scrollDOM.scrollTop, height: view.scrollDOM.clientHeight, lineTop, followed };
+              r.playhead.pause();
+              resolve(shown);
+            });
+          }),
+      );
+      // The editor shows the line it follows (step 0's), near the script's top (without the guard in editor.ts: scrolled to the last line, 13,266 px down at 360 px).
+      expect(afterSeek.followed).toBeGreaterThan(0);
+      expect(afterSeek.lineTop).toBeGreaterThanOrEqual(afterSeek.scrollTop);
+      expect(afterSeek.lineTop).toBeLessThan(afterSeek.scrollTop + afterSeek.height);
       expect(problems).toEqual([]);
       await page.close();
     });
@@ -180,10 +235,15 @@ function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: numbe
             resolve({ frames, scrolls, blank });
           }
         };
-        requestAnimationFrame(() => {
-          runner.playhead.play(); // from the last step: a replay, as the Play button's
-          requestAnimationFrame(look); // after the playhead's first callback
-        });
+        // On the last step, laid out and painted (two frames), then Play clicked in a task of its own.
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              runner.playhead.element.querySelector<HTMLButtonElement>('button[aria-label="Play"]')!.click(); // from the last step: a replay
+              requestAnimationFrame(look); // after the playhead's callback in each frame
+            }, 0),
+          ),
+        );
       }),
   );
 }
