@@ -28,7 +28,11 @@ export class PlayingLine {
     strip.hidden = true;
     view.scrollDOM.append(strip);
     const scroller = view.scrollDOM;
-    scroller.addEventListener('scroll', () => (this.#scrollTop = scroller.scrollTop), { passive: true });
+    // Read before CodeMirror's own scroll handler (a capturing listener runs
+    // first at its target): that handler may measure and then write (the
+    // line numbers' layer, line-numbers.ts), and a read after those writes
+    // would lay the page out in the scroll event, and again at the frame's end.
+    scroller.addEventListener('scroll', () => (this.#scrollTop = scroller.scrollTop), { passive: true, capture: true });
     new ResizeObserver((entries) => (this.#viewH = entries[entries.length - 1].contentRect.height)).observe(scroller);
   }
 

@@ -7,11 +7,10 @@ import {
   drawSelection,
   EditorView,
   highlightActiveLine,
-  highlightActiveLineGutter,
   keymap,
-  lineNumbers,
   type ViewUpdate,
 } from '@codemirror/view';
+import { lineNumbersInLines } from './line-numbers.js';
 import { visibleSpecialChars } from './special-chars.js';
 
 // Colours come from the runner's CSS variables (web/runner/styles.ts), so one theme
@@ -28,7 +27,6 @@ export const baseEditorTheme = EditorView.theme({
     { backgroundColor: 'var(--ss-selection)' },
   '.cm-gutters': { backgroundColor: 'var(--ss-gutter-bg)', color: 'var(--ss-muted)', borderRight: '1px solid var(--ss-border)' },
   '.cm-activeLine': { backgroundColor: 'var(--ss-active-line)' },
-  '.cm-activeLineGutter': { backgroundColor: 'var(--ss-active-line)', color: 'var(--ss-fg)' },
   '.cm-tooltip': { backgroundColor: 'var(--ss-panel)', color: 'var(--ss-fg)', border: '1px solid var(--ss-border)' },
   '.cm-diagnostic-error': { borderLeftColor: 'var(--ss-error)' },
   '.cm-specialChar': { color: 'var(--ss-error)', fontSize: '85%' },
@@ -46,8 +44,7 @@ export interface BasicEditingOptions {
 /** Line numbers, history, selection, active line, visible special characters, wrapping, Ctrl/Cmd+Enter, the label and the change callback. */
 export function basicEditing(options: BasicEditingOptions): Extension[] {
   return [
-    lineNumbers(),
-    highlightActiveLineGutter(),
+    lineNumbersInLines(),
     history(),
     drawSelection(),
     highlightActiveLine(),

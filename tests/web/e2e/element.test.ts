@@ -106,7 +106,7 @@ describe('<slow-start-runner> on a course page', () => {
 
     // "Go to line 5" puts the cursor on the line that printed it.
     await half.getByRole('button', { name: 'Go to line 5' }).click();
-    await expect.poll(() => half.locator('.cm-lineNumbers .cm-activeLineGutter').textContent()).toBe('5');
+    await expect.poll(async () => (await half.locator('.ss-ln-active').textContent())?.trim()).toBe('5');
 
     // The page's own script (course.js) logged both verdicts from the events.
     expect((await texts(page.locator('#log li'))).sort()).toEqual(['fail half-way at output line 2 (script line 5)', 'pass spec-example']);
@@ -518,7 +518,7 @@ describe('<slow-start-runner> on hostile pages', () => {
         ];
         const parts = [
           '.sse-reset', '.ss-runner', '.ss-toolbar', '.ss-btn.ss-primary', '.ss-status', '.ss-panel', '.ss-panel-head h3',
-          '.cm-content', '.cm-line', '.cm-gutterElement', '.ss-out-row', '.ss-out-text', '.sse-exercise',
+          '.cm-content', '.cm-line', '.ss-ln-run', '.ss-out-row', '.ss-out-text', '.sse-exercise',
           '.sse-verdict-text', '.ss-legend-name', '.ss-tick', '.sse-compare summary',
         ];
         const out: Record<string, string> = {};
