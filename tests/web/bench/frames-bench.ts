@@ -26,7 +26,11 @@
 // budget (a vsync): `missedOwnOverBudget`; with more than half a vsync of it,
 // `missedOwnOverHalf`; the rest (`missedLittleOwn`) are the browser's and the
 // machine's (compositor, raster, other processes). Run at each width of
-// FRAMES_WIDTHS (default 1280 and 360 px).
+// FRAMES_WIDTHS (default 1280 and 360 px). The frames in which CodeMirror
+// drew lines (its next 30-44 about every other editor scroll while playing)
+// are told from the editor's first and last line elements read after each
+// frame, and their own CPU is said apart (`drawOwnCpuMs`, the others'
+// `otherOwnCpuMs`; since PL-54).
 // Figures go to test-results/frames-bench.json and the console.
 import type { Browser, Page } from 'playwright-core';
 import { it } from 'vitest';
@@ -48,6 +52,16 @@ interface Frames {
   work: number[];
   /** Play's own task (wall ms, in the page), before the first frame counted. */
   playTaskMs?: number;
+  /**
+   * Per frame: whether CodeMirror drew lines in it (since PL-54): the editor's
+   * first or last line element (`.cm-line`, not the gaps standing for the
+   * lines not drawn), its text, or the count of the content's children, read
+   * in the task after the frame, is not what it was after the frame before (a
+   * draw drops the lines above the view and adds the next 30-44 below). DOM
+   * reads with no layout. Null for a replay's first three frames (the jump's
+   * draw is in Play's task, before frame 0, and read after it).
+   */
+  drew: (boolean | null)[];
 }
 
 /**
@@ -65,6 +79,15 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
     const runner = window.slowstartRunner!;
     const intervals: number[] = [];
     const work: number[] = [];
+    const drew: (boolean | null)[] = [];
+    const content = document.querySelector('.cm-content');
+    const lineEnds = (): unknown[] => {
+      let last = content?.lastElementChild;
+      while (last && !last.classList.contains('cm-line')) last = last.previousElementSibling;
+      const first = content?.querySelector('.cm-line');
+      return [first, last, first?.textContent, last?.textContent, content?.childElementCount];
+    };
+    let lines = lineEnds();
     let playTaskMs = Number.NaN;
     let last = 0;
     if (play && !seekStart) {
@@ -81,7 +104,12 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
         performance.mark(mark);
         if (last) intervals.push(ts - last);
         last = ts;
-        setTimeout(() => work.push(performance.now() - start), 0);
+        setTimeout(() => {
+          work.push(performance.now() - start);
+          const now = lineEnds();
+          drew.push(play && drew.length < 3 ? null : now.some((v, k) => v !== lines[k]));
+          lines = now;
+        }, 0);
         if (performance.now() < end && (!play || runner.playhead.playing)) requestAnimationFrame(tick);
         else done();
       };
@@ -98,7 +126,7 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
         }, 0);
     });
     runner.playhead.pause();
-    return { intervals, work, playTaskMs };
+    return { intervals, work, playTaskMs, drew };
   }, [play, MARK, SEEK_START] as const);
 }
 
@@ -126,6 +154,16 @@ function missed(f: Frames, own: readonly FrameWork[]) {
     if (w.wall > VSYNC_MS) wallOverBudget += lost;
   });
   return { frames: f.intervals.length, missed: all, missedAfterOurWork: ours, missedOwnOverBudget: overBudget, missedOwnOverHalf: overHalf, missedLittleOwn: little, missedOwnWallOverBudget: wallOverBudget };
+}
+
+/**
+ * Own CPU of the frames in which CodeMirror drew lines (PL-54) and of the
+ * others, a replay's first three frames (its jump's paint) left out of both
+ * (`Frames.drew`).
+ */
+function draws(drew: readonly (boolean | null)[], own: readonly FrameWork[]) {
+  const cpu = (d: boolean) => own.flatMap((w, i) => (drew[i] === d ? [w.cpu] : []));
+  return { drawFrames: cpu(true).length, drawOwnCpuMs: stats(cpu(true)), drawOwnCpuOverVsync: cpu(true).filter((ms) => ms > VSYNC_MS).length, otherOwnCpuMs: stats(cpu(false)) };
 }
 
 /** The heaviest frames by own CPU time, with what they did (for finding the page's heavy work). */
@@ -179,9 +217,10 @@ it('measures frames while the chart plays', async () => {
           const cpuPerFrame = ((await cpu()) - c0) / Math.max(1, f.intervals.length);
           const processPerFrame = ((await processCpu()) - p0) / Math.max(1, f.intervals.length);
           const own = frameWorkFromTrace((await sites.browser.stopTracing()).toString('utf8'), MARK);
-          const into = (all[mode] ??= { frames: { intervals: [], work: [] }, own: [] });
+          const into = (all[mode] ??= { frames: { intervals: [], work: [], drew: [] }, own: [] });
           into.frames.intervals.push(...f.intervals);
           into.frames.work.push(...f.work);
+          into.frames.drew.push(...f.drew.slice(0, own.length), ...Array<null>(Math.max(0, own.length - f.drew.length)).fill(null));
           into.own.push(...own);
           runs.push({
             mode,
@@ -198,6 +237,7 @@ it('measures frames while the chart plays', async () => {
             pageCpuPerFrameMs: round(cpuPerFrame),
             rendererCpuPerFrameMs: round(processPerFrame),
             workMedianMs: stats(f.work).median,
+            ...draws(f.drew, own),
           });
         }
       }
@@ -211,6 +251,7 @@ it('measures frames while the chart plays', async () => {
           workPerFrameMs: stats(frames.work),
           frameIntervalMs: stats(frames.intervals),
           heaviest: heaviest(own, 4),
+          ...draws(frames.drew, own),
         };
       }
       results[`${width}px`] = byMode;
