@@ -244,11 +244,12 @@ export class ScriptEditor {
   /**
    * While a run plays: the playhead's line, shown and scrolled to without a
    * transaction (playing-line.ts), after one that takes its mark away.
-   * setCurrentLine (or a run shown) marks it again.
+   * setCurrentLine (or a run shown) marks it again. True when its scroll
+   * made CodeMirror draw lines now.
    */
-  followLine(line: number): void {
+  followLine(line: number): boolean {
     this.unmarkLine();
-    this.#playing.show(line);
+    return this.#playing.show(line);
   }
 
   /** Takes the playhead's line mark away (a run starts playing: followLine's strip shows it). */

@@ -37,6 +37,7 @@ export class Playhead {
   #last = 0;
   // A replay moved to step 0 in play(): its first frame paints that and moves nothing.
   #replayShown = false;
+  #inFrame = false;
 
   constructor(parent: HTMLElement, options: PlayheadOptions) {
     const doc = parent.ownerDocument;
@@ -76,6 +77,11 @@ export class Playhead {
 
   get playing(): boolean {
     return this.#playing;
+  }
+
+  /** True while an animation frame of a play moves the playhead (not in Play's own task, a seek or a pause). */
+  get inFrame(): boolean {
+    return this.#inFrame;
   }
 
   /** A new run with `length` steps; the playhead goes to `step` (clamped). */
@@ -148,7 +154,12 @@ export class Playhead {
     const end = this.#length - 1;
     const pos = Math.min(end, this.#pos + dt * playRate(this.#length));
     const reduced = this.#options.reducedMotion();
-    this.#moveTo(pos, reduced ? 0 : pos - Math.floor(pos), 'play');
+    this.#inFrame = true;
+    try {
+      this.#moveTo(pos, reduced ? 0 : pos - Math.floor(pos), 'play');
+    } finally {
+      this.#inFrame = false;
+    }
     if (pos >= end) {
       this.pause();
       return;

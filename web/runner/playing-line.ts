@@ -41,11 +41,18 @@ export class PlayingLine {
     return this.#line;
   }
 
-  /** Puts the strip on `line` and, if it is out of the scroller's view, scrolls it a third of the way down. */
-  show(line: number): void {
+  /**
+   * Puts the strip on `line` and, if it is out of the scroller's view,
+   * scrolls it a third of the way down. True when that scroll made
+   * CodeMirror draw lines now (most of a vsync of work here, PL-55).
+   */
+  show(line: number): boolean {
     const view = this.#view;
     const doc = view.state.doc;
-    if (line < 1 || line > doc.lines) return this.hide();
+    if (line < 1 || line > doc.lines) {
+      this.hide();
+      return false;
+    }
     const block = view.lineBlockAt(doc.line(line).from);
     const top = block.top + view.documentPadding.top;
     const height = block.bottom - block.top;
@@ -59,6 +66,7 @@ export class PlayingLine {
     // lays out what was written before it in the frame (PL-35).
     const from = this.#scrollTop;
     const viewH = this.#viewH;
+    let drew = false;
     if (viewH > 0 && (top < from || top + height > from + viewH)) {
       const to = Math.max(0, top - Math.max(0, (viewH - height) / 3));
       view.scrollDOM.scrollTop = this.#scrollTop = to;
@@ -67,9 +75,12 @@ export class PlayingLine {
       // event, which comes in the next frame (or in an intersection
       // observer's task after this one), so this frame would show the
       // editor empty. Told now, while the page is still laid out, it draws
-      // them in this frame (PL-43). A scroll within what it has drawn (a
-      // page of lines while playing) is left to its own event.
-      if (!this.#drawn(to, viewH)) view.scrollDOM.dispatchEvent(new Event('scroll'));
+      // them in this frame (PL-43). While playing that is about every
+      // other scroll (its batches end about half a view below); the caller
+      // leaves the step's other views to the next frame then (PL-55). A
+      // scroll within what it has drawn is left to its own event.
+      drew = !this.#drawn(to, viewH, to - from);
+      if (drew) view.scrollDOM.dispatchEvent(new Event('scroll'));
     }
     if (first) {
       strip.hidden = false;
@@ -82,14 +93,24 @@ export class PlayingLine {
     }
     if (top !== this.#top) strip.style.transform = `translateY(${(this.#top = top)}px)`;
     if (height !== this.#height) strip.style.height = `${(this.#height = height)}px`;
+    return drew;
   }
 
-  // Whether CodeMirror has drawn the lines in [top, top + height) of the scroller (its height map: no layout read).
-  #drawn(top: number, height: number): boolean {
+  // Whether CodeMirror, scrolled by `delta` px to show [top, top + height) of
+  // the scroller, keeps the lines it has drawn (its height map: no layout
+  // read). Its own test (@codemirror/view's viewportIsAppropriate) asks for
+  // drawn lines beyond the view on the side scrolled to: 10 px, or the
+  // scroll's size up to 250 px; with less it draws again in its scroll event,
+  // in the next frame beside that frame's step.
+  #drawn(top: number, height: number, delta: number): boolean {
     const view = this.#view;
     const { from, to } = view.viewport;
     const pad = view.documentPadding.top;
-    return view.lineBlockAt(from).top + pad <= top && view.lineBlockAt(to).bottom + pad >= top + height;
+    const beyond = (d: number) => Math.max(10, Math.min(d, 250));
+    return (
+      (from === 0 || view.lineBlockAt(from).top + pad <= top - beyond(-delta)) &&
+      (to === view.state.doc.length || view.lineBlockAt(to).bottom + pad >= top + height + beyond(delta))
+    );
   }
 
   hide(): void {

@@ -505,8 +505,18 @@ export class Runner {
     // without a CodeMirror transaction (playing-line.ts; a transaction per
     // move was half of the heaviest frames, PL-31); otherwise its line is
     // marked, and scrolled to unless the learner is typing there.
-    if (playing) this.editor.followLine(line);
-    else this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
+    if (playing) {
+      // A scroll that made CodeMirror draw its next lines now is most of a
+      // vsync here (12-20 ms); with the other views' move on top it went
+      // over one and dropped a frame (PL-55). In an animation frame the
+      // rest of the step waits for the next frame, which moves them to
+      // wherever the clock is then (the editor's line is already there).
+      // In Play's own task (a replay's jump) every view moves at once.
+      if (this.editor.followLine(line) && this.playhead.inFrame) {
+        this.#shownStep = -1;
+        return;
+      }
+    } else this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
     // The pick view follows at most every SLOW_FOLLOW_MS while playing (its
     // working changes at every pick; a person reads none of it at 40 steps a
     // second); when the run stops it catches up. The output, chart and legend follow every step.

@@ -62,6 +62,14 @@ interface Frames {
    * draw is in Play's task, before frame 0, and read after it).
    */
   drew: (boolean | null)[];
+  /**
+   * How late into each frame its animation callbacks began (ms from
+   * requestAnimationFrame's timestamp to the bench's own callback, the
+   * first): what the frame did before them (the scroll events of the
+   * editor and the output list, and their handlers). CodeMirror's draws
+   * while playing are not there but in the playhead's callback (PL-55).
+   */
+  late: number[];
 }
 
 /**
@@ -80,6 +88,7 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
     const intervals: number[] = [];
     const work: number[] = [];
     const drew: (boolean | null)[] = [];
+    const late: number[] = [];
     const content = document.querySelector('.cm-content');
     const lineEnds = (): unknown[] => {
       let last = content?.lastElementChild;
@@ -102,6 +111,7 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
         // First among each frame's callbacks: re-armed before the playhead's own.
         const start = performance.now();
         performance.mark(mark);
+        late.push(start - ts);
         if (last) intervals.push(ts - last);
         last = ts;
         setTimeout(() => {
@@ -126,7 +136,7 @@ async function recordFrames(page: Page, play: boolean): Promise<Frames> {
         }, 0);
     });
     runner.playhead.pause();
-    return { intervals, work, playTaskMs, drew };
+    return { intervals, work, playTaskMs, drew, late };
   }, [play, MARK, SEEK_START] as const);
 }
 
@@ -166,6 +176,12 @@ function draws(drew: readonly (boolean | null)[], own: readonly FrameWork[]) {
   return { drawFrames: cpu(true).length, drawOwnCpuMs: stats(cpu(true)), drawOwnCpuOverVsync: cpu(true).filter((ms) => ms > VSYNC_MS).length, otherOwnCpuMs: stats(cpu(false)) };
 }
 
+/** How late the frames' callbacks began (`Frames.late`), the frames with a CodeMirror draw and the others. */
+function lateness(f: Frames) {
+  const of = (d: boolean) => f.late.filter((_, i) => f.drew[i] === d);
+  return { lateDrawMs: stats(of(true)), lateOtherMs: stats(of(false)), lateOver8Ms: f.late.filter((ms) => ms > 8).length };
+}
+
 /** The heaviest frames by own CPU time, with what they did (for finding the page's heavy work). */
 function heaviest(own: readonly FrameWork[], n: number) {
   return own
@@ -178,6 +194,7 @@ async function openPlaying(site: Site, browser: Browser, width: number): Promise
   const page = await browser.newPage({ viewport: width < 600 ? { width, height: 740 } : { width, height: 900 } });
   await page.goto(`${site.url}/`);
   await page.locator('.ss-out-row').first().waitFor();
+  if (process.env.FRAMES_CSS && site.name === 'this tree') await page.addStyleTag({ content: process.env.FRAMES_CSS });
   await page.evaluate((s) => window.slowstartRunner!.setScript(s), twentyBackends());
   await page.waitForFunction(() => !window.slowstartRunner!.playhead.playing, undefined, { timeout: 60_000 });
   return page;
@@ -217,9 +234,10 @@ it('measures frames while the chart plays', async () => {
           const cpuPerFrame = ((await cpu()) - c0) / Math.max(1, f.intervals.length);
           const processPerFrame = ((await processCpu()) - p0) / Math.max(1, f.intervals.length);
           const own = frameWorkFromTrace((await sites.browser.stopTracing()).toString('utf8'), MARK);
-          const into = (all[mode] ??= { frames: { intervals: [], work: [], drew: [] }, own: [] });
+          const into = (all[mode] ??= { frames: { intervals: [], work: [], drew: [], late: [] }, own: [] });
           into.frames.intervals.push(...f.intervals);
           into.frames.work.push(...f.work);
+          into.frames.late.push(...f.late);
           into.frames.drew.push(...f.drew.slice(0, own.length), ...Array<null>(Math.max(0, own.length - f.drew.length)).fill(null));
           into.own.push(...own);
           runs.push({
@@ -238,6 +256,7 @@ it('measures frames while the chart plays', async () => {
             rendererCpuPerFrameMs: round(processPerFrame),
             workMedianMs: stats(f.work).median,
             ...draws(f.drew, own),
+            ...lateness(f),
           });
         }
       }
@@ -252,6 +271,7 @@ it('measures frames while the chart plays', async () => {
           frameIntervalMs: stats(frames.intervals),
           heaviest: heaviest(own, 4),
           ...draws(frames.drew, own),
+          ...lateness(frames),
         };
       }
       results[`${width}px`] = byMode;

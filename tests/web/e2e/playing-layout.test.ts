@@ -168,6 +168,15 @@ describe('a run playing', () => {
       expect(shown.scrolls).toBeGreaterThan(3);
       // … and never showed a place it had not drawn.
       expect(shown.blank).toEqual([]);
+      // A frame in which CodeMirror drew its next lines (about every other
+      // scroll) moved nothing else but the transport's readout: the other
+      // views waited for the next frame, which moved them (PL-55: the two
+      // together went over a vsync here).
+      expect(shown.draws.length).toBeGreaterThan(1);
+      for (const d of shown.draws) {
+        expect(d.writes, `frame ${d.frame}`).toEqual([]);
+        expect(d.nextWrites.length, `frame ${d.frame + 1}`).toBeGreaterThan(0);
+      }
 
       // Play pressed right after a seek to the last step, before CodeMirror's
       // next measure: the seek's scroll to the last line, still pending in it,
@@ -204,20 +213,55 @@ describe('a run playing', () => {
  * the playhead's callback, looks at three points of the editor's part in view
  * (top, middle, bottom): what is there must be a line of the script.
  */
-function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: number; blank: string[] }> {
+type Draw = { frame: number; writes: string[]; nextWrites: string[] };
+
+function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: number; blank: string[]; draws: Draw[] }> {
   return page.evaluate(
     () =>
-      new Promise<{ frames: number; scrolls: number; blank: string[] }>((resolve) => {
+      new Promise<{ frames: number; scrolls: number; blank: string[]; draws: Draw[] }>((resolve) => {
         const runner = window.slowstartRunner!;
         const scroller = document.querySelector<HTMLElement>('.cm-scroller')!;
         const content = scroller.querySelector<HTMLElement>('.cm-content')!;
         runner.playhead.seek(runner.playhead.length - 1);
         const blank: string[] = [];
+        // Each frame's writes: lines CodeMirror added, and what else was
+        // written outside the editor and the transport (its readout and slider).
+        const draws: Draw[] = [];
+        let records: MutationRecord[] = [];
+        const observer = new MutationObserver((r) => records.push(...r));
+        // The lines drawn: the first and last line elements and their texts (CodeMirror reuses line elements).
+        const lineEnds = () => {
+          const lines = content.querySelectorAll(':scope > .cm-line');
+          const first = lines[0];
+          const last = lines[lines.length - 1];
+          return [first, last, first?.textContent, last?.textContent, lines.length];
+        };
+        let ends = lineEnds();
+        const since = () => {
+          const now = lineEnds();
+          const drew = now.some((v, k) => v !== ends[k]);
+          ends = now;
+          const writes = new Set<string>();
+          records.push(...observer.takeRecords());
+          const taken = records;
+          records = [];
+          for (const r of taken) {
+            const el = r.target instanceof Element ? r.target : r.target.parentElement;
+            if (el?.closest('.cm-editor, .ss-transport') || !el?.isConnected) continue;
+            writes.add(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`);
+          }
+          return { drew, writes: [...writes] };
+        };
         let frames = 0;
         let scrolls = 0;
         let top = scroller.scrollTop;
         const look = () => {
           frames++;
+          const { drew, writes } = since();
+          const last = draws[draws.length - 1];
+          if (last && last.frame === frames - 1) last.nextWrites = writes;
+          // Frames 1 and 2 of a replay are its jump's (in Play's task) and the one that moves nothing.
+          if (drew && frames > 2) draws.push({ frame: frames, writes, nextWrites: [] });
           if (scroller.scrollTop !== top) scrolls++;
           top = scroller.scrollTop;
           const box = scroller.getBoundingClientRect();
@@ -231,8 +275,9 @@ function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: numbe
           // Registered after the playhead's own callback for the next frame (it registered in this frame's, before this one).
           if (runner.playhead.playing && runner.playhead.step < 150) requestAnimationFrame(look);
           else {
+            observer.disconnect();
             runner.playhead.pause();
-            resolve({ frames, scrolls, blank });
+            resolve({ frames, scrolls, blank, draws: draws.filter((d) => d.frame < frames) });
           }
         };
         // On the last step, laid out and painted (two frames), then Play clicked in a task of its own.
@@ -240,6 +285,8 @@ function editorInEachFrame(page: Page): Promise<{ frames: number; scrolls: numbe
           requestAnimationFrame(() =>
             setTimeout(() => {
               runner.playhead.element.querySelector<HTMLButtonElement>('button[aria-label="Play"]')!.click(); // from the last step: a replay
+              observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+              ends = lineEnds();
               requestAnimationFrame(look); // after the playhead's callback in each frame
             }, 0),
           ),
