@@ -25,7 +25,7 @@
 // optimised, the module's memory not grown), which is what a user meets:
 // `firstCallCpuMs`, TRAFFIC_BENCH_FIRST_CALLS pages each (default 1; 0: none),
 // alternating with the baseline's (PL-38).
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,7 @@ async function openBench(browser: Awaited<ReturnType<typeof launchChromium>>, di
     close: async () => {
       await page.close();
       await server.close();
+      await rm(site, { recursive: true, force: true });
     },
   };
 }

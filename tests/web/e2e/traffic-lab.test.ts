@@ -5,7 +5,7 @@
 // lanes where the CLI's CSV puts it; the incident timeline's readout,
 // zoom, keyboard and table; and the element's view="traffic".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -183,8 +183,12 @@ describe('off the main thread', () => {
 /** Runs copied shell lines in bash in a fresh folder, `slowstart` being the native CLI with `extra` arguments after the lines' own. */
 function pasteCommand(lines: string, extra: string[]) {
   const folder = mkdtempSync(join(tmpdir(), 'slowstart-paste-'));
-  writeFileSync(join(folder, 'slowstart'), `#!/bin/sh\nexec '${join(ROOT, 'build/slowstart')}' "$@" ${extra.join(' ')}\n`, { mode: 0o755 });
-  return spawnSync('bash', ['-c', lines], { cwd: folder, encoding: 'utf8', env: { ...process.env, PATH: `${folder}:${process.env.PATH}` } });
+  try {
+    writeFileSync(join(folder, 'slowstart'), `#!/bin/sh\nexec '${join(ROOT, 'build/slowstart')}' "$@" ${extra.join(' ')}\n`, { mode: 0o755 });
+    return spawnSync('bash', ['-c', lines], { cwd: folder, encoding: 'utf8', env: { ...process.env, PATH: `${folder}:${process.env.PATH}` } });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** Backend `name`'s stretches of one state in a CSV, as "from–to" in seconds. */

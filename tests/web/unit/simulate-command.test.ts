@@ -4,10 +4,10 @@
 // CLIs (npm's and the native one) print the same bytes as the CLI given the
 // options directly, and the numbers are the lab's own run's.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { flapOptions, CURES, DEFAULT_SETTINGS, trapOptions } from '../../../web/traffic/lab-settings.js';
 import { SCRIPT_FILE, shellWord, simulateCommand } from '../../../web/traffic/simulate-command.js';
 import { CLI_COMMAND, type Cli } from '../support/grade-cli.js';
@@ -15,9 +15,16 @@ import { lab } from '../support/lab.js';
 
 const ROLLING = 'POOL a=1 b=1 c=1 d=1\nNOW 30\nDOWN b\nNOW 40\nUP b 60\n';
 
+// The folders paste() made, removed when the file's tests are done (a CI machine runs this often).
+const folders: string[] = [];
+afterAll(() => {
+  for (const f of folders) rmSync(f, { recursive: true, force: true });
+});
+
 /** Runs `lines` in bash in a fresh folder where `slowstart` is `cli` (the package's bin, or the native build). */
 function paste(lines: string, cli: Cli, extra: string[] = []): { stdout: string; stderr: string; status: number | null; folder: string } {
   const folder = mkdtempSync(join(tmpdir(), 'slowstart-paste-'));
+  folders.push(folder);
   const bin = join(folder, '.bin');
   mkdirSync(bin);
   const shim = join(bin, 'slowstart');

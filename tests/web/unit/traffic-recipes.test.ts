@@ -6,10 +6,10 @@
 // under that run. (The same recipes in the browser: traffic-lab.test.ts.)
 // On a mismatch, the message holds the block the guide should have.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Traffic } from '../../../web/api/index.js';
 import { CachedLab } from '../../../web/traffic/cached-lab.js';
 import { runFacts, runLine, type RunFacts } from '../../../web/traffic/flap-summary.js';
@@ -22,6 +22,7 @@ import { readRecipes, type Recipe } from '../support/lab-recipes.js';
 
 const recipes = readRecipes();
 const dir = mkdtempSync(join(tmpdir(), 'slowstart-recipes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The preset's script and the lab's flapping runs for a recipe. */
 async function inTheLab(r: Recipe) {
