@@ -30,7 +30,8 @@
 // drew lines (its next 30-44 about every other editor scroll while playing)
 // are told from the editor's first and last line elements read after each
 // frame, and their own CPU is said apart (`drawOwnCpuMs`, the others'
-// `otherOwnCpuMs`; since PL-54).
+// `otherOwnCpuMs`; since PL-54). FRAMES_CSS: a style sheet added to this
+// tree's pages only (to weigh a CSS change against the baseline before making it).
 // Figures go to test-results/frames-bench.json and the console.
 import type { Browser, Page } from 'playwright-core';
 import { it } from 'vitest';
