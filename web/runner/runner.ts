@@ -87,6 +87,8 @@ export class Runner {
   // While a run plays, the pick view follows at most every SLOW_FOLLOW_MS (see #showStep).
   #pickFollowed = 0;
   #pickBehind = -1; // a step it has still to show, -1 for none
+  // The last frame of a play left its step's views to this one (CodeMirror drew in it).
+  #viewsDeferred = false;
   #destroyed = false;
 
   constructor(options: RunnerOptions) {
@@ -512,11 +514,20 @@ export class Runner {
       // rest of the step waits for the next frame, which moves them to
       // wherever the clock is then (the editor's line is already there).
       // In Play's own task (a replay's jump) every view moves at once.
-      if (this.editor.followLine(line) && this.playhead.inFrame) {
+      // Never two frames running: where every frame's step is far enough
+      // down to make CodeMirror draw (hundreds of steps a second, lines
+      // apart), the views still move every other frame.
+      const drew = this.editor.followLine(line) && this.playhead.inFrame;
+      if (drew && !this.#viewsDeferred) {
+        this.#viewsDeferred = true;
         this.#shownStep = -1;
         return;
       }
-    } else this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
+      this.#viewsDeferred = false;
+    } else {
+      this.#viewsDeferred = false;
+      this.editor.setCurrentLine(line, cause === 'play' || (cause === 'user' && this.#source !== 'editor'));
+    }
     // The pick view follows at most every SLOW_FOLLOW_MS while playing (its
     // working changes at every pick; a person reads none of it at 40 steps a
     // second); when the run stops it catches up. The output, chart and legend follow every step.

@@ -212,6 +212,63 @@ describe('a run playing', () => {
   }
 });
 
+describe('a run playing fast through a long script', () => {
+  it('moves its views at least every other frame though CodeMirror draws in every frame', async () => {
+    const { page, problems } = await openRunnerPage(site.browser, site.url, { width: 1280, height: 900 });
+    // 12,000 picks two comment lines apart: 800 steps a second (playhead.ts's
+    // playRate), about 40 lines a frame, so each frame's step is past the
+    // lines CodeMirror drew the frame before.
+    const script = ['POOL a=1 b=2', ...Array.from({ length: 12_000 }, (_, i) => `# pick ${i + 1}\n#\nPICK`)].join('\n');
+    await setScript(page, script);
+    await expect.poll(() => page.evaluate(() => window.slowstartRunner!.playhead.length), { timeout: 60_000 }).toBeGreaterThan(12_000);
+    await page.evaluate(() => window.slowstartRunner!.playhead.pause());
+    const frames = await page.evaluate(
+      () =>
+        new Promise<{ drew: boolean; chart: boolean }[]>((resolve) => {
+          const runner = window.slowstartRunner!;
+          const content = document.querySelector('.cm-content')!;
+          // The chart's writes (its playhead, clock and caret move in every frame it follows).
+          let chartWrites = 0;
+          const observer = new MutationObserver((records) => (chartWrites += records.length));
+          observer.observe(document.querySelector('.ss-chart')!, { subtree: true, attributes: true, childList: true, characterData: true });
+          const ends = () => {
+            const lines = content.querySelectorAll(':scope > .cm-line');
+            return `${lines[0]?.textContent}|${lines[lines.length - 1]?.textContent}|${lines.length}`;
+          };
+          const out: { drew: boolean; chart: boolean }[] = [];
+          let last = ends();
+          const look = () => {
+            // Read at the start of the next frame (first among its callbacks): the frame before is all written.
+            const now = ends();
+            out.push({ drew: now !== last, chart: chartWrites > 0 });
+            last = now;
+            chartWrites = 0;
+            if (out.length < 40 && runner.playhead.playing) requestAnimationFrame(look);
+            else {
+              observer.disconnect();
+              runner.playhead.pause();
+              resolve(out.slice(1));
+            }
+          };
+          runner.playhead.seek(0);
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              requestAnimationFrame(look); // before the playhead's callback in each frame from here
+              runner.playhead.element.querySelector<HTMLButtonElement>('button[aria-label="Play"]')!.click();
+            }),
+          );
+        }),
+    );
+    // CodeMirror drew in two frames running (the case this guards) …
+    expect(frames.some((f, i) => i > 0 && f.drew && frames[i - 1].drew)).toBe(true);
+    // … and the chart moved in at least one of any two frames running.
+    const still = frames.flatMap((f, i) => (i > 0 && !f.chart && !frames[i - 1].chart ? [i] : []));
+    expect(still).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 /**
  * Replays the run from its last step until step 150 and, in each frame after
  * the playhead's callback, looks at three points of the editor's part in view
