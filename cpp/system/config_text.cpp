@@ -161,7 +161,8 @@ std::string printable(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_sequence_length(text, i);
     const std::string_view seq = text.substr(i, n ? n : 1);
-    const bool shown = n > 0 && (seq == " " || seq == "=" || !check_name(seq));
+    // (A byte-order mark passes check_name but shows nothing: escaped, as quote() does.)
+    const bool shown = n > 0 && seq != "\xEF\xBB\xBF" && (seq == " " || seq == "=" || !check_name(seq));
     if (shown) {
       out += seq;
     } else {

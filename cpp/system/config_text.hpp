@@ -34,7 +34,7 @@ std::string number_text(double value);
 std::string script_name(std::string_view raw, std::string_view fallback, std::vector<std::string>& taken);
 
 // Text as a message may show it whole: every byte of a control character,
-// a bidirectional control or invalid UTF-8 written as \xNN (what quote()
+// a bidirectional control, a byte-order mark or invalid UTF-8 written as \xNN (what quote()
 // does, without its quotes and its 60-byte cut).
 std::string printable(std::string_view text);
 

@@ -522,7 +522,8 @@ class HAProxyReader {
       out_.set("timeout-ms", number_text(seconds * 1000), t->line, t->text());
     } else if (const Statement* t2 = last(defaults, proxy, {"srvtimeout"})) {
       double seconds = 0;
-      if (t2->words.size() != 2 || !time_of(t2->words[1], seconds)) return false;
+      if (t2->words.size() != 2) return fail_at(t2->words[0], "srvtimeout takes one value");
+      if (!time_of(t2->words[1], seconds)) return false;
       out_.set("timeout-ms", number_text(seconds * 1000), t2->line, t2->text());
     } else {
       out_.set("timeout-ms", "0", line, "no timeout server (HAProxy waits forever)");
@@ -538,7 +539,8 @@ class HAProxyReader {
     std::uint32_t retry_line = line;
     std::string retry_source = "retries 3 (HAProxy's default)";
     if (const Statement* r = last(defaults, proxy, {"retries"})) {
-      if (r->words.size() != 2 || !count_of(r->words[1], 1'000'000, retries)) return false;
+      if (r->words.size() != 2) return fail_at(r->words[0], "retries takes one value");
+      if (!count_of(r->words[1], 1'000'000, retries)) return false;
       retry_line = r->line, retry_source = r->text();
     }
     bool on_timeout = false;

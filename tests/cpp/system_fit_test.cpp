@@ -339,6 +339,10 @@ TEST(SystemFit, AccessLogErrors) {
   o.format = LogFormat::Nginx;
   EXPECT_FALSE(read_access_log("1733480001.2 a:80 0.1\n1733480002.2 b:80 0.1\n", o, log, error));
   EXPECT_EQ(error, "the log has 2 backends (a:80 1, b:80 1 requests): name the canary with --backend");
+  // A byte-order mark inside a name shows nothing: written as bytes, like a
+  // control character (a fuzzer's find: two backends that looked the same).
+  EXPECT_FALSE(read_access_log("1733480001.2 a:80 0.1\n1733480002.2 \xEF\xBB\xBF" "a:80 0.1\n", o, log, error));
+  EXPECT_EQ(error, "the log has 2 backends (a:80 1, \\xef\\xbb\\xbfa:80 1 requests): name the canary with --backend");
   o.backend = "c:80";
   EXPECT_FALSE(read_access_log("1733480001.2 a:80 0.1\n", o, log, error));
   EXPECT_EQ(error, "no request went to 'c:80' (the log's backends: a:80)");

@@ -300,6 +300,16 @@ TEST(SystemImport, HAProxyErrors) {
   EXPECT_EQ(e.message, "'observe' needs a value");
   e = error_of("backend b\n  server a 1.1.1.1:80\n", ConfigFormat::HAProxy, "c");
   EXPECT_EQ(e.message, "no backend or listen section named 'c' (the file has: b)");
+  // A statement with a word too many says so, on its line (the fuzzer's find:
+  // a control byte in `retries 2\x10 ...` made one statement of two lines'
+  // words, and the import failed with no message at all).
+  e = error_of("defaults\n  retries 2\x10  retry-on conn-failure\nbackend b\n  server a 1.1.1.1:80\n", ConfigFormat::HAProxy);
+  EXPECT_EQ(e.line, 2u);
+  EXPECT_EQ(e.column, 3u);
+  EXPECT_EQ(e.message, "retries takes one value");
+  e = error_of("backend b\n  srvtimeout 2s 3s\n  server a 1.1.1.1:80\n", ConfigFormat::HAProxy);
+  EXPECT_EQ(e.line, 2u);
+  EXPECT_EQ(e.message, "srvtimeout takes one value");
 }
 
 // ---- Envoy -------------------------------------------------------------------
