@@ -18,9 +18,10 @@ if(SLOWSTART_CLANGXX AND SLOWSTART_BASH)
   set_tests_properties(fuzz.build PROPERTIES
     LABELS "fuzz;slow" TIMEOUT 600 ENVIRONMENT "${_fuzz_env}" FIXTURES_SETUP slowstart_fuzz_binaries
     COST 1000)  # started first, while the quick tests share the other core
-  # Smoke runs: SLOWSTART_FUZZ_SMOKE_SECONDS each (default 8), from the
-  # checked-in seeds alone (FUZZ_SMOKE, run.sh says why). A long hunt is
-  # run.sh's own: tests/fuzz/run.sh [--pick | --m32] SECONDS.
+  # Smoke runs: from the checked-in seeds alone, a fixed seed and a fixed
+  # count of inputs each, about 8 s of a core (FUZZ_SMOKE; run.sh says why).
+  # A long hunt, random seed, is run.sh's own:
+  # tests/fuzz/run.sh [--pick | --m32 | --system] SECONDS.
   set(_fuzz_tests fuzz.smoke fuzz.pick_smoke fuzz.system_smoke)
   add_test(NAME fuzz.smoke
            COMMAND ${SLOWSTART_BASH} ${CMAKE_CURRENT_LIST_DIR}/run.sh

@@ -24,10 +24,25 @@
 #   FUZZ_SMOKE     when 1, start from the checked-in seeds alone, in a corpus
 #                  emptied first (ctest's smoke runs): reading back the corpus
 #                  long runs keep takes longer than the run itself once it has
-#                  grown (1,141 inputs of --pick: minutes under the sanitizers)
+#                  grown (1,141 inputs of --pick: minutes under the sanitizers).
+#                  A smoke run has a fixed seed and a fixed count of inputs,
+#                  not a time: the same mutations are tried on every machine
+#                  and under any load (which of them are kept follows coverage,
+#                  which differs by a few edges between runs of the same
+#                  inputs, so most of the inputs, not all, are the same). With
+#                  libFuzzer's random seed and a time limit, twice a CI run
+#                  failed on a fault that had been in the tree for hours (an
+#                  importer's, found by that run's seed alone). Finding new
+#                  faults is a hunt's job: run.sh [--pick | --system] SECONDS,
+#                  random seed, before a change to what the fuzzers read lands;
+#                  what it finds becomes a seed (seeds*/), run by every smoke run.
+#   SLOWSTART_FUZZ_SEED
+#                  a smoke run's seed (default 1; 0: libFuzzer's random one)
+#   SLOWSTART_FUZZ_SMOKE_RUNS
+#                  a smoke run's count of inputs (default: per target, about
+#                  8 s of one core of these machines; see smoke_runs below)
 #   SLOWSTART_FUZZ_SMOKE_SECONDS
-#                  how long a smoke run (FUZZ_SMOKE=1) fuzzes when no SECONDS
-#                  is given (default 8; a long hunt is a run of its own)
+#                  when set, a smoke run fuzzes that long instead of a count
 # Exit status: 0 when the run found nothing, non-zero otherwise. A crashing
 # input is saved as $FUZZ_OUT_DIR/fuzz_artifacts/crash-* (or leak-*, timeout-*,
 # oom-*); reproduce with: $FUZZ_OUT_DIR/fuzz_interpreter <artifact>
@@ -155,7 +170,11 @@ fi
 
 selftest=0
 secs=20
-[[ ${FUZZ_SMOKE:-0} == 1 ]] && secs=${SLOWSTART_FUZZ_SMOKE_SECONDS:-8}
+smoke=0
+if [[ ${FUZZ_SMOKE:-0} == 1 ]]; then
+  smoke=1
+  [[ -n ${SLOWSTART_FUZZ_SMOKE_SECONDS:-} ]] && secs=$SLOWSTART_FUZZ_SMOKE_SECONDS
+fi
 m32=0
 if [[ ${1:-} == --pick ]]; then target=pick; shift; fi
 if [[ ${1:-} == --system ]]; then target=system; shift; fi
@@ -164,7 +183,7 @@ case "${1:-}" in
   --selftest) selftest=1 ;;
   "") ;;
   *[!0-9]*) echo "usage: $0 [--pick | --m32 | --system] [SECONDS] | --selftest | --build" >&2; exit 2 ;;
-  *) secs=$1 ;;
+  *) secs=$1; smoke=0 ;;  # SECONDS given: a hunt, even under CTest's FUZZ_SMOKE
 esac
 variant=$target
 (( m32 )) && variant=pick32
@@ -211,7 +230,15 @@ elif [[ $target == system ]]; then
 else
   # Operation streams are bytes; a few random ones start the corpus, with
   # the inputs that once found a fault (seeds_pick/).
-  for k in 1 2 3 4 5 6 7 8; do head -c 1024 /dev/urandom >"$seeds/random_$k"; done
+  # (A smoke run's are the same bytes each time: perl's rand from a fixed
+  # seed; perl-base is in every Debian.)
+  for k in 1 2 3 4 5 6 7 8; do
+    if (( smoke )); then
+      perl -e 'srand($ARGV[0]); print map { chr(int(rand(256))) } 1 .. 1024' "$k" >"$seeds/random_$k"
+    else
+      head -c 1024 /dev/urandom >"$seeds/random_$k"
+    fi
+  done
   cp "$here"/seeds_pick/* "$seeds"/
 fi
 
@@ -250,8 +277,38 @@ if (( m32 )); then
   export SLOWSTART_FUZZ_WATCHDOG=20
 fi
 
+# How far a smoke run goes: a count of inputs, about 8 s of one core of
+# these machines for each target (measured 2026-12-08 under CTest as npm test
+# runs it; SLOWSTART_FUZZ_SMOKE_RUNS or _SECONDS override).
+smoke_runs() {
+  case $variant in
+    interpreter) echo 2000 ;;  # 2,240 inputs in 8 s
+    pick) echo 300 ;;          # 313: each input is a pool run twice, fast and O(n)
+    pick32) echo 8000 ;;       # 8,603, from an empty corpus (below)
+    system) echo 2500 ;;       # 3,054
+  esac
+}
+limit=(-max_total_time="$secs")
+if (( smoke )); then
+  limit=(-seed="${SLOWSTART_FUZZ_SEED:-1}")
+  if [[ -n ${SLOWSTART_FUZZ_SMOKE_SECONDS:-} ]]; then limit+=(-max_total_time="$secs")
+  else limit+=(-runs="${SLOWSTART_FUZZ_SMOKE_RUNS:-$(smoke_runs)}"); fi
+fi
+
+if (( m32 )); then
+  # The 32-bit libFuzzer cannot list a folder of ext4 here (its readdir,
+  # built without large-file offsets, fails on the directory's 64-bit hash
+  # offsets: "0 files found"), so it would fuzz from nothing and never run
+  # the seeds. Each seed is run by name first (files it can read), then the
+  # fuzzing starts from an empty corpus.
+  seed_files=("$seeds"/*)
+  "${runner[@]}" "$bin" -timeout="$timeout" "${seed_files[@]}" >"$out/fuzz_pick32_seeds.log" 2>&1 ||
+    { cat "$out/fuzz_pick32_seeds.log" >&2; echo "run.sh: a seed of $seeds failed (above)" >&2; exit 1; }
+  echo "run.sh: ${#seed_files[@]} seeds of fuzz_pick32 run one by one, none failed"
+fi
+
 exec "${runner[@]}" "$bin" \
-  -max_total_time="$secs" \
+  "${limit[@]}" \
   -max_len="${FUZZ_MAX_LEN:-$max_len}" \
   -rss_limit_mb=2048 \
   -timeout="$timeout" \
