@@ -278,8 +278,9 @@ if (( m32 )); then
 fi
 
 # How far a smoke run goes: a count of inputs, about 8 s of one core of
-# these machines for each target (measured 2026-12-08 under CTest as npm test
-# runs it; SLOWSTART_FUZZ_SMOKE_RUNS or _SECONDS override).
+# these machines for each target (the inputs each ran in 8 s, one run at a
+# time on a quiet machine, 2026-12-08; SLOWSTART_FUZZ_SMOKE_RUNS or _SECONDS
+# override).
 smoke_runs() {
   case $variant in
     interpreter) echo 2000 ;;  # 2,240 inputs in 8 s
@@ -296,11 +297,12 @@ if (( smoke )); then
 fi
 
 if (( m32 )); then
-  # The 32-bit libFuzzer cannot list a folder of ext4 here (its readdir,
-  # built without large-file offsets, fails on the directory's 64-bit hash
-  # offsets: "0 files found"), so it would fuzz from nothing and never run
-  # the seeds. Each seed is run by name first (files it can read), then the
-  # fuzzing starts from an empty corpus.
+  # The 32-bit libFuzzer lists no file of a folder on ext4 ("0 files found",
+  # even for one file; the same files on tmpfs are listed: most likely its
+  # readdir, built without large-file offsets, refuses ext4's 64-bit hash
+  # offsets), so it would fuzz from nothing and never run the seeds. Each
+  # seed is run by name first (files it reads), then the fuzzing starts
+  # from an empty corpus.
   seed_files=("$seeds"/*)
   "${runner[@]}" "$bin" -timeout="$timeout" "${seed_files[@]}" >"$out/fuzz_pick32_seeds.log" 2>&1 ||
     { cat "$out/fuzz_pick32_seeds.log" >&2; echo "run.sh: a seed of $seeds failed (above)" >&2; exit 1; }
