@@ -408,6 +408,13 @@ bool read_log(std::string_view text, const AccessLogOptions& options, CanaryLog&
       case LogFormat::HAProxy: ok = haproxy_line(line, attempts); break;
       case LogFormat::Envoy: ok = envoy_line(line, attempts); break;
     }
+    // A latency past kMaxCanaryValue ms (nginx's "0.096e200" s reads as a
+    // number) is no request's: the line is one this reader does not know.
+    if (ok && std::any_of(attempts.begin() + static_cast<std::ptrdiff_t>(before), attempts.end(),
+                          [](const Attempt& a) { return !(a.latency_ms <= kMaxCanaryValue); })) {
+      attempts.resize(before);
+      ok = false;
+    }
     for (std::size_t i = before; i < attempts.size(); ++i) attempts[i].line = line_no;
     if (!ok && bad++ == 0) first_bad = line_no;
     if (attempts.size() > kMaxCanaryRows) {

@@ -111,8 +111,11 @@ bool read_canary_csv(std::string_view text, CanaryLog& out, std::string& error) 
     else if (name == "in_flight" && in_flight < 0) in_flight = static_cast<int>(i);
   }
   if (t < 0 || latency < 0) {
+    // (The first eight names: a header of thousands would make a message no one reads.)
+    constexpr std::size_t kShown = 8;
     std::string names;
-    for (const std::string& f : fields) names += (names.empty() ? "" : ", ") + quote(f);
+    for (std::size_t i = 0; i < std::min(fields.size(), kShown); ++i) names += (names.empty() ? "" : ", ") + quote(fields[i]);
+    if (fields.size() > kShown) names += " and " + std::to_string(fields.size() - kShown) + " more";
     error = "line " + std::to_string(line) + ": the header must name t and latency_ms (it names " +
             (names.empty() ? "nothing" : names) + ")";
     return false;
@@ -133,10 +136,16 @@ bool read_canary_csv(std::string_view text, CanaryLog& out, std::string& error) 
     }
     CanaryRow row;
     const auto field = [&](int column, std::string_view name, std::string_view rule, double& v, bool positive) {
-      if (number_field(fields[static_cast<std::size_t>(column)], v) && (positive ? v > 0 : v >= 0)) return true;
-      error = "line " + std::to_string(line) + ": " + std::string(name) + " must be " + std::string(rule) + ", got " +
-              quote(fields[static_cast<std::size_t>(column)]);
-      return false;
+      const std::string& text = fields[static_cast<std::size_t>(column)];
+      if (!number_field(text, v) || !(positive ? v > 0 : v >= 0)) {
+        error = "line " + std::to_string(line) + ": " + std::string(name) + " must be " + std::string(rule) + ", got " + quote(text);
+        return false;
+      }
+      if (!(v <= kMaxCanaryValue)) {
+        error = "line " + std::to_string(line) + ": " + std::string(name) + " must be at most 1000000000, got " + quote(text);
+        return false;
+      }
+      return true;
     };
     if (!field(t, "t", "a number of seconds, 0 or more", row.t, false)) return false;
     if (!field(latency, "latency_ms", "a number of milliseconds above 0", row.latency_ms, true)) return false;

@@ -29,6 +29,12 @@ struct CanaryLog {
 // The most rows the fit reads (5,000,000: 120 MB of rows at most).
 inline constexpr std::size_t kMaxCanaryRows = 5'000'000;
 
+// The largest number a row may hold (t in seconds, latency_ms, in_flight):
+// a billion (a latency of 11.6 days, a log of 31 years). Past it no log is
+// real, and the fit's sums of squares would overflow to infinity (a
+// latency of 1e201 ms fitted to NaN: a fuzzer's find).
+inline constexpr double kMaxCanaryValue = 1e9;
+
 // Reads the CSV; false with a message that names the line ("line 7:
 // latency_ms must be a number above 0, got 'x'") when it cannot.
 bool read_canary_csv(std::string_view text, CanaryLog& out, std::string& error);

@@ -194,6 +194,16 @@ TEST(SystemFit, CsvErrorsNameTheLine) {
   EXPECT_EQ(csv_error("t,latency_ms\n\"1,2\n"), "line 2: a quoted field is not closed");
   EXPECT_EQ(csv_error("t,latency_ms\n\"1\"x,2\n"), "line 2: text after a closing quote");
   EXPECT_EQ(csv_error("t,latency_ms\n1,nan\n"), "line 2: latency_ms must be a number of milliseconds above 0, got 'nan'");
+  // Past a billion no log is real, and the fit's sums would overflow (fuzzer's finds).
+  EXPECT_EQ(csv_error("t,latency_ms\n1,1e201\n"), "line 2: latency_ms must be at most 1000000000, got '1e201'");
+  EXPECT_EQ(csv_error("t,latency_ms\n1e300,2\n"), "line 2: t must be at most 1000000000, got '1e300'");
+  EXPECT_EQ(csv_error("t,latency_ms,in_flight\n1,2,1e10\n"), "line 2: in_flight must be at most 1000000000, got '1e10'");
+  CanaryLog at_bound;
+  std::string error;
+  EXPECT_TRUE(read_canary_csv("t,latency_ms\n1000000000,1000000000\n", at_bound, error)) << error;  // the bound itself is read
+  // A header of many names says the first eight.
+  EXPECT_EQ(csv_error("a,b,c,d,e,f,g,h,i,j\n"),
+            "line 1: the header must name t and latency_ms (it names 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h' and 2 more)");
 }
 
 TEST(SystemFit, InFlightCountedFromTheRows) {
@@ -346,6 +356,13 @@ TEST(SystemFit, AccessLogErrors) {
   o.backend = "c:80";
   EXPECT_FALSE(read_access_log("1733480001.2 a:80 0.1\n", o, log, error));
   EXPECT_EQ(error, "no request went to 'c:80' (the log's backends: a:80)");
+  // A latency no request has ("0.096e200" s reads as a number) makes its line one the reader does not know.
+  o.backend.clear();
+  log = CanaryLog{};
+  EXPECT_TRUE(read_access_log("1733480001.2 a:80 0.1\n1733480002.2 a:80 0.096e200\n1733480003.2 a:80 0.1\n", o, log, error)) << error;
+  EXPECT_EQ(log.rows.size(), 2u);
+  EXPECT_EQ(log.notes.front(), "1 lines skipped, not nginx access lines (the first: line 2)");
+  o.backend = "c:80";
   o.format = LogFormat::HAProxy;
   EXPECT_FALSE(read_access_log("hello\nworld\n", o, log, error));
   EXPECT_EQ(error, "line 1: not a line of an haproxy access log this reader knows (2 of 2 lines are not; "

@@ -302,7 +302,9 @@ if (( m32 )); then
   # readdir, built without large-file offsets, refuses ext4's 64-bit hash
   # offsets), so it would fuzz from nothing and never run the seeds. Each
   # seed is run by name first (files it reads), then the fuzzing starts
-  # from an empty corpus.
+  # from an empty corpus, the seeds' folder not named (so that "0 files
+  # found in ...fuzz_seeds..." is never printed: fuzz.cmake fails a smoke
+  # run that prints it, a run whose seeds went unread).
   seed_files=("$seeds"/*)
   "${runner[@]}" "$bin" -timeout="$timeout" "${seed_files[@]}" >"$out/fuzz_pick32_seeds.log" 2>&1 ||
     { cat "$out/fuzz_pick32_seeds.log" >&2; echo "run.sh: a seed of $seeds failed (above)" >&2; exit 1; }
@@ -319,4 +321,4 @@ exec "${runner[@]}" "$bin" \
   -artifact_prefix="$artifacts/" \
   -print_final_stats=1 \
   "${extra[@]}" \
-  "$corpus" "$seeds"
+  "$corpus" $( ((m32)) || echo "$seeds")
