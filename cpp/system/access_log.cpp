@@ -440,13 +440,27 @@ bool read_log(std::string_view text, const AccessLogOptions& options, CanaryLog&
   // The canary: the backend named, or the log's only one.
   std::map<std::string, std::size_t> counts;
   for (const Attempt& a : attempts) ++counts[a.backend];
+  // The backends as a message lists them: the first eight by name, each cut
+  // at 60 bytes (a log's names are anyone's bytes: a hunt's find was a
+  // message of 2,000 bytes), then how many more.
+  const auto backends = [&](bool with_requests) {
+    constexpr std::size_t kShown = 8, kLongest = 60;
+    std::string list;
+    std::size_t k = 0;
+    for (const auto& [b, n] : counts) {
+      if (k++ == kShown) break;
+      list += (list.empty() ? "" : ", ") + (b.size() <= kLongest ? b : b.substr(0, kLongest) + "...");
+      if (with_requests) list += " " + std::to_string(n);
+    }
+    if (with_requests) list += " requests";
+    if (counts.size() > kShown) list += ", and " + std::to_string(counts.size() - kShown) + " more";
+    return list;
+  };
   std::string canary = options.backend;
   if (canary.empty()) {
     if (counts.size() > 1) {
-      std::string list;
-      for (const auto& [b, n] : counts) list += (list.empty() ? "" : ", ") + b + " " + std::to_string(n);
-      error = "the log has " + std::to_string(counts.size()) + " backends (" + list +
-              " requests): name the canary with --backend";
+      error = "the log has " + std::to_string(counts.size()) + " backends (" + backends(true) +
+              "): name the canary with --backend";
       return false;
     }
     if (counts.empty()) {
@@ -455,9 +469,7 @@ bool read_log(std::string_view text, const AccessLogOptions& options, CanaryLog&
     }
     canary = counts.begin()->first;
   } else if (!counts.count(canary)) {
-    std::string list;
-    for (const auto& [b, n] : counts) list += (list.empty() ? "" : ", ") + b;
-    error = "no request went to " + quote(canary) + " (the log's backends: " + (list.empty() ? "none" : list) + ")";
+    error = "no request went to " + quote(canary) + " (the log's backends: " + (counts.empty() ? "none" : backends(false)) + ")";
     return false;
   }
   // Stamps of whole seconds ([$time_local]): the lines of one stamp are
@@ -489,7 +501,8 @@ bool read_log(std::string_view text, const AccessLogOptions& options, CanaryLog&
     out.rows.push_back(CanaryRow{a.start, a.latency_ms, -1});
   }
   for (CanaryRow& r : out.rows) r.t = std::max(0.0, r.t - origin);
-  out.notes.push_back(std::to_string(out.rows.size()) + " requests to " + canary + (options.started < 0 ? ", t from its first" : ""));
+  out.notes.push_back(std::to_string(out.rows.size()) + " requests to " +
+                      printable(canary.size() <= 60 ? canary : canary.substr(0, 60) + "...") + (options.started < 0 ? ", t from its first" : ""));
   if (whole)
     out.notes.push_back("time stamps in whole seconds: the lines of each second spread across it in the log's order, and the "
                         "requests in flight not counted, so queueing is not checked (nginx: log $msec)");

@@ -353,9 +353,18 @@ TEST(SystemFit, AccessLogErrors) {
   // control character (a fuzzer's find: two backends that looked the same).
   EXPECT_FALSE(read_access_log("1733480001.2 a:80 0.1\n1733480002.2 \xEF\xBB\xBF" "a:80 0.1\n", o, log, error));
   EXPECT_EQ(error, "the log has 2 backends (a:80 1, \\xef\\xbb\\xbfa:80 1 requests): name the canary with --backend");
+  // Many backends, and long names: the first eight, each cut at 60 bytes, then how many more.
+  std::string many;
+  for (int i = 0; i < 10; ++i) many += "1733480001.2 " + std::string(i == 0 ? 70 : 1, 'a' + static_cast<char>(i)) + ":80 0.1\n";
+  EXPECT_FALSE(read_access_log(many, o, log, error));
+  EXPECT_EQ(error, "the log has 10 backends (" + std::string(60, 'a') +
+                       "... 1, b:80 1, c:80 1, d:80 1, e:80 1, f:80 1, g:80 1, h:80 1 requests, and 2 more): name the canary with --backend");
   o.backend = "c:80";
   EXPECT_FALSE(read_access_log("1733480001.2 a:80 0.1\n", o, log, error));
   EXPECT_EQ(error, "no request went to 'c:80' (the log's backends: a:80)");
+  o.backend = "z:80";
+  EXPECT_FALSE(read_access_log(many, o, log, error));
+  EXPECT_EQ(error, "no request went to 'z:80' (the log's backends: " + std::string(60, 'a') + "..., b:80, c:80, d:80, e:80, f:80, g:80, h:80, and 2 more)");
   // A latency no request has ("0.096e200" s reads as a number) makes its line one the reader does not know.
   o.backend.clear();
   log = CanaryLog{};
